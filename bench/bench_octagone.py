@@ -1,0 +1,56 @@
+"""Octagone benchmarks: board and hand render time and size, computer move time per level."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from bench import Row, measure, value
+from engines.octagone import ENGINE
+from engines.octagone.ai import choose_action
+from render import theme
+from render.octagone import render_board, render_hand
+
+NAMES = ["Ana", "Bo", "Cy", "Di"]
+
+
+def _midgame(players: int, moves: int, seed: int = 7, **options):
+    state = ENGINE.new_game(players, options, seed)
+    for _ in range(moves):
+        if state.over:
+            break
+        state = ENGINE.apply(state, state.to_move, choose_action(state, state.to_move, "medium", seed))
+    return state
+
+
+def run() -> list[Row]:
+    two = _midgame(2, 16)
+    four = _midgame(4, 16, open_hands=True)
+    rows = [
+        measure("octagone render board (2p, mid-game)", lambda: render_board(two, NAMES[:2]), repeat=15),
+        measure("octagone render board (4p, open hands)", lambda: render_board(four, NAMES), repeat=15),
+        measure("octagone render private hand", lambda: render_hand(two, NAMES[:2], two.to_move), repeat=15),
+    ]
+    board_png = render_board(two, NAMES[:2]).png
+    width, height = Image.open(io.BytesIO(board_png)).size
+    rows.append(value("octagone blank PNG (same size)", len(theme.blank_png_bytes(width, height)), "bytes"))
+    rows.append(value("octagone board PNG", len(board_png), "bytes", baseline="octagone blank PNG (same size)",
+                      note=f"{width}x{height}"))
+    for level in ("easy", "medium", "hard"):
+        rows.append(measure(f"octagone computer move ({level}, 2p)",
+                            lambda level=level: choose_action(two, two.to_move, level), repeat=20))
+    opening = ENGINE.new_game(2, {}, 7)
+    rows.append(measure("octagone computer opening (medium, White Lady)",
+                        lambda: choose_action(opening, opening.to_move, "medium"), repeat=5))
+    rows.append(measure("octagone computer move (hard, 4p)", lambda: choose_action(four, four.to_move, "hard"),
+                        repeat=20))
+    rows.append(measure("octagone legal_actions (opening)",
+                        lambda: ENGINE.legal_actions(opening, opening.to_move), repeat=20))
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run():
+        shown = f"{row.median * 1000:.2f} ms" if row.unit == "ms" else f"{row.median:.0f} {row.unit}"
+        print(f"{row.name:50s} {shown}  {row.note}")
