@@ -1,0 +1,61 @@
+"""Octa benchmarks: table and hand render time and size, computer move time."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from bench import Row, measure, value
+from engines.octa import ENGINE
+from engines.octa.ai import choose_action
+from render.octa import render_hand, render_table
+from render.theme import blank_png_bytes
+
+NAMES = ["Alice", "Bob"]
+
+
+def _mid_game(moves: int = 120, seed: int = 4):
+    state = ENGINE.new_game(2, {}, seed)
+    for _ in range(moves):
+        if ENGINE.outcome(state):
+            break
+        state = ENGINE.apply(state, state.current, choose_action(state, state.current, "medium", 1))
+    return state
+
+
+def _size(png: bytes) -> tuple[int, int]:
+    return Image.open(io.BytesIO(png)).size
+
+
+def run() -> list[Row]:
+    state = _mid_game()
+    seat = state.current
+    table = render_table(state, NAMES)
+    hand = render_hand(state, NAMES, seat)
+    rows = [
+        measure("octa table render", lambda: render_table(state, NAMES), repeat=20),
+        measure("octa hand render", lambda: render_hand(state, NAMES, seat), repeat=20),
+        value("octa table blank png", len(blank_png_bytes(*_size(table.png))), "bytes"),
+        value("octa table png", len(table.png), "bytes", baseline="octa table blank png",
+              note="x".join(map(str, _size(table.png))) + " px"),
+        value("octa hand blank png", len(blank_png_bytes(*_size(hand.png))), "bytes"),
+        value("octa hand png", len(hand.png), "bytes", baseline="octa hand blank png",
+              note="x".join(map(str, _size(hand.png))) + " px"),
+        measure("octa legal_actions", lambda: ENGINE.legal_actions(state, seat), repeat=50),
+    ]
+    positions = [p for p in (_mid_game(moves, seed=7) for moves in (10, 40, 90)) if ENGINE.outcome(p) is None]
+    for level in ("easy", "medium", "hard"):
+        rows.append(measure(f"octa computer move ({level})", _cycle_moves(positions, level), repeat=15))
+    return rows
+
+
+def _cycle_moves(positions: list, level: str):
+    """A timing function that picks the next sample position each call."""
+    calls = iter(range(10**9))
+
+    def move() -> dict:
+        state = positions[next(calls) % len(positions)]
+        return choose_action(state, state.current, level, seed=1)
+
+    return move

@@ -1,0 +1,430 @@
+"""Octa pictures: the public table and a player's private hand.
+
+Cards use a four-colour deck (spades black, hearts red, diamonds blue, clubs green) and
+always show the suit's shape as well as its colour. Tokens are discs in the seat colour
+carrying the seat number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engines.octa.cards import (
+    OCTA_LENGTH,
+    POOL_LINES,
+    POSITION_CELLS,
+    SUIT_SYMBOLS,
+    WIN_TABLE_CARDS,
+    card_name,
+    rank_of,
+    suit_of,
+)
+from engines.octa.rules import (
+    CENTRE,
+    FACE_DOWN,
+    OctaState,
+    longest_run,
+    run_length,
+    step_description,
+    table_count,
+)
+from render import theme
+
+WIDTH = 960
+MARGIN = 24
+SUIT_COLOURS = {"S": (25, 25, 30), "H": (200, 30, 45), "D": theme.BLUE, "C": (0, 130, 90)}
+CARD_BACK = (58, 74, 120)
+CARD_BACK_LINE = (88, 108, 160)
+FACE_DOWN_RUN = (70, 60, 90)
+ACTION_FACE = (255, 243, 214)  # action cards: warmer face so they read apart from number cards
+SUPERSAMPLE = 4
+
+
+# ---------------------------------------------------------------- suit shapes and cards
+
+
+@lru_cache(maxsize=64)
+def _suit_mask(suit: str, size: int) -> Image.Image:
+    """An anti-aliased mask of a suit shape, drawn large and scaled down."""
+    big = size * SUPERSAMPLE
+    mask = Image.new("L", (big, big), 0)
+    draw = ImageDraw.Draw(mask)
+    s = big / 2
+    cx = cy = big / 2
+    if suit == "D":
+        draw.polygon([(cx, 0), (cx + 0.78 * s, cy), (cx, big), (cx - 0.78 * s, cy)], fill=255)
+    elif suit == "H":
+        r = 0.52 * s
+        draw.ellipse((cx - 2 * r + 0.02 * s, 0.06 * s, cx + 0.02 * s, 0.06 * s + 2 * r), fill=255)
+        draw.ellipse((cx - 0.02 * s, 0.06 * s, cx + 2 * r - 0.02 * s, 0.06 * s + 2 * r), fill=255)
+        draw.polygon([(cx - 0.99 * s, 0.72 * s), (cx + 0.99 * s, 0.72 * s), (cx, big)], fill=255)
+    elif suit == "S":
+        r = 0.5 * s
+        draw.polygon([(cx, 0), (cx - 0.98 * s, 1.05 * s), (cx + 0.98 * s, 1.05 * s)], fill=255)
+        draw.ellipse((cx - 2 * r, 0.72 * s, cx, 0.72 * s + 2 * r), fill=255)
+        draw.ellipse((cx, 0.72 * s, cx + 2 * r, 0.72 * s + 2 * r), fill=255)
+        draw.polygon([(cx, 1.2 * s), (cx - 0.4 * s, big), (cx + 0.4 * s, big)], fill=255)
+    else:
+        r = 0.44 * s
+        for ox, oy in ((0, 0.46), (-0.5, 1.08), (0.5, 1.08)):
+            x, y = cx + ox * s, oy * s
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=255)
+        draw.polygon([(cx, 0.9 * s), (cx - 0.38 * s, big), (cx + 0.38 * s, big)], fill=255)
+    return mask.resize((size, size), Image.LANCZOS)
+
+
+def draw_suit(image: Image.Image, centre: tuple[float, float], suit: str, size: int,
+              colour: tuple[int, int, int] | None = None) -> None:
+    mask = _suit_mask(suit, size)
+    x, y = int(centre[0] - size / 2), int(centre[1] - size / 2)
+    image.paste(colour or SUIT_COLOURS[suit], (x, y, x + size, y + size), mask)
+
+
+def draw_face_card(image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], code: str,
+                   border: tuple[int, int, int] = theme.GRID, border_width: int = 2) -> None:
+    """A face-up card: rank in the corner and large in the middle, suit shape beside it."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    suit, rank = suit_of(code), rank_of(code)
+    ink = SUIT_COLOURS[suit]
+    face = ACTION_FACE if rank in ("J", "Q", "K") else theme.CARD_FACE
+    draw.rounded_rectangle(box, radius=max(4, w // 8), fill=face, outline=border, width=border_width)
+    if h >= 90:
+        corner = max(12, int(h * 0.16))
+        draw.text((x0 + w * 0.1, y0 + h * 0.05), rank, font=theme.font(corner), fill=ink)
+        draw_suit(image, (x0 + w * 0.1 + corner * 0.35, y0 + h * 0.05 + corner * 1.55), suit, int(corner * 0.7))
+        theme.centred_text(draw, ((x0 + x1) / 2, y0 + h * 0.5), rank, int(h * 0.3), ink)
+        draw_suit(image, ((x0 + x1) / 2, y0 + h * 0.78), suit, int(h * 0.22))
+    else:
+        theme.centred_text(draw, ((x0 + x1) / 2, y0 + h * 0.32), rank, max(12, int(h * 0.34)), ink)
+        draw_suit(image, ((x0 + x1) / 2, y0 + h * 0.72), suit, max(10, int(min(w, h) * 0.5)))
+
+
+def draw_card_back(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: str = "",
+                   colour: tuple[int, int, int] = CARD_BACK) -> None:
+    x0, y0, x1, y1 = box
+    w = x1 - x0
+    draw.rounded_rectangle(box, radius=max(4, w // 8), fill=colour, outline=theme.GRID, width=2)
+    inset = max(4, w // 10)
+    draw.rounded_rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), radius=max(3, w // 12),
+                           outline=CARD_BACK_LINE, width=2)
+    if label:
+        theme.centred_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), label, max(12, int((y1 - y0) * 0.26)), theme.INK)
+
+
+def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, radius: int = 16) -> None:
+    colour = theme.SEAT_COLOURS[seat]
+    theme.draw_octagon(draw, centre, radius, fill=colour, outline=theme.WHITE, width=2)
+    theme.centred_text(draw, centre, str(seat + 1), int(radius * 1.15), theme.readable_ink(colour))
+
+
+# ---------------------------------------------------------------- table
+
+
+POOL_CARD = (78, 108)
+POOL_GAP = 12
+RUN_CARD = (42, 58)
+RUN_OVERLAP = 4
+RUN_GAP = 22
+
+
+def _seat_name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else f"Player {seat + 1}"
+
+
+def _pool_cell_box(origin: tuple[int, int], row: int, col: int) -> tuple[int, int, int, int]:
+    x = origin[0] + col * (POOL_CARD[0] + POOL_GAP)
+    y = origin[1] + row * (POOL_CARD[1] + POOL_GAP)
+    return x, y, x + POOL_CARD[0], y + POOL_CARD[1]
+
+
+def _draw_pool(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, origin: tuple[int, int]) -> None:
+    for seat, token in enumerate(state.tokens):
+        if token.startswith("pool:"):
+            positions = POOL_LINES[token[5:]]
+            boxes = [_pool_cell_box(origin, *POSITION_CELLS[p]) for p in positions]
+            outline = (min(b[0] for b in boxes) - 6, min(b[1] for b in boxes) - 6,
+                       max(b[2] for b in boxes) + 6, max(b[3] for b in boxes) + 6)
+            draw.rounded_rectangle(outline, radius=12, outline=theme.SEAT_COLOURS[seat], width=5)
+    for position, (row, col) in POSITION_CELLS.items():
+        box = _pool_cell_box(origin, row, col)
+        card = state.pool[position - 1]
+        if card:
+            draw_face_card(image, draw, box, card)
+        else:
+            draw.rounded_rectangle(box, radius=9, outline=theme.GRID, width=2)
+        badge = (box[0] + POOL_CARD[0] - 13, box[1] + POOL_CARD[1] - 13)
+        draw.ellipse((badge[0] - 11, badge[1] - 11, badge[0] + 11, badge[1] + 11), fill=theme.PANEL)
+        theme.centred_text(draw, badge, str(position), 15, theme.INK)
+    centre = _pool_cell_box(origin, 1, 1)
+    draw.rounded_rectangle(centre, radius=10, fill=theme.PANEL)
+    in_centre = [seat for seat, token in enumerate(state.tokens) if token == CENTRE]
+    cx = (centre[0] + centre[2]) / 2
+    for index, seat in enumerate(in_centre):
+        draw_token(draw, (cx, centre[1] + 30 + index * 48), seat, 19)
+    for seat, token in enumerate(state.tokens):
+        if token.startswith("pool:"):  # the token sits on the corner of its run's outline
+            first = _pool_cell_box(origin, *POSITION_CELLS[POOL_LINES[token[5:]][0]])
+            draw_token(draw, (first[0] - 4, first[1] - 4), seat, 15)
+
+
+def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, x: int, y: int) -> None:
+    """Action piles, the revealed action card, stock and discard pile."""
+    card_w, card_h = 78, 108
+    for pile in range(2):
+        box = (x + pile * (card_w + 16), y + 26, x + pile * (card_w + 16) + card_w, y + 26 + card_h)
+        theme.centred_text(draw, ((box[0] + box[2]) / 2, y + 10), f"Pile {pile + 1}", 17, theme.MUTED)
+        top = state.action_piles[pile][-1] if state.action_piles[pile] else None
+        is_new = state.step not in ("place_action", "over") and pile == state.new_pile
+        if top:
+            draw_face_card(image, draw, box, top, border=theme.HIGHLIGHT if is_new else theme.GRID)
+    revealed_x = x + 2 * (card_w + 16) + 6
+    if state.revealed:
+        box = (revealed_x, y + 26, revealed_x + card_w, y + 26 + card_h)
+        theme.centred_text(draw, ((box[0] + box[2]) / 2, y + 10), "New", 17, theme.HIGHLIGHT)
+        draw_face_card(image, draw, box, state.revealed, border=theme.HIGHLIGHT, border_width=4)
+    else:
+        box = (revealed_x, y + 26, revealed_x + card_w, y + 26 + card_h)
+        theme.centred_text(draw, ((box[0] + box[2]) / 2, y + 10), "Actions", 17, theme.MUTED)
+        draw_card_back(draw, box, str(len(state.action_stack)))
+    y2 = y + card_h + 62
+    stock_box = (x, y2 + 26, x + card_w, y2 + 26 + card_h)
+    theme.centred_text(draw, ((stock_box[0] + stock_box[2]) / 2, y2 + 10), "Stock", 17, theme.MUTED)
+    draw_card_back(draw, stock_box, str(len(state.stock)))
+    discard_box = (x + card_w + 16, y2 + 26, x + 2 * card_w + 16, y2 + 26 + card_h)
+    theme.centred_text(draw, ((discard_box[0] + discard_box[2]) / 2, y2 + 10), "Discard", 17, theme.MUTED)
+    if state.discard:
+        draw_face_card(image, draw, discard_box, state.discard[-1])
+    else:
+        draw.rounded_rectangle(discard_box, radius=9, outline=theme.GRID, width=2)
+    info_x = discard_box[2] + 22
+    draw.text((info_x, y2 + 30), f"{len(state.discard)} in", font=theme.font(18), fill=theme.INK)
+    draw.text((info_x, y2 + 52), "discard", font=theme.font(18), fill=theme.MUTED)
+    if state.stock_runouts:
+        note = "Last turn!" if state.final_turn else "Stock reshuffled"
+        draw.text((info_x, y2 + 92), note, font=theme.font(18), fill=theme.VERMILION)
+
+
+def _runs_height(state: OctaState, seat: int, width: int) -> int:
+    return len(_run_layout(state, seat, width)[1]) * (RUN_CARD[1] + 30) - 8 if state.runs[seat] else 0
+
+
+def _run_layout(state: OctaState, seat: int, width: int) -> tuple[list[tuple[int, int]], list[int]]:
+    """Top-left offset of each run inside the panel, and the rows used."""
+    places, rows = [], [0]
+    x = 0
+    for run in state.runs[seat]:
+        run_w = len(run["slots"]) * (RUN_CARD[0] + RUN_OVERLAP) - RUN_OVERLAP
+        if x and x + run_w > width:
+            rows.append(0)
+            x = 0
+        places.append((x, len(rows) - 1))
+        x += run_w + RUN_GAP
+    return places, rows
+
+
+def _draw_player_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, seat: int,
+                       name: str, y: int, height: int) -> None:
+    colour = theme.SEAT_COLOURS[seat]
+    on_turn = state.current == seat and state.step != "over"
+    draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=14, fill=theme.PANEL,
+                           outline=colour if on_turn else theme.PANEL, width=4)
+    draw_token(draw, (MARGIN + 30, y + 32), seat, 18)
+    title = name + (" (to play)" if on_turn else "")
+    draw.text((MARGIN + 58, y + 16), title, font=theme.font(26), fill=theme.INK)
+    hand_text = f"{len(state.hands[seat])} cards in hand"
+    width_hand, _ = theme.text_size(draw, hand_text, 20)
+    hx = WIDTH - MARGIN - 20 - width_hand
+    draw.text((hx, y + 20), hand_text, font=theme.font(20), fill=theme.MUTED)
+    for i in range(min(len(state.hands[seat]), 3)):  # a small fan: the number says how many
+        bx = hx - 14 - i * 8
+        draw_card_back(draw, (bx - 22, y + 12 + i * 2, bx, y + 44 - i * 2))
+    # Progress: table cards toward 28 and the longest run toward an Octa.
+    count, longest = table_count(state, seat), longest_run(state, seat)
+    bar_y = y + 58
+    _progress_bar(draw, (MARGIN + 20, bar_y, MARGIN + 520, bar_y + 22), count, WIN_TABLE_CARDS, colour,
+                  f"{count}/{WIN_TABLE_CARDS} cards")
+    octa_colour = theme.HIGHLIGHT if longest >= OCTA_LENGTH else colour
+    _progress_bar(draw, (MARGIN + 540, bar_y, WIDTH - MARGIN - 20, bar_y + 22), longest, OCTA_LENGTH,
+                  octa_colour, "Octa!" if longest >= OCTA_LENGTH else f"longest {longest}/{OCTA_LENGTH}")
+    runs_top = bar_y + 36
+    if not state.runs[seat]:
+        draw.text((MARGIN + 20, runs_top + 6), "No runs on the table yet", font=theme.font(19), fill=theme.MUTED)
+        return
+    places, _ = _run_layout(state, seat, WIDTH - 2 * MARGIN - 40)
+    token = state.tokens[seat]
+    for index, (run, (offset_x, row)) in enumerate(zip(state.runs[seat], places, strict=True)):
+        x = MARGIN + 20 + offset_x
+        ry = runs_top + row * (RUN_CARD[1] + 30)
+        label = f"Run {index + 1} ({run_length(run)})"
+        draw.text((x, ry), label, font=theme.font(16), fill=theme.MUTED)
+        if token == f"run:{index}":
+            label_w, _ = theme.text_size(draw, label, 16)
+            draw_token(draw, (x + label_w + 14, ry + 8), seat, 10)
+        for slot_index, slot in enumerate(run["slots"]):
+            cx = x + slot_index * (RUN_CARD[0] + RUN_OVERLAP)
+            box = (cx, ry + 22, cx + RUN_CARD[0], ry + 22 + RUN_CARD[1])
+            if slot.startswith(FACE_DOWN):
+                draw_card_back(draw, box, "J", colour=FACE_DOWN_RUN)
+            else:
+                draw_face_card(image, draw, box, slot)
+
+
+def _progress_bar(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], amount: int, goal: int,
+                  colour: tuple[int, int, int], label: str) -> None:
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=(y1 - y0) // 2, fill=theme.BACKGROUND, outline=theme.GRID, width=1)
+    filled = x0 + int((x1 - x0) * min(1.0, amount / goal))
+    if amount:
+        draw.rounded_rectangle((x0, y0, max(filled, x0 + (y1 - y0)), y1), radius=(y1 - y0) // 2, fill=colour)
+    text_w, _ = theme.text_size(draw, label, 16)
+    draw.rectangle((x0 + 8, y0 + 2, x0 + 16 + text_w, y1 - 2), fill=theme.BACKGROUND)
+    draw.text((x0 + 12, (y0 + y1) / 2), label, font=theme.font(16), fill=theme.INK, anchor="lm")
+
+
+def render_table(state: OctaState, names: Sequence[str], viewer: int | None = None) -> theme.Picture:
+    """The public table: pool, action piles, stock and discard, both players' runs. No hand cards."""
+    inner = WIDTH - 2 * MARGIN - 40
+    panel_heights = [104 + max(_runs_height(state, seat, inner), 34) for seat in range(2)]
+    header_h = 108
+    middle_h = 3 * POOL_CARD[1] + 2 * POOL_GAP + 30
+    height = header_h + middle_h + sum(panel_heights) + 16 + MARGIN
+    image, draw = theme.canvas(WIDTH, height)
+    _draw_header(draw, state, names)
+    pool_origin = (MARGIN + 20, header_h + 10)
+    pool_middle = pool_origin[0] + (3 * POOL_CARD[0] + 2 * POOL_GAP) / 2
+    theme.centred_text(draw, (pool_middle, header_h - 8), "Pool", 18, theme.MUTED)
+    _draw_pool(image, draw, state, pool_origin)
+    side_x = MARGIN + 3 * (POOL_CARD[0] + POOL_GAP) + 60
+    _draw_side(image, draw, state, side_x, header_h - 20)
+    _draw_last_move(draw, state, names, (side_x + 3 * 94 + 20, header_h - 10, WIDTH - MARGIN, header_h + 300))
+    y = header_h + middle_h
+    for seat in range(2):
+        _draw_player_panel(image, draw, state, seat, _seat_name(names, seat), y, panel_heights[seat])
+        y += panel_heights[seat] + 16
+    return theme.to_picture(image, describe_table(state, names), "octa_table.png")
+
+
+def _draw_last_move(draw: ImageDraw.ImageDraw, state: OctaState, names: Sequence[str],
+                    box: tuple[int, int, int, int]) -> None:
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=12, fill=theme.PANEL)
+    draw.text((x0 + 14, y0 + 12), "Last move", font=theme.font(17), fill=theme.MUTED)
+    text = _event_text(state, names) or "-"
+    for suit, symbol in SUIT_SYMBOLS.items():  # the bundled font has no suit glyphs
+        text = text.replace(symbol, suit)
+    lines = _wrap(draw, text, 18, x1 - x0 - 28)
+    for index, line in enumerate(lines[:11]):
+        draw.text((x0 + 14, y0 + 40 + index * 24), line, font=theme.font(18), fill=theme.INK)
+
+
+def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and theme.text_size(draw, lines[-1] + " " + word, size)[0] <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _draw_header(draw: ImageDraw.ImageDraw, state: OctaState, names: Sequence[str]) -> None:
+    if state.step == "over":
+        title = _result_line(state, names)
+        colour = theme.HIGHLIGHT
+    else:
+        title = f"Turn {state.turn + 1}: {_seat_name(names, state.current)} to play"
+        colour = theme.SEAT_COLOURS[state.current]
+    draw.rectangle((0, 0, WIDTH, 8), fill=colour)
+    draw.text((MARGIN, 18), title, font=theme.font(30), fill=theme.INK)
+    if state.step != "over":
+        draw.text((MARGIN, 56), step_description(state), font=theme.font(19), fill=theme.MUTED)
+
+
+def _result_line(state: OctaState, names: Sequence[str]) -> str:
+    if state.winner == -1:
+        return "Game over: a draw"
+    winner = _seat_name(names, state.winner)
+    reason = {"octa": "with an Octa!", "stock": "with more cards on the table", "resign": "by resignation"}
+    return f"{winner} wins {reason.get(state.end_reason, '')}".strip()
+
+
+def _event_text(state: OctaState, names: Sequence[str]) -> str:
+    text = state.last_event
+    for seat in range(2):
+        text = text.replace(f"Seat {seat + 1}", _seat_name(names, seat))
+    return text.strip()
+
+
+def describe_table(state: OctaState, names: Sequence[str]) -> str:
+    parts = [f"Octa, turn {state.turn + 1}."]
+    if state.step == "over":
+        parts.append(_result_line(state, names) + ".")
+    else:
+        parts.append(f"{_seat_name(names, state.current)} to play: {step_description(state)}.")
+    event = _event_text(state, names)
+    if event:
+        parts.append(f"Last: {event}")
+    pool = ", ".join(f"{p} {card_name(c)}" if c else f"{p} empty" for p, c in enumerate(state.pool, 1))
+    parts.append(f"Pool: {pool}.")
+    tops = [card_name(p[-1]) for p in state.action_piles if p]
+    parts.append(f"Action cards: {' and '.join(tops)}" + (f"; new {card_name(state.revealed)}." if state.revealed
+                                                         else "."))
+    top = f", top {card_name(state.discard[-1])}" if state.discard else ""
+    parts.append(f"Stock {len(state.stock)}, discard {len(state.discard)}{top}.")
+    for seat in range(2):
+        runs = "; ".join(" ".join("?" if s.startswith(FACE_DOWN) else card_name(s) for s in run["slots"])
+                         for run in state.runs[seat]) or "no runs"
+        parts.append(f"{_seat_name(names, seat)}: {table_count(state, seat)}/{WIN_TABLE_CARDS} cards, "
+                     f"longest {longest_run(state, seat)}, {len(state.hands[seat])} in hand, "
+                     f"token {_token_text(state.tokens[seat])}; runs {runs}.")
+    return " ".join(parts)[:1000]
+
+
+def _token_text(token: str) -> str:
+    if token == CENTRE:
+        return "in the centre"
+    if token.startswith("pool:"):
+        return f"on the pool's {token[5:]} run"
+    return f"on run {int(token[4:]) + 1}"
+
+
+# ---------------------------------------------------------------- hand
+
+
+HAND_CARD = (104, 146)
+
+
+def render_hand(state: OctaState, names: Sequence[str], seat: int) -> theme.Picture:
+    """The seat's own hand, drawn large (send it only to that seat, ephemerally)."""
+    hand = sorted(state.hands[seat], key=_hand_order)
+    per_row = 8
+    rows = max(1, (len(hand) + per_row - 1) // per_row)
+    gap = (WIDTH - 2 * MARGIN - per_row * HAND_CARD[0]) // (per_row - 1)
+    height = 76 + rows * (HAND_CARD[1] + 34) + 10
+    image, draw = theme.canvas(WIDTH, height)
+    colour = theme.SEAT_COLOURS[seat]
+    draw.rectangle((0, 0, WIDTH, 8), fill=colour)
+    draw.text((MARGIN, 20), f"{_seat_name(names, seat)}'s hand: {len(hand)} cards", font=theme.font(28),
+              fill=theme.INK)
+    if state.current == seat and state.step != "over":
+        hint = step_description(state)
+        draw.text((MARGIN, 52), hint[:90], font=theme.font(17), fill=theme.MUTED)
+    for index, card in enumerate(hand):
+        row, col = divmod(index, per_row)
+        x = MARGIN + col * (HAND_CARD[0] + gap)
+        y = 84 + row * (HAND_CARD[1] + 34)
+        draw_face_card(image, draw, (x, y, x + HAND_CARD[0], y + HAND_CARD[1]), card)
+        theme.centred_text(draw, (x + HAND_CARD[0] / 2, y + HAND_CARD[1] + 15), card, 17, theme.MUTED)
+    cards = ", ".join(card_name(c) for c in hand) or "no cards"
+    description = f"{_seat_name(names, seat)}'s hand ({len(hand)} cards): {cards}."
+    return theme.to_picture(image, description, "octa_hand.png")
+
+
+def _hand_order(code: str) -> tuple[int, int]:
+    rank = rank_of(code)
+    order = {"A": 1, "J": 11, "Q": 12, "K": 13}
+    return "SHDC".index(suit_of(code)), order.get(rank, 0) or int(rank)
