@@ -1,0 +1,82 @@
+"""Octagion benchmarks: picture render time and bytes against an equal-size blank PNG; word-list check time."""
+
+from __future__ import annotations
+
+import io
+import time
+
+from PIL import Image
+
+from bench import Row, measure, value
+from engines.octagion import ENGINE, solution, word_list
+from engines.octagion import solver as octagion_solver
+from engines.octagion.ai import choose_action
+from render import theme
+from render.octagion import render_deck, render_round, render_round_result, render_scoresheet, render_variant
+
+NAMES = [f"Player {seat + 1}" for seat in range(8)]
+
+
+def _midround(players: int = 4, seed: int = 7):
+    """Virulent, two per team; every team has placed its computer's variant."""
+    state = ENGINE.new_game(players, {"variation": "virulent", "teams": [seat // 2 for seat in range(players)]},
+                            seed)
+    for seat in range(0, players, 2):
+        state = ENGINE.apply(state, seat, choose_action(state, seat, "easy", seed))
+    return state
+
+
+def _finished(players: int = 4, seed: int = 7):
+    state = ENGINE.new_game(players, {}, seed)
+    while state.phase != "over":
+        for seat in range(players):
+            cards = solution(state.words[0]) if seat % 2 == 0 else solution(state.words[0])[:6]
+            state = ENGINE.apply(state, seat, {"type": "set_variant", "cards": cards})
+        state = ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer"})
+        if state.phase != "over":
+            state = ENGINE.apply(state, 0, {"type": "next_round"})
+    return state
+
+
+def _picture_rows(label: str, render) -> list[Row]:
+    png = render().png
+    width, height = Image.open(io.BytesIO(png)).size
+    blank_time = f"octagion blank PNG encode ({label} size)"
+    blank_bytes = f"octagion blank PNG ({label} size)"
+    return [
+        measure(blank_time, lambda: theme.blank_png_bytes(width, height), repeat=10),
+        measure(f"octagion render {label}", render, repeat=10, baseline=blank_time, note=f"{width}x{height}"),
+        value(blank_bytes, len(theme.blank_png_bytes(width, height)), "bytes"),
+        value(f"octagion {label} PNG", len(png), "bytes", baseline=blank_bytes, note=f"{width}x{height}"),
+    ]
+
+
+def _check_word_list() -> int:
+    octagion_solver.clear_cache()  # time a cold check, not cached answers
+    return sum(octagion_solver.solution_count(word) > 0 for word in word_list())
+
+
+def run() -> list[Row]:
+    playing = _midround()
+    ended = ENGINE.apply(playing, 1, {"type": "end_round", "reason": "timer"})
+    finished = _finished()
+    rows: list[Row] = []
+    rows += _picture_rows("round", lambda: render_round(playing, NAMES, None))
+    rows += _picture_rows("deck", lambda: render_deck(playing, NAMES, 0))
+    rows += _picture_rows("variant", lambda: render_variant(playing, NAMES, 0))
+    rows += _picture_rows("round result", lambda: render_round_result(ended, NAMES))
+    rows += _picture_rows("score sheet", lambda: render_scoresheet(finished, NAMES))
+    rows.append(measure("octagion check word list (conformance + solution count, cold)", _check_word_list,
+                        repeat=5, warmup=1, note=f"{len(word_list())} words"))
+    start = time.perf_counter()
+    conforming = _check_word_list()
+    rows.append(value("octagion conforming words", conforming, "words",
+                      note=f"of {len(word_list())}, checked in {(time.perf_counter() - start) * 1000:.0f} ms"))
+    rows.append(measure("octagion computer move (hard)", lambda: choose_action(playing, 1, "hard"), repeat=20))
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run():
+        shown = f"{row.median * 1000:.2f} ms" if row.unit == "ms" else f"{row.median:.0f} {row.unit}"
+        print(f"{row.name:64s} {shown}  {row.note}")

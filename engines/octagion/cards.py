@@ -1,0 +1,107 @@
+"""Octagion's physical components as data: the deck, Countdown Cards, Word Cards, Treatment Cards.
+
+Every value here marked (reconstruction) fills a gap in the published rules
+(``shared/rules/octagion.md``); change the data, not the logic, to correct it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+NUMBERS = tuple(range(1, 9))
+WORD_LENGTH = 8
+
+# (reconstruction) The 48-card deck: for each number, the six letters printed with it.
+DECK_TABLE: dict[int, str] = {
+    1: "ACEFGI",
+    2: "AEGOSY",
+    3: "ABENPR",
+    4: "AEIORU",
+    5: "DEIMST",
+    6: "DILNRS",
+    7: "CNRSTV",
+    8: "EHLNOT",
+}
+DECK: tuple[str, ...] = tuple(f"{letter}{number}" for number, letters in DECK_TABLE.items() for letter in letters)
+DECK_SET = frozenset(DECK)
+
+TREATMENT = "*"  # a Treatment Card in a variant: a wildcard with no number
+MAX_TREATMENT_CARDS = 5
+STANDARD_TREATMENT_CARDS = 3
+
+
+@dataclass(frozen=True)
+class CountdownCard:
+    """A red Countdown Card: the round's time, its difficulty level and the Delta offset."""
+
+    index: int  # 0..14, the card's identity in a stack
+    seconds: int
+    level: int  # 1 = easiest (longest times) .. 3 = hardest
+    offset: int  # added to a letter card's number to pick a word (Rule Delta)
+
+    @property
+    def clock(self) -> str:
+        return f"{self.seconds // 60}:{self.seconds % 60:02d}"
+
+
+# (reconstruction) 15 cards, 0:45 .. 1:55 in 5 s steps; 5 per level; each level carries every
+# offset once. Which time carries which offset is our choice.
+_COUNTDOWN_ROWS = (
+    # seconds, level, offset
+    (115, 1, 24), (110, 1, 8), (105, 1, 32), (100, 1, 0), (95, 1, 16),
+    (90, 2, 16), (85, 2, 0), (80, 2, 32), (75, 2, 24), (70, 2, 8),
+    (65, 3, 0), (60, 3, 24), (55, 3, 8), (50, 3, 16), (45, 3, 32),
+)
+COUNTDOWN_CARDS: tuple[CountdownCard, ...] = tuple(
+    CountdownCard(index, seconds, level, offset) for index, (seconds, level, offset) in enumerate(_COUNTDOWN_ROWS)
+)
+# Gamma difficulty: which Countdown levels go into the stack.
+GAMMA_LEVELS: dict[str, tuple[int, ...]] = {"easy": (1, 2), "standard": (1, 2, 3), "hard": (2, 3)}
+
+# Word Cards: 13 green cards A..M of 40 words each, fixed by a seed so "B17" never changes.
+WORD_CARD_NAMES = "ABCDEFGHIJKLM"
+WORDS_PER_CARD = 40
+WORD_CARD_SEED = "octagion-word-cards-v1"  # (reconstruction) the printed cards are not public
+ZETA_WORD_CARD_SEED = "octagion-zeta-word-cards-v1"
+
+WORDS_FILE = Path(__file__).with_name("words.txt")
+
+
+@lru_cache(maxsize=1)
+def word_list() -> tuple[str, ...]:
+    """The shipped list of common, family-friendly 8-letter words (lowercase)."""
+    return tuple(line.strip() for line in WORDS_FILE.read_text(encoding="ascii").splitlines() if line.strip())
+
+
+def _deal_cards(words: list[str], seed: str) -> dict[str, tuple[str, ...]]:
+    chosen = sorted(words)
+    random.Random(seed).shuffle(chosen)
+    needed = len(WORD_CARD_NAMES) * WORDS_PER_CARD
+    if len(chosen) < needed:
+        raise RuntimeError(f"the word list has {len(chosen)} usable words, Word Cards need {needed}")
+    return {
+        name: tuple(word.upper() for word in chosen[k * WORDS_PER_CARD:(k + 1) * WORDS_PER_CARD])
+        for k, name in enumerate(WORD_CARD_NAMES)
+    }
+
+
+@lru_cache(maxsize=2)
+def word_cards(zeta: bool = False) -> dict[str, tuple[str, ...]]:
+    """Word Cards A..M, 40 upper-case words each.
+
+    Standard cards hold conforming words only. Under Rule Zeta words need not conform, so the
+    Zeta cards are dealt from the whole list (a separate, equally fixed set).
+    """
+    from .solver import conforms  # local import: the solver needs the deck above
+
+    if zeta:
+        return _deal_cards(list(word_list()), ZETA_WORD_CARD_SEED)
+    return _deal_cards([word for word in word_list() if conforms(word)], WORD_CARD_SEED)
+
+
+def word_at(card: str, position: int, zeta: bool = False) -> str:
+    """The word ``position`` (1..40) of Word Card ``card`` ("B", 17 -> word B17)."""
+    return word_cards(zeta)[card][position - 1]

@@ -1,0 +1,594 @@
+"""Octagion: a timed speed-spelling race in teams (rules: shared/seeds/octagion.txt + rules/octagion.md).
+
+The engine is pure and never reads a clock. Each round's length is ``round_seconds(state)``;
+the bot schedules the deadline and applies ``{"type": "end_round", "reason": "timer",
+"round": n}`` when it passes. A round is scored exactly once: ending it again, or calling
+"Got it!" after it ended, raises IllegalAction.
+
+Phases: ``"playing"`` (a round runs; every team edits its variant), ``"between"`` (the round
+was scored; ``next_round`` starts the next) and ``"over"``.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engines.base import IllegalAction, Outcome, rng_from
+
+from .cards import (
+    COUNTDOWN_CARDS,
+    DECK,
+    DECK_SET,
+    GAMMA_LEVELS,
+    MAX_TREATMENT_CARDS,
+    NUMBERS,
+    STANDARD_TREATMENT_CARDS,
+    TREATMENT,
+    WORD_CARD_NAMES,
+    WORD_LENGTH,
+    WORDS_PER_CARD,
+    word_at,
+)
+from .solver import best_variant, numbers_for, solution, solution_count
+
+SCHEMA_VERSION = 1
+START_POINTS = 8
+GOT_IT_BONUS = 2
+DEFAULT_ROUNDS, MIN_ROUNDS, MAX_ROUNDS = 8, 1, 16
+DEFAULT_SECONDS, MIN_SECONDS, MAX_SECONDS = 120, 30, 300
+ALPHA_START_SECONDS, ALPHA_STEP_SECONDS = 120, 5
+MAX_PARTY_TEAM = 8
+
+VARIATIONS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")
+# Named variations that switch on several rules at once.
+COMBINATIONS = {"virulent": ("beta", "gamma", "delta", "epsilon"), "none": ()}
+# Rules that imply another: Epsilon is Delta's word selection repeated for each team.
+IMPLIES = {"epsilon": ("delta",)}
+# (reconstruction) Treatment Cards default to the standard 3 when a variation that uses them is on.
+TREATMENT_VARIATIONS = ("beta", "zeta")
+
+# Reasons in a round's per-position breakdown.
+OK, EMPTY, WRONG_LETTER, REPEATED_NUMBER, TREATMENT_OK = "ok", "empty", "wrong letter", "repeated number", "treatment"
+
+
+@dataclass
+class OctagionState:
+    seed: int
+    players: int
+    options: dict[str, Any]  # normalised: rounds, variations, seconds, gamma_levels, party
+    teams: list[int]  # seat -> team index 0..team_count-1
+    team_count: int
+    treatments: list[int]  # Treatment Cards each team still has
+    resigned: list[bool]  # per seat
+    round: int = 1
+    phase: str = "playing"
+    words: list[str] = field(default_factory=list)  # per team, upper case
+    word_refs: list[str] = field(default_factory=list)  # per team, e.g. "B17" (card letter + entry)
+    seconds: int = DEFAULT_SECONDS
+    countdown: int | None = None  # index of the Countdown Card turned up this round
+    countdown_stack: list[int] = field(default_factory=list)  # top first
+    word_stack: list[str] = field(default_factory=list)  # Word Card names, top first
+    flipped_word_cards: int = 0  # Word Cards turned up this round (Delta/Epsilon collisions turn more)
+    used_refs: list[str] = field(default_factory=list)  # words already asked this game (without Delta)
+    variants: list[list[str | None]] = field(default_factory=list)  # per team, 8 cells
+    history: list[dict[str, Any]] = field(default_factory=list)  # one record per scored round
+    totals: list[int] = field(default_factory=list)  # per team
+    end_reason: str | None = None
+    schema: int = SCHEMA_VERSION
+
+
+# ---------------------------------------------------------------- options and setup
+
+
+def _normalise_variations(raw: Any) -> list[str]:
+    names = [raw] if isinstance(raw, str) or raw is None else list(raw)
+    chosen: set[str] = set()
+    for name in names:
+        key = str(name or "none").strip().lower()
+        if key in COMBINATIONS:
+            chosen.update(COMBINATIONS[key])
+        elif key in VARIATIONS:
+            chosen.add(key)
+        else:
+            raise ValueError(f"unknown variation {name!r}: choose from none, virulent, " + ", ".join(VARIATIONS))
+    for name in list(chosen):
+        chosen.update(IMPLIES.get(name, ()))
+    if {"alpha", "gamma"} <= chosen:
+        raise ValueError("Alpha and Gamma both set the clock: choose one of them")
+    return sorted(chosen)
+
+
+def _normalise_teams(players: int, raw: Any) -> list[int]:
+    if raw is None:
+        return list(range(players))
+    if isinstance(raw, Mapping):
+        labels = [raw.get(seat, raw.get(str(seat))) for seat in range(players)]
+    else:
+        labels = list(raw)
+    if len(labels) != players or any(label is None for label in labels):
+        raise ValueError("teams must give a team for every seat")
+    order: dict[Any, int] = {}
+    for label in labels:
+        order.setdefault(label, len(order))
+    return [order[label] for label in labels]
+
+
+def _int_option(options: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = int(options.get(key, default))
+    if not low <= value <= high:
+        raise ValueError(f"{key} must be between {low} and {high}, got {value}")
+    return value
+
+
+def _treatment_counts(options: Mapping[str, Any], variations: list[str], team_count: int) -> list[int]:
+    default = STANDARD_TREATMENT_CARDS if set(variations) & set(TREATMENT_VARIATIONS) else 0
+    base = _int_option(options, "treatment", default, 0, MAX_TREATMENT_CARDS)
+    counts = [base] * team_count
+    per_team = options.get("treatment_per_team")
+    if per_team:
+        if "beta" not in variations:
+            raise ValueError("Treatment Cards per team are Rule Beta: turn Beta (or Virulent) on")
+        items = per_team.items() if isinstance(per_team, Mapping) else enumerate(per_team)
+        for team, count in items:
+            team, count = int(team), int(count)
+            if not 0 <= team < team_count or not 0 <= count <= MAX_TREATMENT_CARDS:
+                raise ValueError(f"treatment_per_team: team {team} and 0..{MAX_TREATMENT_CARDS} cards expected")
+            counts[team] = count
+    return counts
+
+
+def new_game(players: int, options: Mapping[str, Any], seed: int) -> OctagionState:
+    if players < 1:
+        raise ValueError("Octagion needs at least one player")
+    variations = _normalise_variations(options.get("variation", options.get("variations")))
+    teams = _normalise_teams(players, options.get("teams"))
+    team_count = max(teams) + 1
+    gamma_levels = str(options.get("gamma_levels", "standard")).lower()
+    if gamma_levels not in GAMMA_LEVELS:
+        raise ValueError("gamma_levels must be easy, standard or hard")
+    party = bool(options.get("party", False))
+    if party and any(teams.count(team) > MAX_PARTY_TEAM for team in range(team_count)):
+        raise ValueError(f"in party mode a team has at most {MAX_PARTY_TEAM} players (one per number)")
+    normalised = {
+        "rounds": _int_option(options, "rounds", DEFAULT_ROUNDS, MIN_ROUNDS, MAX_ROUNDS),
+        "seconds": _int_option(options, "seconds", DEFAULT_SECONDS, MIN_SECONDS, MAX_SECONDS),
+        "variations": variations,
+        "gamma_levels": gamma_levels,
+        "party": party,
+    }
+    state = OctagionState(
+        seed=seed, players=players, options=normalised, teams=teams, team_count=team_count,
+        treatments=_treatment_counts(options, variations, team_count), resigned=[False] * players,
+        totals=[0] * team_count,
+    )
+    _shuffle_stacks(state)
+    _start_round(state)
+    return state
+
+
+def _shuffle_stacks(state: OctagionState) -> None:
+    levels = GAMMA_LEVELS[state.options["gamma_levels"]] if has(state, "gamma") else (1, 2, 3)
+    countdown = [card.index for card in COUNTDOWN_CARDS if card.level in levels]
+    rng_from(state.seed, "countdown-stack").shuffle(countdown)
+    words = list(WORD_CARD_NAMES)
+    rng_from(state.seed, "word-stack").shuffle(words)
+    state.countdown_stack, state.word_stack = countdown, words
+
+
+# ---------------------------------------------------------------- queries
+
+
+def has(state: OctagionState, variation: str) -> bool:
+    return variation in state.options["variations"]
+
+
+def team_of(state: OctagionState, seat: int) -> int:
+    return state.teams[seat]
+
+
+def team_members(state: OctagionState, team: int, active_only: bool = False) -> list[int]:
+    return [seat for seat, t in enumerate(state.teams)
+            if t == team and not (active_only and state.resigned[seat])]
+
+
+def team_active(state: OctagionState, team: int) -> bool:
+    return bool(team_members(state, team, active_only=True))
+
+
+def party_numbers(state: OctagionState, seat: int) -> list[int]:
+    """The numbers ``seat`` may place (all eight unless party mode splits them in its team).
+
+    (reconstruction) The team's active members, in seat order, take consecutive blocks of
+    numbers as even as possible: 3 players get 1-3, 4-6, 7-8.
+    """
+    if not state.options["party"]:
+        return list(NUMBERS)
+    members = team_members(state, team_of(state, seat), active_only=True)
+    if seat not in members:
+        return []
+    index, count = members.index(seat), len(members)
+    base, extra = divmod(len(NUMBERS), count)
+    start = index * base + min(index, extra)
+    return list(NUMBERS[start:start + base + (1 if index < extra else 0)])
+
+
+def round_seconds(state: OctagionState) -> int:
+    """How long the current round lasts (the bot schedules the deadline from this)."""
+    return state.seconds
+
+
+def _compute_seconds(state: OctagionState) -> int:
+    if has(state, "alpha"):
+        return ALPHA_START_SECONDS - ALPHA_STEP_SECONDS * (state.round - 1)
+    if has(state, "gamma") and state.countdown is not None:
+        return COUNTDOWN_CARDS[state.countdown].seconds
+    return state.options["seconds"]
+
+
+def sequence_for(state: OctagionState, seat: int) -> str:
+    """The word ``seat``'s team spells this round (upper case)."""
+    return state.words[team_of(state, seat)]
+
+
+# ---------------------------------------------------------------- word selection
+
+
+def _start_round(state: OctagionState) -> None:
+    state.phase = "playing"
+    state.variants = [[None] * WORD_LENGTH for _ in range(state.team_count)]
+    uses_countdown = has(state, "gamma") or has(state, "delta")
+    state.countdown = state.countdown_stack[0] if uses_countdown else None
+    if has(state, "delta"):
+        _select_words_delta(state)
+    else:
+        _select_word_at_random(state)
+    state.seconds = _compute_seconds(state)
+
+
+def _select_word_at_random(state: OctagionState) -> None:
+    """Without Delta someone picks a word from a Word Card: here, any entry not asked yet."""
+    rng = rng_from(state.seed, "word", state.round)
+    while True:
+        ref = f"{rng.choice(WORD_CARD_NAMES)}{rng.randint(1, WORDS_PER_CARD)}"
+        if ref not in state.used_refs:
+            break
+    state.used_refs.append(ref)
+    word = word_at(ref[0], int(ref[1:]), zeta=has(state, "zeta"))
+    state.words = [word] * state.team_count
+    state.word_refs = [ref] * state.team_count
+
+
+def _select_words_delta(state: OctagionState) -> None:
+    """Rule Delta (and Epsilon per team): letter card number + Countdown offset = word entry.
+
+    Epsilon: teams choose one at a time; a team whose word another team already has turns up
+    the next Word Card and draws again. (reconstruction) After every Word Card was tried the
+    team takes the first entry nobody has.
+    """
+    offset = COUNTDOWN_CARDS[state.countdown].offset
+    zeta = has(state, "zeta")
+    per_team = has(state, "epsilon")
+    state.flipped_word_cards = 1
+    words: list[str] = []
+    refs: list[str] = []
+    for team in range(state.team_count if per_team else 1):
+        rng = rng_from(state.seed, "letter-card", state.round, team)
+        attempts = 0
+        while True:
+            card = state.word_stack[(state.flipped_word_cards - 1) % len(state.word_stack)]
+            number = int(rng.choice(DECK)[1:])
+            ref = f"{card}{number + offset}"
+            word = word_at(card, number + offset, zeta)
+            if word not in words:
+                break
+            attempts += 1
+            if attempts >= len(WORD_CARD_NAMES) * len(NUMBERS):
+                ref, word = _first_unused(words, zeta)
+                break
+            state.flipped_word_cards = min(state.flipped_word_cards + 1, len(state.word_stack))
+        words.append(word)
+        refs.append(ref)
+    if not per_team:
+        words, refs = words * state.team_count, refs * state.team_count
+    state.words, state.word_refs = words, refs
+
+
+def _first_unused(taken: list[str], zeta: bool) -> tuple[str, str]:
+    for card in WORD_CARD_NAMES:
+        for entry in range(1, WORDS_PER_CARD + 1):
+            word = word_at(card, entry, zeta)
+            if word not in taken:
+                return f"{card}{entry}", word
+    raise AssertionError("more teams than words")
+
+
+# ---------------------------------------------------------------- variants and parsing
+
+
+_TOKEN = re.compile(r"([A-Z]?)([0-9])|(\*)|(_)")
+
+
+def _card_error(card: str) -> str:
+    letter = card[0]
+    numbers = numbers_for(letter)
+    if not numbers:
+        return f"there is no {card} in the deck: no card carries the letter {letter}"
+    listed = ", ".join(f"{letter}{n}" for n in numbers)
+    return f"there is no {card} in the deck: {letter} comes as {listed}"
+
+
+def parse_variant(text: str, sequence: str, treatments_left: int = MAX_TREATMENT_CARDS) -> list[str | None]:
+    """Read a variant as a player types it: 8 cells, each a card name, "*" or None.
+
+    Accepts ``S5 T7 R3``, ``S5T7R3A1N4G2E8R6``, bare numbers ``5 7 3 1 4 2 8 6`` (the card with
+    the sequence's letter at that position), ``*`` for a Treatment Card and ``_`` for an
+    empty position. Case, spaces and commas do not matter.
+    """
+    compact = re.sub(r"[\s,;.|/-]+", "", text.upper())
+    cells: list[str | None] = []
+    position = 0
+    while position < len(compact):
+        match = _TOKEN.match(compact, position)
+        if not match:
+            rest = compact[position:position + 3]
+            raise IllegalAction(f"I can't read {rest!r}: write cards like S5, a number, * or _")
+        letter, number, star, blank = match.groups()
+        if star:
+            cells.append(TREATMENT)
+        elif blank:
+            cells.append(None)
+        else:
+            if number == "0" or int(number) > len(NUMBERS):
+                raise IllegalAction(f"card numbers go from 1 to 8, not {number}")
+            if not letter:
+                index = len(cells)
+                if index >= len(sequence):
+                    raise IllegalAction(f"a variant has at most {WORD_LENGTH} positions")
+                letter = sequence[index].upper()
+            cells.append(f"{letter}{number}")
+        position = match.end()
+    return validate_cells(cells, treatments_left)
+
+
+def validate_cells(cells: Sequence[str | None], treatments_left: int) -> list[str | None]:
+    """Check a variant's cells against the deck; return it padded to 8 cells."""
+    if len(cells) > WORD_LENGTH:
+        raise IllegalAction(f"a variant has at most {WORD_LENGTH} positions; you gave {len(cells)}")
+    normalised: list[str | None] = []
+    for raw in cells:
+        cell = None if raw in (None, "", "_") else str(raw).strip().upper()
+        if cell not in (None, TREATMENT):
+            if cell not in DECK_SET:
+                raise IllegalAction(_card_error(cell) if re.fullmatch(r"[A-Z][1-8]", cell)
+                                    else f"{raw!r} is not a card: write cards like S5")
+            if cell in normalised:
+                raise IllegalAction(f"you used {cell} twice; the deck has only one {cell}")
+        normalised.append(cell)
+    used = normalised.count(TREATMENT)
+    if used > treatments_left:
+        have = "no Treatment Cards" if treatments_left == 0 else f"only {treatments_left} Treatment Card" + (
+            "s" if treatments_left > 1 else "")
+        raise IllegalAction(f"your team has {have} left; this variant uses {used}")
+    return normalised + [None] * (WORD_LENGTH - len(normalised))
+
+
+def variant_action(state: OctagionState, seat: int, text: str) -> dict[str, Any]:
+    """The ``set_variant`` action for what ``seat`` typed (raises IllegalAction if unreadable)."""
+    _check_seat(state, seat)
+    team = team_of(state, seat)
+    cells = parse_variant(text, state.words[team], state.treatments[team])
+    return {"type": "set_variant", "cards": cells}
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def score_variant(variant: Sequence[str | None], sequence: str, got_it: bool = False) -> dict[str, Any]:
+    """Score one team's frozen variant: per-position breakdown, penalties and round points."""
+    positions = []
+    seen_numbers: set[int] = set()
+    for index, cell in enumerate(list(variant)[:WORD_LENGTH]):
+        if cell is None:
+            reason = EMPTY
+        elif cell == TREATMENT:
+            reason = TREATMENT_OK
+        else:
+            number = int(cell[1:])
+            if cell[0] != sequence[index].upper():
+                reason = WRONG_LETTER
+            elif number in seen_numbers:
+                reason = REPEATED_NUMBER
+            else:
+                reason = OK
+            seen_numbers.add(number)
+        penalty = 0 if reason in (OK, TREATMENT_OK) else 1
+        positions.append({"card": cell, "letter": sequence[index].upper(), "reason": reason, "points": -penalty})
+    penalties = sum(-p["points"] for p in positions)
+    bonus = 0
+    if got_it:
+        bonus = GOT_IT_BONUS if penalties == 0 else -GOT_IT_BONUS
+    return {"positions": positions, "penalties": penalties, "got_it": got_it, "got_it_points": bonus,
+            "score": START_POINTS - penalties + bonus}
+
+
+def _end_round(state: OctagionState, reason: str, caller_team: int | None) -> None:
+    results = []
+    solutions: dict[str, dict[str, Any]] = {}
+    for team in range(state.team_count):
+        word = state.words[team]
+        if word not in solutions:
+            solutions[word] = {"solution": solution(word), "count": solution_count(word),
+                               "best": best_variant(word)}
+        if not team_active(state, team):
+            results.append(None)
+            continue
+        variant = state.variants[team]
+        scored = score_variant(variant, word, got_it=team == caller_team)
+        scored["treatment_used"] = variant.count(TREATMENT)
+        state.treatments[team] -= scored["treatment_used"]  # exposed Treatment Cards leave the game
+        state.totals[team] += scored["score"]
+        results.append(scored)
+    state.history.append({
+        "round": state.round, "reason": reason, "got_it_team": caller_team, "seconds": state.seconds,
+        "countdown": state.countdown, "words": list(state.words), "word_refs": list(state.word_refs),
+        "variants": copy.deepcopy(state.variants), "results": results, "solutions": solutions,
+        "scores": [r["score"] if r else 0 for r in results],
+    })
+    # Used Countdown and Word Cards go to the bottom of their stacks.
+    if state.countdown is not None:
+        state.countdown_stack.remove(state.countdown)
+        state.countdown_stack.append(state.countdown)
+    if has(state, "delta"):
+        flipped = state.word_stack[:state.flipped_word_cards]
+        state.word_stack = state.word_stack[state.flipped_word_cards:] + flipped
+    if state.round >= state.options["rounds"]:
+        state.phase, state.end_reason = "over", "all rounds played"
+    else:
+        state.phase = "between"
+
+
+# ---------------------------------------------------------------- actions
+
+
+# The bot's own actions (timer, next round): any seat may send them, even one that left.
+SYSTEM_ACTIONS = ("end_round", "next_round")
+
+
+def _check_seat(state: OctagionState, seat: int, system: bool = False) -> None:
+    if not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise IllegalAction("you are not in this game")
+    if state.resigned[seat] and not system:
+        raise IllegalAction("you left this game")
+    if state.phase == "over":
+        raise IllegalAction("the game is over")
+
+
+def _require_playing(state: OctagionState) -> None:
+    if state.phase != "playing":
+        raise IllegalAction("the round is over")
+
+
+def _check_party(state: OctagionState, seat: int, old: list[str | None], new: list[str | None]) -> None:
+    if not state.options["party"]:
+        return
+    mine = set(party_numbers(state, seat))
+    for before, after in zip(old, new, strict=True):
+        if before == after:
+            continue
+        for cell in (before, after):
+            if cell not in (None, TREATMENT) and int(cell[1:]) not in mine:
+                listed = ", ".join(map(str, sorted(mine)))
+                raise IllegalAction(f"in party mode you place only cards numbered {listed}; "
+                                    f"{cell} is another team member's")
+
+
+def _set_variant(state: OctagionState, seat: int, action: Mapping[str, Any]) -> None:
+    _require_playing(state)
+    team = team_of(state, seat)
+    if "text" in action:
+        cells = parse_variant(str(action["text"]), state.words[team], state.treatments[team])
+    else:
+        raw = action.get("cards")
+        if not isinstance(raw, list | tuple):
+            raise IllegalAction("a variant is a list of up to 8 cards")
+        cells = validate_cells(raw, state.treatments[team])
+    _check_party(state, seat, state.variants[team], cells)
+    state.variants[team] = cells
+
+
+def _place(state: OctagionState, seat: int, action: Mapping[str, Any]) -> None:
+    _require_playing(state)
+    position = action.get("position")
+    if not isinstance(position, int) or not 1 <= position <= WORD_LENGTH:
+        raise IllegalAction("positions go from 1 to 8")
+    cells = list(state.variants[team_of(state, seat)])
+    card = action.get("card")
+    card = None if card in (None, "", "_") else str(card).strip().upper()
+    if card is not None and card != TREATMENT and card in cells and cells[position - 1] != card:
+        cells[cells.index(card)] = None  # moving a card: it leaves its old position
+    cells[position - 1] = card
+    _set_variant(state, seat, {"cards": cells})
+
+
+def _resign(state: OctagionState, seat: int) -> None:
+    team = team_of(state, seat)
+    state.resigned[seat] = True
+    if not team_active(state, team):
+        state.variants[team] = [None] * WORD_LENGTH
+    active_teams = [t for t in range(state.team_count) if team_active(state, t)]
+    if not active_teams or (state.team_count > 1 and len(active_teams) == 1):
+        state.phase = "over"
+        state.end_reason = "everyone left" if not active_teams else "the other teams left"
+
+
+def apply(state: OctagionState, seat: int, action: Mapping[str, Any]) -> OctagionState:
+    if not isinstance(action, Mapping):
+        raise IllegalAction("an action is a dict with a type")
+    kind = action.get("type")
+    _check_seat(state, seat, system=kind in SYSTEM_ACTIONS)
+    new = copy.deepcopy(state)
+    if kind == "set_variant":
+        _set_variant(new, seat, action)
+    elif kind == "place":
+        _place(new, seat, action)
+    elif kind == "got_it":
+        _require_playing(new)
+        _end_round(new, "got it", team_of(new, seat))
+    elif kind == "end_round":
+        expected = action.get("round")
+        if expected is not None and expected != new.round:
+            raise IllegalAction(f"round {expected} is already over")
+        _require_playing(new)
+        _end_round(new, str(action.get("reason", "timer")), None)
+    elif kind == "next_round":
+        if new.phase != "between":
+            raise IllegalAction("the round is still running")
+        new.round += 1
+        _start_round(new)
+    elif kind == "resign":
+        _resign(new, seat)
+    else:
+        raise IllegalAction(f"unknown action {kind!r}")
+    return new
+
+
+def legal_actions(state: OctagionState, seat: int) -> list[dict[str, Any]]:
+    """The discrete actions (a variant is free-form: use ``set_variant`` / ``place``)."""
+    if not 0 <= seat < state.players or state.resigned[seat] or state.phase == "over":
+        return []
+    if state.phase == "playing":
+        return [{"type": "got_it"}, {"type": "resign"}]
+    return [{"type": "next_round"}, {"type": "resign"}]
+
+
+def to_act(state: OctagionState) -> list[int]:
+    if state.phase == "over":
+        return []
+    return [seat for seat in range(state.players) if not state.resigned[seat]]
+
+
+def outcome(state: OctagionState) -> Outcome | None:
+    if state.phase != "over":
+        return None
+    # Teams still in the game rank above teams whose players all left; then by total.
+    keys = [(team_active(state, t), state.totals[t]) for t in range(state.team_count)]
+    team_ranks = [1 + sum(other > key for other in keys) for key in keys]
+    return Outcome(
+        ranks=tuple(team_ranks[team] for team in state.teams),
+        scores=tuple(float(state.totals[team]) for team in state.teams),
+        reason=state.end_reason or "",
+    )
+
+
+def dump(state: OctagionState) -> dict[str, Any]:
+    return asdict(state)
+
+
+def load(data: Mapping[str, Any]) -> OctagionState:
+    if data.get("schema") != SCHEMA_VERSION:
+        raise ValueError(f"unsupported Octagion state schema {data.get('schema')!r}")
+    return OctagionState(**copy.deepcopy(dict(data)))

@@ -1,0 +1,148 @@
+"""Octagion pictures: decode, fit a phone, show penalties and winners, keep variants private."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from engines.octagion import ENGINE, solution
+from render import octagion as R
+from render import theme
+
+NAMES = ["Ann", "Bob", "Cleo", "Dmitri"]
+
+
+def image_of(picture):
+    image = Image.open(io.BytesIO(picture.png))
+    image.load()
+    assert image.format == "PNG"
+    assert image.width <= 1000
+    return image.convert("RGB")
+
+
+def colour_count(image, colour, box=None):
+    region = image.crop(box) if box else image
+    return sum(count for count, rgb in region.getcolors(1 << 20) if rgb == colour)
+
+
+@pytest.fixture
+def game():
+    """Two teams with different words (Epsilon); team 0 mid-round with a partial variant."""
+    state = ENGINE.new_game(4, {"variation": "virulent", "teams": [0, 0, 1, 1]}, 7)
+    first = solution(state.words[0])
+    state = ENGINE.apply(state, 0, {"type": "set_variant", "cards": first[:5] + ["*", None, first[7]]})
+    second = solution(state.words[1])
+    state = ENGINE.apply(state, 2, {"type": "set_variant", "cards": second})
+    return state
+
+
+def test_round_picture_shows_every_teams_word(game):
+    picture = R.render_round(game, NAMES, viewer=None)
+    image = image_of(picture)
+    assert image.width == R.WIDTH
+    for word in game.words:
+        assert word in picture.description
+    assert f"round 1 of {game.options['rounds']}" in picture.description
+    assert colour_count(image, theme.CARD_FACE) > 10_000  # the letter cards
+
+
+def test_round_picture_for_one_team(game):
+    picture = R.render_round(game, NAMES, viewer=None, team=1)
+    assert game.words[1] in picture.description and game.words[0] not in picture.description
+
+
+def test_variant_picture_shows_only_the_viewers_team(game):
+    mine = R.render_variant(game, NAMES, viewer=0)
+    image_of(mine)
+    assert game.words[0] in mine.description and game.words[1] not in mine.description
+    assert "_" in mine.description  # the empty position
+    theirs = R.render_variant(game, NAMES, viewer=2)
+    for card in game.variants[0]:
+        if card and card not in game.variants[1]:
+            assert card not in theirs.description
+    # The Treatment Card is drawn on blue.
+    assert colour_count(image_of(mine), R.TREATMENT_FACE) > 500
+
+
+def test_deck_picture_marks_the_viewers_variant_and_never_another_teams(game):
+    mine = R.render_deck(game, NAMES, viewer=1)
+    image = image_of(mine)
+    for card in game.variants[0]:
+        if card and card != "*":
+            assert card in mine.description
+    assert colour_count(image, theme.GOOD) > 100  # the "IN" tags and borders
+    theirs = R.render_deck(game, NAMES, viewer=2)
+    assert "In the variant: " + ", ".join(c for c in game.variants[1] if c) in theirs.description
+    public = R.render_deck(game, NAMES, viewer=None)
+    assert colour_count(image_of(public), theme.GOOD) == 0
+    assert "nothing yet" in public.description
+
+
+def test_deck_picture_party_mode_marks_the_viewers_numbers():
+    state = ENGINE.new_game(2, {"teams": [0, 0], "party": True}, 1)
+    picture = R.render_deck(state, NAMES, viewer=1)
+    image = image_of(picture)
+    assert "You place numbers 5, 6, 7, 8" in picture.description
+    assert colour_count(image, theme.HIGHLIGHT) > 1000
+
+
+def test_result_picture_marks_penalties_and_lists_a_solution(game):
+    ended = ENGINE.apply(game, 2, {"type": "got_it"})
+    picture = R.render_round_result(ended, NAMES)
+    image = image_of(picture)
+    assert "Got it! +2" in picture.description
+    assert "7 empty" in picture.description  # team 0's empty seventh position
+    for word, info in ended.history[-1]["solutions"].items():
+        assert f"{word}: {' '.join(info['solution'])} ({info['count']} solutions)" in picture.description
+    assert colour_count(image, theme.PENALTY) > 300  # the dashed border and the EMPTY tag
+
+
+def test_a_perfect_round_has_no_penalty_marks():
+    state = ENGINE.new_game(1, {}, 2)
+    state = ENGINE.apply(state, 0, {"type": "set_variant", "cards": solution(state.words[0])})
+    state = ENGINE.apply(state, 0, {"type": "got_it"})
+    image = image_of(R.render_round_result(state, NAMES))
+    assert colour_count(image, theme.PENALTY) == 0
+
+
+def test_many_teams_are_paginated_and_stay_within_width():
+    names = [f"P{seat}" for seat in range(25)]
+    state = ENGINE.new_game(25, {"variation": "epsilon", "rounds": 16}, 5)
+    state = ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer"})
+    assert R.result_pages(state) == 3
+    pages = [R.render_round_result(state, names, page=page) for page in range(3)]
+    for picture in pages:
+        image = image_of(picture)
+        assert image.height < 2000
+    assert "Page 3 of 3" in pages[2].description
+    mentioned = sum(f"P{seat} " in " ".join(p.description for p in pages) for seat in range(25))
+    assert mentioned == 25
+    while state.phase != "over":
+        state = ENGINE.apply(state, 0, {"type": "next_round"})
+        state = ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer"})
+    image_of(R.render_scoresheet(state, names))
+
+
+def test_score_sheet_highlights_the_winner():
+    state = ENGINE.new_game(2, {"rounds": 2}, 4)
+    for _ in range(2):
+        state = ENGINE.apply(state, 0, {"type": "set_variant", "cards": solution(state.words[0])})
+        state = ENGINE.apply(state, 0, {"type": "got_it"})
+        if state.phase != "over":
+            state = ENGINE.apply(state, 0, {"type": "next_round"})
+    picture = R.render_scoresheet(state, NAMES)
+    image = image_of(picture)
+    assert "Winner: Ann" in picture.description and "1. Ann 20" in picture.description
+    # The winner's row (first row under the header) is on the highlight colour.
+    assert image.getpixel((R.WIDTH // 2, 116 + 44 + 22)) == theme.HIGHLIGHT
+    assert image.getpixel((R.WIDTH // 2, 116 + 88 + 22)) != theme.HIGHLIGHT
+
+
+def test_score_sheet_during_the_game_has_no_winner():
+    state = ENGINE.apply(ENGINE.new_game(2, {}, 4), 0, {"type": "end_round"})
+    picture = R.render_scoresheet(state, NAMES)
+    image = image_of(picture)
+    assert "Winner" not in picture.description and "after 1 of 8 rounds" in picture.description
+    assert colour_count(image, theme.HIGHLIGHT) == 0
