@@ -1,0 +1,52 @@
+"""Benchmarks: ``python -m bench`` runs every ``bench/bench_*.py`` module and prints one table.
+
+A module defines ``def run() -> list[Row]``. Use :func:`measure` for timings; figures that
+are not times (bytes, win rates) are rows with ``unit`` set and a single sample.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Row:
+    name: str
+    samples: list[float]  # seconds for timings, or plain values for other units
+    unit: str = "ms"  # "ms" (samples are seconds, shown in ms), "us", or any other unit shown as is
+    baseline: str | None = None  # name of a row measured in the same run to show a ratio against
+    note: str = ""
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.samples)
+
+    @property
+    def p95(self) -> float:
+        ordered = sorted(self.samples)
+        return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def measure(name: str, func: Callable[[], Any], repeat: int = 30, warmup: int = 2, **row: Any) -> Row:
+    """Time ``func`` ``repeat`` times (after ``warmup`` untimed calls)."""
+    for _ in range(warmup):
+        func()
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func()
+        samples.append(time.perf_counter() - start)
+    return Row(name, samples, **row)
+
+
+def value(name: str, amount: float, unit: str, baseline: str | None = None, note: str = "") -> Row:
+    return Row(name, [amount], unit=unit, baseline=baseline, note=note)
+
+
+@dataclass
+class Table:
+    rows: list[Row] = field(default_factory=list)

@@ -1,0 +1,105 @@
+"""What the platform needs from each game, beyond its engine: pictures, texts and controls.
+
+A game's bot module subclasses :class:`GameAdapter` and adds its own slash commands and
+button handlers. Everything shared (challenges, turns, resign, board, private views, the
+turn clock, results) lives in the platform and works the same for every game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from engines.base import Engine
+from render.theme import Picture
+
+if TYPE_CHECKING:
+    from bot.platform import Platform
+    from bot.store import SessionRecord
+
+
+@dataclass
+class GameSession:
+    """A stored session with its engine state loaded."""
+
+    record: SessionRecord
+    state: Any
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def players(self) -> list[int]:
+        return self.record.players
+
+    @property
+    def names(self) -> list[str]:
+        return self.record.meta.get("names", [str(p) for p in self.players])
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.record.meta.get("options", {})
+
+    def seat_of(self, user_id: int) -> int | None:
+        return self.players.index(user_id) if user_id in self.players else None
+
+    def mention(self, seat: int) -> str:
+        return f"<@{self.players[seat]}>"
+
+
+class GameAdapter:
+    """Base class: sensible defaults for a two-player, turn-based game."""
+
+    engine: Engine
+    name: str
+    title: str
+    summary: str  # one line for /games
+    rules: str  # Markdown for /rules: a well-formatted summary and the commands to play
+    has_computer: bool = False
+    challengeable: bool = True  # started by `/<game> challenge` (Octagion uses a lobby instead)
+    computer_levels: Sequence[str] = ("easy", "medium", "hard")
+    private_view_label: str | None = None  # e.g. "My hand": a button on the game message
+
+    def __init__(self, platform: Platform):
+        self.platform = platform
+
+    # ------------------------------------------------------------ pictures
+    def render_public(self, session: GameSession) -> Picture:
+        raise NotImplementedError
+
+    def render_private(self, session: GameSession, seat: int) -> Picture | None:
+        """The picture behind the private-view button (a hand, a deck); None if the game has none."""
+        return None
+
+    # --------------------------------------------------------------- texts
+    def status_text(self, session: GameSession) -> str:
+        """A line under the title: last move, phase, scores... (whose turn is added by the platform)."""
+        return ""
+
+    def describe_action(self, session: GameSession, seat: int | None, action: dict[str, Any]) -> str:
+        """A short public sentence for an action, e.g. "Ada moved c1-d2"."""
+        return ""
+
+    # ------------------------------------------------------------ controls
+    def components(self, session: GameSession) -> list[discord.ui.Item]:
+        """Game-specific controls on the game message (the platform adds its own)."""
+        return []
+
+    # --------------------------------------------------------------- setup
+    def add_commands(self, group: app_commands.Group) -> None:
+        """Add the game's own subcommands (challenge, move ...) to its `/<game>` group."""
+
+    def default_options(self) -> dict[str, Any]:
+        """Options for a challenge made without choosing any (the "Apps > Challenge" menu)."""
+        return {}
+    def seat_order(self, challenger: int, invitees: Sequence[int], options: dict[str, Any]) -> list[int]:
+        """Seats in play order from a challenge; by default the challenger moves first."""
+        return [challenger, *invitees]
+
+    def computer_action(self, state: Any, seat: int, level: str, seed: int) -> dict[str, Any]:
+        raise NotImplementedError

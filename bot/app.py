@@ -1,0 +1,121 @@
+"""The bot: builds the command tree, opens the store, re-arms timers and syncs commands."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Sequence
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.adapter import GameAdapter
+from bot.components import SessionButton, SessionSelect
+from bot.platform import Platform, UserError
+from bot.settings import Settings
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+# Game text can never ping @everyone, @here or a role; only the players it names.
+ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+def all_games() -> list[type[GameAdapter]]:
+    """Every game the bot hosts, in the order /games lists them."""
+    from bot.games import GAMES
+
+    return list(GAMES)
+
+
+class OctagonBot(commands.Bot):
+    def __init__(self, settings: Settings, games: Sequence[type[GameAdapter]] | None = None):
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         allowed_mentions=ALLOWED_MENTIONS, help_command=None)
+        self.settings = settings
+        self.game_classes = list(all_games() if games is None else games)
+        self.platform: Platform | None = None
+        self.store: Store | None = None
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database_path)
+        self.platform = Platform(self, self.store, self.game_classes, self.settings.render_workers)
+        self.add_dynamic_items(SessionButton, SessionSelect)
+        build_commands(self)
+        self.tree.on_error = self.on_app_command_error
+        await self.sync_commands()
+
+    async def on_ready(self) -> None:
+        # Timers fire only once the bot can talk to Discord; overdue ones fire at once.
+        await self.platform.scheduler.start()
+        log.info("ready as %s in %d servers", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        if self.platform:
+            await self.platform.scheduler.stop()
+            self.platform.renderer.shutdown()
+        if self.store:
+            await self.store.close()
+        await super().close()
+
+    async def sync_commands(self) -> None:
+        """Instant sync to the development server; global sync only when the tree changed
+        (Discord limits command creates per day)."""
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+            return
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands()]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        if await self.store.get_value("command_tree_hash") != digest:
+            await self.tree.sync()
+            await self.store.set_value("command_tree_hash", digest)
+            log.info("synced %d global commands", len(payload))
+
+    async def on_app_command_error(self, interaction: discord.Interaction,
+                                   error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, UserError):
+            await self.platform.reply_private(interaction, str(original))
+        elif isinstance(error, app_commands.CheckFailure):
+            await self.platform.reply_private(interaction, "You do not have permission to use this command.")
+        else:
+            self.platform.errors.append(original)
+            log.error("error in /%s", interaction.command and interaction.command.qualified_name,
+                      exc_info=original)
+            await self.platform.reply_private(interaction, "Sorry, something went wrong on my side; please try again.")
+
+
+def create_bot(settings: Settings | None = None, games: Sequence[type[GameAdapter]] | None = None) -> OctagonBot:
+    return OctagonBot(settings or Settings.from_environment(), games)
+
+
+def build_commands(bot: OctagonBot) -> None:
+    from bot import common_commands
+
+    tree = bot.tree
+    tree.clear_commands(guild=None)
+    common_commands.add_common_commands(bot)
+    for adapter in bot.platform.games.values():
+        tree.add_command(game_group(bot.platform, adapter))
+
+
+def game_group(platform: Platform, adapter: GameAdapter) -> app_commands.Group:
+    """`/<game>` with the platform's shared subcommands plus the game's own."""
+    group = app_commands.Group(name=adapter.name, description=f"Play {adapter.title}: {adapter.summary}"[:100],
+                               guild_only=True)
+    game = adapter.name
+
+    @group.command(name="resign", description=f"Resign your {adapter.title} game in this channel.")
+    async def resign(interaction: discord.Interaction) -> None:
+        await platform.resign_command(interaction, game)
+
+    @group.command(name="board", description=f"Post the current {adapter.title} picture again.")
+    async def board(interaction: discord.Interaction) -> None:
+        await platform.board_command(interaction, game)
+
+    adapter.add_commands(group)
+    return group
