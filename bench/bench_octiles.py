@@ -1,0 +1,53 @@
+"""Octiles Scavenger Hunt benchmarks: board render (time, bytes), legal actions, computer moves."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from bench import Row, measure, value
+from engines.octiles import ENGINE, legal_destinations, turn_actions
+from engines.octiles.ai import choose_action
+from render import theme
+from render.octiles import render_board
+
+NAMES = ["Ada", "Grace"]
+
+
+def _midgame(seed: int = 7, actions: int = 24):
+    """A reproducible midgame reached by medium computer players, stopped at a turn."""
+    state = ENGINE.new_game(2, {"scramble": True}, seed)
+    while actions > 0 or state.phase != "turn":
+        seat = ENGINE.to_act(state)[0]
+        state = ENGINE.apply(state, seat, choose_action(state, seat, "medium", seed=seed))
+        actions -= 1
+    return state
+
+
+def run() -> list[Row]:
+    state = _midgame()
+    seat = ENGINE.to_act(state)[0]
+    count = len(turn_actions(state, seat))
+    rows = [
+        measure("octiles legal actions (midgame turn)", lambda: ENGINE.legal_actions(state, seat), repeat=30,
+                note=f"{count} actions: options 1, 2 and 3"),
+        measure("octiles option-2 destinations", lambda: legal_destinations(state, seat), repeat=200, unit="us"),
+    ]
+    for level, repeat in (("easy", 20), ("medium", 10), ("hard", 5)):
+        rows.append(measure(f"octiles computer move ({level}, midgame)",
+                            lambda level=level: choose_action(state, seat, level, seed=1), repeat=repeat, warmup=1))
+    rows.append(measure("octiles render board (midgame)", lambda: render_board(state, NAMES), repeat=10))
+    board_png = render_board(state, NAMES).png
+    width, height = Image.open(io.BytesIO(board_png)).size
+    rows.append(value("octiles blank PNG (same size)", len(theme.blank_png_bytes(width, height)), "bytes"))
+    rows.append(value("octiles board PNG", len(board_png), "bytes", baseline="octiles blank PNG (same size)",
+                      note=f"{width}x{height}"))
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run():
+        shown = (f"{row.median * 1000:.2f} ms" if row.unit == "ms" else
+                 f"{row.median * 1e6:.0f} us" if row.unit == "us" else f"{row.median:,.0f} {row.unit}")
+        print(f"{row.name:52s} {shown}  {row.note}")

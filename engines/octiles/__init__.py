@@ -1,0 +1,50 @@
+"""Octiles Scavenger Hunt (two players): collect your five prizes round the rim of a tile maze."""
+
+from .board import (
+    CENTRAL_STOPS,
+    CIRCLES,
+    EDGE_NAMES,
+    RING,
+    SPACES,
+    STOPS,
+    TILE_NUMBERS,
+    TILE_PAIRS,
+    Route,
+    connections,
+    move_graph,
+    routes_from,
+)
+from .rules import (
+    ENGINE,
+    PRIZE_COLOUR,
+    PRIZES_TO_WIN,
+    OctilesEngine,
+    OctilesState,
+    acting,
+    change_options,
+    changed_space,
+    colour_of,
+    destination_problem,
+    free_stops,
+    has_turn_option,
+    last_route,
+    legal_destinations,
+    legal_routes,
+    marker_owner,
+    prizes_collected,
+    prizes_left,
+    replace_move_actions,
+    replaced_tiles,
+    restricted_space,
+    seat_of,
+    turn_actions,
+)
+
+__all__ = [
+    "CENTRAL_STOPS", "CIRCLES", "EDGE_NAMES", "ENGINE", "PRIZES_TO_WIN", "PRIZE_COLOUR", "RING", "SPACES",
+    "STOPS", "TILE_NUMBERS", "TILE_PAIRS", "OctilesEngine", "OctilesState", "Route", "acting",
+    "change_options", "changed_space", "colour_of", "connections", "destination_problem", "free_stops",
+    "has_turn_option", "last_route", "legal_destinations", "legal_routes", "marker_owner", "move_graph",
+    "prizes_collected", "prizes_left", "replace_move_actions", "replaced_tiles", "restricted_space",
+    "routes_from", "seat_of", "turn_actions",
+]

@@ -1,0 +1,419 @@
+"""Octiles Scavenger Hunt rules, written from the seed and the decisions file."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engines.base import IllegalAction
+from engines.octiles import (
+    CENTRAL_STOPS,
+    ENGINE,
+    RING,
+    SPACES,
+    TILE_NUMBERS,
+    acting,
+    changed_space,
+    colour_of,
+    destination_problem,
+    free_stops,
+    last_route,
+    legal_destinations,
+    prizes_collected,
+    restricted_space,
+    routes_from,
+    seat_of,
+)
+from engines.octiles.board import trace
+
+# Hand-checked pieces (board edges: 0=N 1=NE 2=E 3=SE 4=S 5=SW 6=W 7=NW):
+# b2 = tile 18 at 0 joins S-SW; c1 = tile 1 (all diameters) joins W-E; d1 = tile 13 at 4 joins S-W;
+# c3 = tile 2 at 7 joins SW-NE. So B2 -> b2(SW->S) -> printed line -> c1(W->E) -> d1(W->S) -> circle D1,
+# and C3 -> c3(SW->NE) -> D4.
+FIXED = {"b2": [18, 0], "c1": [1, 0], "d1": [13, 4], "c3": [2, 7]}
+PRIZES = {"D1": "orange", "B6": "orange", "F6": "orange", "F2": "orange", "C6": "orange",
+          "A3": "plum", "D6": "plum", "F4": "plum", "E1": "plum", "A5": "plum"}
+
+
+def tiles_with(fixed: dict[str, list[int]], spare: int | None = None) -> tuple[dict[str, list[int]], int]:
+    """A full board: ``fixed`` spaces as given, the other spaces get the unused tiles at orientation 0."""
+    unused = [tile for tile in TILE_NUMBERS if tile not in {placed[0] for placed in fixed.values()} and tile != spare]
+    tiles = dict(fixed)
+    for space in SPACES:
+        if space not in tiles:
+            tiles[space] = [unused.pop(), 0]
+    return tiles, spare if spare is not None else unused.pop()
+
+
+def start(fixed=FIXED, spare=None, gold="B2", teal="D4", prizes=PRIZES, gold_seat=0, scramble=False, **extra):
+    tiles, spare = tiles_with(fixed, spare)
+    layout = {"tiles": tiles, "spare": spare, "gold_seat": gold_seat, "runners": {"gold": gold, "teal": teal},
+              "prizes": prizes, **extra}
+    return ENGINE.new_game(2, {"layout": layout, "scramble": scramble}, seed=11)
+
+
+def accepted(state, seat, action):
+    return ENGINE.apply(state, seat, action)
+
+
+def rejected(state, seat, action, words: str):
+    before = ENGINE.dump(state)
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, seat, action)
+    assert words in str(error.value)
+    assert ENGINE.dump(state) == before  # the input state is untouched
+
+
+# ------------------------------------------------------------------ path tracing
+
+def test_route_through_a_printed_board_line():
+    tiles, _ = tiles_with(FIXED)
+    route = trace(tiles, "B2", "b2", 5)
+    assert route.end == "D1"
+    assert route.steps == (("b2", 5, 4), ("c1", 6, 2), ("d1", 6, 4))
+
+
+def test_route_back_from_a_circle_and_straight_across_a_tile():
+    tiles, _ = tiles_with(FIXED)
+    assert routes_from(tiles, "D1")[0].steps == (("d1", 4, 6), ("c1", 2, 6), ("b2", 4, 5))
+    assert routes_from(tiles, "D1")[0].end == "B2"
+    assert trace(tiles, "C3", "c3", 5).end == "D4"
+
+
+def test_route_crossing_the_same_tile_twice():
+    # a2 = tile 1 (diameters), a3 = tile 18 at 0 (S-SW): B2 -> a2 SE->NW -> printed -> a3 SW->S -> a2 N->S -> A1
+    tiles, _ = tiles_with({"a2": [1, 0], "a3": [18, 0]})
+    route = trace(tiles, "B2", "a2", 3)
+    assert route.steps == (("a2", 3, 7), ("a3", 5, 4), ("a2", 0, 4))
+    assert route.end == "A1"
+    assert route.spaces.count("a2") == 2
+
+
+def test_runner_stops_at_the_first_stop_and_never_enters_an_empty_space():
+    tiles, _ = tiles_with(FIXED)
+    # from D4 back across c3 ends at C3 (the first stop), not beyond it
+    assert trace(tiles, "D4", "c3", 1).end == "C3"
+    del tiles["c1"]
+    assert trace(tiles, "B2", "b2", 5) is None
+
+
+def test_rotation_maps_printed_edges_clockwise():
+    # tile 18 at orientation 1 joins board edges (1,2),(3,4),(5,6),(7,0)
+    tiles, _ = tiles_with({"b2": [18, 1]})
+    assert trace(tiles, "B2", "b2", 5).steps[0] == ("b2", 5, 6)
+
+
+# ------------------------------------------------------------------ set-up
+
+def test_new_game_deals_17_tiles_and_a_spare_and_draws_colours():
+    golds = set()
+    for seed in range(12):
+        state = ENGINE.new_game(2, {}, seed)
+        placed = sorted([placed[0] for placed in state.tiles.values()] + [state.spare])
+        assert placed == list(TILE_NUMBERS) and set(state.tiles) == set(SPACES)
+        assert all(0 <= placed[1] < 8 for placed in state.tiles.values())
+        assert ENGINE.to_act(state) == [state.gold_seat]
+        golds.add(state.gold_seat)
+    assert golds == {0, 1}  # colours are assigned at random
+
+
+def test_gold_places_both_runners_on_central_stops():
+    state = ENGINE.new_game(2, {}, 5)
+    gold, teal = state.gold_seat, 1 - state.gold_seat
+    rejected(state, teal, {"type": "place_runners", "gold": "C3", "teal": "D4"}, "not your turn")
+    rejected(state, gold, {"type": "place_runners", "gold": "B2", "teal": "D4"}, "central stop")
+    rejected(state, gold, {"type": "place_runners", "gold": "C3", "teal": "C3"}, "different")
+    assert len(ENGINE.legal_actions(state, gold)) == 12
+    state = accepted(state, gold, {"type": "place_runners", "gold": "c4", "teal": "D3"})
+    assert state.runners == {"gold": "C4", "teal": "D3"}
+    assert ENGINE.to_act(state) == [teal]
+    assert set(CENTRAL_STOPS) >= set(state.runners.values())
+
+
+def test_teal_chooses_the_first_circle_and_prizes_alternate_round_the_ring():
+    state = ENGINE.new_game(2, {}, 5)
+    gold, teal = state.gold_seat, 1 - state.gold_seat
+    state = accepted(state, gold, {"type": "place_runners", "gold": "C4", "teal": "D3"})
+    rejected(state, gold, {"type": "first_circle", "circle": "A1"}, "not your turn")
+    rejected(state, teal, {"type": "first_circle", "circle": "Z9"}, "not a circle")
+    state = accepted(state, teal, {"type": "first_circle", "circle": "A2"})
+    start_index = RING.index("A2")
+    for k in range(20):
+        circle = RING[(start_index + k) % 20]
+        expected = None if k % 2 else ("plum" if k % 4 == 0 else "orange")
+        assert state.prizes.get(circle) == expected
+    assert list(state.prizes.values()).count("orange") == list(state.prizes.values()).count("plum") == 5
+    assert ENGINE.to_act(state) == [gold]  # Gold plays first
+    assert acting(state)[1].startswith("Gold's turn")
+
+
+# ------------------------------------------------------------------ destinations
+
+def test_move_onto_own_prize_collects_it():
+    state = start()
+    gold = seat_of(state, "gold")
+    state = accepted(state, gold, {"type": "move", "to": "D1"})
+    assert state.runners["gold"] == "D1" and "D1" not in state.prizes
+    assert prizes_collected(state)[gold] == 1
+    assert last_route(state)["steps"] == [["b2", 5, 4], ["c1", 6, 2], ["d1", 6, 4]]
+
+
+def test_no_move_onto_an_empty_circle_or_an_opponents_prize():
+    empty = start(prizes={k: v for k, v in PRIZES.items() if k != "D1"})
+    rejected(empty, seat_of(empty, "gold"), {"type": "move", "to": "D1"}, "empty")
+    plum = start(prizes={**PRIZES, "D1": "plum"})
+    rejected(plum, seat_of(plum, "gold"), {"type": "move", "to": "D1"}, "Teal's plum prize")
+    assert "D1" not in legal_destinations(plum, seat_of(plum, "gold"))
+
+
+def test_no_collecting_while_own_marker_is_on_the_board():
+    state = start(marker={"colour": "orange", "stop": "E5"}, collected={"gold": 1})
+    rejected(state, seat_of(state, "gold"), {"type": "move", "to": "D1"}, "reach it before collecting")
+
+
+def test_no_move_onto_the_opponents_runner_or_marker():
+    runner = start(gold="C3", teal="D4")
+    rejected(runner, seat_of(runner, "gold"), {"type": "move", "to": "D4"}, "occupied by Teal's runner")
+    marker = start(gold="C3", teal="B5", marker={"colour": "plum", "stop": "D4"}, collected={"teal": 1})
+    rejected(marker, seat_of(marker, "gold"), {"type": "move", "to": "D4"}, "Teal's plum marker")
+    assert destination_problem(marker, "teal", "D4") is None  # the marker's owner may go there
+
+
+def test_a_move_needs_a_path_and_cannot_end_where_it_started():
+    state = start(gold="C3", teal="B5")
+    rejected(state, seat_of(state, "gold"), {"type": "move", "to": "E5"}, "no path")
+    rejected(state, seat_of(state, "gold"), {"type": "move", "to": "C3"}, "already on")
+
+
+def test_two_routes_to_one_destination_need_a_via():
+    # b2 = tile 13 at 7 joins NE-NW and b3 = tile 11 at 0 joins SE-SW: C3 reaches B3 by both tiles.
+    state = start(fixed={"b2": [13, 7], "b3": [11, 0]}, gold="C3", teal="E5")
+    gold = seat_of(state, "gold")
+    assert sorted(route.via for route in legal_destinations(state, gold)["B3"]) == ["b2.NE", "b3.SE"]
+    rejected(state, gold, {"type": "move", "to": "B3"}, "two routes")
+    rejected(state, gold, {"type": "move", "to": "B3", "via": "c2.NW"}, "leaves by")
+    listed = [a for a in ENGINE.legal_actions(state, gold) if a["type"] == "move" and a["to"] == "B3"]
+    assert sorted(a["via"] for a in listed) == ["b2.NE", "b3.SE"]
+    for action in listed:
+        moved = accepted(state, gold, action)
+        assert moved.last_route["via"] == action["via"] and moved.runners["gold"] == "B3"
+    assert accepted(state, gold, listed[0] | {"via": "B2.ne"}).last_route["steps"][0][0] == "b2"
+
+
+# ------------------------------------------------------------------ the three options
+
+def test_option_1_replaces_with_the_spare_and_must_cross_the_new_tile():
+    state = start(gold="C3", teal="B5")
+    gold = seat_of(state, "gold")
+    spare = state.spare
+    rejected(state, gold, {"type": "replace_move", "space": "e4", "orientation": 0, "to": "D4"}, "must cross")
+    options = [a for a in ENGINE.legal_actions(state, gold) if a["type"] == "replace_move"]
+    assert options
+    action = next(a for a in options if a["space"] == "c3")
+    moved = accepted(state, gold, action)
+    assert moved.tiles["c3"] == [spare, action["orientation"]]
+    assert moved.spare == 2  # the removed tile is the new spare
+    assert "c3" in [step[0] for step in moved.last_route["steps"]]
+    assert changed_space(moved) == "c3"
+    for a in options:  # every listed option-1 move crosses its new tile
+        route = accepted(state, gold, a).last_route
+        assert a["space"] in [step[0] for step in route["steps"]]
+
+
+def test_option_3_rotate_or_replace_without_moving():
+    state = start(gold="C3", teal="B5")
+    gold = seat_of(state, "gold")
+    rotated = accepted(state, gold, {"type": "rotate", "space": "e4", "orientation": 2})
+    assert rotated.tiles["e4"][1] == 2 and rotated.runners["gold"] == "C3"
+    replaced = accepted(state, gold, {"type": "replace", "space": "e4", "orientation": 5})
+    assert replaced.tiles["e4"] == [state.spare, 5] and replaced.spare == state.tiles["e4"][0]
+    assert replaced.runners == state.runners
+    rejected(state, gold, {"type": "rotate", "space": "c1", "orientation": 3}, "changes nothing")  # tile 1
+    rejected(state, gold, {"type": "rotate", "space": "zz", "orientation": 3}, "not a tile space")
+    rejected(state, gold, {"type": "rotate", "space": "e4", "orientation": 9}, "0 to 7")
+
+
+def test_no_option_3_two_turns_in_a_row():
+    state = start(gold="C3", teal="B5")
+    gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
+    state = accepted(state, gold, {"type": "rotate", "space": "e4", "orientation": 2})
+    state = accepted(state, teal, {"type": "rotate", "space": "e3", "orientation": 2})
+    rejected(state, gold, {"type": "rotate", "space": "d2", "orientation": 2}, "must move")
+    rejected(state, gold, {"type": "replace", "space": "d2", "orientation": 2}, "must move")
+    assert not [a for a in ENGINE.legal_actions(state, gold) if a["type"] in ("rotate", "replace")]
+    state = accepted(state, gold, {"type": "move", "to": "D4"})
+    teal_actions = ENGINE.legal_actions(state, teal)
+    assert {a["type"] for a in teal_actions} <= {"move", "replace_move", "pass"}
+    state = accepted(state, teal, teal_actions[0])
+    # having moved, Gold may change a tile again
+    assert [a for a in ENGINE.legal_actions(state, gold) if a["type"] == "rotate"]
+
+
+def test_cannot_change_the_tile_the_opponent_just_changed_except_with_option_1():
+    state = start(gold="C3", teal="E5")
+    gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
+    state = accepted(state, gold, {"type": "rotate", "space": "e4", "orientation": 2})
+    assert restricted_space(state, teal) == "e4"
+    rejected(state, teal, {"type": "rotate", "space": "e4", "orientation": 3}, "just changed")
+    rejected(state, teal, {"type": "replace", "space": "e4", "orientation": 3}, "just changed")
+    listed = ENGINE.legal_actions(state, teal)
+    assert not [a for a in listed if a["type"] in ("rotate", "replace") and a["space"] == "e4"]
+    assert [a for a in listed if a["type"] in ("rotate", "replace") and a["space"] == "e3"]
+    # option 1 on that tile is allowed: Teal on E5 leaves by e4.NW
+    option_1 = [a for a in listed if a["type"] == "replace_move" and a["space"] == "e4"]
+    assert option_1
+    accepted(state, teal, option_1[0])
+    # the restriction lasts only for that next turn
+    later = accepted(state, teal, {"type": "rotate", "space": "e3", "orientation": 3})
+    later = accepted(later, gold, {"type": "move", "to": "D4"})
+    assert restricted_space(later, gold) is None and restricted_space(later, teal) is None
+
+
+def test_option_1_change_does_not_restrict_the_opponent():
+    state = start(gold="C3", teal="B5")
+    gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
+    action = next(a for a in ENGINE.legal_actions(state, gold) if a["type"] == "replace_move")
+    state = accepted(state, gold, action)
+    assert restricted_space(state, teal) is None
+
+
+def test_not_your_turn_and_unknown_actions():
+    state = start()
+    teal = seat_of(state, "teal")
+    rejected(state, teal, {"type": "move", "to": "C3"}, "not your turn")
+    rejected(state, seat_of(state, "gold"), {"type": "dance"}, "not possible")
+    rejected(state, seat_of(state, "gold"), {"type": "place_marker", "stop": "B3"}, "not possible")
+
+
+# ------------------------------------------------------------------ markers
+
+def test_marker_flow_from_the_first_prize():
+    state = start(gold="B2", teal="D4")
+    gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
+    state = accepted(state, gold, {"type": "move", "to": "D1"})  # first prize
+    assert state.phase == "marker" and ENGINE.to_act(state) == [teal]  # the other player places it
+    assert state.pending_marker["colour"] == "orange"  # the collector's marker
+    assert len(free_stops(state)) == 15 and "D4" not in free_stops(state)
+    rejected(state, teal, {"type": "place_marker", "stop": "D4"}, "runner")
+    rejected(state, gold, {"type": "place_marker", "stop": "B2"}, "not your turn")
+    state = accepted(state, teal, {"type": "place_marker", "stop": "B2"})
+    assert state.marker == {"colour": "orange", "stop": "B2"}
+    assert ENGINE.to_act(state) == [teal]  # then Teal's turn
+    state = accepted(state, teal, {"type": "move", "to": "C3"})  # D4 -> c3 -> C3
+    # Gold must reach the marker: D1 -> d1 -> c1 -> printed line -> b2 -> B2
+    state = accepted(state, gold, {"type": "move", "to": "B2"})
+    assert state.marker is None and state.phase == "marker"
+    assert ENGINE.to_act(state) == [gold] and state.pending_marker["colour"] == "plum"
+    stops = [a["stop"] for a in ENGINE.legal_actions(state, gold)]
+    assert "B2" not in stops and "C3" not in stops and len(stops) == 14
+    state = accepted(state, gold, {"type": "place_marker", "stop": "E5"})
+    assert state.marker == {"colour": "plum", "stop": "E5"}
+    # the plum marker takes effect at once: Teal may not collect until reaching E5
+    assert "reach it" in destination_problem(state, "teal", "A3")
+    assert destination_problem(state, "gold", "D1") is not None  # (empty now) but gold is free of markers
+    assert destination_problem(state, "gold", "B6") is None
+
+
+def test_later_prizes_do_not_place_a_new_marker():
+    state = start(gold="B2", teal="D4", collected={"teal": 1}, marker={"colour": "plum", "stop": "E5"})
+    gold = seat_of(state, "gold")
+    state = accepted(state, gold, {"type": "move", "to": "D1"})
+    assert state.phase == "turn" and state.marker == {"colour": "plum", "stop": "E5"}
+
+
+# ------------------------------------------------------------------ scramble, win, pass, draw, resign
+
+def test_scramble_is_offered_after_a_move_once_per_game():
+    off = start(gold="C3", teal="B5")
+    assert accepted(off, 0, {"type": "move", "to": "D4"}).phase == "turn"
+    state = start(gold="C3", teal="B5", scramble=True)
+    gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
+    state = accepted(state, gold, {"type": "move", "to": "D4"})
+    assert state.phase == "scramble" and ENGINE.to_act(state) == [gold]
+    assert {"type": "skip_scramble"} in ENGINE.legal_actions(state, gold)
+    rejected(state, gold, {"type": "scramble", "tiles": ["a2", "a3", "b2"]}, "exactly four")
+    rejected(state, gold, {"type": "scramble", "tiles": ["a2", "a2", "b2", "b3"]}, "different")
+    rejected(state, teal, {"type": "skip_scramble"}, "not your turn")
+    chosen = ["a2", "c1", "d4", "e3"]
+    scrambled = accepted(state, gold, {"type": "scramble", "tiles": chosen})
+    assert sorted(scrambled.tiles[s][0] for s in chosen) == sorted(state.tiles[s][0] for s in chosen)
+    assert all(scrambled.tiles[s] == state.tiles[s] for s in SPACES if s not in chosen)
+    assert scrambled.spare == state.spare and scrambled.scramble_used[gold]
+    assert ENGINE.to_act(scrambled) == [teal] and scrambled.last_scramble == chosen
+    # replays exactly from the seed
+    assert accepted(state, gold, {"type": "scramble", "tiles": chosen}).tiles == scrambled.tiles
+    # Gold is never offered it again; Teal still is
+    turned = (scrambled.tiles["e4"][1] + 1) % 8  # e4 (not tile 1) was not scrambled
+    after_teal = accepted(scrambled, teal, {"type": "rotate", "space": "e4", "orientation": turned})
+    assert after_teal.phase == "scramble"
+    after_teal = accepted(after_teal, teal, {"type": "skip_scramble"})
+    again = accepted(after_teal, gold, {"type": "move", "to": "C3"})
+    assert again.phase == "turn" and ENGINE.to_act(again) == [teal]
+
+
+def test_collecting_the_fifth_prize_wins():
+    state = start(collected={"gold": 4, "teal": 2})
+    gold = seat_of(state, "gold")
+    state = accepted(state, gold, {"type": "move", "to": "D1"})
+    outcome = ENGINE.outcome(state)
+    assert outcome.winners == (gold,) and outcome.scores[gold] == 5 and "all 5" in outcome.reason
+    assert ENGINE.to_act(state) == [] and ENGINE.legal_actions(state, gold) == []
+    rejected(state, 1 - gold, {"type": "resign"}, "over")
+
+
+def stuck_layout(**extra):
+    """Both runners on circles of tile a2 with nowhere legal to go, and both just used option 3.
+
+    a2 = tile 13 at 4 joins S-W (A1-A3, both runners on circles); the spare is tile 1, so option 1 on a2
+    leads Gold a2 S->N, a3 S->W to empty circle A4, and Teal a2 W->E, b2 W->S, printed line, c1 W->SW to
+    circle B1 while Teal's own marker is on the board.
+    """
+    fixed = {"a2": [13, 4], "a3": [11, 0], "b2": [6, 4], "c1": [18, 1]}
+    prizes = {"B6": "orange", "F6": "orange", "F2": "orange", "B1": "plum", "D6": "plum", "E1": "plum"}
+    settings = dict(fixed=fixed, spare=1, gold="A1", teal="A3", prizes=prizes, collected={"gold": 2, "teal": 2},
+                    marker={"colour": "plum", "stop": "E5"}, last_option={"gold": 3, "teal": 3})
+    settings.update(extra)
+    return start(**settings)
+
+
+def test_a_player_with_no_legal_option_passes_and_two_passes_draw():
+    state = stuck_layout()
+    gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
+    assert ENGINE.legal_actions(state, gold) == [{"type": "pass"}]
+    state = accepted(state, gold, {"type": "pass"})
+    assert ENGINE.outcome(state) is None and ENGINE.to_act(state) == [teal]
+    assert ENGINE.legal_actions(state, teal) == [{"type": "pass"}]
+    state = accepted(state, teal, {"type": "pass"})
+    outcome = ENGINE.outcome(state)
+    assert outcome.is_draw and "pass" in outcome.reason
+
+
+def test_pass_is_refused_while_an_option_exists_and_a_move_resets_the_count():
+    state = stuck_layout(last_option={"gold": 3, "teal": 0})
+    gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
+    state = accepted(state, gold, {"type": "pass"})
+    rejected(state, teal, {"type": "pass"}, "may not pass")
+    state = accepted(state, teal, {"type": "rotate", "space": "e4", "orientation": 3})
+    assert state.passes_in_row == 0 and ENGINE.outcome(state) is None
+
+
+def test_resign_ends_the_game_for_the_other_player():
+    state = start()
+    teal = seat_of(state, "teal")
+    over = accepted(state, teal, {"type": "resign"})  # at any time, even off turn
+    assert ENGINE.outcome(over).winners == (1 - teal,)
+
+
+def test_dump_load_round_trip_through_json():
+    state = start(scramble=True)
+    state = accepted(state, seat_of(state, "gold"), {"type": "move", "to": "D1"})
+    data = json.loads(json.dumps(ENGINE.dump(state)))
+    assert ENGINE.load(data) == state and ENGINE.dump(ENGINE.load(data)) == ENGINE.dump(state)
+    with pytest.raises(ValueError):
+        ENGINE.load({**data, "schema": 99})
+
+
+def test_colour_helpers():
+    state = start(gold_seat=1)
+    assert colour_of(state, 1) == "gold" and colour_of(state, 0) == "teal" and seat_of(state, "teal") == 0

@@ -1,0 +1,68 @@
+"""The Octiles computer opponent: legal, fast, and better than chance."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from engines.octiles import ENGINE, seat_of
+from engines.octiles.ai import LEVELS, choose_action
+from tests.engines.test_octiles import PRIZES, start
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_computer_plays_whole_games_legally_and_quickly(level):
+    state = ENGINE.new_game(2, {"scramble": True}, 21)
+    slowest = 0.0
+    for _ in range(40):
+        if ENGINE.outcome(state) is not None:
+            break
+        seat = ENGINE.to_act(state)[0]
+        began = time.perf_counter()
+        action = choose_action(state, seat, level, seed=3)
+        slowest = max(slowest, time.perf_counter() - began)
+        state = ENGINE.apply(state, seat, action)  # raises if illegal
+    assert slowest < 1.0
+
+
+def test_computer_collects_a_prize_it_can_reach():
+    state = start()
+    action = choose_action(state, seat_of(state, "gold"), "medium")
+    assert action == {"type": "move", "to": "D1"}
+
+
+def test_computer_heads_for_its_marker_when_it_must():
+    state = start(gold="D1", teal="D4", collected={"gold": 1}, marker={"colour": "orange", "stop": "B2"},
+                  prizes={k: v for k, v in PRIZES.items() if k != "D1"})
+    action = choose_action(state, seat_of(state, "gold"), "medium")
+    assert action["type"] in ("move", "replace_move") and action["to"] == "B2"
+
+
+def test_computer_makes_set_up_and_marker_choices():
+    state = ENGINE.new_game(2, {}, 4)
+    state = ENGINE.apply(state, state.gold_seat, choose_action(state, state.gold_seat))
+    teal = seat_of(state, "teal")
+    state = ENGINE.apply(state, teal, choose_action(state, teal))
+    assert state.phase == "turn" and len(state.prizes) == 10
+    marker = start(gold="B2", teal="D4")
+    marker = ENGINE.apply(marker, seat_of(marker, "gold"), {"type": "move", "to": "D1"})
+    choice = choose_action(marker, seat_of(marker, "teal"))
+    assert choice["type"] == "place_marker"
+    ENGINE.apply(marker, seat_of(marker, "teal"), choice)
+
+
+def test_medium_beats_easy_most_of_the_time():
+    wins = 0
+    for game in range(4):
+        state = ENGINE.new_game(2, {}, 100 + game)
+        medium_seat = game % 2
+        for _ in range(220):
+            if ENGINE.outcome(state) is not None:
+                break
+            seat = ENGINE.to_act(state)[0]
+            level = "medium" if seat == medium_seat else "easy"
+            state = ENGINE.apply(state, seat, choose_action(state, seat, level, seed=game))
+        outcome = ENGINE.outcome(state)
+        wins += outcome is not None and outcome.winners == (medium_seat,)
+    assert wins >= 3
