@@ -1,0 +1,69 @@
+"""Octego benchmarks: legal-move generation, computer move time per level, board render.
+
+Win rates of the hard level come from the slower ``python -m bench.octego_winrates``.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import statistics
+
+from PIL import Image
+
+from bench import Row, measure, value
+from engines.octego import ENGINE, legal_moves
+from engines.octego.ai import choose_action
+from render import theme
+from render.octego import render_board
+
+NAMES = ["Ada", "Grace"]
+
+
+def _midgame(seed: int = 7, plies: int = 16):
+    """A reproducible midgame: random legal moves, retried until the game is still running."""
+    while True:
+        rng = random.Random(seed)
+        state = ENGINE.new_game(2, {}, seed)
+        for _ in range(plies):
+            if state.is_over:
+                break
+            state = ENGINE.apply(state, state.to_move,
+                                 {"type": "move", "path": rng.choice(legal_moves(state, state.to_move))})
+        if not state.is_over:
+            return state
+        seed += 1
+
+
+def _generation_rows(label: str, state) -> list[Row]:
+    row = measure(f"octego legal moves ({label})", lambda: ENGINE.legal_actions(state, state.to_move),
+                  repeat=200, unit="us")
+    count = len(legal_moves(state, state.to_move))
+    rate = count / statistics.median(row.samples)
+    return [row, value(f"octego moves generated per second ({label})", rate, "moves/s",
+                       note=f"{count} moves listed")]
+
+
+def run() -> list[Row]:
+    opening = ENGINE.new_game(2, {}, 7)
+    middle = _midgame()
+    rows = _generation_rows("opening", opening) + _generation_rows("midgame", middle)
+    for level, repeat in (("easy", 30), ("medium", 10), ("hard", 5)):
+        rows.append(measure(f"octego computer move ({level}, midgame)",
+                            lambda level=level: choose_action(middle, middle.to_move, level, seed=1),
+                            repeat=repeat, warmup=1,
+                            note="default budget 0.8 s" if level == "hard" else ""))
+    rows.append(measure("octego render board (midgame)", lambda: render_board(middle, NAMES), repeat=15))
+    board_png = render_board(middle, NAMES).png
+    width, height = Image.open(io.BytesIO(board_png)).size
+    rows.append(value("octego blank PNG (same size)", len(theme.blank_png_bytes(width, height)), "bytes"))
+    rows.append(value("octego board PNG", len(board_png), "bytes", baseline="octego blank PNG (same size)",
+                      note=f"{width}x{height}"))
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run():
+        shown = (f"{row.median * 1000:.2f} ms" if row.unit == "ms" else
+                 f"{row.median * 1e6:.0f} us" if row.unit == "us" else f"{row.median:,.0f} {row.unit}")
+        print(f"{row.name:52s} {shown}  {row.note}")

@@ -1,0 +1,350 @@
+"""The Octego board picture.
+
+Row 1 is always at the bottom (seat 0's home edge), row 8 at the top (seat 1's). Black spaces
+are drawn as octagons, purple spaces as diamonds, so the two grids read apart without colour.
+Seat 0's pieces are blue circles, seat 1's orange squares; a piece shows its number as small
+dark octagons (one, two or three) and an Octego piece as one large solid white octagon.
+The picture is drawn at twice its size and scaled down, for smooth edges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engines.octego import ENGINE, OctegoState, is_black, pieces_of, square_index
+from engines.octego.constants import BOARD_SIZE, FILES, OCTEGO
+from render import theme
+
+SCALE = 2  # supersampling factor
+CELL = 80
+BOARD_PX = CELL * BOARD_SIZE
+LEFT = 40  # room for row numbers
+BANNER = 64  # a player's name strip above and below the board
+COORD = 30  # room for column letters
+PANEL_GAP = 22
+PANEL_WIDTH = 208
+WIDTH = LEFT + BOARD_PX + PANEL_GAP + PANEL_WIDTH + 16
+HEIGHT = BANNER + COORD + BOARD_PX + COORD + BANNER
+BOARD_TOP = BANNER + COORD
+
+BOARD_BASE = (58, 60, 70)
+BLACK_SPACE = (16, 16, 20)
+BLACK_EDGE = (120, 124, 136)
+PURPLE_SPACE = (118, 74, 168)
+PURPLE_EDGE = (168, 130, 214)
+SEAT_STYLE = (  # (colour, shape word for the description)
+    (theme.SKY_BLUE, "circles"),
+    (theme.ORANGE, "squares"),
+)
+SEAT_COLOUR_NAME = ("blue", "orange")
+PATH_COLOUR = theme.HIGHLIGHT
+CAPTURE_COLOUR = theme.VERMILION
+KIND_WORDS = {"1": "1", "2": "2", "3": "3", OCTEGO: "Octego"}
+
+
+def render_board(state: OctegoState, names: Sequence[str], viewer: int | None = None) -> theme.Picture:
+    """The board for everyone (Octego has no hidden information, so ``viewer`` only
+    changes the turn line of the description)."""
+    image = _empty_board().copy()
+    draw = ImageDraw.Draw(image)
+    _draw_banners(draw, state, names)
+    _draw_last_move(draw, state)
+    for seat in (0, 1):
+        for square, kind in pieces_of(state, seat):
+            _draw_piece(draw, _centre(square_index(square)), seat, kind, CELL * 0.37)
+    _draw_capture_mark(draw, state)
+    _draw_panel(draw, state, names)
+    image = image.reduce(SCALE)  # box filter: fast, and smooth enough for 2x supersampling
+    return theme.to_picture(image, describe(state, names, viewer), "octego.png")
+
+
+# ---------------------------------------------------------------- geometry
+
+def _s(value: float) -> float:
+    return value * SCALE
+
+
+def _centre(square: int) -> tuple[float, float]:
+    """Picture coordinates (already scaled) of a square's centre; row 1 at the bottom."""
+    col, row = square % BOARD_SIZE, square // BOARD_SIZE
+    x = LEFT + (col + 0.5) * CELL
+    y = BOARD_TOP + (BOARD_SIZE - 1 - row + 0.5) * CELL
+    return _s(x), _s(y)
+
+
+def square_centre(square: str) -> tuple[int, int]:
+    """Pixel centre of a square in the finished picture (for tests and overlays)."""
+    x, y = _centre(square_index(square))
+    return round(x / SCALE), round(y / SCALE)
+
+
+def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
+          fill=theme.INK, anchor: str = "mm") -> None:
+    draw.text(xy, text, font=theme.font(size * SCALE), fill=fill, anchor=anchor)
+
+
+def _width(text: str, size: int) -> float:
+    return theme.font(size * SCALE).getlength(text) / SCALE
+
+
+def _fit(text: str, size: int, max_width: float) -> str:
+    """``text`` cut short with an ellipsis so it is at most ``max_width`` px wide at ``size``."""
+    if _width(text, size) <= max_width:
+        return text
+    while text and _width(text + "…", size) > max_width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+# ---------------------------------------------------------------- board
+
+@lru_cache(maxsize=1)
+def _empty_board() -> Image.Image:
+    """The background, spaces and coordinates: the same in every picture, so drawn once."""
+    image = Image.new("RGB", (WIDTH * SCALE, HEIGHT * SCALE), theme.BACKGROUND)
+    _draw_board(ImageDraw.Draw(image))
+    return image
+
+
+def _draw_board(draw: ImageDraw.ImageDraw) -> None:
+    x0, y0 = _s(LEFT), _s(BOARD_TOP)
+    x1, y1 = x0 + _s(BOARD_PX), y0 + _s(BOARD_PX)
+    draw.rounded_rectangle((x0 - _s(6), y0 - _s(6), x1 + _s(6), y1 + _s(6)), radius=_s(10),
+                           fill=BOARD_BASE, outline=theme.GRID, width=_s(2))
+    half = _s(CELL / 2)
+    for square in range(BOARD_SIZE * BOARD_SIZE):
+        cx, cy = _centre(square)
+        if is_black(square):
+            # Apothem just under half a cell: neighbouring octagons nearly touch.
+            theme.draw_octagon(draw, (cx, cy), half * 0.96 / 0.9239, BLACK_SPACE, BLACK_EDGE, width=_s(2))
+        else:
+            r = half * 0.92
+            draw.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)],
+                         fill=PURPLE_SPACE, outline=PURPLE_EDGE, width=_s(2))
+    for index in range(BOARD_SIZE):
+        x = _s(LEFT + (index + 0.5) * CELL)
+        _text(draw, (x, _s(BOARD_TOP - COORD / 2 - 3)), FILES[index], 20, theme.MUTED)
+        _text(draw, (x, _s(BOARD_TOP + BOARD_PX + COORD / 2 + 3)), FILES[index], 20, theme.MUTED)
+        y = _s(BOARD_TOP + (BOARD_SIZE - 1 - index + 0.5) * CELL)
+        _text(draw, (_s(LEFT / 2 - 2), y), str(index + 1), 20, theme.MUTED)
+
+
+# ---------------------------------------------------------------- pieces
+
+def _token_outline(draw, centre, seat: int, radius: float, fill, outline, width: float) -> None:
+    cx, cy = centre
+    box = (cx - radius, cy - radius, cx + radius, cy + radius)
+    if seat == 0:
+        draw.ellipse(box, fill=fill, outline=outline, width=int(width))
+    else:
+        inset = radius * 0.1
+        box = (cx - radius + inset, cy - radius + inset, cx + radius - inset, cy + radius - inset)
+        draw.rounded_rectangle(box, radius=radius * 0.25, fill=fill, outline=outline, width=int(width))
+
+
+def _draw_piece(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, kind: str,
+                radius: float) -> None:
+    """A token in the seat's colour and shape, marked with its octagons. ``radius`` unscaled."""
+    colour = SEAT_STYLE[seat][0]
+    r = _s(radius)
+    cx, cy = centre
+    # A soft shadow lifts the token off the board.
+    _token_outline(draw, (cx + r * 0.06, cy + r * 0.1), seat, r, (8, 8, 10), None, 0)
+    _token_outline(draw, centre, seat, r, colour, theme.WHITE, max(2, r * 0.07))
+    ink = theme.DARK_INK
+    if kind == OCTEGO:
+        theme.draw_octagon(draw, centre, r * 0.62, theme.WHITE, ink, width=max(2, int(r * 0.08)))
+        return
+    count = int(kind)
+    small = r * (0.34 if count == 1 else 0.28 if count == 2 else 0.25)
+    spots = {
+        1: [(0, 0)],
+        2: [(-0.36, 0), (0.36, 0)],
+        3: [(0, -0.33), (-0.36, 0.3), (0.36, 0.3)],
+    }[count]
+    for dx, dy in spots:
+        theme.draw_octagon(draw, (cx + dx * r, cy + dy * r), small, ink, None)
+
+
+# ---------------------------------------------------------------- last move
+
+def _draw_last_move(draw: ImageDraw.ImageDraw, state: OctegoState) -> None:
+    if not state.last_move:
+        return
+    points = [_centre(square_index(name)) for name in state.last_move["path"]]
+    width = _s(7)
+    draw.line(points, fill=PATH_COLOUR, width=int(width), joint="curve")
+    for x, y in points[1:-1]:
+        dot = _s(8)
+        draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=PATH_COLOUR)
+    sx, sy = points[0]
+    ring = _s(CELL * 0.3)
+    draw.ellipse((sx - ring, sy - ring, sx + ring, sy + ring), outline=PATH_COLOUR, width=int(_s(6)))
+    ex, ey = points[-1]
+    halo = _s(CELL * 0.45)
+    draw.ellipse((ex - halo, ey - halo, ex + halo, ey + halo), outline=PATH_COLOUR, width=int(_s(5)))
+
+
+def _draw_capture_mark(draw: ImageDraw.ImageDraw, state: OctegoState) -> None:
+    """A red badge with a cross on the square where the last move captured."""
+    if not state.last_move or not state.last_move.get("capture"):
+        return
+    ex, ey = _centre(square_index(state.last_move["path"][-1]))
+    bx, by = ex + _s(CELL * 0.31), ey - _s(CELL * 0.31)
+    r = _s(13)
+    draw.ellipse((bx - r, by - r, bx + r, by + r), fill=CAPTURE_COLOUR, outline=theme.WHITE, width=_s(2))
+    arm = r * 0.5
+    for sign in (1, -1):
+        draw.line([(bx - arm, by - sign * arm), (bx + arm, by + sign * arm)], fill=theme.WHITE, width=_s(3))
+
+
+# ---------------------------------------------------------------- banners and panel
+
+def _draw_banners(draw: ImageDraw.ImageDraw, state: OctegoState, names: Sequence[str]) -> None:
+    """Each player's name on their home edge: seat 1 above row 8, seat 0 below row 1."""
+    for seat, top in ((1, 0), (0, HEIGHT - BANNER)):
+        active = not state.is_over and state.to_move == seat
+        won = state.is_over and state.winner == seat
+        box = (_s(LEFT - 6), _s(top + 8), _s(LEFT + BOARD_PX + 6), _s(top + BANNER - 8))
+        border = theme.HIGHLIGHT if active or won else theme.GRID
+        draw.rounded_rectangle(box, radius=_s(12), fill=theme.PANEL, outline=border,
+                               width=_s(4 if active or won else 2))
+        mid = _s(top + BANNER / 2)
+        _draw_piece(draw, (_s(LEFT + 26), mid), seat, OCTEGO, 17)
+        row = 1 if seat == 0 else BOARD_SIZE
+        tag = "wins!" if won else "to move" if active else f"home row {row}"
+        room = BOARD_PX - 66 - _width(tag, 22) - 20
+        _text(draw, (_s(LEFT + 54), mid), _fit(names[seat], 26, room), 26, theme.INK, "lm")
+        _text(draw, (_s(LEFT + BOARD_PX - 12), mid), tag, 22,
+              theme.HIGHLIGHT if active or won else theme.MUTED, "rm")
+
+
+def _draw_panel(draw: ImageDraw.ImageDraw, state: OctegoState, names: Sequence[str]) -> None:
+    x0 = LEFT + BOARD_PX + PANEL_GAP
+    x1 = x0 + PANEL_WIDTH
+    top, bottom = BANNER + 8, HEIGHT - BANNER - 8
+    draw.rounded_rectangle((_s(x0), _s(top), _s(x1), _s(bottom)), radius=_s(14), fill=theme.PANEL)
+    cx = (x0 + x1) / 2
+    y = top + 30
+    _text(draw, (_s(cx), _s(y)), "OCTEGO", 26, theme.INK)
+    y += 30
+    _text(draw, (_s(cx), _s(y)), f"move {state.move_number + 1}" if not state.is_over
+          else f"{state.move_number} move{'' if state.move_number == 1 else 's'}", 20, theme.MUTED)
+    y += 44
+    if state.is_over:
+        headline = "Draw" if state.winner is None else f"{_fit(names[state.winner], 24, PANEL_WIDTH - 80)} wins"
+        _text(draw, (_s(cx), _s(y)), headline, 24, theme.HIGHLIGHT)
+        y += 28
+        for line in _wrap(state.end_reason or "", 20):
+            _text(draw, (_s(cx), _s(y)), line, 17, theme.INK)
+            y += 22
+    else:
+        _draw_piece(draw, (_s(cx), _s(y + 6)), state.to_move, OCTEGO, 22)
+        y += 46
+        _text(draw, (_s(cx), _s(y)), _fit(names[state.to_move], 20, PANEL_WIDTH - 20), 20, theme.INK)
+        y += 24
+        _text(draw, (_s(cx), _s(y)), "to move", 18, theme.MUTED)
+        y += 26
+    y += 26
+    _text(draw, (_s(cx), _s(y)), "last move", 18, theme.MUTED)
+    y += 28
+    last = _last_move_text(state) or "none yet"
+    _text(draw, (_s(cx), _s(y)), last, 22 if len(last) <= 14 else 17, PATH_COLOUR if state.last_move else theme.INK)
+    y += 48
+    for seat in (1, 0):
+        y = _draw_captured(draw, state, names, seat, x0, y)
+    _draw_legend(draw, x0, bottom)
+
+
+def _draw_legend(draw: ImageDraw.ImageDraw, x0: float, bottom: float) -> None:
+    """Which shape is which grid: pieces stay on their grid except for edge moves."""
+    size = 14
+    for index, (label, black) in enumerate((("black grid", True), ("purple grid", False))):
+        cx, cy = x0 + 30, bottom - 62 + index * 34
+        if black:
+            theme.draw_octagon(draw, (_s(cx), _s(cy)), _s(size), BLACK_SPACE, BLACK_EDGE, width=_s(2))
+        else:
+            r = _s(size)
+            x, y = _s(cx), _s(cy)
+            draw.polygon([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], fill=PURPLE_SPACE,
+                         outline=PURPLE_EDGE, width=_s(2))
+        _text(draw, (_s(cx + 26), _s(cy)), label, 17, theme.MUTED, "lm")
+
+
+def _draw_captured(draw, state: OctegoState, names: Sequence[str], seat: int, x0: float, y: float) -> float:
+    """The opponent's pieces ``seat`` has taken, as small tokens."""
+    label = _fit(f"taken by {names[seat]}", 17, PANEL_WIDTH - 28)
+    _text(draw, (_s(x0 + 16), _s(y)), label, 17, theme.MUTED, "lm")
+    y += 34
+    taken = state.captured[seat]
+    if not taken:
+        _text(draw, (_s(x0 + 16), _s(y)), "none", 17, theme.MUTED, "lm")
+        return y + 42
+    per_row = 4
+    for index, kind in enumerate(taken):
+        col, line = index % per_row, index // per_row
+        centre = (_s(x0 + 34 + col * 46), _s(y + line * 46))
+        _draw_piece(draw, centre, 1 - seat, kind, 19)
+    return y + ((len(taken) - 1) // per_row + 1) * 46 + 24
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return [*lines, line] if line else lines
+
+
+def _last_move_text(state: OctegoState) -> str | None:
+    if not state.last_move:
+        return None
+    path = state.last_move["path"]
+    if state.last_move.get("capture"):
+        return "-".join(path[:-1]) + "x" + path[-1]
+    return "-".join(path)
+
+
+# ---------------------------------------------------------------- description
+
+def _pieces_text(state: OctegoState, seat: int) -> str:
+    groups: dict[str, list[str]] = {}
+    for square, kind in pieces_of(state, seat):
+        groups.setdefault(kind, []).append(square)
+    parts = []
+    for kind, label in ((OCTEGO, "Octegos"), ("1", "1s"), ("2", "2s"), ("3", "3s")):
+        if kind in groups:
+            parts.append(f"{label} {' '.join(groups[kind])}")
+    return "; ".join(parts) or "no pieces"
+
+
+def describe(state: OctegoState, names: Sequence[str], viewer: int | None = None) -> str:
+    """Alt text: players, last move, whose turn (or the result) and every piece's square."""
+    played = f"{state.move_number} move{'' if state.move_number == 1 else 's'} played"
+    lines = [f"Octego, {played}. "
+             f"{names[0]} ({SEAT_COLOUR_NAME[0]} {SEAT_STYLE[0][1]}, home row 1) vs "
+             f"{names[1]} ({SEAT_COLOUR_NAME[1]} {SEAT_STYLE[1][1]}, home row 8)."]
+    if state.last_move:
+        mover = state.last_move["seat"]
+        text = f"Last move: {names[mover]} {_last_move_text(state)}"
+        if state.last_move.get("capture"):
+            text += f", capturing {names[1 - mover]}'s {KIND_WORDS[state.last_move['capture']]}"
+        if state.last_move.get("grid_change"):
+            text += " (grid change)"
+        lines.append(text + ".")
+    outcome = ENGINE.outcome(state)
+    if outcome is not None:
+        result = "Draw" if outcome.is_draw else f"{names[outcome.winners[0]]} wins"
+        lines.append(f"Game over: {result} ({outcome.reason}).")
+    else:
+        turn = "your" if viewer == state.to_move else f"{names[state.to_move]}'s"
+        lines.append(f"It is {turn} turn.")
+    for seat in (0, 1):
+        lines.append(f"{names[seat]}: {_pieces_text(state, seat)}.")
+    return " ".join(lines)
