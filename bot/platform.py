@@ -343,6 +343,9 @@ class Platform:
         names = [by_id[s] for s in seats]
         meta = {"options": options, "pending": [u.id for u in invitees if u.id != me.id],
                 "seats": seats, "computer_level": level or "medium"}
+        existing = await self.store.live_session(interaction.channel_id)
+        if existing is not None:  # checked before deferring, so the answer stays private
+            raise UserError(self.busy_message(existing))
         await self.defer(interaction)
         session = await self.open_session(interaction, game, "challenge", seats, names, meta)
         if against_computer:

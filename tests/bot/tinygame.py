@@ -4,7 +4,6 @@ and whoever reaches 8 wins. It exercises every shared mechanism without any real
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Any
 
 import discord
 
@@ -87,7 +86,7 @@ class TinyAdapter(GameAdapter):
         platform = self.platform
 
         @group.command(name="challenge", description="Challenge someone to Tiny.")
-        async def challenge(interaction: discord.Interaction, opponent: discord.Member) -> None:
+        async def challenge(interaction: discord.Interaction, opponent: discord.User) -> None:
             await platform.challenge(interaction, "tiny", [opponent], {})
 
         @group.command(name="add", description="Add 1 or 2.")

@@ -1,0 +1,68 @@
+"""A simulated Discord server with four members, shared by the tests, the benchmarks and the
+local playground: one #games channel and Ada, Bo, Cy and Di, so one person can take every seat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+MEMBER_NAMES = ("Ada", "Bo", "Cy", "Di")
+
+
+@dataclass
+class World:
+    env: Any  # simcord.Env
+    guild: Any  # simcord.GuildHandle
+    channel: Any  # simcord.ChannelHandle
+    ada: Any  # simcord.MemberActor, and so on
+    bo: Any
+    cy: Any
+    di: Any
+
+    @property
+    def bot(self):
+        return self.env.bot
+
+    @property
+    def platform(self):
+        return self.env.bot.platform
+
+    @property
+    def members(self) -> list[Any]:
+        return [self.ada, self.bo, self.cy, self.di]
+
+    def message(self, message_id: int) -> Any:
+        """A message of #games as it is now (edits included)."""
+        return next(m for m in self.channel.history() if m.id == message_id)
+
+    async def restart(self, settings, games=None) -> None:
+        """Stop the bot and start a fresh process-equivalent on the same database."""
+        from bot.app import create_bot
+
+        await self.env.restart_bot(create_bot(settings, games))
+
+
+def build_world(env: Any) -> World:
+    guild = env.create_guild("Octagon Club")
+    channel = guild.create_text_channel("games")
+    members = [guild.add_member(env.create_user(name.lower(), global_name=name)) for name in MEMBER_NAMES]
+    return World(env, guild, channel, *members)
+
+
+def private_messages(result: Any) -> list[Any]:
+    """The private (ephemeral) answers to an interaction: its response and follow-ups."""
+    return [m for m in (result.response, *result.followups) if m is not None and m.flags.ephemeral]
+
+
+def private_texts(result: Any) -> list[str]:
+    return [m.content for m in private_messages(result)]
+
+
+def bot_member(world: World) -> Any:
+    """The bot itself as a slash-command option value (to challenge the computer)."""
+    import simcord
+
+    handle = simcord.UserHandle(world.env, world.env.backend.bot_user)
+    if handle.id not in world.env.backend.get_guild(world.guild.id).members:
+        world.guild.add_member(handle)  # in a real server the bot is a member of its guilds
+    return handle

@@ -1,0 +1,296 @@
+"""The shared platform, driven through SimCord with the tiny test game."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from bot.world import bot_member, private_messages, private_texts
+from tests.bot.tinygame import TinyAdapter
+
+
+@pytest.fixture
+def games():
+    return [TinyAdapter]
+
+
+async def start_game(world):
+    await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
+    await world.bo.click(world.channel.last_message, label="Accept")
+    return world.channel.last_message
+
+
+async def session_of(world):
+    return await world.platform.live_in_channel(world.channel.id)
+
+
+async def test_accepted_challenge_becomes_the_game_message(world):
+    result = await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
+    challenge = world.channel.last_message
+    assert result.acknowledged
+    assert world.bo.mention in challenge.content
+    assert "challenges you" in challenge.content
+
+    await world.bo.click(challenge, label="Accept")
+
+    game = world.channel.last_message
+    assert game.id == challenge.id, "the challenge message becomes the game message"
+    assert f"It is {world.ada.mention}'s turn" in game.content
+    assert game.attachments[0].filename == "board.png"
+    assert game.attachments[0].description == "The counter is at 0."
+    labels = [child.label for row in game.components for child in row.children]
+    assert labels == ["+1", "+2", "My view", "Resign"]
+
+
+async def test_declined_challenge_ends_it(world):
+    await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
+    await world.bo.click(world.channel.last_message, label="Decline")
+    message = world.channel.last_message
+    assert "declined" in message.content
+    assert message.components == []
+    assert await session_of(world) is None
+
+
+async def test_only_the_challenged_player_may_answer(world):
+    await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
+    result = await world.cy.click(world.channel.last_message, label="Accept")
+    assert result.ephemeral
+    assert private_texts(result) == [f"This challenge is for {world.bo.mention}."]
+    assert (await session_of(world)).record.status == "challenge"
+    result = await world.ada.click(world.channel.last_message, label="Decline")
+    assert "This challenge is for" in private_texts(result)[0]
+
+
+async def test_challenge_expires_after_five_minutes(world):
+    await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
+    await world.env.advance_time(299)
+    assert (await session_of(world)).record.status == "challenge"
+    await world.env.advance_time(2)
+    message = world.channel.last_message
+    assert "expired" in message.content and message.components == []
+    assert await session_of(world) is None
+    # The channel is free again.
+    await world.ada.slash(world.channel, "tiny challenge", opponent=world.cy)
+    assert (await session_of(world)).record.status == "challenge"
+
+
+async def test_cannot_challenge_yourself_or_another_bot(world):
+    result = await world.ada.slash(world.channel, "tiny challenge", opponent=world.ada)
+    assert result.ephemeral and "cannot challenge yourself" in private_texts(result)[0]
+    robot = world.guild.add_member(world.env.create_user("robot", bot=True))
+    result = await world.ada.slash(world.channel, "tiny challenge", opponent=robot)
+    assert result.ephemeral and "is a bot" in private_texts(result)[0]
+    assert await session_of(world) is None
+
+
+async def test_one_session_per_channel(world):
+    await start_game(world)
+    result = await world.cy.slash(world.channel, "tiny challenge", opponent=world.di)
+    assert result.ephemeral
+    assert "There is already a game of Tiny in this channel" in private_texts(result)[0]
+    assert "/stop" in private_texts(result)[0]
+
+    other = world.guild.create_text_channel("more-games")
+    await world.cy.slash(other, "tiny challenge", opponent=world.di)
+    assert "challenges you" in other.last_message.content
+
+
+async def test_stop_is_for_the_host_or_moderators(world):
+    await start_game(world)
+    result = await world.cy.slash(world.channel, "stop")
+    assert result.ephemeral and "Only the host" in private_texts(result)[0]
+    assert (await session_of(world)).record.status == "active"
+
+    moderators = world.guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+    moderator = world.guild.add_member(world.env.create_user("mod"), roles=[moderators])
+    result = await moderator.slash(world.channel, "stop")
+    assert "stopped the Tiny session" in result.response.content
+    assert await session_of(world) is None
+
+    await start_game(world)
+    result = await world.ada.slash(world.channel, "stop")
+    assert "stopped" in result.response.content
+
+
+async def test_players_act_in_turn_and_others_cannot(world):
+    game = await start_game(world)
+    result = await world.bo.click(game, label="+1")
+    assert private_texts(result) == [f"It is {world.ada.mention}'s turn."]
+    result = await world.cy.click(game, label="+1")
+    assert private_texts(result) == ["You are not playing in this game."]
+    result = await world.ada.slash(world.channel, "tiny add", amount=5)
+    assert private_texts(result)[-1] == "add 1 or 2"
+    assert (await session_of(world)).state.total == 0
+
+    await world.ada.click(game, label="+2")
+    assert (await session_of(world)).state.total == 2
+    assert "Ada added 2." in world.channel.last_message.content
+    assert f"It is {world.bo.mention}'s turn" in world.channel.last_message.content
+
+
+async def test_game_continues_after_restart_with_old_buttons(world, settings):
+    game = await start_game(world)
+    await world.ada.click(game, label="+2")
+    await world.restart(settings, [TinyAdapter])
+    await world.bo.click(game, label="+2")
+    session = await session_of(world)
+    assert session.state.total == 4
+    assert f"It is {world.ada.mention}'s turn" in world.message(game.id).content
+
+
+async def test_challenge_timer_due_during_restart_fires_after_it(world, settings):
+    await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
+    await world.env.advance_time(200)
+    await world.restart(settings, [TinyAdapter])
+    assert (await session_of(world)).record.status == "challenge"
+    await world.env.advance_time(101)
+    assert "expired" in world.channel.last_message.content
+
+
+async def test_overdue_timer_fires_at_once_on_start(world, settings):
+    await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
+    session = await session_of(world)
+    # Simulate downtime past the deadline: move the stored deadline into the past.
+    await world.platform.scheduler.cancel(session.id)
+    await world.platform.store.add_timer(session.id, "challenge_expiry", world.env.now().replace(year=2025))
+    await world.restart(settings, [TinyAdapter])
+    assert "expired" in world.channel.last_message.content
+
+
+async def test_two_simultaneous_actions_serialise(world):
+    import asyncio
+
+    from bot.platform import UserError
+
+    await start_game(world)
+    session = await session_of(world)
+    add_two = {"type": "add", "amount": 2}
+    results = await asyncio.gather(world.platform.act(session.id, world.ada.id, add_two),
+                                   world.platform.act(session.id, world.ada.id, add_two),
+                                   return_exceptions=True)
+    await world.env.settle()
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert len(errors) == 1 and isinstance(errors[0], UserError)
+    assert str(errors[0]) == f"It is {world.bo.mention}'s turn."
+    assert (await session_of(world)).state.total == 2
+    assert [a[2] for a in await world.platform.store.actions(session.id)] == [add_two]
+
+
+async def test_rest_failure_does_not_lose_the_move(world):
+    game = await start_game(world)
+    world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/*", status=500)
+    await world.ada.click(game, label="+2")
+    assert (await session_of(world)).state.total == 2, "the move is saved although Discord failed"
+    assert "Ada added 2." not in world.message(game.id).content
+    result = await world.ada.slash(world.channel, "tiny board")
+    assert "Here is the current board." in private_texts(result)
+    assert "Ada added 2." in world.channel.last_message.content
+
+
+async def test_every_command_is_acknowledged(world):
+    for command, options in [("games", {}), ("rules", {"game": "tiny"}), ("stats", {}),
+                             ("leaderboard", {"game": "tiny"}), ("tiny challenge", {"opponent": world.bo})]:
+        result = await world.ada.slash(world.channel, command, **options)
+        assert result.acknowledged, command
+    result = await world.bo.click(world.channel.last_message, label="Accept")
+    assert result.acknowledged
+
+
+async def test_private_view_is_for_players_only(world):
+    game = await start_game(world)
+    result = await world.bo.click(game, label="My view")
+    assert result.ephemeral
+    assert private_messages(result)[-1].attachments[0].description == "The counter is at 0."
+    result = await world.cy.click(game, label="My view")
+    assert private_texts(result) == ["You are not playing in this game."]
+
+
+async def test_resign_finishes_and_records_the_result(world):
+    game = await start_game(world)
+    await world.bo.click(game, label="Resign")
+    message = world.message(game.id)
+    assert f"🏆 {world.ada.mention} won (resignation)." in message.content
+    assert [child.label for row in message.components for child in row.children] == ["Rematch"]
+
+    stats = await world.ada.slash(world.channel, "stats")
+    assert "**Tiny**: 1 won of 1" in stats.response.content
+    stats = await world.ada.slash(world.channel, "stats", user=world.bo)
+    assert "**Tiny**: 0 won of 1" in stats.response.content
+    board = await world.ada.slash(world.channel, "leaderboard", game="tiny")
+    lines = board.response.content.splitlines()
+    assert lines[1].startswith(f"1. {world.ada.mention}") and lines[2].startswith(f"2. {world.bo.mention}")
+
+    await world.bo.click(message, label="Rematch")
+    assert f"{world.ada.mention}: {world.bo.mention} challenges you" in world.channel.last_message.content
+
+
+async def test_game_against_the_computer(world):
+    await world.ada.slash(world.channel, "tiny challenge", opponent=bot_member(world))
+    game = world.channel.last_message
+    await world.ada.click(game, label="+1")
+    session = await session_of(world)
+    assert session.state.total == 3, "the computer answered with +2"
+    assert f"It is {world.ada.mention}'s turn" in world.message(game.id).content
+
+
+async def set_turn_clock(world, minutes):
+    admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = world.guild.add_member(world.env.create_user("admin"), roles=[admins])
+    return await admin.slash(world.channel, "settings turn_clock", minutes=minutes)
+
+
+async def test_turn_clock_is_for_admins(world):
+    with pytest.raises(Exception, match="default-member-permissions"):
+        await world.ada.slash(world.channel, "settings turn_clock", minutes=2)
+
+
+async def test_turn_clock_warns_then_forfeits(world, settings):
+    result = await set_turn_clock(world, 2)
+    assert result.ephemeral
+    assert "2 minute" in private_texts(result)[0]
+    game = await start_game(world)
+    assert "Turn ends <t:" in world.message(game.id).content
+    await world.env.advance_time(61)
+    assert "half of your turn time is gone" in world.channel.last_message.content
+    assert world.ada.mention in world.channel.last_message.content
+    await world.restart(settings, [TinyAdapter])  # the forfeit is durable too
+    await world.env.advance_time(60)
+    assert "ran out of time" in world.channel.last_message.content
+    assert f"🏆 {world.bo.mention} won" in world.message(game.id).content
+
+
+async def test_a_move_resets_the_turn_clock(world):
+    await set_turn_clock(world, 2)
+    game = await start_game(world)
+    await world.env.advance_time(100)
+    await world.ada.click(game, label="+1")
+    await world.env.advance_time(100)
+    assert (await session_of(world)).record.status == "active", "Bo still has 20 s left"
+    await world.env.advance_time(25)
+    assert f"🏆 {world.ada.mention} won" in world.message(game.id).content
+
+
+async def test_challenge_from_the_user_menu(world):
+    result = await world.ada.context_menu(world.channel, "Challenge", world.bo)
+    assert result.ephemeral
+    await world.ada.select(result.response, ["tiny"])
+    assert f"{world.bo.mention}: {world.ada.mention} challenges you to **Tiny**" in world.channel.last_message.content
+
+
+async def test_games_and_rules(world):
+    result = await world.ada.slash(world.channel, "games")
+    assert "**Tiny** (`/tiny`): Add 1 or 2; reach 8 to win." in result.response.content
+    result = await world.ada.slash(world.channel, "rules", game="tiny")
+    assert result.ephemeral
+    assert result.response.embeds[0].title == "Tiny: how to play"
+    assert "Whoever reaches 8 wins." in result.response.embeds[0].description
+
+
+async def test_player_names_cannot_ping_or_format(world):
+    prankster = world.guild.add_member(world.env.create_user("prank", global_name="@everyone **x**"))
+    await world.ada.slash(world.channel, "tiny challenge", opponent=prankster)
+    await prankster.click(world.channel.last_message, label="Accept")
+    content = world.channel.last_message.content
+    assert "@everyone" not in content.replace("@\u200beveryone", "")
+    assert "\\*\\*x\\*\\*" in content
+    assert world.bot.allowed_mentions.everyone is False and world.bot.allowed_mentions.roles is False
