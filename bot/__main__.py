@@ -1,27 +1,40 @@
-"""``python -m bot``: run the bot with the settings from the environment or ``.env``."""
+"""``python -m bot``: connect to Discord with DISCORD_TOKEN, or, with no token (or with
+``--playground``), start the local playground in the browser."""
 
 from __future__ import annotations
 
+import argparse
 import logging
 import sys
 
 from bot.settings import Settings
 
-NO_TOKEN = ("No DISCORD_TOKEN is set: put DISCORD_TOKEN=<your bot token> in the environment or in a .env "
-            "file (see .env.example), then run `python -m bot` again.")
+
+def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.add_argument("--playground", action="store_true",
+                        help="play locally in the browser against a simulated Discord, even if a token is set")
+    parser.add_argument("--memory", action="store_true", help="playground only: keep its database in memory")
+    parser.add_argument("--port", type=int, default=None, help="playground only: the loopback port to serve on")
+    return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
+    arguments = parse_arguments(argv)
     settings = Settings.from_environment()
-    if not settings.token:
-        print(NO_TOKEN, file=sys.stderr)
-        return 2
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if arguments.playground or not settings.token:
+        from bot import playground
+
+        if not settings.token:
+            print("No DISCORD_TOKEN is set, so this is the local playground (set DISCORD_TOKEN in the environment "
+                  "or a .env file to connect to Discord; see .env.example).", flush=True)
+        return playground.main(settings, in_memory=arguments.memory, port=arguments.port)
+
     from bot.app import create_bot
 
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    bot = create_bot(settings)
     # log_handler=None: logging is configured above; discord.py never logs the token.
-    bot.run(settings.token, log_handler=None)
+    create_bot(settings).run(settings.token, log_handler=None)
     return 0
 
 

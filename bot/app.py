@@ -53,12 +53,18 @@ class OctagonBot(commands.Bot):
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
 
     async def close(self) -> None:
+        await self.release()
+        await super().close()
+
+    async def release(self) -> None:
+        """Stop timers and rendering and close the database (also when a simulated Discord,
+        which never calls close(), lets the bot go). Safe to call twice."""
         if self.platform:
             await self.platform.scheduler.stop()
             self.platform.renderer.shutdown()
         if self.store:
-            await self.store.close()
-        await super().close()
+            store, self.store = self.store, None
+            await store.close()
 
     async def sync_commands(self) -> None:
         """Instant sync to the development server; global sync only when the tree changed

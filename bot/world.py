@@ -39,7 +39,9 @@ class World:
         """Stop the bot and start a fresh process-equivalent on the same database."""
         from bot.app import create_bot
 
+        old = self.env.bot
         await self.env.restart_bot(create_bot(settings, games))
+        await old.release()
 
 
 def build_world(env: Any) -> World:

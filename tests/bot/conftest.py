@@ -29,4 +29,6 @@ def simcord_bot(settings, games):
 async def world(simcord_env) -> World:
     world = build_world(simcord_env)
     yield world
-    assert world.platform.errors == [], "the bot hit unexpected errors"
+    errors = list(world.platform.errors)
+    await world.bot.release()
+    assert errors == [], "the bot hit unexpected errors"

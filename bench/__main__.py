@@ -1,0 +1,58 @@
+"""``python -m bench [name ...]``: run every ``bench/bench_*.py`` module (or those named) and print one table.
+
+Ratios compare a row with a baseline row measured in the same run, since absolute times vary
+between machines and runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+
+import bench
+from bench import Row
+
+
+def discover(selected: list[str]) -> list[str]:
+    names = sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("bench_"))
+    # The platform's figures first: they are the floor the games are compared with.
+    names.sort(key=lambda n: n != "bench_platform")
+    return [n for n in names if not selected or n.removeprefix("bench_") in selected or n in selected]
+
+
+def shown(row: Row, amount: float) -> str:
+    if row.unit == "ms":
+        return f"{amount * 1000:.2f}"
+    if row.unit == "us":
+        return f"{amount * 1e6:.1f}"
+    return f"{amount:,.2f}" if isinstance(amount, float) and not amount.is_integer() else f"{amount:,.0f}"
+
+
+def table(rows: list[Row]) -> str:
+    by_name = {row.name: row for row in rows}
+    lines = [("benchmark", "median", "p95", "unit", "ratio", "note")]
+    for row in rows:
+        base = by_name.get(row.baseline) if row.baseline and row.baseline != row.name else None
+        ratio = f"{row.median / base.median:.2f}x {base.name}" if base and base.median else ""
+        lines.append((row.name, shown(row, row.median), shown(row, row.p95), row.unit, ratio, row.note))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    out = []
+    for index, line in enumerate(lines):
+        out.append("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip())
+        if index == 0:
+            out.append("  ".join("-" * width for width in widths))
+    return "\n".join(out)
+
+
+def main(argv: list[str]) -> int:
+    rows: list[Row] = []
+    for name in discover(argv):
+        print(f"running {name} ...", file=sys.stderr, flush=True)
+        rows.extend(importlib.import_module(f"bench.{name}").run())
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
