@@ -91,7 +91,8 @@ class Platform:
 
     # --------------------------------------------------------------- answers
 
-    async def guard(self, interaction: discord.Interaction, session_id: int | None, work: Awaitable[Any] | None) -> None:
+    async def guard(self, interaction: discord.Interaction, session_id: int | None,
+                    work: Awaitable[Any] | None) -> None:
         """Runs a handler: user errors answered privately, anything else logged and apologised for."""
         try:
             if work is None:
@@ -408,7 +409,8 @@ class Platform:
             await self.scheduler.cancel(session_id)
             title = self.games[session.record.game].title
             await interaction.response.edit_message(
-                content=f"❌ {interaction.user.mention} declined the {title} challenge from <@{session.record.host_id}>.",
+                content=f"❌ {interaction.user.mention} declined the {title} challenge "
+                        f"from <@{session.record.host_id}>.",
                 view=None)
 
     async def _expire_challenge(self, timer: TimerRecord) -> None:
@@ -436,7 +438,7 @@ class Platform:
         if interaction.user.id not in session.players:
             raise UserError("Only the players of this game can ask for a rematch.")
         others = [p for p in session.players if p != interaction.user.id]
-        users = [await self.bot.fetch_user(p) if not self.bot.get_user(p) else self.bot.get_user(p) for p in others]
+        users = [self.bot.get_user(p) or await self.bot.fetch_user(p) for p in others]
         level = session.record.meta.get("computer_level")
         await self.challenge(interaction, session.record.game, users, session.options, level)
 

@@ -49,13 +49,14 @@ class Picture:
     filename: str = "board.png"
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=64)  # five games share the process, each with a few sizes
 def font(size: int) -> ImageFont.FreeTypeFont:
     """Pillow's bundled font at ``size`` px (needs no font files on the machine)."""
     return ImageFont.load_default(size=size)
 
 
-def canvas(width: int, height: int, colour: tuple[int, int, int] = BACKGROUND) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+def canvas(width: int, height: int,
+           colour: tuple[int, int, int] = BACKGROUND) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     if width > MAX_WIDTH:
         raise ValueError(f"pictures are at most {MAX_WIDTH}px wide for phones, got {width}")
     image = Image.new("RGB", (width, height), colour)

@@ -61,7 +61,8 @@ async def test_state_and_action_are_saved_together(store):
     record.state = {"total": 3}
     assert await store.save_session(record, NOW, (6, {"type": "add", "amount": 1})) == 2
     assert (await store.get_session(record.id)).state == {"total": 3}
-    assert await store.actions(record.id) == [(1, 5, {"type": "add", "amount": 2}), (2, 6, {"type": "add", "amount": 1})]
+    assert await store.actions(record.id) == [(1, 5, {"type": "add", "amount": 2}),
+                                              (2, 6, {"type": "add", "amount": 1})]
 
 
 async def test_a_failed_save_changes_nothing(store):
