@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from bot.store import SessionRecord
 
 
+# The computer's strength, offered by every game that has a computer opponent.
+COMPUTER_LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "medium", "hard")]
+
+
 @dataclass
 class GameSession:
     """A stored session with its engine state loaded."""

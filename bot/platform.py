@@ -36,6 +36,15 @@ class UserError(Exception):
     """Something a user did that cannot be done; the message is answered privately."""
 
 
+def sentence(text: str) -> str:
+    """An engine's reason as a sentence: capital first letter, final full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
 def escape(name: str) -> str:
     """A player-chosen name made safe for message text (no markdown, no mentions)."""
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
@@ -215,19 +224,11 @@ class Platform:
         async with self.lock(record.channel_id):
             session = await self.load(session_id)
             adapter = self.games[session.record.game]
-            if session.record.status != "active":
-                raise UserError("This game is over." if session.record.status != "challenge"
-                                else "This game has not started yet.")
-            seat = session.seat_of(user_id) if seat is None else seat
-            if seat is None:
-                raise UserError("You are not playing in this game.")
-            to_act = adapter.engine.to_act(session.state)
-            if action.get("type") != "resign" and seat not in to_act:
-                raise UserError(self.turn_sentence(session, to_act, you=False))
+            seat = self.check_can_act(session, user_id, seat, any_time=action.get("type") == "resign")
             try:
                 session.state = adapter.engine.apply(session.state, seat, action)
             except IllegalAction as error:
-                raise UserError(str(error)) from None
+                raise UserError(sentence(str(error))) from None
             event = adapter.describe_action(session, seat, action)
             session.record.meta["last_event"] = event
             outcome = adapter.engine.outcome(session.state)
@@ -242,7 +243,26 @@ class Platform:
         self._spawn(self.play_computer_turns(session_id))
         return session
 
-    def turn_sentence(self, session: GameSession, to_act: list[int], you: bool = True) -> str:
+    def check_can_act(self, session: GameSession, user_id: int, seat: int | None = None,
+                      any_time: bool = False) -> int:
+        """The seat of a user who may act now in a running game, or a UserError saying why not."""
+        if session.record.status != "active":
+            raise UserError("This game is over." if session.record.status != "challenge"
+                            else "This game has not started yet.")
+        seat = session.seat_of(user_id) if seat is None else seat
+        if seat is None:
+            raise UserError("You are not playing in this game.")
+        to_act = self.games[session.record.game].engine.to_act(session.state)
+        if not any_time and seat not in to_act:
+            raise UserError(self.turn_sentence(session, to_act))
+        return seat
+
+    async def seat_to_act(self, session_id: int, user_id: int) -> tuple[GameSession, int]:
+        """For private flows (menus): the session and the user's seat if it is their move."""
+        session = await self.load(session_id)
+        return session, self.check_can_act(session, user_id)
+
+    def turn_sentence(self, session: GameSession, to_act: list[int]) -> str:
         if not to_act:
             return "Nobody can act right now."
         if len(to_act) == 1:

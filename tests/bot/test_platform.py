@@ -119,7 +119,7 @@ async def test_players_act_in_turn_and_others_cannot(world):
     result = await world.cy.click(game, label="+1")
     assert private_texts(result) == ["You are not playing in this game."]
     result = await world.ada.slash(world.channel, "tiny add", amount=5)
-    assert private_texts(result)[-1] == "add 1 or 2"
+    assert private_texts(result)[-1] == "Add 1 or 2."
     assert (await session_of(world)).state.total == 0
 
     await world.ada.click(game, label="+2")
