@@ -61,10 +61,11 @@ def private_texts(result: Any) -> list[str]:
 
 
 def bot_member(world: World) -> Any:
-    """The bot itself as a slash-command option value (to challenge the computer)."""
-    import simcord
+    """The bot itself as a member, to mention it as an opponent (a challenge to the computer)."""
+    from simcord import UserHandle
+    from simcord.actors import MemberActor
 
-    handle = simcord.UserHandle(world.env, world.env.backend.bot_user)
+    handle = UserHandle(world.env, world.env.backend.bot_user)
     if handle.id not in world.env.backend.get_guild(world.guild.id).members:
         world.guild.add_member(handle)  # in a real server the bot is a member of its guilds
-    return handle
+    return MemberActor(world.env, world.guild, handle)

@@ -1,0 +1,639 @@
+"""Octiles Scavenger Hunt on Discord: challenge, private set-up choices, the Move flow and commands.
+
+Thin glue only: the rules live in ``engines/octiles`` and the pictures in ``render/octiles``.
+One button on the game message opens the private menu of whatever the position needs from the
+player who must act (``acting(state)``): **Set up** (Gold's central stops, then Teal's first
+prize circle), **Move** (move / rotate / replace menus), **Place marker**, **Scramble** (with
+**Skip scramble** beside it). Private menus are issued fresh from that button each time
+(ephemeral messages cannot be edited after 15 minutes), and every turn menu carries the turn
+number it was built for, so a stale menu cannot change a later position.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter, GameSession
+from bot.components import SessionButton, SessionSelect, view_of
+from bot.platform import UserError, escape
+from bot.rendering import as_file
+from engines.octiles import (
+    CENTRAL_STOPS,
+    CIRCLES,
+    ENGINE,
+    PRIZE_COLOUR,
+    PRIZES_TO_WIN,
+    RING,
+    SPACES,
+    Route,
+    acting,
+    change_options,
+    colour_of,
+    free_stops,
+    has_turn_option,
+    last_route,
+    legal_destinations,
+    legal_routes,
+    marker_owner,
+    replaced_tiles,
+    restricted_space,
+    seat_of,
+)
+from engines.octiles.ai import choose_action
+from render.octiles import render_board, render_orientations
+
+GAME = "octiles"
+SELECT_LIMIT = 25
+OUT_OF_DATE = "This menu is out of date: click **Move** on the game message again."
+
+RULES = """\
+**Goal**: be the first to collect all **five of your prizes** from the circles round the rim.
+
+**Board**: 17 octagonal tiles (spaces `a2`…`e4`, lower case) with 16 square **stops** between \
+them (`B2`…`E5`; central stops C3, C4, D3, D4) and 20 **circles** round the rim (`A1`…`F6`). \
+Each tile joins its 8 edges in 4 paths; the 18th tile is the **spare**. A tile has 8 \
+**orientations** (0–7, each a 45° turn clockwise).
+
+**Set-up**: colours are drawn at random. **Gold** (orange prizes, plays first) puts both runners \
+on two central stops. **Teal** (plum prizes) picks the first circle: prizes go on every other \
+circle, alternating plum and orange.
+
+**Moving**: a runner leaves by a tile edge touching its stop or circle, follows the path across \
+tiles (and printed lines) and stops at the **first** stop or circle it reaches. It may end on a \
+free stop or on a circle holding **its own** prize (collecting it) — never on an empty circle, \
+the opponent's prize, runner or marker.
+
+**A turn** is exactly one option:
+1. **Replace and move**: put the spare on a space (any orientation), then move across the new tile.
+2. **Move** your runner.
+3. **Change** a tile (rotate it, or replace it with the spare) without moving — not two turns in \
+a row, and not the tile your opponent just changed with option 3.
+
+**Decoy markers**: after the first prize is collected, the other player puts the collector's \
+marker on a free stop. A player whose marker is out must reach it before collecting again; on \
+reaching it they place the opponent's marker. **Scramble** (optional rule, once per game): after \
+your turn, pick four tiles to shuffle into random orientations. No legal option: you pass; \
+two passes in a row is a draw.
+
+**Commands**
+• `/octiles challenge opponent:@someone [scramble:True] [computer:level]` — mention me to play \
+the computer.
+• **Set up** / **Move** / **Place marker** / **Scramble** buttons on the game message: private \
+menus for the player whose choice it is (the Move menu lists each route, e.g. `D1 via b2.NE \
+(3 tiles)`, and lets you rotate or replace a tile with a picture of its orientations).
+• `/octiles move to:<stop or circle>` (autocomplete shows your legal moves).
+• `/octiles rotate tile:c3 orientation:0-7` — option 3.
+• `/octiles replace tile:c3 orientation:0-7 [to:D1]` — with `to`: option 1; without: option 3.
+• `/octiles marker stop:B2` — place a marker when it is your choice.
+• `/octiles board`, `/octiles resign`, **Resign** button.
+"""
+
+
+# ---------------------------------------------------------------- words
+
+def route_label(route: Route) -> str:
+    tiles = len(route.steps)
+    return f"{route.end} via {route.via} ({tiles} tile{'s' if tiles != 1 else ''})"
+
+
+def route_value(route: Route) -> str:
+    return f"{route.end} via {route.via}"
+
+
+def destination_note(state: Any, end: str) -> str:
+    if end in CIRCLES:
+        return f"collects the {state.prizes.get(end, '?')} prize"
+    return ""
+
+
+def route_options(state: Any, destinations: dict[str, list[Route]]) -> list[tuple[str, str, str]]:
+    """(label, value, note) for every route, in board order of destinations."""
+    found = []
+    for end, routes in destinations.items():
+        for route in routes:
+            found.append((route_label(route), route_value(route), destination_note(state, end)))
+    return found
+
+
+def parse_destination(text: str) -> tuple[str, str | None]:
+    """`D1`, `d1`, `D1 via b2.NE` or `D1 b2.NE (3 tiles)` -> ("D1", "b2.NE" or None)."""
+    words = [w for w in re.split(r"\s+", re.sub(r"\(.*?\)", " ", str(text))) if w and w.lower() != "via"]
+    if not words:
+        raise UserError("Say where to move, e.g. `D1` (a stop) or `A2` (a circle).")
+    return words[0].upper(), (words[1] if len(words) > 1 else None)
+
+
+def move_action(kind: str, target: str, **extra: Any) -> dict[str, Any]:
+    to, via = parse_destination(target)
+    action: dict[str, Any] = {"type": kind, **extra, "to": to}
+    if via:
+        action["via"] = via
+    return action
+
+
+class OctilesAdapter(GameAdapter):
+    engine = ENGINE
+    name = GAME
+    title = "Octiles Scavenger Hunt"
+    summary = "Race your runner through a maze of path tiles to collect your five prizes (2 players)."
+    rules = RULES
+    has_computer = True
+
+    # ------------------------------------------------------------ pictures
+    def render_public(self, session: GameSession):
+        return render_board(session.state, session.names)
+
+    # --------------------------------------------------------------- texts
+    def _who(self, session: GameSession, seat: int) -> str:
+        return f"**{escape(session.names[seat])}** ({colour_of(session.state, seat).title()})"
+
+    def status_text(self, session: GameSession) -> str:
+        state = session.state
+        if state is None:
+            return ""
+        scores = " · ".join(
+            f"{escape(session.names[seat])} ({colour_of(state, seat).title()}, {PRIZE_COLOUR[colour_of(state, seat)]}) "
+            f"{state.collected[colour_of(state, seat)]}/{PRIZES_TO_WIN}" for seat in (0, 1))
+        lines = [f"🏅 Prizes: {scores}"]
+        if state.marker:
+            owner = seat_of(state, marker_owner(state))
+            lines.append(f"🎯 {state.marker['colour'].title()} marker on **{state.marker['stop']}**: "
+                         f"{escape(session.names[owner])} must reach it before collecting again.")
+        seat, why = acting(state)
+        if seat is None:
+            return "\n".join(lines)
+        who = session.mention(seat)
+        if state.phase in ("runners", "prizes"):
+            lines.append(f"🛠 {who}'s choice — {why}: click **Set up**.")
+        elif state.phase == "marker":
+            lines.append(f"📍 {who}'s choice — {why}: click **Place marker** (or `/octiles marker`).")
+        elif state.phase == "scramble":
+            lines.append(f"🔀 {who} may {why}: click **Scramble** or **Skip scramble**.")
+        else:
+            notes = []
+            if state.last_option[seat] == 3:
+                notes.append("must move this turn (changed a tile last turn)")
+            barred = restricted_space(state, seat)
+            if barred:
+                notes.append(f"may not change {barred} without moving")
+            extra = f" {escape(session.names[seat])} " + " and ".join(notes) + "." if notes else ""
+            lines.append(f"🧭 {why}; spare tile {state.spare}. Click **Move**, or use `/octiles move`, "
+                         f"`/octiles rotate`, `/octiles replace`.{extra}")
+        return "\n".join(lines)
+
+    def describe_action(self, session: GameSession, seat: int | None, action: dict[str, Any]) -> str:
+        state = session.state
+        if seat is None:
+            return ""
+        who = self._who(session, seat)
+        kind = action.get("type")
+        previous = session.record.meta.get("last_event") or ""
+        if kind == "place_runners":
+            return (f"{who} put the Gold runner on **{state.runners['gold']}** and the Teal runner on "
+                    f"**{state.runners['teal']}**.")
+        if kind == "first_circle":
+            plum = " ".join(c for c in RING if state.prizes.get(c) == "plum")
+            orange = " ".join(c for c in RING if state.prizes.get(c) == "orange")
+            return f"{who} set out the prizes from **{str(action.get('circle')).upper()}**: plum on {plum}; " \
+                   f"orange on {orange}."
+        if kind in ("move", "replace_move"):
+            route = last_route(state)
+            spaces = ", ".join(dict.fromkeys(step[0] for step in route["steps"]))
+            text = f"{who} "
+            if kind == "replace_move":
+                change = state.last_change
+                text += (f"put spare tile {change['tile']} on **{change['space']}** (orientation "
+                         f"{action.get('orientation')}) and ")
+            text += f"moved **{route['start']} → {route['end']}** (via {route['via']}, through {spaces})"
+            colour = colour_of(state, seat)
+            if route["end"] in CIRCLES:
+                prize = PRIZE_COLOUR[colour]
+                text += (f" and collected {'an' if prize[0] in 'aeiou' else 'a'} {prize} prize "
+                         f"({state.collected[colour]}/{PRIZES_TO_WIN})")
+            elif state.pending_marker and state.pending_marker["placer"] == seat:
+                text += f", reaching the {PRIZE_COLOUR[colour]} marker"
+            return text + "."
+        if kind == "rotate":
+            change = state.last_change
+            return (f"{who} rotated tile {change['tile']} on **{change['space']}** to orientation "
+                    f"{action.get('orientation')} (no move).")
+        if kind == "replace":
+            change = state.last_change
+            return (f"{who} replaced the tile on **{change['space']}** with spare tile {change['tile']} "
+                    f"(orientation {action.get('orientation')}); tile {state.spare} is now the spare (no move).")
+        if kind == "place_marker":
+            marker = state.marker
+            owner = seat_of(state, marker_owner(state))
+            return (f"{previous} {who} put the {marker['colour']} marker on **{marker['stop']}**: "
+                    f"{escape(session.names[owner])} must reach it before collecting again.").strip()
+        if kind == "scramble":
+            return f"{previous} {who} scrambled the tiles on {', '.join(state.last_scramble or [])}.".strip()
+        if kind == "skip_scramble":
+            return f"{previous} (No scramble.)".strip()
+        if kind == "pass":
+            return f"{who} had no legal option and passed."
+        if kind == "resign":
+            return f"{who} resigned."
+        return ""
+
+    # ------------------------------------------------------------ controls
+    def components(self, session: GameSession) -> list[discord.ui.Item]:
+        state = session.state
+        if state is None or state.phase == "over":
+            return []
+        label = {"runners": "Set up", "prizes": "Set up", "marker": "Place marker", "scramble": "Scramble",
+                 "turn": "Move"}[state.phase]
+        items: list[discord.ui.Item] = [SessionButton(session.id, "octiles_open", label=label,
+                                                      style=discord.ButtonStyle.primary)]
+        if state.phase == "scramble":
+            items.append(SessionButton(session.id, "octiles_skip", label="Skip scramble"))
+        return items
+
+    # --------------------------------------------------------------- setup
+    def default_options(self) -> dict[str, Any]:
+        return {"scramble": False}
+
+    def computer_action(self, state: Any, seat: int, level: str, seed: int) -> dict[str, Any]:
+        return choose_action(state, seat, level, seed)
+
+    def add_commands(self, group: app_commands.Group) -> None:
+        platform = self.platform
+
+        @group.command(name="challenge", description="Challenge someone to Octiles Scavenger Hunt.")
+        @app_commands.describe(opponent="Who you play against (mention me to play the computer)",
+                               scramble="Allow each player one scramble of four tiles (optional rule)",
+                               computer="How strong the computer plays, when you challenge me")
+        @app_commands.choices(computer=COMPUTER_LEVEL_CHOICES)
+        async def challenge(interaction: discord.Interaction, opponent: discord.Member, scramble: bool = False,
+                            computer: str | None = None) -> None:
+            await platform.challenge(interaction, GAME, [opponent], {"scramble": bool(scramble)}, computer)
+
+        @group.command(name="move", description="Option 2: move your runner to a stop or circle.")
+        @app_commands.describe(to="Where your runner ends (autocomplete lists your legal moves)")
+        async def move(interaction: discord.Interaction, to: str) -> None:
+            await self._command(interaction, move_action("move", to))
+
+        @group.command(name="rotate", description="Option 3: rotate a tile to another orientation (no move).")
+        @app_commands.describe(tile="The tile space, e.g. c3", orientation="0-7: steps of 45 degrees clockwise")
+        async def rotate(interaction: discord.Interaction, tile: str,
+                         orientation: app_commands.Range[int, 0, 7]) -> None:
+            await self._command(interaction, {"type": "rotate", "space": tile.strip().lower(),
+                                              "orientation": orientation})
+
+        @group.command(name="replace", description="Put the spare tile on a space; with `to` also move (option 1).")
+        @app_commands.describe(tile="The tile space, e.g. c3", orientation="0-7 for the spare tile",
+                               to="Option 1: where to move across the new tile (leave out for option 3)")
+        async def replace(interaction: discord.Interaction, tile: str, orientation: app_commands.Range[int, 0, 7],
+                          to: str | None = None) -> None:
+            extra = {"space": tile.strip().lower(), "orientation": orientation}
+            action = move_action("replace_move", to, **extra) if to else {"type": "replace", **extra}
+            await self._command(interaction, action)
+
+        @group.command(name="marker", description="Place a decoy marker on a free stop (when it is your choice).")
+        @app_commands.describe(stop="A free stop, e.g. B2")
+        async def marker(interaction: discord.Interaction, stop: str) -> None:
+            await self._command(interaction, {"type": "place_marker", "stop": stop.strip().upper()})
+
+        @move.autocomplete("to")
+        async def move_to(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            found = await self._my_state(interaction)
+            if found is None:
+                return []
+            state, seat = found
+            return self._choices(state, legal_destinations(state, seat), current)
+
+        @replace.autocomplete("to")
+        async def replace_to(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            found = await self._my_state(interaction)
+            space = str(getattr(interaction.namespace, "tile", "") or "").strip().lower()
+            orientation = getattr(interaction.namespace, "orientation", None)
+            if found is None or space not in SPACES or not isinstance(orientation, int) or not 0 <= orientation < 8:
+                return []
+            state, seat = found
+            if state.phase != "turn" or state.turn_seat != seat:
+                return []
+            routes = legal_routes(state, seat, replaced_tiles(state, space, orientation), crossing=space)
+            return self._choices(state, routes, current)
+
+        async def tile_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            found = await self._my_state(interaction)
+            typed = current.strip().lower()
+            if found is None:
+                return [app_commands.Choice(name=s, value=s) for s in SPACES if s.startswith(typed)]
+            state, _seat = found
+            return [app_commands.Choice(name=f"{s}: tile {state.tiles[s][0]}, orientation {state.tiles[s][1]}",
+                                        value=s) for s in SPACES if s.startswith(typed)]
+
+        rotate.autocomplete("tile")(tile_choices)
+        replace.autocomplete("tile")(tile_choices)
+
+        @marker.autocomplete("stop")
+        async def marker_stop(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            found = await self._my_state(interaction)
+            if found is None:
+                return []
+            typed = current.strip().upper()
+            return [app_commands.Choice(name=stop, value=stop) for stop in free_stops(found[0])
+                    if stop.startswith(typed)]
+
+        platform.register_button("octiles_open", self._open_button)
+        platform.register_button("octiles_skip", self._skip_button)
+        platform.register_button("octiles_pass", self._pass_button)
+        platform.register_select("octiles_gold", self._gold_select)
+        platform.register_select("octiles_teal", self._teal_select)
+        platform.register_select("octiles_circle", self._circle_select)
+        platform.register_select("octiles_mark", self._marker_select)
+        platform.register_select("octiles_scr", self._scramble_select)
+        platform.register_select("octiles_go", self._move_select)
+        platform.register_select("octiles_rot", self._rotate_space_select)
+        platform.register_select("octiles_rotto", self._rotate_select)
+        platform.register_select("octiles_rep", self._replace_space_select)
+        platform.register_select("octiles_repto", self._replace_orientation_select)
+        platform.register_select("octiles_repmv", self._replace_select)
+
+    # ------------------------------------------------------------ commands
+    @staticmethod
+    def _choices(state: Any, destinations: dict[str, list[Route]], current: str) -> list[app_commands.Choice[str]]:
+        typed = current.strip().upper()
+        choices = []
+        for label, value, note in route_options(state, destinations):
+            if typed and not label.upper().startswith(typed):
+                continue
+            choices.append(app_commands.Choice(name=f"{label} — {note}" if note else label, value=value))
+        return choices[:SELECT_LIMIT]
+
+    async def _my_state(self, interaction: discord.Interaction) -> tuple[Any, int] | None:
+        """(state, seat) of the user in this channel's running game, for autocomplete; None if none."""
+        record = await self.platform.store.live_session(interaction.channel_id)
+        if record is None or record.game != GAME or record.status != "active":
+            return None
+        session = await self.platform.load(record.id)
+        seat = session.seat_of(interaction.user.id)
+        if seat is None:
+            return None
+        return session.state, seat
+
+    async def _command(self, interaction: discord.Interaction, action: dict[str, Any]) -> None:
+        session = await self.platform.session_for(interaction, GAME)
+        await self.platform.defer(interaction, private_thinking=True)
+        session = await self.platform.act(session.id, interaction.user.id, action)
+        text, view = self._done(session, interaction.user.id)
+        await self.platform.reply_private(interaction, text, view=view)
+
+    def _done(self, session: GameSession, user_id: int) -> tuple[str, discord.ui.View | None]:
+        """The private answer to an action; offers the scramble at once when it is the mover's choice."""
+        text = "Done. " + (session.record.meta.get("last_event") or "")
+        state = session.state
+        seat = session.seat_of(user_id)
+        if session.record.status == "active" and state.phase == "scramble" and acting(state)[0] == seat:
+            text += "\n🔀 You may **scramble** four tiles now (once per game), or skip."
+            return text, view_of(self._scramble_items(session))
+        if session.record.status == "active" and state.phase == "marker" and acting(state)[0] == seat:
+            text += "\n📍 Now place the marker:"
+            return text, view_of([self._marker_menu(session)])
+        return text, None
+
+    # ------------------------------------------------------------ private menus
+    async def _turn_of(self, interaction: discord.Interaction, session_id: int) -> tuple[GameSession, int]:
+        """The session and the clicker's seat, if the clicker must act now in a running game."""
+        session = await self.platform.load(session_id)
+        seat = self.platform.check_can_act(session, interaction.user.id, any_time=True)
+        expected, why = acting(session.state)
+        if seat != expected:
+            word = "turn" if session.state.phase == "turn" else "choice"
+            raise UserError(f"It is {session.mention(expected)}'s {word}: {why}.")
+        return session, seat
+
+    async def _open_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
+        session, seat = await self._turn_of(interaction, session_id)
+        state = session.state
+        if state.phase == "runners":
+            options = [discord.SelectOption(label=f"Gold runner on {stop}", value=stop) for stop in CENTRAL_STOPS]
+            select = SessionSelect(session_id, "octiles_gold", "", options=options, placeholder="Gold runner on…")
+            text = ("**Set up** (1/2): you are Gold. Choose the central stop for the **Gold** runner (yours); "
+                    "then the Teal runner's.")
+            await self.platform.reply_private(interaction, text, view=view_of([select]))
+        elif state.phase == "prizes":
+            options = []
+            for circle in RING:
+                trial = ENGINE.apply(state, seat, {"type": "first_circle", "circle": circle})
+                plum = " ".join(c for c in RING if trial.prizes.get(c) == "plum")
+                options.append(discord.SelectOption(label=f"Start at {circle}", value=circle,
+                                                    description=f"Plum (yours): {plum}"[:100]))
+            select = SessionSelect(session_id, "octiles_circle", "", options=options,
+                                   placeholder="First prize circle…")
+            text = ("**Set up**: you are Teal. Choose the circle for the first **plum** prize; prizes then go on "
+                    "every other circle round the rim, alternating plum and orange.")
+            await self.platform.reply_private(interaction, text, view=view_of([select]))
+        elif state.phase == "marker":
+            colour = state.pending_marker["colour"]
+            text = f"**Place the {colour} marker** on a free stop; its owner must reach it before collecting again."
+            await self.platform.reply_private(interaction, text, view=view_of([self._marker_menu(session)]))
+        elif state.phase == "scramble":
+            await self.platform.reply_private(
+                interaction, "🔀 **Scramble**: choose four tile spaces; their tiles are shuffled back in random "
+                             "orientations. Once per game.", view=view_of(self._scramble_items(session)))
+        else:
+            await self._move_menu(interaction, session, seat)
+
+    def _marker_menu(self, session: GameSession) -> discord.ui.Item:
+        state = session.state
+        options = [discord.SelectOption(label=stop, value=stop) for stop in free_stops(state)]
+        return SessionSelect(session.id, "octiles_mark", str(state.turn_number), options=options[:SELECT_LIMIT],
+                             placeholder=f"{state.pending_marker['colour'].title()} marker on…")
+
+    def _scramble_items(self, session: GameSession) -> list[discord.ui.Item]:
+        state = session.state
+        options = [discord.SelectOption(label=space, value=space, description=f"tile {state.tiles[space][0]}")
+                   for space in SPACES]
+        return [SessionSelect(session.id, "octiles_scr", str(state.turn_number), options=options,
+                              placeholder="Four tiles to scramble…", min_values=4, max_values=4),
+                SessionButton(session.id, "octiles_skip", label="Skip scramble")]
+
+    async def _move_menu(self, interaction: discord.Interaction, session: GameSession, seat: int) -> None:
+        state = session.state
+        stamp = str(state.turn_number)
+        colour = colour_of(state, seat)
+        lines = [f"**Your turn** ({colour.title()}, runner on {state.runners[colour]}; spare tile {state.spare}). "
+                 "Choose one option:"]
+        items: list[discord.ui.Item] = []
+        moves = route_options(state, legal_destinations(state, seat))
+        if moves:
+            options = [discord.SelectOption(label=label, value=value, description=note or None)
+                       for label, value, note in moves[:SELECT_LIMIT]]
+            items.append(SessionSelect(session.id, "octiles_go", stamp, options=options,
+                                       placeholder="Option 2: move your runner to…"))
+        else:
+            lines.append("• No plain move is possible on these tiles.")
+        rotations, _replacements = change_options(state, seat)
+        rotatable = list(dict.fromkeys(a["space"] for a in rotations))
+        if rotatable:
+            options = [discord.SelectOption(label=f"Rotate {s}", value=s,
+                                            description=f"tile {state.tiles[s][0]}, now orientation "
+                                                        f"{state.tiles[s][1]}") for s in rotatable]
+            items.append(SessionSelect(session.id, "octiles_rot", stamp, options=options,
+                                       placeholder="Option 3: rotate a tile (no move)…"))
+        if state.last_option[seat] == 3:
+            lines.append("• You changed a tile last turn: this turn you must move.")
+        barred = restricted_space(state, seat)
+        if barred:
+            lines.append(f"• Your opponent just changed {barred}: you may not change it without moving.")
+        options = [discord.SelectOption(label=f"Replace {s}", value=s, description=f"tile {state.tiles[s][0]}")
+                   for s in SPACES]
+        items.append(SessionSelect(session.id, "octiles_rep", stamp, options=options,
+                                   placeholder=f"Option 1 or 3: put spare tile {state.spare} on…"))
+        if not has_turn_option(state, seat):
+            lines.append("• You have no legal option: you must pass.")
+            items = [SessionButton(session.id, "octiles_pass", stamp, label="Pass", style=discord.ButtonStyle.danger)]
+        await self.platform.reply_private(interaction, "\n".join(lines), view=view_of(items))
+
+    async def _fresh_turn(self, interaction: discord.Interaction, session_id: int,
+                          stamp: str) -> tuple[GameSession, int]:
+        session, seat = await self._turn_of(interaction, session_id)
+        if session.state.phase != "turn" or str(session.state.turn_number) != stamp:
+            raise UserError(OUT_OF_DATE)
+        return session, seat
+
+    async def _finish_menu(self, interaction: discord.Interaction, session_id: int, action: dict[str, Any]) -> None:
+        """Act from a private menu, then turn the menu into the answer."""
+        await self.platform.defer(interaction)
+        session = await self.platform.act(session_id, interaction.user.id, action)
+        text, view = self._done(session, interaction.user.id)
+        await interaction.edit_original_response(content=text, view=view, attachments=[])
+
+    # set-up
+    async def _gold_select(self, interaction: discord.Interaction, session_id: int, _: str,
+                           values: list[str]) -> None:
+        session, _seat = await self._turn_of(interaction, session_id)
+        gold = values[0] if values else ""
+        if session.state.phase != "runners" or gold not in CENTRAL_STOPS:
+            raise UserError("The runners have already been placed.")
+        options = [discord.SelectOption(label=f"Teal runner on {stop}", value=stop)
+                   for stop in CENTRAL_STOPS if stop != gold]
+        select = SessionSelect(session_id, "octiles_teal", gold, options=options, placeholder="Teal runner on…")
+        await interaction.response.edit_message(
+            content=f"**Set up** (2/2): Gold runner on **{gold}**. Now the central stop for the **Teal** runner.",
+            view=view_of([select]))
+
+    async def _teal_select(self, interaction: discord.Interaction, session_id: int, gold: str,
+                           values: list[str]) -> None:
+        teal = values[0] if values else ""
+        await self._finish_menu(interaction, session_id, {"type": "place_runners", "gold": gold, "teal": teal})
+
+    async def _circle_select(self, interaction: discord.Interaction, session_id: int, _: str,
+                             values: list[str]) -> None:
+        await self._finish_menu(interaction, session_id, {"type": "first_circle", "circle": values[0]})
+
+    # markers and scramble
+    async def _marker_select(self, interaction: discord.Interaction, session_id: int, _: str,
+                             values: list[str]) -> None:
+        await self._finish_menu(interaction, session_id, {"type": "place_marker", "stop": values[0]})
+
+    async def _scramble_select(self, interaction: discord.Interaction, session_id: int, _: str,
+                               values: list[str]) -> None:
+        await self._finish_menu(interaction, session_id, {"type": "scramble", "tiles": list(values)})
+
+    async def _skip_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
+        await self._turn_of(interaction, session_id)
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:  # the offer in a private answer
+            await self._finish_menu(interaction, session_id, {"type": "skip_scramble"})
+            return
+        await self.platform.defer(interaction)
+        await self.platform.act(session_id, interaction.user.id, {"type": "skip_scramble"})
+
+    async def _pass_button(self, interaction: discord.Interaction, session_id: int, stamp: str) -> None:
+        await self._fresh_turn(interaction, session_id, stamp)
+        await self._finish_menu(interaction, session_id, {"type": "pass"})
+
+    # the Move flow
+    async def _move_select(self, interaction: discord.Interaction, session_id: int, stamp: str,
+                           values: list[str]) -> None:
+        await self._fresh_turn(interaction, session_id, stamp)
+        await self._finish_menu(interaction, session_id, move_action("move", values[0]))
+
+    async def _rotate_space_select(self, interaction: discord.Interaction, session_id: int, stamp: str,
+                                   values: list[str]) -> None:
+        session, seat = await self._fresh_turn(interaction, session_id, stamp)
+        space = values[0]
+        rotations, _ = change_options(session.state, seat)
+        allowed = [a["orientation"] for a in rotations if a["space"] == space]
+        if not allowed:
+            raise UserError(f"You cannot rotate the tile on {space} this turn.")
+        await self.platform.defer(interaction)
+        picture = await self.platform.renderer.render(render_orientations, session.state, space)
+        tile, current = session.state.tiles[space]
+        options = [discord.SelectOption(label=f"Orientation {o}", value=str(o)) for o in allowed]
+        select = SessionSelect(session_id, "octiles_rotto", f"{stamp}:{space}", options=options,
+                               placeholder=f"Turn {space} to orientation…")
+        await interaction.edit_original_response(
+            content=f"**Rotate tile {tile} on {space}** (now orientation {current}): choose its new orientation "
+                    "(the picture numbers them 0–7; orientations that look the same as now are left out).",
+            attachments=[as_file(picture)], view=view_of([select]))
+
+    async def _rotate_select(self, interaction: discord.Interaction, session_id: int, arg: str,
+                             values: list[str]) -> None:
+        stamp, _, space = arg.partition(":")
+        await self._fresh_turn(interaction, session_id, stamp)
+        await self._finish_menu(interaction, session_id,
+                                {"type": "rotate", "space": space, "orientation": int(values[0])})
+
+    async def _replace_space_select(self, interaction: discord.Interaction, session_id: int, stamp: str,
+                                    values: list[str]) -> None:
+        session, seat = await self._fresh_turn(interaction, session_id, stamp)
+        state, space = session.state, values[0]
+        if space not in SPACES:
+            raise UserError("Choose a tile space.")
+        await self.platform.defer(interaction)
+        picture = await self.platform.renderer.render(render_orientations, state)
+        options = []
+        for orientation in range(8):
+            routes = legal_routes(state, seat, replaced_tiles(state, space, orientation), crossing=space)
+            count = sum(len(r) for r in routes.values())
+            note = f"{count} move{'s' if count != 1 else ''} across it" if count else "no move across it"
+            options.append(discord.SelectOption(label=f"Orientation {orientation}", value=str(orientation),
+                                                description=note))
+        select = SessionSelect(session_id, "octiles_repto", f"{stamp}:{space}", options=options,
+                               placeholder=f"Spare tile {state.spare} on {space} in orientation…")
+        await interaction.edit_original_response(
+            content=f"**Replace tile {state.tiles[space][0]} on {space}** with spare tile {state.spare}: choose the "
+                    "spare's orientation (the picture numbers them 0–7); then move across it or not.",
+            attachments=[as_file(picture)], view=view_of([select]))
+
+    async def _replace_orientation_select(self, interaction: discord.Interaction, session_id: int, arg: str,
+                                          values: list[str]) -> None:
+        stamp, _, space = arg.partition(":")
+        session, seat = await self._fresh_turn(interaction, session_id, stamp)
+        state, orientation = session.state, int(values[0])
+        routes = legal_routes(state, seat, replaced_tiles(state, space, orientation), crossing=space)
+        options = [discord.SelectOption(label=label, value=value, description=note or "option 1: replace and move")
+                   for label, value, note in route_options(state, routes)][:SELECT_LIMIT - 1]
+        can_change = state.last_option[seat] != 3 and restricted_space(state, seat) != space
+        if can_change:
+            options.insert(0, discord.SelectOption(label="Don't move", value="-",
+                                                   description="option 3: replace the tile only"))
+        if not options:
+            raise UserError(f"With spare tile {state.spare} on {space} in orientation {orientation} no move crosses "
+                            "it, and you may not change a tile without moving this turn. Choose another "
+                            "orientation.")
+        select = SessionSelect(session_id, "octiles_repmv", f"{stamp}:{space}:{orientation}", options=options,
+                               placeholder="Move across the new tile to…")
+        await interaction.response.edit_message(
+            content=f"**Spare tile {state.spare} on {space}, orientation {orientation}**: choose where to move "
+                    "across it" + (", or don't move." if can_change else "."),
+            view=view_of([select]))
+
+    async def _replace_select(self, interaction: discord.Interaction, session_id: int, arg: str,
+                              values: list[str]) -> None:
+        stamp, space, orientation = arg.split(":")
+        await self._fresh_turn(interaction, session_id, stamp)
+        extra = {"space": space, "orientation": int(orientation)}
+        action = {"type": "replace", **extra} if values[0] == "-" else move_action("replace_move", values[0], **extra)
+        await self._finish_menu(interaction, session_id, action)
+
+
+__all__ = ["OctilesAdapter"]

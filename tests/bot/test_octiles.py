@@ -1,0 +1,441 @@
+"""Octiles Scavenger Hunt through SimCord: challenge, private set-up choices, turns by command and
+by the Move flow, autocomplete, markers, scramble, illegal inputs, a finished game and the computer."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.octiles import OctilesAdapter
+from bot.world import bot_member, private_texts
+from engines.octiles import (
+    ENGINE,
+    SPACES,
+    change_options,
+    legal_destinations,
+    legal_routes,
+    replace_move_actions,
+    replaced_tiles,
+)
+from engines.octiles.ai import choose_action
+
+SEED = 1234  # Ada (seat 0) draws Gold; from C3 Gold's only plain move is C3 -> C4 via c3.SW
+
+
+
+@pytest.fixture
+def games():
+    return [OctilesAdapter]
+
+
+# ------------------------------------------------------------------ helpers
+
+async def current(world, session_id):
+    return await world.platform.load(session_id)
+
+
+def labels(message):
+    return [c.label for row in message.components for c in row.children]
+
+
+def select_options(menu, index=0):
+    """The options of the ``index``-th select of a private menu (a raw component payload)."""
+    selects = [c for row in menu.components for c in row["components"] if c["type"] == 3]
+    return selects[index]
+
+
+def option_values(menu, index=0):
+    return [o["value"] for o in select_options(menu, index)["options"]]
+
+
+def option_labels(menu, index=0):
+    return [o["label"] for o in select_options(menu, index)["options"]]
+
+
+async def start(world, seed=SEED, **options):
+    world.platform.new_seed = lambda: seed
+    result = await world.ada.slash(world.channel, "octiles challenge", opponent=world.bo, **options)
+    assert result.acknowledged
+    await world.bo.click(world.channel.last_message, label="Accept")
+    record = await world.platform.store.live_session(world.channel.id)
+    session = await world.platform.load(record.id)
+    assert session.record.status == "active" and session.players == [world.ada.id, world.bo.id]
+    return session
+
+
+async def set_up_by_menus(world, session, gold="C3", teal="D4", circle="A2"):
+    """Gold's runners, then Teal's first circle, through the private selects of the Set up button."""
+    shown = await world.ada.click(world.channel.last_message, label="Set up")
+    assert shown.ephemeral
+    menu = shown.response
+    assert option_values(menu) == ["C3", "C4", "D3", "D4"]
+    await world.ada.select(menu, [gold])
+    assert option_values(menu) == [s for s in ["C3", "C4", "D3", "D4"] if s != gold]
+    await world.ada.select(menu, [teal])
+    assert menu.content.startswith("Done.") and menu.components == []
+    shown = await world.bo.click(world.channel.last_message, label="Set up")
+    menu = shown.response
+    assert len(option_values(menu)) == 20
+    await world.bo.select(menu, [circle])
+    assert menu.content.startswith("Done.")
+    return await current(world, session.id)
+
+
+async def replace_state(world, session, layout, seed=SEED, **options):
+    """TEST SET-UP ONLY: swap the running session's state for a fixed position (the engine's
+    test-only ``layout`` option), then show it on the game message."""
+    session = await current(world, session.id)
+    session.state = ENGINE.new_game(2, {"layout": layout, **options}, seed)
+    await world.platform.save(session)
+    await world.platform.refresh_message(session)
+    return await current(world, session.id)
+
+
+def win_layout(collected):
+    """Seed 1234's tiles, Ada Gold on B4 with A4 (orange) one tile away via a3.NE, Bo Teal on D4."""
+    base = ENGINE.new_game(2, {}, SEED)
+    tiles = {space: list(placed) for space, placed in base.tiles.items()}
+    return {"tiles": tiles, "spare": base.spare, "gold_seat": 0, "runners": {"gold": "B4", "teal": "D4"},
+            "first_circle": "A2", "collected": {"gold": collected}}
+
+
+# -------------------------------------------------------------------- tests
+
+async def test_set_up_choices_are_private_and_for_the_right_player(world):
+    session = await start(world)
+    message = world.channel.last_message
+    assert labels(message) == ["Set up", "Resign"]
+    assert f"🛠 <@{world.ada.id}>'s choice — set-up: Gold places the Gold and Teal runners" in message.content
+    assert message.attachments and "Ada (Gold) places the runners" in message.attachments[0].description
+    other = await world.bo.click(message, label="Set up")
+    assert other.ephemeral and private_texts(other)[0].startswith(f"It is <@{world.ada.id}>'s choice: set-up")
+    stranger = await world.cy.click(message, label="Set up")
+    assert private_texts(stranger) == ["You are not playing in this game."]
+
+    shown = await world.ada.click(message, label="Set up")
+    menu = shown.response
+    await world.ada.select(menu, ["C3"])
+    assert option_labels(menu) == ["Teal runner on C4", "Teal runner on D3", "Teal runner on D4"]
+    await world.ada.select(menu, ["D4"])
+    session = await current(world, session.id)
+    assert session.state.runners == {"gold": "C3", "teal": "D4"} and session.state.phase == "prizes"
+    public = world.channel.last_message.content
+    assert "**Ada** (Gold) put the Gold runner on **C3** and the Teal runner on **D4**." in public
+    assert f"🛠 <@{world.bo.id}>'s choice — set-up: Teal chooses the circle" in public
+
+    late = await world.ada.click(world.channel.last_message, label="Set up")
+    assert private_texts(late)[0].startswith(f"It is <@{world.bo.id}>'s choice")
+    shown = await world.bo.click(world.channel.last_message, label="Set up")
+    menu = shown.response
+    a2 = next(o for o in select_options(menu)["options"] if o["value"] == "A2")
+    assert a2["description"] == "Plum (yours): A2 A6 E6 F3 D1"
+    await world.bo.select(menu, ["A2"])
+    session = await current(world, session.id)
+    assert session.state.phase == "turn" and session.state.prizes["A2"] == "plum"
+    message = world.channel.last_message
+    assert "set out the prizes from **A2**: plum on A2 A6 E6 F3 D1; orange on A4 C6 F5 F1 B1." in message.content
+    assert labels(message) == ["Move", "Resign"]
+    assert f"▶ It is <@{world.ada.id}>'s turn." in message.content
+
+
+async def test_turns_by_commands_and_the_move_flow(world):
+    session = await set_up_by_menus(world, await start(world))
+    game_message_id = session.record.message_id
+
+    # 1. Ada (Gold), Move flow: the only plain move.
+    shown = await world.ada.click(world.channel.last_message, label="Move")
+    assert shown.ephemeral
+    menu = shown.response
+    assert "**Your turn** (Gold, runner on C3" in menu.content
+    assert option_labels(menu, 0) == ["C4 via c3.SW (1 tile)"]
+    await world.ada.select(menu, ["C4 via c3.SW"], custom_id=select_options(menu, 0)["custom_id"])
+    assert menu.content.startswith("Done.") and menu.components == []
+    session = await current(world, session.id)
+    assert session.state.runners["gold"] == "C4"
+    message = world.channel.last_message
+    assert message.id == game_message_id  # edited, not reposted
+    assert "**Ada** (Gold) moved **C3 → C4** (via c3.SW, through c3)." in message.content
+
+    # 2. Bo (Teal), /octiles rotate (option 3).
+    rotation = change_options(session.state, 1)[0][0]
+    tile = session.state.tiles[rotation["space"]][0]
+    result = await world.bo.slash(world.channel, "octiles rotate", tile=rotation["space"].upper(),
+                                  orientation=rotation["orientation"])
+    assert result.ephemeral and private_texts(result)[-1].startswith("Done.")
+    session = await current(world, session.id)
+    assert session.state.tiles[rotation["space"]] == [tile, rotation["orientation"]]
+    assert (f"**Bo** (Teal) rotated tile {tile} on **{rotation['space']}** to orientation "
+            f"{rotation['orientation']} (no move).") in world.channel.last_message.content
+
+    # 3. Ada, /octiles move with a value offered by autocomplete.
+    choices = await world.ada.autocomplete(world.channel, "octiles move", "to", "")
+    destinations = legal_destinations(session.state, 0)
+    assert [c["value"] for c in choices] == [f"{end} via {r.via}" for end, rs in destinations.items() for r in rs]
+    target = choices[0]["value"]
+    result = await world.ada.slash(world.channel, "octiles move", to=target.lower())
+    assert result.ephemeral and private_texts(result)[-1].startswith("Done.")
+    session = await current(world, session.id)
+    assert session.state.runners["gold"] == target.split()[0]
+
+    # 4. Bo must move (option 3 last turn): Move flow, replace and move.
+    shown = await world.bo.click(world.channel.last_message, label="Move")
+    menu = shown.response
+    assert "You changed a tile last turn: this turn you must move." in menu.content
+    placeholders = [select_options(menu, i)["placeholder"] for i in range(len(menu.components))]
+    assert not any("rotate" in p for p in placeholders)
+    action = replace_move_actions(session.state, 1)[0]
+    replace_menu = select_options(menu, len(placeholders) - 1)
+    await world.bo.select(menu, [action["space"]], custom_id=replace_menu["custom_id"])
+    assert menu.attachments and menu.attachments[0].description.startswith(f"Spare tile {session.state.spare}")
+    await world.bo.select(menu, [str(action["orientation"])])
+    routes = legal_routes(session.state, 1, replaced_tiles(session.state, action["space"], action["orientation"]),
+                          crossing=action["space"])
+    assert "Don't move" not in option_labels(menu)  # option 3 is not allowed twice in a row
+    assert option_labels(menu) == [f"{end} via {r.via} ({len(r.steps)} tile{'s' if len(r.steps) != 1 else ''})"
+                                   for end, rs in routes.items() for r in rs]
+    spare, chosen = session.state.spare, option_values(menu)[0]
+    await world.bo.select(menu, [chosen])
+    assert menu.content.startswith("Done.") and not menu.attachments
+    session = await current(world, session.id)
+    assert session.state.tiles[action["space"]][0] == spare
+    assert session.state.runners["teal"] == chosen.split()[0]
+    assert f"**Bo** (Teal) put spare tile {spare} on **{action['space']}**" in world.channel.last_message.content
+
+    # 5. Ada, /octiles replace without `to`: option 3.
+    space = next(s for s in SPACES if s != action["space"])
+    spare, old = session.state.spare, session.state.tiles[space][0]
+    result = await world.ada.slash(world.channel, "octiles replace", tile=space, orientation=5)
+    assert private_texts(result)[-1].startswith("Done.")
+    session = await current(world, session.id)
+    assert session.state.tiles[space] == [spare, 5] and session.state.spare == old
+    assert f"tile {old} is now the spare (no move)." in world.channel.last_message.content
+
+    # 6. Bo, Move flow rotate: space, then orientation (with the orientations picture).
+    shown = await world.bo.click(world.channel.last_message, label="Move")
+    menu = shown.response
+    assert f"Your opponent just changed {space}" in menu.content
+    rotate_menu = next(select_options(menu, i) for i in range(len(menu.components))
+                       if "rotate" in select_options(menu, i)["placeholder"])
+    assert f"Rotate {space}" not in [o["label"] for o in rotate_menu["options"]]
+    rotation = change_options(session.state, 1)[0][0]
+    tile = session.state.tiles[rotation["space"]][0]
+    await world.bo.select(menu, [rotation["space"]], custom_id=rotate_menu["custom_id"])
+    assert menu.attachments[0].description.startswith(f"Tile {tile} on {rotation['space']}")
+    await world.bo.select(menu, [str(rotation["orientation"])])
+    assert menu.content.startswith("Done.")
+    session = await current(world, session.id)
+    assert session.state.tiles[rotation["space"]] == [tile, rotation["orientation"]]
+
+    # 7. Ada, /octiles replace with `to`: option 1.
+    action = replace_move_actions(session.state, 0)[0]
+    choices = await world.ada.autocomplete(world.channel, "octiles replace", "to", "",
+                                           tile=action["space"], orientation=action["orientation"])
+    assert choices and all(c["value"].split()[0] == c["name"].split()[0] for c in choices)
+    assert action["to"] in [c["value"].split()[0] for c in choices]
+    result = await world.ada.slash(world.channel, "octiles replace", tile=action["space"],
+                                   orientation=action["orientation"], to=action["to"])
+    assert private_texts(result)[-1].startswith("Done."), private_texts(result)
+    session = await current(world, session.id)
+    assert session.state.runners["gold"] == action["to"] and session.state.turn_seat == 1
+    assert world.channel.last_message.id == game_message_id
+
+
+async def test_illegal_inputs_are_private_and_change_nothing(world):
+    session = await set_up_by_menus(world, await start(world), gold="C3", teal="C4")
+    before = ENGINE.dump(session.state)
+
+    async def refused(actor, command, expected, **options):
+        result = await actor.slash(world.channel, f"octiles {command}", **options)
+        assert result.ephemeral
+        assert private_texts(result)[-1] == expected, private_texts(result)
+        assert ENGINE.dump((await current(world, session.id)).state) == before
+
+    # The only path from C3 leads onto Teal's runner.
+    await refused(world.ada, "move", "Stop C4 is occupied by Teal's runner.", to="C4")
+    await refused(world.ada, "move", "No path leads from C3 to E5.", to="E5")
+    await refused(world.ada, "move", "Z9 is not a stop or circle.", to="Z9")
+    await refused(world.bo, "move", f"It is <@{world.ada.id}>'s turn.", to="D3")
+    await refused(world.cy, "move", "You are not playing in this game.", to="C4")
+    await refused(world.ada, "rotate", "Q7 is not a tile space (spaces: " + ", ".join(SPACES) + ").",
+                  tile="q7", orientation=1)
+    assert await world.ada.autocomplete(world.channel, "octiles move", "to", "") == []
+    clicked = await world.bo.click(world.channel.last_message, label="Move")
+    assert private_texts(clicked)[0].startswith(f"It is <@{world.ada.id}>'s turn")
+
+    # Option 3 twice in a row.
+    rotation = change_options(session.state, 0)[0][0]
+    await world.ada.slash(world.channel, "octiles rotate", tile=rotation["space"], orientation=rotation["orientation"])
+    session = await current(world, session.id)
+    action = change_options(session.state, 1)[1][0]
+    await world.bo.slash(world.channel, "octiles replace", tile=action["space"], orientation=action["orientation"])
+    session = await current(world, session.id)
+    before = ENGINE.dump(session.state)
+    # A rotation that would be legal if Ada had moved last turn:
+    again = change_options(ENGINE.load({**before, "last_option": [0, 0]}), 0)[0][0]
+    await refused(world.ada, "rotate", "You changed a tile without moving last turn: this turn you must move your "
+                                       "runner.", tile=again["space"], orientation=again["orientation"])
+    await refused(world.ada, "replace", "You changed a tile without moving last turn: this turn you must move your "
+                                        "runner.", tile="a2", orientation=0)
+    # A Move menu opened before the opponent acted is out of date afterwards.
+    session = await current(world, session.id)
+    stale_owner = world.ada
+    shown = await stale_owner.click(world.channel.last_message, label="Move")
+    menu = shown.response
+    action = replace_move_actions(session.state, 0)[0]
+    await world.ada.slash(world.channel, "octiles replace", tile=action["space"], orientation=action["orientation"],
+                          to=action["to"] + (f" via {action['via']}" if "via" in action else ""))
+    session = await current(world, session.id)
+    before = ENGINE.dump(session.state)
+    late = await stale_owner.select(menu, [option_values(menu, len(menu.components) - 1)[0]],
+                                    custom_id=select_options(menu, len(menu.components) - 1)["custom_id"])
+    assert private_texts(late)[-1] == f"It is <@{world.bo.id}>'s turn: Teal's turn: move, replace and move, or " \
+                                      "change a tile."
+    assert ENGINE.dump((await current(world, session.id)).state) == before
+
+
+async def test_marker_is_asked_from_the_right_player_and_scramble_is_offered(world):
+    session = await start(world, scramble=True)
+    assert session.options == {"scramble": True}
+    session = await replace_state(world, session, win_layout(0), scramble=True)
+    result = await world.ada.slash(world.channel, "octiles move", to="A4")
+    assert private_texts(result)[-1].startswith("Done. **Ada** (Gold) moved **B4 → A4** (via a3.NE, through a3) "
+                                                "and collected an orange prize (1/5).")
+    session = await current(world, session.id)
+    assert session.state.phase == "marker" and session.state.pending_marker == {"colour": "orange", "placer": 1}
+    message = world.channel.last_message
+    assert labels(message) == ["Place marker", "Resign"]
+    assert f"📍 <@{world.bo.id}>'s choice — place Gold's orange marker on a free stop" in message.content
+    wrong = await world.ada.click(message, label="Place marker")
+    assert private_texts(wrong)[0].startswith(f"It is <@{world.bo.id}>'s choice: place Gold's orange marker")
+    refused = await world.ada.slash(world.channel, "octiles marker", stop="B2")
+    assert private_texts(refused)[-1] == f"It is <@{world.bo.id}>'s turn."
+    occupied = await world.bo.slash(world.channel, "octiles marker", stop="D4")
+    assert private_texts(occupied)[-1] == "Stop D4 has a runner on it: choose a free stop."
+    choices = await world.bo.autocomplete(world.channel, "octiles marker", "stop", "")
+    assert "D4" not in [c["value"] for c in choices] and "B2" in [c["value"] for c in choices]
+
+    shown = await world.bo.click(message, label="Place marker")
+    menu = shown.response
+    assert "A4" not in option_values(menu) and "D4" not in option_values(menu)
+    await world.bo.select(menu, ["B2"])
+    session = await current(world, session.id)
+    assert session.state.marker == {"colour": "orange", "stop": "B2"}
+    # The mover (Gold) now may scramble: buttons on the game message, for Ada only.
+    assert session.state.phase == "scramble"
+    message = world.channel.last_message
+    assert labels(message) == ["Scramble", "Skip scramble", "Resign"]
+    assert "🎯 Orange marker on **B2**: Ada must reach it before collecting again." in message.content
+    assert "**Bo** (Teal) put the orange marker on **B2**" in message.content
+    not_yours = await world.bo.click(message, label="Skip scramble")
+    assert private_texts(not_yours)[0].startswith(f"It is <@{world.ada.id}>'s choice: scramble")
+    shown = await world.ada.click(message, label="Scramble")
+    menu = shown.response
+    tiles_before = dict(session.state.tiles)
+    await world.ada.select(menu, ["a2", "b3", "c4", "d1"])
+    assert menu.content.startswith("Done.")
+    session = await current(world, session.id)
+    assert session.state.scramble_used == [True, False] and session.state.phase == "turn"
+    assert sorted(session.state.tiles[s][0] for s in ("a2", "b3", "c4", "d1")) == \
+        sorted(tiles_before[s][0] for s in ("a2", "b3", "c4", "d1"))
+    assert "**Ada** (Gold) scrambled the tiles on a2, b3, c4, d1." in world.channel.last_message.content
+
+    # Bo's move: the scramble is offered privately in the answer; Bo skips.
+    action = choose_action(session.state, 1, "medium", 3)
+    while action["type"] not in ("move", "replace_move"):
+        action = next(a for a in ENGINE.legal_actions(session.state, 1) if a["type"] in ("move", "replace_move"))
+    options = {"tile": action["space"], "orientation": action["orientation"]} if "space" in action else {}
+    command = "replace" if "space" in action else "move"
+    result = await world.bo.slash(world.channel, f"octiles {command}",
+                                  to=action["to"] + (f" via {action['via']}" if "via" in action else ""), **options)
+    answer = [m for m in (result.response, *result.followups) if m is not None and m.flags.ephemeral][-1]
+    assert "You may **scramble** four tiles now" in answer.content
+    await world.bo.click(answer, label="Skip scramble")
+    assert answer.content.startswith("Done.") and answer.components == []
+    session = await current(world, session.id)
+    assert session.state.phase == "turn" and session.state.turn_seat == 0
+    assert "(No scramble.)" in world.channel.last_message.content
+
+
+async def test_a_finished_game(world):
+    session = await start(world)
+    session = await replace_state(world, session, win_layout(4))
+    assert "Ada (Gold, orange) 4/5" in world.channel.last_message.content
+    result = await world.ada.slash(world.channel, "octiles move", to="A4")
+    assert private_texts(result)[-1].startswith("Done.")
+    session = await current(world, session.id)
+    assert session.record.status == "finished" and session.state.winner == 0
+    final = world.channel.last_message
+    assert f"🏆 <@{world.ada.id}> won (Gold collected all 5 prizes)." in final.content
+    assert "Ada (Gold, orange) 5/5" in final.content
+    assert labels(final) == ["Rematch"]
+    over = await world.bo.slash(world.channel, "octiles move", to="D3")
+    assert private_texts(over) == ["There is no Octiles Scavenger Hunt game running in this channel."]
+    stats = await world.ada.slash(world.channel, "stats")
+    assert "**Octiles Scavenger Hunt**: 1 won of 1" in stats.response.content
+
+
+async def test_rules_text(world):
+    result = await world.ada.slash(world.channel, "rules", game="octiles")
+    embed = result.response.embeds[0]
+    assert embed.title == "Octiles Scavenger Hunt: how to play"
+    for needle in ("five of your prizes", "Replace and move", "Decoy markers", "Scramble", "`/octiles move to:",
+                   "`/octiles rotate tile:c3 orientation:0-7`", "`/octiles replace", "`/octiles marker stop:B2`",
+                   "**Move**", "**Set up**"):
+        assert needle in embed.description, needle
+
+
+async def test_against_the_computer(world):
+    world.platform.new_seed = lambda: 77
+    me = bot_member(world)
+    await world.ada.slash(world.channel, "octiles challenge", opponent=me, computer="easy")
+    record = await world.platform.store.live_session(world.channel.id)
+    session = await world.platform.load(record.id)
+    assert session.players == [world.ada.id, me.id]
+    # Seed 77 makes the computer Gold: it has already placed both runners; Teal (Ada) chooses next.
+    assert session.state.gold_seat == 1 and session.state.phase == "prizes"
+    assert "**TestBot** (Gold) put the Gold runner on **" in world.channel.last_message.content
+    assert f"🛠 <@{world.ada.id}>'s choice — set-up: Teal chooses" in world.channel.last_message.content
+    turns = 0
+    while session.record.status == "active" and session.state.turn_number < 8:
+        seat = ENGINE.to_act(session.state)
+        assert seat == [0], "the computer has always answered by now"
+        action = choose_action(session.state, 0, "medium", turns)
+        kind = action["type"]
+        if kind == "place_runners":
+            shown = await world.ada.click(world.channel.last_message, label="Set up")
+            await world.ada.select(shown.response, [action["gold"]])
+            await world.ada.select(shown.response, [action["teal"]])
+        elif kind == "first_circle":
+            shown = await world.ada.click(world.channel.last_message, label="Set up")
+            await world.ada.select(shown.response, [action["circle"]])
+        elif kind == "place_marker":
+            await world.ada.slash(world.channel, "octiles marker", stop=action["stop"])
+        elif kind == "move":
+            await world.ada.slash(world.channel, "octiles move", to=action["to"] + (
+                f" via {action['via']}" if "via" in action else ""))
+        elif kind in ("rotate", "replace"):
+            await world.ada.slash(world.channel, f"octiles {kind}", tile=action["space"],
+                                  orientation=action["orientation"])
+        elif kind == "replace_move":
+            await world.ada.slash(world.channel, "octiles replace", tile=action["space"],
+                                  orientation=action["orientation"],
+                                  to=action["to"] + (f" via {action['via']}" if "via" in action else ""))
+        else:
+            raise AssertionError(f"unexpected action {action}")
+        turns += 1
+        session = await current(world, session.id)
+        assert turns < 20
+    assert session.state.turn_number >= 8
+    assert world.channel.last_message.content.count("**TestBot** (Gold)") == 1
+    assert f"▶ It is <@{world.ada.id}>'s turn." in world.channel.last_message.content
+
+
+async def test_old_game_message_works_after_a_restart(world, settings):
+    session = await set_up_by_menus(world, await start(world))
+    message_id = session.record.message_id
+    await world.restart(settings, [OctilesAdapter])
+    shown = await world.ada.click(world.message(message_id), label="Move")
+    menu = shown.response
+    assert option_labels(menu, 0) == ["C4 via c3.SW (1 tile)"]
+    await world.ada.select(menu, ["C4 via c3.SW"], custom_id=select_options(menu, 0)["custom_id"])
+    session = await current(world, session.id)
+    assert session.state.runners["gold"] == "C4" and session.state.turn_seat == 1
