@@ -15,6 +15,31 @@ from render.octagone import render_board, render_hand
 NAMES = ["Ana", "Bo", "Cy", "Di"]
 
 
+async def _fresh_game(world):
+    """Untimed: stop the channel's game, start a new two-player one; returns the starter's member."""
+    if await world.platform.store.live_session(world.channel.id):
+        await world.ada.slash(world.channel, "stop")
+    world.platform.new_seed = lambda: 11
+    await world.ada.slash(world.channel, "octagone challenge", opponent=world.bo)
+    await world.bo.click(world.channel.last_message, label="Accept")
+    record = await world.platform.store.live_session(world.channel.id)
+    session = await world.platform.load(record.id)
+    return world.ada if session.players[session.state.to_move] == world.ada.id else world.bo
+
+
+async def _place_opening(world, starter) -> None:
+    await starter.slash(world.channel, "octagone place", box="C4", direction="NE")
+
+
+def _simcord_place() -> Row:
+    from bench.simcord_harness import time_interaction
+    from bot.games.octagone import OctagoneAdapter
+
+    return time_interaction("octagone /octagone place through SimCord", _place_opening, _fresh_game,
+                            games=[OctagoneAdapter], repeat=20,
+                            note="White Lady opening: act, save, board render, message edit")
+
+
 def _midgame(players: int, moves: int, seed: int = 7, **options):
     state = ENGINE.new_game(players, options, seed)
     for _ in range(moves):
@@ -47,6 +72,7 @@ def run() -> list[Row]:
                         repeat=20))
     rows.append(measure("octagone legal_actions (opening)",
                         lambda: ENGINE.legal_actions(opening, opening.to_move), repeat=20))
+    rows.append(_simcord_place())
     return rows
 
 

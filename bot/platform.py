@@ -315,9 +315,11 @@ class Platform:
         return items
 
     async def refresh_message(self, session: GameSession, *, repost: bool = False,
-                              channel: discord.abc.Messageable | None = None) -> bool:
+                              channel: discord.abc.Messageable | None = None,
+                              via: discord.Interaction | None = None) -> bool:
         """Show the session's current picture on its game message (posting one if needed).
 
+        ``via``: a publicly deferred interaction whose answer becomes the new game message.
         The state is already saved: if Discord fails here the game is safe, and `/<game> board`
         shows it again. Returns whether the message was updated.
         """
@@ -332,7 +334,10 @@ class Platform:
                 message = channel.get_partial_message(session.record.message_id)
                 await message.edit(content=content, attachments=[as_file(picture)], view=view)
             else:
-                message = await channel.send(content, file=as_file(picture), view=view)
+                if via is not None:
+                    message = await via.followup.send(content, file=as_file(picture), view=view, wait=True)
+                else:
+                    message = await channel.send(content, file=as_file(picture), view=view)
                 session.record.message_id = message.id
                 await self.save(session)
         except discord.HTTPException:
@@ -372,7 +377,7 @@ class Platform:
         if against_computer:
             async with self.lock(session.record.channel_id):
                 await self.start_game(session, seats, names, options)
-                await self.refresh_message(session, channel=interaction.channel)
+                await self.refresh_message(session, via=interaction)
             self._spawn(self.play_computer_turns(session.id))
             return
         deadline = discord.utils.utcnow() + timedelta(seconds=CHALLENGE_SECONDS)
@@ -525,21 +530,25 @@ class Platform:
         task.add_done_callback(self._background.discard)
 
     async def play_computer_turns(self, session_id: int) -> None:
-        """While it is this bot's turn, think off the event loop, then act like any player."""
+        """If it is this bot's turn, think off the event loop, then act like any player.
+
+        One move per call: ``act`` calls this again after every move, so a computer that must
+        move twice in a row (the human was skipped) does, and no two loops ever race.
+        """
         me = self.bot.user.id
         try:
-            while True:
-                session = await self.load(session_id)
-                adapter = self.games[session.record.game]
-                seat = session.seat_of(me)
-                if (session.record.status != "active" or seat is None
-                        or seat not in adapter.engine.to_act(session.state)):
-                    return
-                level = session.record.meta.get("computer_level", "medium")
-                seed = session.record.meta.get("seed", 0) + await self.store.count_actions(session_id)
-                action = await asyncio.get_running_loop().run_in_executor(
-                    None, adapter.computer_action, session.state, seat, level, seed)
-                await self.act(session_id, me, action, seat=seat)
+            session = await self.load(session_id)
+            adapter = self.games[session.record.game]
+            seat = session.seat_of(me)
+            if session.record.status != "active" or seat is None or seat not in adapter.engine.to_act(session.state):
+                return
+            level = session.record.meta.get("computer_level", "medium")
+            seed = session.record.meta.get("seed", 0) + await self.store.count_actions(session_id)
+            action = await asyncio.get_running_loop().run_in_executor(
+                None, adapter.computer_action, session.state, seat, level, seed)
+            await self.act(session_id, me, action, seat=seat)
+        except UserError:
+            log.info("computer move in session %s was overtaken by another change", session_id)
         except Exception as error:
             self.errors.append(error)
             log.exception("the computer player failed in session %s", session_id)

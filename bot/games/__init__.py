@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.adapter import GameAdapter
+from bot.games.octagone import OctagoneAdapter
 from bot.games.octiles import OctilesAdapter
 
-GAMES: list[type[GameAdapter]] = [OctilesAdapter]
+GAMES: list[type[GameAdapter]] = [OctagoneAdapter, OctilesAdapter]

@@ -299,7 +299,7 @@ class OctagoneEngine:
             raise IllegalAction(f"you have no {_shield_words(shield)} left")
         if not fits(shield, target):
             raise IllegalAction(f"box {target} is {box_colour(target)} (row {target[0]}): "
-                                f"play a {box_colour(target)} shield or a joker")
+                                f"play {_a(box_colour(target))} shield or a joker")
         options = aim_options(state, shield)
         if options and direction not in {option["direction"] for option in options}:
             raise IllegalAction(f"the arrow must designate a free box, and pointing {direction} from {target} "
@@ -340,7 +340,7 @@ class OctagoneEngine:
             state.events.append({"type": "skip", "seat": seat, "box": state.target, "action": state.actions})
             self._remove_white_lady(state)
             seat = (seat + 1) % state.players
-        self._finish(state, END_NO_SHIELD, f"no player holds a {box_colour(state.target)} shield or a joker "
+        self._finish(state, END_NO_SHIELD, f"no player holds {_a(box_colour(state.target))} shield or a joker "
                                            f"for box {state.target}")
 
     @staticmethod
@@ -388,6 +388,11 @@ def _extra_joker_seats(starter: int, chosen: Any) -> tuple[int, int]:
         return seats  # type: ignore[return-value]
     order = [(starter + step) % 4 for step in range(4)]
     return order[2], order[3]
+
+
+def _a(word: str) -> str:
+    """``word`` with its indefinite article: "a green", "an orange"."""
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
 
 
 def _shield_words(shield: str) -> str:

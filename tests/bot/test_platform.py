@@ -225,8 +225,10 @@ async def test_resign_finishes_and_records_the_result(world):
 
 
 async def test_game_against_the_computer(world):
-    await world.ada.slash(world.channel, "tiny challenge", opponent=bot_member(world))
+    result = await world.ada.slash(world.channel, "tiny challenge", opponent=bot_member(world))
     game = world.channel.last_message
+    assert result.response.id == game.id, "the deferred answer itself becomes the game message"
+    assert "## Tiny" in game.content and game.attachments
     await world.ada.click(game, label="+1")
     session = await session_of(world)
     assert session.state.total == 3, "the computer answered with +2"
