@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapter import GameAdapter, GameSession
+from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter, GameSession
 from bot.components import SessionButton, SessionSelect, view_of
 from bot.platform import UserError, escape
 from engines.octagone import (
@@ -79,15 +79,6 @@ direction designates). Opening: row, column, then direction.
 • `/octagone place shield:green direction:NE`; opening: `/octagone place box:C4 direction:NE`.
 • **My shields** button: your hand, privately. `/octagone board`, `/octagone resign`, **Resign**.
 """
-
-
-def sentence(text: str) -> str:
-    """An engine reason as a sentence: capital first letter, final full stop."""
-    text = text.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?" else text + "."
 
 
 def shield_label(shield: str) -> str:
@@ -232,7 +223,7 @@ class OctagoneAdapter(GameAdapter):
         @app_commands.choices(
             level=[app_commands.Choice(name="advanced (joker rule, perimeter connections)", value=ADVANCED),
                    app_commands.Choice(name="basic (first part of the rules)", value=BASIC)],
-            computer=[app_commands.Choice(name=level, value=level) for level in ("easy", "medium", "hard")],
+            computer=COMPUTER_LEVEL_CHOICES,
         )
         async def challenge(interaction: discord.Interaction, opponent: discord.Member,
                             partner: discord.Member | None = None, opponent2: discord.Member | None = None,
@@ -277,7 +268,7 @@ class OctagoneAdapter(GameAdapter):
                 if box is not None:
                     action["box"] = parse_box(box)
             await platform.defer(interaction, private_thinking=True)
-            session = await self._act(session.id, interaction.user.id, action)
+            session = await self.platform.act(session.id, interaction.user.id, action)
             await platform.reply_private(interaction, self._done_text(session))
 
         @place.autocomplete("box")
@@ -292,31 +283,11 @@ class OctagoneAdapter(GameAdapter):
         platform.register_select("octagone_aim", self._aim_select)
 
     # ------------------------------------------------------------ the Place flow
-    async def _act(self, session_id: int, user_id: int, action: dict[str, Any]) -> GameSession:
-        try:
-            return await self.platform.act(session_id, user_id, action)
-        except UserError as error:
-            raise UserError(sentence(str(error))) from None
-
     def _done_text(self, session: GameSession) -> str:
         return "Done. " + (session.record.meta.get("last_event") or "")
 
-    async def _my_turn(self, interaction: discord.Interaction, session_id: int) -> tuple[GameSession, int]:
-        """The session and the clicker's seat, if the clicker is to move in a running game."""
-        session = await self.platform.load(session_id)
-        if session.record.status != "active":
-            raise UserError("This game is over." if session.record.status != "challenge"
-                            else "This game has not started yet.")
-        seat = session.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserError("You are not playing in this game.")
-        to_act = self.engine.to_act(session.state)
-        if seat not in to_act:
-            raise UserError(self.platform.turn_sentence(session, to_act))
-        return session, seat
-
     async def _place_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
-        session, seat = await self._my_turn(interaction, session_id)
+        session, seat = await self.platform.seat_to_act(session_id, interaction.user.id)
         state = session.state
         if state.opening:
             rows = [discord.SelectOption(label=f"Row {row} ({colour_words(colour)})", value=row)
@@ -335,7 +306,7 @@ class OctagoneAdapter(GameAdapter):
 
     async def _row_select(self, interaction: discord.Interaction, session_id: int, _: str,
                           values: list[str]) -> None:
-        session, _seat = await self._my_turn(interaction, session_id)
+        session, _seat = await self.platform.seat_to_act(session_id, interaction.user.id)
         row = values[0] if values and values[0] in ROWS else None
         if row is None or not session.state.opening:
             raise UserError("The White Lady has already been placed." if row else "Choose a row.")
@@ -348,7 +319,7 @@ class OctagoneAdapter(GameAdapter):
 
     async def _column_select(self, interaction: discord.Interaction, session_id: int, row: str,
                              values: list[str]) -> None:
-        session, _seat = await self._my_turn(interaction, session_id)
+        session, _seat = await self.platform.seat_to_act(session_id, interaction.user.id)
         if not session.state.opening:
             raise UserError("The White Lady has already been placed.")
         box = values[0] if values else ""
@@ -363,7 +334,7 @@ class OctagoneAdapter(GameAdapter):
 
     async def _shield_select(self, interaction: discord.Interaction, session_id: int, target: str,
                              values: list[str]) -> None:
-        session, seat = await self._my_turn(interaction, session_id)
+        session, seat = await self.platform.seat_to_act(session_id, interaction.user.id)
         state = session.state
         if state.target != target:
             raise UserError(f"The target has changed to {state.target}: click **Place** again.")
@@ -385,7 +356,7 @@ class OctagoneAdapter(GameAdapter):
         else:
             action = {"type": "place", "shield": shield, "box": box, "direction": direction}
         await self.platform.defer(interaction)
-        session = await self._act(session_id, interaction.user.id, action)
+        session = await self.platform.act(session_id, interaction.user.id, action)
         await interaction.edit_original_response(content=self._done_text(session), view=None)
 
 
