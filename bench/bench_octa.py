@@ -1,4 +1,4 @@
-"""Octa benchmarks: table and hand render time and size, computer move time."""
+"""Octa benchmarks: table and hand render time and size, computer move time, one turn-panel step."""
 
 from __future__ import annotations
 
@@ -47,7 +47,33 @@ def run() -> list[Row]:
     positions = [p for p in (_mid_game(moves, seed=7) for moves in (10, 40, 90)) if ENGINE.outcome(p) is None]
     for level in ("easy", "medium", "hard"):
         rows.append(measure(f"octa computer move ({level})", _cycle_moves(positions, level), repeat=15))
+    rows.append(_simcord_panel_step())
     return rows
+
+
+async def _fresh_panel(world):
+    """Untimed: stop the channel's game, start a new one (seed 8: Ada starts) and open her turn panel."""
+    if await world.platform.store.live_session(world.channel.id):
+        await world.ada.slash(world.channel, "stop")
+    world.platform.new_seed = lambda: 8
+    await world.ada.slash(world.channel, "octa challenge", opponent=world.bo)
+    await world.bo.click(world.channel.last_message, label="Accept")
+    return (await world.ada.click(world.channel.last_message, label="Turn panel")).response
+
+
+async def _panel_step(world, panel) -> None:
+    pile = next(c["custom_id"] for row in panel.components for c in row["components"]
+                if (c.get("label") or "").startswith("Pile 1"))
+    await world.ada.click(panel, custom_id=pile)
+
+
+def _simcord_panel_step() -> Row:
+    from bench.simcord_harness import time_interaction
+    from bot.games.octa import OctaAdapter
+
+    return time_interaction("octa turn-panel step (Pile 1) through SimCord", _panel_step, _fresh_panel,
+                            games=[OctaAdapter], repeat=20,
+                            note="act, save, table render, message edit, hand render, panel edit")
 
 
 def _cycle_moves(positions: list, level: str):

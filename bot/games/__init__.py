@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.adapter import GameAdapter
+from bot.games.octa import OctaAdapter
 from bot.games.octagone import OctagoneAdapter
 from bot.games.octiles import OctilesAdapter
 
-GAMES: list[type[GameAdapter]] = [OctagoneAdapter, OctilesAdapter]
+GAMES: list[type[GameAdapter]] = [OctaAdapter, OctagoneAdapter, OctilesAdapter]
