@@ -144,13 +144,9 @@ class OctaAdapter(GameAdapter):
 
     # ------------------------------------------------------------ the panel: handlers
     async def _player(self, interaction: discord.Interaction, session_id: int) -> tuple[GameSession, int]:
+        """The session and the clicker's seat; the panel opens off-turn too (it then says whose turn it is)."""
         session = await self.platform.load(session_id)
-        seat = session.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserError("You are not playing in this game.")
-        if session.record.status != "active":
-            raise UserError("This game is over.")
-        return session, seat
+        return session, self.platform.check_can_act(session, interaction.user.id, any_time=True)
 
     async def _open_panel(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
         session, seat = await self._player(interaction, session_id)
