@@ -1,4 +1,5 @@
-"""Octagion benchmarks: picture render time and bytes against an equal-size blank PNG; word-list check time."""
+"""Octagion benchmarks: picture render time and bytes against an equal-size blank PNG; word-list check time;
+one `/octagion play` through SimCord."""
 
 from __future__ import annotations
 
@@ -73,7 +74,34 @@ def run() -> list[Row]:
     rows.append(value("octagion conforming words", conforming, "words",
                       note=f"of {len(word_list())}, checked in {(time.perf_counter() - start) * 1000:.0f} ms"))
     rows.append(measure("octagion computer move (hard)", lambda: choose_action(playing, 1, "hard"), repeat=20))
+    rows.append(_simcord_play())
     return rows
+
+
+async def _round_running(world):
+    """Untimed: a practice game whose first round runs (virtual time stands still), and what to type."""
+    session = await world.platform.live_in_channel(world.channel.id)
+    if session is None:
+        world.platform.new_seed = lambda: 1234
+        await world.ada.slash(world.channel, "octagion start")
+        await world.ada.click(world.channel.last_message, label="Start")
+        session = await world.platform.live_in_channel(world.channel.id)
+    cards = solution(session.state.words[0])
+    shift = len(session.state.history) + await world.platform.store.count_actions(session.id)
+    return " ".join(cards[:1 + shift % 8])  # a different variant each time
+
+
+async def _play(world, cards: str) -> None:
+    await world.ada.slash(world.channel, "octagion play", cards=cards)
+
+
+def _simcord_play() -> Row:
+    from bench.simcord_harness import time_interaction
+    from bot.games.octagion import OctagionAdapter
+
+    return time_interaction("octagion /octagion play through SimCord", _play, _round_running,
+                            games=[OctagionAdapter], repeat=20,
+                            note="parse+act, save, round render + game message edit, variant render")
 
 
 if __name__ == "__main__":

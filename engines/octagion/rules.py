@@ -3,7 +3,8 @@
 The engine is pure and never reads a clock. Each round's length is ``round_seconds(state)``;
 the bot schedules the deadline and applies ``{"type": "end_round", "reason": "timer",
 "round": n}`` when it passes. A round is scored exactly once: ending it again, or calling
-"Got it!" after it ended, raises IllegalAction.
+"Got it!" after it ended, raises IllegalAction; ``got_it`` may also carry ``"round": n`` so a
+stale "Got it!" from an earlier round cannot end the current one.
 
 Phases: ``"playing"`` (a round runs; every team edits its variant), ``"between"`` (the round
 was scored; ``next_round`` starts the next) and ``"over"``.
@@ -525,6 +526,13 @@ def _resign(state: OctagionState, seat: int) -> None:
         state.end_reason = "everyone left" if not active_teams else "the other teams left"
 
 
+def _check_round(state: OctagionState, action: Mapping[str, Any]) -> None:
+    """``end_round`` and ``got_it`` may name their round: a late one for an earlier round is rejected."""
+    expected = action.get("round")
+    if expected is not None and expected != state.round:
+        raise IllegalAction(f"round {expected} is already over")
+
+
 def apply(state: OctagionState, seat: int, action: Mapping[str, Any]) -> OctagionState:
     if not isinstance(action, Mapping):
         raise IllegalAction("an action is a dict with a type")
@@ -536,12 +544,11 @@ def apply(state: OctagionState, seat: int, action: Mapping[str, Any]) -> Octagio
     elif kind == "place":
         _place(new, seat, action)
     elif kind == "got_it":
+        _check_round(new, action)
         _require_playing(new)
         _end_round(new, "got it", team_of(new, seat))
     elif kind == "end_round":
-        expected = action.get("round")
-        if expected is not None and expected != new.round:
-            raise IllegalAction(f"round {expected} is already over")
+        _check_round(new, action)
         _require_playing(new)
         _end_round(new, str(action.get("reason", "timer")), None)
     elif kind == "next_round":
