@@ -66,6 +66,7 @@ class GameAdapter:
     rules: str  # Markdown for /rules: a well-formatted summary and the commands to play
     has_computer: bool = False
     challengeable: bool = True  # started by `/<game> challenge` (Octagion uses a lobby instead)
+    simultaneous: bool = False  # everyone acts at once: no "it is @x's turn" line on the game message
     computer_levels: Sequence[str] = ("easy", "medium", "hard")
     private_view_label: str | None = None  # e.g. "My hand": a button on the game message
 
@@ -107,3 +108,11 @@ class GameAdapter:
 
     def computer_action(self, state: Any, seat: int, level: str, seed: int) -> dict[str, Any]:
         raise NotImplementedError
+
+    async def rematch(self, interaction: discord.Interaction, session: GameSession) -> None:
+        """The Rematch button of a finished game: by default the same players are challenged again."""
+        platform = self.platform
+        others = [p for p in session.players if p != interaction.user.id]
+        users = [platform.bot.get_user(p) or await platform.bot.fetch_user(p) for p in others]
+        await platform.challenge(interaction, self.name, users, session.options,
+                                 session.record.meta.get("computer_level"))

@@ -216,8 +216,12 @@ class Platform:
         await self._arm_turn_clock(session, seq or 0)
 
     async def act(self, session_id: int, user_id: int, action: dict[str, Any], *,
-                  seat: int | None = None) -> GameSession:
-        """The one path for every game change. Raises UserError with a readable reason."""
+                  seat: int | None = None, refresh: bool = True) -> GameSession:
+        """The one path for every game change. Raises UserError with a readable reason.
+
+        ``refresh=False`` skips redrawing the game message, for actions that change nothing
+        public (an Octagion variant) or whose picture goes to a new message.
+        """
         record = await self.store.get_session(session_id)
         if record is None:
             raise UserError("That game no longer exists.")
@@ -239,7 +243,8 @@ class Platform:
                 await self._finish(session, outcome)
             else:
                 await self._arm_turn_clock(session, seq or 0)
-            await self.refresh_message(session)
+            if refresh or outcome is not None:
+                await self.refresh_message(session)
         self._spawn(self.play_computer_turns(session_id))
         return session
 
@@ -281,7 +286,7 @@ class Platform:
         if status:
             lines.append(status)
         record = session.record
-        if record.status == "active":
+        if record.status == "active" and not adapter.simultaneous:
             lines.append("▶ " + self.turn_sentence(session, adapter.engine.to_act(session.state)))
             if record.meta.get("turn_deadline"):
                 lines.append(f"⏱ Turn ends <t:{record.meta['turn_deadline']}:R>")
@@ -462,10 +467,7 @@ class Platform:
         session = await self.load(session_id)
         if interaction.user.id not in session.players:
             raise UserError("Only the players of this game can ask for a rematch.")
-        others = [p for p in session.players if p != interaction.user.id]
-        users = [self.bot.get_user(p) or await self.bot.fetch_user(p) for p in others]
-        level = session.record.meta.get("computer_level")
-        await self.challenge(interaction, session.record.game, users, session.options, level)
+        await self.games[session.record.game].rematch(interaction, session)
 
     # --------------------------------------------------------- shared actions
 

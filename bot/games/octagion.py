@@ -110,6 +110,7 @@ class OctagionAdapter(GameAdapter):
     summary = "Timed speed-spelling race for any number: spell the word with eight different numbers."
     rules = RULES
     challengeable = False
+    simultaneous = True
     private_view_label = "My deck"
 
     def __init__(self, platform):
@@ -122,10 +123,6 @@ class OctagionAdapter(GameAdapter):
         platform.register_button("octagion_gotit", self._got_it_button)
         platform.register_timer("octagion_round_end", self._round_end_timer)
         platform.register_timer("octagion_next_round", self._next_round_timer)
-        # The shared Rematch button would start Octagion through a challenge, which has no round
-        # timer; for Octagion it opens a new lobby instead (other games keep the shared handler).
-        self._shared_rematch = platform._buttons.get("rematch")
-        platform.register_button("rematch", self._rematch_button)
 
     # ------------------------------------------------------------ pictures and texts
 
@@ -369,17 +366,10 @@ class OctagionAdapter(GameAdapter):
             await platform.start_game(session, players, names, options)
             await self._begin_round(session)
 
-    async def _rematch_button(self, interaction: discord.Interaction, session_id: int, arg: str) -> None:
-        record = await self.platform.store.get_session(session_id)
-        if record is None or record.game != GAME:
-            if self._shared_rematch is None:
-                raise UserError("This control is no longer available.")
-            await self._shared_rematch(interaction, session_id, arg)
-            return
-        if interaction.user.id not in record.players:
-            raise UserError("Only the players of this game can ask for a rematch.")
-        options = {key: value for key, value in record.meta.get("options", {}).items() if key != "teams"}
-        await self.open_lobby(interaction, options, record.meta.get("team_count"))
+    async def rematch(self, interaction: discord.Interaction, session: GameSession) -> None:
+        """A rematch is a new lobby with the same options (players choose their teams again)."""
+        options = {key: value for key, value in session.options.items() if key != "teams"}
+        await self.open_lobby(interaction, options, session.record.meta.get("team_count"))
 
     # ------------------------------------------------------------ rounds
 
@@ -392,13 +382,14 @@ class OctagionAdapter(GameAdapter):
         await self.platform.scheduler.add(session.id, "octagion_round_end", deadline, {"round": state.round})
         await self.platform.refresh_message(session, repost=True)
 
-    async def _system_act(self, session_id: int, action: dict[str, Any]) -> GameSession:
+    async def _system_act(self, session_id: int, action: dict[str, Any], refresh: bool = True) -> GameSession:
         """The bot's own action (timer), sent for a seat still in the game."""
         session = await self.platform.load(session_id)
         seats = ENGINE.to_act(session.state) if session.state is not None else []
         if session.record.status != "active" or not seats:
             raise UserError("This game is over.")
-        return await self.platform.act(session_id, self.platform.bot.user.id, action, seat=seats[0])
+        return await self.platform.act(session_id, self.platform.bot.user.id, action, seat=seats[0],
+                                       refresh=refresh)
 
     async def _round_end_timer(self, timer: TimerRecord) -> None:
         try:
@@ -489,19 +480,16 @@ class OctagionAdapter(GameAdapter):
         record = await platform.store.get_session(timer.session_id)
         if record is None:
             return
+        session = await platform.load(timer.session_id)
+        state = session.state
+        if (session.record.status != "active" or state.phase != "between"
+                or state.round != timer.payload.get("round")):
+            return
+        # Not redrawn in place: the previous round's message keeps its word; the new round gets
+        # a new message, posted under the lock so nothing slips in between.
+        session = await self._system_act(session.id, {"type": "next_round"}, refresh=False)
         async with platform.lock(record.channel_id):
-            session = await platform.load(timer.session_id)
-            state = session.state
-            if (session.record.status != "active" or state.phase != "between"
-                    or state.round != timer.payload.get("round")):
-                return
-            seats = ENGINE.to_act(state)
-            action = {"type": "next_round"}
-            # Applied here rather than through platform.act, which would first redraw the previous
-            # round's message with the new sequence; the new round gets a new message instead.
-            session.state = ENGINE.apply(state, seats[0], action)
-            session.record.meta["last_event"] = ""
-            await platform.save(session, (platform.bot.user.id, action))
+            session = await platform.load(session.id)
             await self._begin_round(session)
 
     # ------------------------------------------------------------ variants
@@ -530,7 +518,9 @@ class OctagionAdapter(GameAdapter):
         platform = self.platform
         await platform.defer(interaction, private_thinking=True)
         await self._player_session(interaction.user.id, session_id)
-        session = await platform.act(session_id, interaction.user.id, {"type": "set_variant", "text": text})
+        # A variant is private until the round ends: nothing public to redraw.
+        session = await platform.act(session_id, interaction.user.id, {"type": "set_variant", "text": text},
+                                     refresh=False)
         seat = session.seat_of(interaction.user.id)
         state = session.state
         team = octagion_rules.team_of(state, seat)

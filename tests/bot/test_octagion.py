@@ -56,6 +56,7 @@ async def open_game(world, joiners, **options):
     await world.ada.click(lobby, label="Start")
     round_message = world.channel.last_message
     assert "Round 1 of" in round_message.content
+    assert "Waiting for" not in round_message.content, "everyone plays at once: no turn line"
     return round_message
 
 
