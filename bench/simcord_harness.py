@@ -35,12 +35,16 @@ async def _time(name, step, prepare, games, repeat, baseline, note) -> Row:
 
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(database_path=str(Path(folder) / "bench.db"))
-        async with simcord.run(create_bot(settings, games)) as env:
-            world = build_world(env)
-            samples = []
-            for _ in range(repeat + 2):
-                context = await prepare(world) if prepare else None
-                start = time.perf_counter()
-                await step(world, context)
-                samples.append(time.perf_counter() - start)
-            return Row(name, samples[2:], baseline=baseline, note=note)
+        bot = create_bot(settings, games)
+        try:
+            async with simcord.run(bot) as env:
+                world = build_world(env)
+                samples = []
+                for _ in range(repeat + 2):
+                    context = await prepare(world) if prepare else None
+                    start = time.perf_counter()
+                    await step(world, context)
+                    samples.append(time.perf_counter() - start)
+        finally:
+            await bot.release()  # a simulated Discord never calls close(); the store thread must stop
+        return Row(name, samples[2:], baseline=baseline, note=note)
