@@ -1,4 +1,5 @@
-"""Octego benchmarks: legal-move generation, computer move time per level, board render.
+"""Octego benchmarks: legal-move generation, computer move time per level, board render,
+and one `/octego move` through SimCord (end to end, against the platform's no-op command).
 
 Win rates of the hard level come from the slower ``python -m bench.octego_winrates``.
 """
@@ -44,6 +45,27 @@ def _generation_rows(label: str, state) -> list[Row]:
                        note=f"{count} moves listed")]
 
 
+async def _fresh_game(world) -> None:
+    """Untimed: stop the channel's game and start a new one (Ada, seat 0, to move)."""
+    if await world.platform.store.live_session(world.channel.id):
+        await world.ada.slash(world.channel, "stop")
+    world.platform.new_seed = lambda: 7
+    await world.ada.slash(world.channel, "octego challenge", opponent=world.bo)
+    await world.bo.click(world.channel.last_message, label="Accept")
+
+
+async def _move(world, _context) -> None:
+    await world.ada.slash(world.channel, "octego move", path="c1-d2")
+
+
+def _simcord_move() -> Row:
+    from bench.simcord_harness import time_interaction
+    from bot.games.octego import OctegoAdapter
+
+    return time_interaction("octego /octego move through SimCord", _move, _fresh_game, games=[OctegoAdapter],
+                            repeat=20, note="act, save, board render, message edit, private answer")
+
+
 def run() -> list[Row]:
     opening = ENGINE.new_game(2, {}, 7)
     middle = _midgame()
@@ -59,6 +81,7 @@ def run() -> list[Row]:
     rows.append(value("octego blank PNG (same size)", len(theme.blank_png_bytes(width, height)), "bytes"))
     rows.append(value("octego board PNG", len(board_png), "bytes", baseline="octego blank PNG (same size)",
                       note=f"{width}x{height}"))
+    rows.append(_simcord_move())
     return rows
 
 

@@ -363,7 +363,7 @@ def _explain_full_path(board: Board, seat: int, squares: list[int]) -> str | Non
             return ("A piece may change grids only from an edge: straight forward or backward from "
                     "column a or h, straight left or right from row 1 or 8.")
         if board[squares[1]]:
-            return f"{names[1]} is occupied: changing grids needs an empty space and cannot capture."
+            return f"The space {names[1]} is occupied: changing grids needs an empty space and cannot capture."
         return None
     if any(b not in DIAGONAL_NEIGHBOURS[a] for a, b in zip(squares, squares[1:], strict=False)):
         return None  # not a step-by-step path: treated as a short form by the caller
@@ -379,7 +379,7 @@ def _explain_full_path(board: Board, seat: int, squares: list[int]) -> str | Non
             return f"The way is blocked on {square_name(square)}: pieces may not jump over other pieces."
     target = board[squares[-1]]
     if target and owner(target) == seat:
-        return f"{names[-1]} is occupied by your own piece."
+        return f"The space {names[-1]} is occupied by your own piece."
     if target and kind == OCTEGO:
         return "An Octego piece may not capture."
     return None
@@ -405,7 +405,7 @@ def find_move(board: Board, seat: int, text: str) -> Move:
         return matches[0]
     if len(matches) > 1:
         choices = ", ".join(m.notation for m in matches)
-        raise IllegalAction(f"{'-'.join(square_name(s) for s in squares)} can be played along "
+        raise IllegalAction(f"The move {'-'.join(square_name(s) for s in squares)} can be played along "
                             f"{len(matches)} paths: {choices}. Please write the full path.")
     reason = _explain_full_path(board, seat, squares)
     if not options:
