@@ -47,6 +47,26 @@ def value(name: str, amount: float, unit: str, baseline: str | None = None, note
     return Row(name, [amount], unit=unit, baseline=baseline, note=note)
 
 
+def picture_rows(name: str, render: Callable[[], Any], repeat: int = 10) -> list[Row]:
+    """Render time and PNG bytes of a picture, each against a blank PNG of the same size."""
+    import io
+
+    from PIL import Image
+
+    from render.theme import blank_png_bytes
+
+    png = render().png
+    width, height = Image.open(io.BytesIO(png)).size
+    size = f"{width}x{height}"
+    blank_time, blank_bytes = f"{name}: blank PNG encode", f"{name}: blank PNG"
+    return [
+        measure(blank_time, lambda: blank_png_bytes(width, height), repeat=repeat, note=size),
+        measure(f"{name}: render", render, repeat=repeat, baseline=blank_time, note=size),
+        value(blank_bytes, len(blank_png_bytes(width, height)), "bytes", note=size),
+        value(f"{name}: PNG", len(png), "bytes", baseline=blank_bytes, note=size),
+    ]
+
+
 @dataclass
 class Table:
     rows: list[Row] = field(default_factory=list)

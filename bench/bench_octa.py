@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import io
-
-from PIL import Image
-
-from bench import Row, measure, value
+from bench import Row, measure, picture_rows
 from engines.octa import ENGINE
 from engines.octa.ai import choose_action
 from render.octa import render_hand, render_table
-from render.theme import blank_png_bytes
 
 NAMES = ["Alice", "Bob"]
 
@@ -24,24 +19,12 @@ def _mid_game(moves: int = 120, seed: int = 4):
     return state
 
 
-def _size(png: bytes) -> tuple[int, int]:
-    return Image.open(io.BytesIO(png)).size
-
-
 def run() -> list[Row]:
     state = _mid_game()
     seat = state.current
-    table = render_table(state, NAMES)
-    hand = render_hand(state, NAMES, seat)
     rows = [
-        measure("octa table render", lambda: render_table(state, NAMES), repeat=20),
-        measure("octa hand render", lambda: render_hand(state, NAMES, seat), repeat=20),
-        value("octa table blank png", len(blank_png_bytes(*_size(table.png))), "bytes"),
-        value("octa table png", len(table.png), "bytes", baseline="octa table blank png",
-              note="x".join(map(str, _size(table.png))) + " px"),
-        value("octa hand blank png", len(blank_png_bytes(*_size(hand.png))), "bytes"),
-        value("octa hand png", len(hand.png), "bytes", baseline="octa hand blank png",
-              note="x".join(map(str, _size(hand.png))) + " px"),
+        *picture_rows("octa table", lambda: render_table(state, NAMES), repeat=20),
+        *picture_rows("octa hand", lambda: render_hand(state, NAMES, seat), repeat=20),
         measure("octa legal_actions", lambda: ENGINE.legal_actions(state, seat), repeat=50),
     ]
     positions = [p for p in (_mid_game(moves, seed=7) for moves in (10, 40, 90)) if ENGINE.outcome(p) is None]

@@ -3,16 +3,12 @@ one `/octagion play` through SimCord."""
 
 from __future__ import annotations
 
-import io
 import time
 
-from PIL import Image
-
-from bench import Row, measure, value
+from bench import Row, measure, picture_rows, value
 from engines.octagion import ENGINE, solution, word_list
 from engines.octagion import solver as octagion_solver
 from engines.octagion.ai import choose_action
-from render import theme
 from render.octagion import render_deck, render_round, render_round_result, render_scoresheet, render_variant
 
 NAMES = [f"Player {seat + 1}" for seat in range(8)]
@@ -39,19 +35,6 @@ def _finished(players: int = 4, seed: int = 7):
     return state
 
 
-def _picture_rows(label: str, render) -> list[Row]:
-    png = render().png
-    width, height = Image.open(io.BytesIO(png)).size
-    blank_time = f"octagion blank PNG encode ({label} size)"
-    blank_bytes = f"octagion blank PNG ({label} size)"
-    return [
-        measure(blank_time, lambda: theme.blank_png_bytes(width, height), repeat=10),
-        measure(f"octagion render {label}", render, repeat=10, baseline=blank_time, note=f"{width}x{height}"),
-        value(blank_bytes, len(theme.blank_png_bytes(width, height)), "bytes"),
-        value(f"octagion {label} PNG", len(png), "bytes", baseline=blank_bytes, note=f"{width}x{height}"),
-    ]
-
-
 def _check_word_list() -> int:
     octagion_solver.clear_cache()  # time a cold check, not cached answers
     return sum(octagion_solver.solution_count(word) > 0 for word in word_list())
@@ -62,11 +45,11 @@ def run() -> list[Row]:
     ended = ENGINE.apply(playing, 1, {"type": "end_round", "reason": "timer"})
     finished = _finished()
     rows: list[Row] = []
-    rows += _picture_rows("round", lambda: render_round(playing, NAMES, None))
-    rows += _picture_rows("deck", lambda: render_deck(playing, NAMES, 0))
-    rows += _picture_rows("variant", lambda: render_variant(playing, NAMES, 0))
-    rows += _picture_rows("round result", lambda: render_round_result(ended, NAMES))
-    rows += _picture_rows("score sheet", lambda: render_scoresheet(finished, NAMES))
+    rows += picture_rows("octagion round", lambda: render_round(playing, NAMES, None))
+    rows += picture_rows("octagion deck", lambda: render_deck(playing, NAMES, 0))
+    rows += picture_rows("octagion variant", lambda: render_variant(playing, NAMES, 0))
+    rows += picture_rows("octagion round result", lambda: render_round_result(ended, NAMES))
+    rows += picture_rows("octagion score sheet", lambda: render_scoresheet(finished, NAMES))
     rows.append(measure("octagion check word list (conformance + solution count, cold)", _check_word_list,
                         repeat=5, warmup=1, note=f"{len(word_list())} words"))
     start = time.perf_counter()
@@ -101,10 +84,4 @@ def _simcord_play() -> Row:
 
     return time_interaction("octagion /octagion play through SimCord", _play, _round_running,
                             games=[OctagionAdapter], repeat=20,
-                            note="parse+act, save, round render + game message edit, variant render")
-
-
-if __name__ == "__main__":
-    for row in run():
-        shown = f"{row.median * 1000:.2f} ms" if row.unit == "ms" else f"{row.median:.0f} {row.unit}"
-        print(f"{row.name:64s} {shown}  {row.note}")
+                            note="parse+act, save, variant render (a variant is private: no public redraw)")

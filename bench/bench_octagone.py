@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import io
-
-from PIL import Image
-
-from bench import Row, measure, value
+from bench import Row, measure, picture_rows
 from engines.octagone import ENGINE
 from engines.octagone.ai import choose_action
-from render import theme
 from render.octagone import render_board, render_hand
 
 NAMES = ["Ana", "Bo", "Cy", "Di"]
@@ -53,15 +48,10 @@ def run() -> list[Row]:
     two = _midgame(2, 16)
     four = _midgame(4, 16, open_hands=True)
     rows = [
-        measure("octagone render board (2p, mid-game)", lambda: render_board(two, NAMES[:2]), repeat=15),
-        measure("octagone render board (4p, open hands)", lambda: render_board(four, NAMES), repeat=15),
-        measure("octagone render private hand", lambda: render_hand(two, NAMES[:2], two.to_move), repeat=15),
+        *picture_rows("octagone board (2p, mid-game)", lambda: render_board(two, NAMES[:2]), repeat=15),
+        *picture_rows("octagone board (4p, open hands)", lambda: render_board(four, NAMES), repeat=15),
+        *picture_rows("octagone private hand", lambda: render_hand(two, NAMES[:2], two.to_move), repeat=15),
     ]
-    board_png = render_board(two, NAMES[:2]).png
-    width, height = Image.open(io.BytesIO(board_png)).size
-    rows.append(value("octagone blank PNG (same size)", len(theme.blank_png_bytes(width, height)), "bytes"))
-    rows.append(value("octagone board PNG", len(board_png), "bytes", baseline="octagone blank PNG (same size)",
-                      note=f"{width}x{height}"))
     for level in ("easy", "medium", "hard"):
         rows.append(measure(f"octagone computer move ({level}, 2p)",
                             lambda level=level: choose_action(two, two.to_move, level), repeat=20))
@@ -74,9 +64,3 @@ def run() -> list[Row]:
                         lambda: ENGINE.legal_actions(opening, opening.to_move), repeat=20))
     rows.append(_simcord_place())
     return rows
-
-
-if __name__ == "__main__":
-    for row in run():
-        shown = f"{row.median * 1000:.2f} ms" if row.unit == "ms" else f"{row.median:.0f} {row.unit}"
-        print(f"{row.name:50s} {shown}  {row.note}")

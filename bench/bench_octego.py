@@ -6,16 +6,12 @@ Win rates of the hard level come from the slower ``python -m bench.octego_winrat
 
 from __future__ import annotations
 
-import io
 import random
 import statistics
 
-from PIL import Image
-
-from bench import Row, measure, value
+from bench import Row, measure, picture_rows, value
 from engines.octego import ENGINE, legal_moves
 from engines.octego.ai import choose_action
-from render import theme
 from render.octego import render_board
 
 NAMES = ["Ada", "Grace"]
@@ -75,18 +71,6 @@ def run() -> list[Row]:
                             lambda level=level: choose_action(middle, middle.to_move, level, seed=1),
                             repeat=repeat, warmup=1,
                             note="default budget 0.8 s" if level == "hard" else ""))
-    rows.append(measure("octego render board (midgame)", lambda: render_board(middle, NAMES), repeat=15))
-    board_png = render_board(middle, NAMES).png
-    width, height = Image.open(io.BytesIO(board_png)).size
-    rows.append(value("octego blank PNG (same size)", len(theme.blank_png_bytes(width, height)), "bytes"))
-    rows.append(value("octego board PNG", len(board_png), "bytes", baseline="octego blank PNG (same size)",
-                      note=f"{width}x{height}"))
+    rows.extend(picture_rows("octego board (midgame)", lambda: render_board(middle, NAMES), repeat=15))
     rows.append(_simcord_move())
     return rows
-
-
-if __name__ == "__main__":
-    for row in run():
-        shown = (f"{row.median * 1000:.2f} ms" if row.unit == "ms" else
-                 f"{row.median * 1e6:.0f} us" if row.unit == "us" else f"{row.median:,.0f} {row.unit}")
-        print(f"{row.name:52s} {shown}  {row.note}")

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import io
-
-from PIL import Image
-
-from bench import Row, measure, value
+from bench import Row, measure, picture_rows
 from engines.octiles import ENGINE, legal_destinations, turn_actions
 from engines.octiles.ai import choose_action
-from render import theme
 from render.octiles import render_board
 
 NAMES = ["Ada", "Grace"]
@@ -37,17 +32,5 @@ def run() -> list[Row]:
     for level, repeat in (("easy", 20), ("medium", 10), ("hard", 5)):
         rows.append(measure(f"octiles computer move ({level}, midgame)",
                             lambda level=level: choose_action(state, seat, level, seed=1), repeat=repeat, warmup=1))
-    rows.append(measure("octiles render board (midgame)", lambda: render_board(state, NAMES), repeat=10))
-    board_png = render_board(state, NAMES).png
-    width, height = Image.open(io.BytesIO(board_png)).size
-    rows.append(value("octiles blank PNG (same size)", len(theme.blank_png_bytes(width, height)), "bytes"))
-    rows.append(value("octiles board PNG", len(board_png), "bytes", baseline="octiles blank PNG (same size)",
-                      note=f"{width}x{height}"))
+    rows.extend(picture_rows("octiles board (midgame)", lambda: render_board(state, NAMES), repeat=10))
     return rows
-
-
-if __name__ == "__main__":
-    for row in run():
-        shown = (f"{row.median * 1000:.2f} ms" if row.unit == "ms" else
-                 f"{row.median * 1e6:.0f} us" if row.unit == "us" else f"{row.median:,.0f} {row.unit}")
-        print(f"{row.name:52s} {shown}  {row.note}")
