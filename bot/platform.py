@@ -616,19 +616,24 @@ class Platform:
         await self._update_ratings(record, outcome)
 
     async def _update_ratings(self, record: SessionRecord, outcome: Outcome) -> None:
-        if len(record.players) < 2:  # a practice game has nobody to be rated against
+        """OpenSkill (Plackett-Luce) over the game's sides: partners are rated as one team."""
+        sides = outcome.sides()
+        if len(sides) < 2:  # a practice game has nobody to be rated against
             return
         model = self.ratings_model
         known = {r.user_id: r for r in await self.store.ratings(record.guild_id, record.game, record.players)}
-        teams = []
-        for user in record.players:
+
+        def current(user: int):
             old = known.get(user)
-            teams.append([model.rating(mu=old.mu, sigma=old.sigma) if old else model.rating()])
-        rated = model.rate(teams, ranks=list(outcome.ranks))
+            return model.rating(mu=old.mu, sigma=old.sigma) if old else model.rating()
+
+        teams = [[current(record.players[seat]) for seat in side] for side in sides]
+        rated = model.rate(teams, ranks=[outcome.ranks[side[0]] for side in sides])
         updated = []
-        for seat, user in enumerate(record.players):
-            old = known.get(user)
-            new = rated[seat][0]
-            updated.append(Rating(user, new.mu, new.sigma, (old.games if old else 0) + 1,
-                                  (old.wins if old else 0) + int(seat in outcome.winners)))
+        for side, new_ratings in zip(sides, rated, strict=True):
+            for seat, new in zip(side, new_ratings, strict=True):
+                user = record.players[seat]
+                old = known.get(user)
+                updated.append(Rating(user, new.mu, new.sigma, (old.games if old else 0) + 1,
+                                      (old.wins if old else 0) + int(seat in outcome.winners)))
         await self.store.save_ratings(record.guild_id, record.game, updated)

@@ -32,11 +32,19 @@ class Outcome:
 
     ``ranks`` has one entry per seat, 1 = best; seats that tie share a rank (a draw is
     every seat at rank 1). ``scores`` are the numbers shown to players, one per seat.
+    ``teams`` gives each seat's team where seats play together (Octagone's pairs, Octagion's
+    teams), so ratings treat partners as one side; None means every seat plays for itself.
     """
 
     ranks: tuple[int, ...]
     scores: tuple[float, ...]
     reason: str
+    teams: tuple[int, ...] | None = None
+
+    def sides(self) -> list[tuple[int, ...]]:
+        """The seats of each side, in order of first appearance."""
+        teams = self.teams or tuple(range(len(self.ranks)))
+        return [tuple(s for s, t in enumerate(teams) if t == team) for team in dict.fromkeys(teams)]
 
     @property
     def winners(self) -> tuple[int, ...]:

@@ -588,6 +588,7 @@ def outcome(state: OctagionState) -> Outcome | None:
         ranks=tuple(team_ranks[team] for team in state.teams),
         scores=tuple(float(state.totals[team]) for team in state.teams),
         reason=state.end_reason or "",
+        teams=tuple(state.teams),
     )
 
 

@@ -224,7 +224,8 @@ class OctagoneEngine:
     def outcome(self, state: OctagoneState) -> Outcome | None:
         if state.result is None:
             return None
-        return Outcome(tuple(state.result["ranks"]), tuple(state.result["scores"]), state.result["reason"])
+        teams = tuple(min(team_of(state, seat)) for seat in range(state.players))
+        return Outcome(tuple(state.result["ranks"]), tuple(state.result["scores"]), state.result["reason"], teams)
 
     def legal_actions(self, state: OctagoneState, seat: int) -> list[dict[str, Any]]:
         if state.over or not 0 <= seat < state.players:

@@ -296,3 +296,20 @@ async def test_player_names_cannot_ping_or_format(world):
     assert "@everyone" not in content.replace("@\u200beveryone", "")
     assert "\\*\\*x\\*\\*" in content
     assert world.bot.allowed_mentions.everyone is False and world.bot.allowed_mentions.roles is False
+
+
+async def test_partners_are_rated_as_one_side(world):
+    from bot.store import SessionRecord
+    from engines.base import Outcome
+
+    players = [world.ada.id, world.bo.id, world.cy.id, world.di.id]
+    record = SessionRecord(id=0, game="tiny", guild_id=world.guild.id, channel_id=world.channel.id,
+                           host_id=world.ada.id, players=players, status="finished", state={}, schema_version=1,
+                           created_at=world.env.now(), updated_at=world.env.now())
+    outcome = Outcome(ranks=(1, 3, 1, 3), scores=(5, 9, 5, 9), reason="fewest shields", teams=(0, 1, 0, 1))
+    await world.platform._update_ratings(record, outcome)
+    ratings = {r.user_id: r for r in await world.platform.store.ratings(world.guild.id, "tiny")}
+    ada, bo, cy, di = (ratings[p] for p in players)
+    assert ada.mu == cy.mu > 25 > bo.mu == di.mu, "partners move together; winners up, losers down"
+    assert (ada.wins, bo.wins, cy.wins, di.wins) == (1, 0, 1, 0)
+    assert all(r.games == 1 for r in ratings.values())

@@ -322,6 +322,7 @@ def test_pairs_add_their_shields_and_fewest_wins():
     # pair {0, 2}: 0 + 4 = 4 shields; pair {1, 3}: 1 + 2 = 3 shields -> pair {1, 3} wins
     outcome = ENGINE.outcome(after)
     assert outcome.scores == (4, 3, 4, 3) and outcome.ranks == (2, 1, 2, 1) and outcome.winners == (1, 3)
+    assert outcome.sides() == [(0, 2), (1, 3)], "partners are one side for ratings"
 
 
 # --- the end of the game --------------------------------------------------------------------------------
