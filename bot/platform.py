@@ -216,11 +216,12 @@ class Platform:
         await self._arm_turn_clock(session, seq or 0)
 
     async def act(self, session_id: int, user_id: int, action: dict[str, Any], *,
-                  seat: int | None = None, refresh: bool = True) -> GameSession:
+                  seat: int | None = None, refresh: bool = True, event: str | None = None) -> GameSession:
         """The one path for every game change. Raises UserError with a readable reason.
 
         ``refresh=False`` skips redrawing the game message, for actions that change nothing
-        public (an Octagion variant) or whose picture goes to a new message.
+        public (an Octagion variant) or whose picture goes to a new message. ``event`` replaces
+        the adapter's public sentence for the action (a forfeit on time is not a resignation).
         """
         record = await self.store.get_session(session_id)
         if record is None:
@@ -233,8 +234,7 @@ class Platform:
                 session.state = adapter.engine.apply(session.state, seat, action)
             except IllegalAction as error:
                 raise UserError(sentence(str(error))) from None
-            event = adapter.describe_action(session, seat, action)
-            session.record.meta["last_event"] = event
+            session.record.meta["last_event"] = event or adapter.describe_action(session, seat, action)
             outcome = adapter.engine.outcome(session.state)
             if outcome is not None:
                 session.record.status = "finished"
@@ -595,9 +595,9 @@ class Platform:
         if session is None:
             return
         seat = timer.payload["seat"]
-        await self.act(session.id, session.players[seat], {"type": "resign"}, seat=seat)
-        channel = self.bot.get_partial_messageable(session.record.channel_id)
-        await channel.send(f"⌛ {session.mention(seat)} ran out of time and forfeits the game.")
+        forfeit = f"⌛ {session.mention(seat)} ran out of time and forfeits the game."
+        await self.act(session.id, session.players[seat], {"type": "resign"}, seat=seat, event=forfeit)
+        await self.bot.get_partial_messageable(session.record.channel_id).send(forfeit)
 
     # ---------------------------------------------------------------- results
 

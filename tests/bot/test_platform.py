@@ -259,6 +259,7 @@ async def test_turn_clock_warns_then_forfeits(world, settings):
     await world.env.advance_time(60)
     assert "ran out of time" in world.channel.last_message.content
     assert f"🏆 {world.bo.mention} won" in world.message(game.id).content
+    assert f"⌛ {world.ada.mention} ran out of time" in world.message(game.id).content
 
 
 async def test_a_move_resets_the_turn_clock(world):
