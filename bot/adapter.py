@@ -7,7 +7,7 @@ turn clock, results) lives in the platform and works the same for every game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -64,7 +64,8 @@ class GameAdapter:
     title: str
     summary: str  # one line for /games
     rules: str  # Markdown for /rules: a well-formatted summary and the commands to play
-    has_computer: bool = False
+    # The game's computer player, ``ai.choose_action(state, seat, level, seed) -> action``; None: no computer.
+    computer_player: Callable[[Any, int, str, int], dict[str, Any]] | None = None
     challengeable: bool = True  # started by `/<game> challenge` (Octagion uses a lobby instead)
     simultaneous: bool = False  # everyone acts at once: no "it is @x's turn" line on the game message
     computer_levels: Sequence[str] = ("easy", "medium", "hard")
@@ -106,8 +107,13 @@ class GameAdapter:
         """Seats in play order from a challenge; by default the challenger moves first."""
         return [challenger, *invitees]
 
+    @property
+    def has_computer(self) -> bool:
+        return self.computer_player is not None
+
     def computer_action(self, state: Any, seat: int, level: str, seed: int) -> dict[str, Any]:
-        raise NotImplementedError
+        # Looked up on the class: a plain function stored as an attribute would bind as a method.
+        return type(self).computer_player(state, seat, level, seed)
 
     async def rematch(self, interaction: discord.Interaction, session: GameSession) -> None:
         """The Rematch button of a finished game: by default the same players are challenged again."""

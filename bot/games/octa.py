@@ -93,7 +93,7 @@ class OctaAdapter(GameAdapter):
     title = "Octa"
     summary = "Lay runs of cards; an Octa of 8 and 28 cards on the table wins."
     rules = RULES
-    has_computer = True
+    computer_player = choose_action
     private_view_label = "My hand"
 
     # ------------------------------------------------------------ pictures
@@ -138,9 +138,6 @@ class OctaAdapter(GameAdapter):
         platform.register_button("octa_panel", self._open_panel)
         platform.register_button("octa_do", self._panel_button)
         platform.register_select("octa_pick", self._panel_select)
-
-    def computer_action(self, state: Any, seat: int, level: str, seed: int) -> dict[str, Any]:
-        return choose_action(state, seat, level, seed)
 
     # ------------------------------------------------------------ the panel: handlers
     async def _player(self, interaction: discord.Interaction, session_id: int) -> tuple[GameSession, int]:

@@ -120,7 +120,7 @@ class OctagoneAdapter(GameAdapter):
     title = "Octagone"
     summary = "Place aimed shields where the last arrow points; fewest shields left wins (2 or 4 players)."
     rules = RULES
-    has_computer = True
+    computer_player = choose_action
     private_view_label = "My shields"
 
     # ------------------------------------------------------------ pictures
@@ -204,9 +204,6 @@ class OctagoneAdapter(GameAdapter):
             partner = invitees[1]
         opponents = [p for p in invitees if p != partner]
         return [challenger, opponents[0], partner, opponents[1]]
-
-    def computer_action(self, state: Any, seat: int, level: str, seed: int) -> dict[str, Any]:
-        return choose_action(state, seat, level, seed)
 
     def add_commands(self, group: app_commands.Group) -> None:
         platform = self.platform

@@ -86,7 +86,7 @@ class OctegoAdapter(GameAdapter):
     title = "Octego"
     summary = "Race an Octego to the far side or capture both of your opponent's (two players)."
     rules = RULES
-    has_computer = True
+    computer_player = choose_action
 
     # ------------------------------------------------------------ pictures
     def render_public(self, session: GameSession):
@@ -136,9 +136,6 @@ class OctegoAdapter(GameAdapter):
         first = options.get("first")
         opponent_first = first == "opponent" or (first == "coin toss" and self.coin_toss() == 1)
         return [*invitees, challenger] if opponent_first else [challenger, *invitees]
-
-    def computer_action(self, state: Any, seat: int, level: str, seed: int) -> dict[str, Any]:
-        return choose_action(state, seat, level, seed)
 
     def add_commands(self, group: app_commands.Group) -> None:
         platform = self.platform

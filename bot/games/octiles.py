@@ -141,7 +141,7 @@ class OctilesAdapter(GameAdapter):
     title = "Octiles Scavenger Hunt"
     summary = "Race your runner through a maze of path tiles to collect your five prizes (2 players)."
     rules = RULES
-    has_computer = True
+    computer_player = choose_action
 
     # ------------------------------------------------------------ pictures
     def render_public(self, session: GameSession):
@@ -256,9 +256,6 @@ class OctilesAdapter(GameAdapter):
     # --------------------------------------------------------------- setup
     def default_options(self) -> dict[str, Any]:
         return {"scramble": False}
-
-    def computer_action(self, state: Any, seat: int, level: str, seed: int) -> dict[str, Any]:
-        return choose_action(state, seat, level, seed)
 
     def add_commands(self, group: app_commands.Group) -> None:
         platform = self.platform

@@ -68,6 +68,11 @@ class TinyEngine:
         return TinyState(**data)
 
 
+def tiny_computer(state, seat, level, seed):
+    """Always adds as much as it may."""
+    return TinyEngine().legal_actions(state, seat)[-1]
+
+
 def render_tiny(session: GameSession):
     image, draw = canvas(200, 100)
     centred_text(draw, (100, 50), str(session.state.total), 40)
@@ -79,7 +84,7 @@ class TinyAdapter(GameAdapter):
     name, title = "tiny", "Tiny"
     summary = "Add 1 or 2; reach 8 to win."
     rules = "Players add 1 or 2 in turn. Whoever reaches 8 wins."
-    has_computer = True
+    computer_player = tiny_computer
     private_view_label = "My view"
 
     def add_commands(self, group):
@@ -116,8 +121,6 @@ class TinyAdapter(GameAdapter):
             return f"{session.names[seat]} added {action['amount']}."
         return ""
 
-    def computer_action(self, state, seat, level, seed):
-        return self.engine.legal_actions(state, seat)[-1]
 
 
 __all__ = ["TinyAdapter", "UserError"]
