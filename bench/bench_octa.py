@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bench import Row, measure, picture_rows
+from engines.base import play_out
 from engines.octa import ENGINE
 from engines.octa.ai import choose_action
 from render.octa import render_hand, render_table
@@ -11,12 +12,7 @@ NAMES = ["Alice", "Bob"]
 
 
 def _mid_game(moves: int = 120, seed: int = 4):
-    state = ENGINE.new_game(2, {}, seed)
-    for _ in range(moves):
-        if ENGINE.outcome(state):
-            break
-        state = ENGINE.apply(state, state.current, choose_action(state, state.current, "medium", 1))
-    return state
+    return play_out(ENGINE, choose_action, ENGINE.new_game(2, {}, seed), moves, seed=1)
 
 
 def run() -> list[Row]:

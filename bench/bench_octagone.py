@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bench import Row, measure, picture_rows
+from engines.base import play_out
 from engines.octagone import ENGINE
 from engines.octagone.ai import choose_action
 from render.octagone import render_board, render_hand
@@ -36,12 +37,7 @@ def _simcord_place() -> Row:
 
 
 def _midgame(players: int, moves: int, seed: int = 7, **options):
-    state = ENGINE.new_game(players, options, seed)
-    for _ in range(moves):
-        if state.over:
-            break
-        state = ENGINE.apply(state, state.to_move, choose_action(state, state.to_move, "medium", seed))
-    return state
+    return play_out(ENGINE, choose_action, ENGINE.new_game(players, options, seed), moves, seed=seed)
 
 
 def run() -> list[Row]:

@@ -31,6 +31,10 @@ class World:
     def members(self) -> list[Any]:
         return [self.ada, self.bo, self.cy, self.di]
 
+    async def session(self) -> Any:
+        """The live session of #games (a GameSession), or None when nothing runs there."""
+        return await self.platform.live_in_channel(self.channel.id)
+
     def message(self, message_id: int) -> Any:
         """A message of #games as it is now (edits included)."""
         return next(m for m in self.channel.history() if m.id == message_id)

@@ -15,7 +15,7 @@ running.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -103,3 +103,14 @@ def ranks_from_scores(scores: list[float] | tuple[float, ...], higher_is_better:
     """Competition ranks (1, 1, 3 ...) from scores."""
     ordered = sorted(scores, reverse=higher_is_better)
     return tuple(ordered.index(score) + 1 for score in scores)
+
+
+def play_out(engine: Engine[State], choose: Callable[[State, int, str, int], Mapping[str, Any]], state: State,
+             moves: int, level: str = "medium", seed: int = 0) -> State:
+    """Play up to ``moves`` actions with a computer player (for benchmarks and tests of later positions)."""
+    for _ in range(moves):
+        if engine.outcome(state) is not None:
+            break
+        seat = engine.to_act(state)[0]
+        state = engine.apply(state, seat, choose(state, seat, level, seed))
+    return state

@@ -22,11 +22,6 @@ def games():
 
 # ------------------------------------------------------------------ helpers
 
-async def latest_session(world):
-    record = await world.platform.store.live_session(world.channel.id)
-    assert record is not None
-    return await world.platform.load(record.id)
-
 
 async def session_by_id(world, session_id):
     return await world.platform.load(session_id)
@@ -46,7 +41,7 @@ async def start_two(world, seed, **options):
     result = await world.ada.slash(world.channel, "octagone challenge", opponent=world.bo, **options)
     assert result.acknowledged
     await world.bo.click(world.channel.last_message, label="Accept")
-    session = await latest_session(world)
+    session = await world.session()
     assert session.record.status == "active"
     assert session.players == [world.ada.id, world.bo.id]
     return session
@@ -276,7 +271,7 @@ async def test_four_players_wait_for_all_accepts(world):
     place = await world.di.slash(world.channel, "octagone place", direction="N", box="C4")
     assert place.ephemeral and "There is no Octagone game running" in private_texts(place)[0]
     await world.bo.click(challenge, label="Accept")
-    session = await latest_session(world)
+    session = await world.session()
     assert session.record.status == "active"
     assert session.players == [world.di.id, world.ada.id, world.bo.id, world.cy.id]
     assert session.state.players == 4 and session.state.level == "advanced"
@@ -331,7 +326,7 @@ async def test_against_the_computer(world):
     world.platform.new_seed = lambda: 14
     me = bot_member(world)
     await world.ada.slash(world.channel, "octagone challenge", opponent=me, computer="easy")
-    session = await latest_session(world)
+    session = await world.session()
     assert session.players == [world.ada.id, me.id]
     assert session.state.starter == 1 and session.state.white_lady is not None
     assert "**TestBot** placed the White Lady" in world.channel.last_message.content
@@ -361,7 +356,7 @@ async def test_four_player_rematch_keeps_the_pairs(world):
     challenge = world.channel.last_message
     for member in (world.bo, world.cy, world.di):
         await member.click(challenge, label="Accept")
-    session = await latest_session(world)
+    session = await world.session()
     assert session.players == [world.ada.id, world.bo.id, world.cy.id, world.di.id]
     description = world.channel.last_message.attachments[0].description
     assert all(f"{name} holds" in description for name in ("Ada", "Bo", "Cy", "Di"))  # open hands
@@ -376,7 +371,7 @@ async def test_four_player_rematch_keeps_the_pairs(world):
     assert "Octagone challenge" in rematch.content
     for member in (world.ada, world.cy, world.di):
         await member.click(rematch, label="Accept")
-    again = await latest_session(world)
+    again = await world.session()
     assert again.id != session.id and again.record.status == "active"
     assert again.players[0] == world.bo.id and again.players[2] == world.di.id
     assert set(again.players[1::2]) == {world.ada.id, world.cy.id}

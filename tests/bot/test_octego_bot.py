@@ -21,11 +21,6 @@ def games():
 
 # ------------------------------------------------------------------ helpers
 
-async def live_session(world):
-    record = await world.platform.store.live_session(world.channel.id)
-    assert record is not None
-    return await world.platform.load(record.id)
-
 
 async def start(world, **options):
     """Ada challenges Bo by mention and Bo accepts; returns the running session."""
@@ -35,7 +30,7 @@ async def start(world, **options):
     challenge = world.channel.last_message
     assert world.bo.mention in challenge.content and "challenges you to **Octego**" in challenge.content
     await world.bo.click(challenge, label="Accept")
-    session = await live_session(world)
+    session = await world.session()
     assert session.record.status == "active"
     return session
 
@@ -56,11 +51,11 @@ def select_options(menu):
 
 async def refused(world, actor, path, sentence):
     """The move is answered privately with ``sentence`` and the game does not change."""
-    session = await live_session(world)
+    session = await world.session()
     before, content = ENGINE.dump(session.state), world.channel.last_message.content
     answer = await move(actor, world, path)
     assert sentence in answer, answer
-    assert ENGINE.dump((await live_session(world)).state) == before
+    assert ENGINE.dump((await world.session()).state) == before
     assert world.channel.last_message.content == content
 
 
@@ -94,7 +89,7 @@ async def test_first_option_chooses_who_moves_first(world, monkeypatch):
         await world.ada.slash(world.channel, "octego challenge", opponent=world.bo, first="random")
         assert "(first: coin toss)" in world.channel.last_message.content
         await world.bo.click(world.channel.last_message, label="Accept")
-        session = await live_session(world)
+        session = await world.session()
         assert session.players == seats
         await world.bo.slash(world.channel, "octego resign")
 
@@ -139,7 +134,7 @@ async def test_win_by_capturing_both_octegos_then_stats_and_rematch(world):
     challenge = world.channel.last_message
     assert f"{world.ada.mention}: {world.bo.mention} challenges you" in challenge.content
     await world.ada.click(challenge, label="Accept")
-    rematch = await live_session(world)
+    rematch = await world.session()
     assert rematch.id != session.id and rematch.record.status == "active"
     assert rematch.players == [world.bo.id, world.ada.id]
     assert describe_position(rematch.state.board) == describe_position(ENGINE.new_game(2, {}, 1).board)
@@ -171,7 +166,7 @@ async def test_move_button_flow(world):
     await world.ada.select(menu, ["a1-b2-a3-b4"])
     assert menu.content == "Done. **Ada** moved **a1-b2-a3-b4**."
     assert menu.components == []
-    session = await live_session(world)
+    session = await world.session()
     assert session.state.last_move["path"] == ["a1", "b2", "a3", "b4"]
     assert "**Ada** moved **a1-b2-a3-b4**." in world.message(game.id).content
 
@@ -180,16 +175,16 @@ async def test_move_button_flow(world):
     await world.bo.select(menu, ["e8"])
     await world.bo.select(menu, ["f7"])
     assert menu.content == "Done. **Bo** moved **e8-f7**."
-    assert (await live_session(world)).state.to_move == 0
+    assert (await world.session()).state.to_move == 0
 
     # A menu from an earlier position cannot play anything.
     stale = (await world.ada.click(game, label="Move")).response
     await move(world.ada, world, "c1-d2")
     await move(world.bo, world, "f7-g6")
-    before = ENGINE.dump((await live_session(world)).state)
+    before = ENGINE.dump((await world.session()).state)
     late = await world.ada.select(stale, ["c1"])
     assert private_texts(late)[-1] == "The board has changed since this menu was opened: click **Move** again."
-    assert ENGINE.dump((await live_session(world)).state) == before
+    assert ENGINE.dump((await world.session()).state) == before
 
     # Only the player on turn gets a menu.
     result = await world.bo.click(game, label="Move")
@@ -256,7 +251,7 @@ async def test_against_the_computer(world):
     world.platform.new_seed = lambda: SEED
     me = bot_member(world)
     await world.ada.slash(world.channel, "octego challenge", opponent=me, level="easy")
-    session = await live_session(world)
+    session = await world.session()
     assert session.players == [world.ada.id, me.id]
     assert session.record.meta["computer_level"] == "easy"
     game = world.channel.last_message
@@ -277,7 +272,7 @@ async def test_against_the_computer(world):
 async def test_computer_moves_first_when_asked(world):
     me = bot_member(world)
     await world.ada.slash(world.channel, "octego challenge", opponent=me, first="them", level="easy")
-    session = await live_session(world)
+    session = await world.session()
     assert session.players == [me.id, world.ada.id]
     assert session.state.move_number == 1 and session.state.to_move == 1
     assert "**TestBot** moved" in world.channel.last_message.content

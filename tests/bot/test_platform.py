@@ -20,10 +20,6 @@ async def start_game(world):
     return world.channel.last_message
 
 
-async def session_of(world):
-    return await world.platform.live_in_channel(world.channel.id)
-
-
 async def test_accepted_challenge_becomes_the_game_message(world):
     result = await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
     challenge = world.channel.last_message
@@ -48,7 +44,7 @@ async def test_declined_challenge_ends_it(world):
     message = world.channel.last_message
     assert "declined" in message.content
     assert message.components == []
-    assert await session_of(world) is None
+    assert await world.session() is None
 
 
 async def test_only_the_challenged_player_may_answer(world):
@@ -56,7 +52,7 @@ async def test_only_the_challenged_player_may_answer(world):
     result = await world.cy.click(world.channel.last_message, label="Accept")
     assert result.ephemeral
     assert private_texts(result) == [f"This challenge is for {world.bo.mention}."]
-    assert (await session_of(world)).record.status == "challenge"
+    assert (await world.session()).record.status == "challenge"
     result = await world.ada.click(world.channel.last_message, label="Decline")
     assert "This challenge is for" in private_texts(result)[0]
 
@@ -64,14 +60,14 @@ async def test_only_the_challenged_player_may_answer(world):
 async def test_challenge_expires_after_five_minutes(world):
     await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
     await world.env.advance_time(299)
-    assert (await session_of(world)).record.status == "challenge"
+    assert (await world.session()).record.status == "challenge"
     await world.env.advance_time(2)
     message = world.channel.last_message
     assert "expired" in message.content and message.components == []
-    assert await session_of(world) is None
+    assert await world.session() is None
     # The channel is free again.
     await world.ada.slash(world.channel, "tiny challenge", opponent=world.cy)
-    assert (await session_of(world)).record.status == "challenge"
+    assert (await world.session()).record.status == "challenge"
 
 
 async def test_cannot_challenge_yourself_or_another_bot(world):
@@ -80,7 +76,7 @@ async def test_cannot_challenge_yourself_or_another_bot(world):
     robot = world.guild.add_member(world.env.create_user("robot", bot=True))
     result = await world.ada.slash(world.channel, "tiny challenge", opponent=robot)
     assert result.ephemeral and "is a bot" in private_texts(result)[0]
-    assert await session_of(world) is None
+    assert await world.session() is None
 
 
 async def test_one_session_per_channel(world):
@@ -99,13 +95,13 @@ async def test_stop_is_for_the_host_or_moderators(world):
     await start_game(world)
     result = await world.cy.slash(world.channel, "stop")
     assert result.ephemeral and "Only the host" in private_texts(result)[0]
-    assert (await session_of(world)).record.status == "active"
+    assert (await world.session()).record.status == "active"
 
     moderators = world.guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
     moderator = world.guild.add_member(world.env.create_user("mod"), roles=[moderators])
     result = await moderator.slash(world.channel, "stop")
     assert "stopped the Tiny session" in result.response.content
-    assert await session_of(world) is None
+    assert await world.session() is None
 
     await start_game(world)
     result = await world.ada.slash(world.channel, "stop")
@@ -120,10 +116,10 @@ async def test_players_act_in_turn_and_others_cannot(world):
     assert private_texts(result) == ["You are not playing in this game."]
     result = await world.ada.slash(world.channel, "tiny add", amount=5)
     assert private_texts(result)[-1] == "Add 1 or 2."
-    assert (await session_of(world)).state.total == 0
+    assert (await world.session()).state.total == 0
 
     await world.ada.click(game, label="+2")
-    assert (await session_of(world)).state.total == 2
+    assert (await world.session()).state.total == 2
     assert "Ada added 2." in world.channel.last_message.content
     assert f"It is {world.bo.mention}'s turn" in world.channel.last_message.content
 
@@ -133,7 +129,7 @@ async def test_game_continues_after_restart_with_old_buttons(world, settings):
     await world.ada.click(game, label="+2")
     await world.restart(settings, [TinyAdapter])
     await world.bo.click(game, label="+2")
-    session = await session_of(world)
+    session = await world.session()
     assert session.state.total == 4
     assert f"It is {world.ada.mention}'s turn" in world.message(game.id).content
 
@@ -142,14 +138,14 @@ async def test_challenge_timer_due_during_restart_fires_after_it(world, settings
     await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
     await world.env.advance_time(200)
     await world.restart(settings, [TinyAdapter])
-    assert (await session_of(world)).record.status == "challenge"
+    assert (await world.session()).record.status == "challenge"
     await world.env.advance_time(101)
     assert "expired" in world.channel.last_message.content
 
 
 async def test_overdue_timer_fires_at_once_on_start(world, settings):
     await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
-    session = await session_of(world)
+    session = await world.session()
     # Simulate downtime past the deadline: move the stored deadline into the past.
     await world.platform.scheduler.cancel(session.id)
     await world.platform.store.add_timer(session.id, "challenge_expiry", world.env.now().replace(year=2025))
@@ -163,7 +159,7 @@ async def test_two_simultaneous_actions_serialise(world):
     from bot.platform import UserError
 
     await start_game(world)
-    session = await session_of(world)
+    session = await world.session()
     add_two = {"type": "add", "amount": 2}
     results = await asyncio.gather(world.platform.act(session.id, world.ada.id, add_two),
                                    world.platform.act(session.id, world.ada.id, add_two),
@@ -172,7 +168,7 @@ async def test_two_simultaneous_actions_serialise(world):
     errors = [r for r in results if isinstance(r, Exception)]
     assert len(errors) == 1 and isinstance(errors[0], UserError)
     assert str(errors[0]) == f"It is {world.bo.mention}'s turn."
-    assert (await session_of(world)).state.total == 2
+    assert (await world.session()).state.total == 2
     assert [a[2] for a in await world.platform.store.actions(session.id)] == [add_two]
 
 
@@ -180,7 +176,7 @@ async def test_rest_failure_does_not_lose_the_move(world):
     game = await start_game(world)
     world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/*", status=500)
     await world.ada.click(game, label="+2")
-    assert (await session_of(world)).state.total == 2, "the move is saved although Discord failed"
+    assert (await world.session()).state.total == 2, "the move is saved although Discord failed"
     assert "Ada added 2." not in world.message(game.id).content
     result = await world.ada.slash(world.channel, "tiny board")
     assert "Here is the current board." in private_texts(result)
@@ -230,7 +226,7 @@ async def test_game_against_the_computer(world):
     assert result.response.id == game.id, "the deferred answer itself becomes the game message"
     assert "## Tiny" in game.content and game.attachments
     await world.ada.click(game, label="+1")
-    session = await session_of(world)
+    session = await world.session()
     assert session.state.total == 3, "the computer answered with +2"
     assert f"It is {world.ada.mention}'s turn" in world.message(game.id).content
 
@@ -268,7 +264,7 @@ async def test_a_move_resets_the_turn_clock(world):
     await world.env.advance_time(100)
     await world.ada.click(game, label="+1")
     await world.env.advance_time(100)
-    assert (await session_of(world)).record.status == "active", "Bo still has 20 s left"
+    assert (await world.session()).record.status == "active", "Bo still has 20 s left"
     await world.env.advance_time(25)
     assert f"🏆 {world.ada.mention} won" in world.message(game.id).content
 

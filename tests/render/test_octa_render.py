@@ -6,6 +6,7 @@ import io
 
 from PIL import Image, ImageDraw
 
+from engines.base import play_out
 from engines.octa import ENGINE
 from engines.octa.ai import choose_action
 from engines.octa.cards import card_name
@@ -25,12 +26,7 @@ def _decode(picture):
 
 
 def _mid_game(moves: int = 80, seed: int = 4):
-    state = ENGINE.new_game(2, {}, seed)
-    for _ in range(moves):
-        if ENGINE.outcome(state):
-            break
-        state = ENGINE.apply(state, state.current, choose_action(state, state.current, "medium", 1))
-    return state
+    return play_out(ENGINE, choose_action, ENGINE.new_game(2, {}, seed), moves, seed=1)
 
 
 def test_table_decodes_and_describes_the_essentials():

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from PIL import Image
 
+from engines.base import play_out
 from engines.octagone import COLOURS, DIRECTIONS, ENGINE, JOKER, SHIELD_KINDS
 from engines.octagone.ai import choose_action
 from render import theme
@@ -17,12 +18,7 @@ NAMES = ["Ana", "Bo", "Cy", "Di"]
 
 
 def _game(players: int, moves: int, seed: int = 3, **options):
-    state = ENGINE.new_game(players, options, seed)
-    for _ in range(moves):
-        if state.over:
-            break
-        state = ENGINE.apply(state, state.to_move, choose_action(state, state.to_move, "medium", seed))
-    return state
+    return play_out(ENGINE, choose_action, ENGINE.new_game(players, options, seed), moves, seed=seed)
 
 
 def _image(picture) -> Image.Image:
