@@ -41,8 +41,12 @@ async def _fresh_panel(world):
 
 
 async def _panel_step(world, panel) -> None:
-    pile = next(c["custom_id"] for row in panel.components for c in row["components"]
-                if (c.get("label") or "").startswith("Pile 1"))
+    pile = next(
+        c["custom_id"]
+        for row in panel.components
+        for c in row["components"]
+        if (c.get("label") or "").startswith("Pile 1")
+    )
     await world.ada.click(panel, custom_id=pile)
 
 
@@ -50,9 +54,14 @@ def _simcord_panel_step() -> Row:
     from bench.simcord_harness import time_interaction
     from bot.games.octa import OctaAdapter
 
-    return time_interaction("octa turn-panel step (Pile 1) through SimCord", _panel_step, _fresh_panel,
-                            games=[OctaAdapter], repeat=20,
-                            note="act, save, table render, message edit, hand render, panel edit")
+    return time_interaction(
+        "octa turn-panel step (Pile 1) through SimCord",
+        _panel_step,
+        _fresh_panel,
+        games=[OctaAdapter],
+        repeat=20,
+        note="act, save, table render, message edit, hand render, panel edit",
+    )
 
 
 def _cycle_moves(positions: list, level: str):

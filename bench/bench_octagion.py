@@ -16,8 +16,7 @@ NAMES = [f"Player {seat + 1}" for seat in range(8)]
 
 def _midround(players: int = 4, seed: int = 7):
     """Virulent, two per team; every team has placed its computer's variant."""
-    state = ENGINE.new_game(players, {"variation": "virulent", "teams": [seat // 2 for seat in range(players)]},
-                            seed)
+    state = ENGINE.new_game(players, {"variation": "virulent", "teams": [seat // 2 for seat in range(players)]}, seed)
     for seat in range(0, players, 2):
         state = ENGINE.apply(state, seat, choose_action(state, seat, "easy", seed))
     return state
@@ -50,12 +49,25 @@ def run() -> list[Row]:
     rows += picture_rows("octagion variant", lambda: render_variant(playing, NAMES, 0))
     rows += picture_rows("octagion round result", lambda: render_round_result(ended, NAMES))
     rows += picture_rows("octagion score sheet", lambda: render_scoresheet(finished, NAMES))
-    rows.append(measure("octagion check word list (conformance + solution count, cold)", _check_word_list,
-                        repeat=5, warmup=1, note=f"{len(word_list())} words"))
+    rows.append(
+        measure(
+            "octagion check word list (conformance + solution count, cold)",
+            _check_word_list,
+            repeat=5,
+            warmup=1,
+            note=f"{len(word_list())} words",
+        )
+    )
     start = time.perf_counter()
     conforming = _check_word_list()
-    rows.append(value("octagion conforming words", conforming, "words",
-                      note=f"of {len(word_list())}, checked in {(time.perf_counter() - start) * 1000:.0f} ms"))
+    rows.append(
+        value(
+            "octagion conforming words",
+            conforming,
+            "words",
+            note=f"of {len(word_list())}, checked in {(time.perf_counter() - start) * 1000:.0f} ms",
+        )
+    )
     rows.append(measure("octagion computer move (hard)", lambda: choose_action(playing, 1, "hard"), repeat=20))
     rows.append(_simcord_play())
     return rows
@@ -71,7 +83,7 @@ async def _round_running(world):
         session = await world.platform.live_in_channel(world.channel.id)
     cards = solution(session.state.words[0])
     shift = len(session.state.history) + await world.platform.store.count_actions(session.id)
-    return " ".join(cards[:1 + shift % 8])  # a different variant each time
+    return " ".join(cards[: 1 + shift % 8])  # a different variant each time
 
 
 async def _play(world, cards: str) -> None:
@@ -82,6 +94,11 @@ def _simcord_play() -> Row:
     from bench.simcord_harness import time_interaction
     from bot.games.octagion import OctagionAdapter
 
-    return time_interaction("octagion /octagion play through SimCord", _play, _round_running,
-                            games=[OctagionAdapter], repeat=20,
-                            note="parse+act, save, variant render (a variant is private: no public redraw)")
+    return time_interaction(
+        "octagion /octagion play through SimCord",
+        _play,
+        _round_running,
+        games=[OctagionAdapter],
+        repeat=20,
+        note="parse+act, save, variant render (a variant is private: no public redraw)",
+    )

@@ -31,9 +31,14 @@ def _simcord_place() -> Row:
     from bench.simcord_harness import time_interaction
     from bot.games.octagone import OctagoneAdapter
 
-    return time_interaction("octagone /octagone place through SimCord", _place_opening, _fresh_game,
-                            games=[OctagoneAdapter], repeat=20,
-                            note="White Lady opening: act, save, board render, message edit")
+    return time_interaction(
+        "octagone /octagone place through SimCord",
+        _place_opening,
+        _fresh_game,
+        games=[OctagoneAdapter],
+        repeat=20,
+        note="White Lady opening: act, save, board render, message edit",
+    )
 
 
 def _midgame(players: int, moves: int, seed: int = 7, **options):
@@ -49,14 +54,26 @@ def run() -> list[Row]:
         *picture_rows("octagone private hand", lambda: render_hand(two, NAMES[:2], two.to_move), repeat=15),
     ]
     for level in ("easy", "medium", "hard"):
-        rows.append(measure(f"octagone computer move ({level}, 2p)",
-                            lambda level=level: choose_action(two, two.to_move, level), repeat=20))
+        rows.append(
+            measure(
+                f"octagone computer move ({level}, 2p)",
+                lambda level=level: choose_action(two, two.to_move, level),
+                repeat=20,
+            )
+        )
     opening = ENGINE.new_game(2, {}, 7)
-    rows.append(measure("octagone computer opening (medium, White Lady)",
-                        lambda: choose_action(opening, opening.to_move, "medium"), repeat=5))
-    rows.append(measure("octagone computer move (hard, 4p)", lambda: choose_action(four, four.to_move, "hard"),
-                        repeat=20))
-    rows.append(measure("octagone legal_actions (opening)",
-                        lambda: ENGINE.legal_actions(opening, opening.to_move), repeat=20))
+    rows.append(
+        measure(
+            "octagone computer opening (medium, White Lady)",
+            lambda: choose_action(opening, opening.to_move, "medium"),
+            repeat=5,
+        )
+    )
+    rows.append(
+        measure("octagone computer move (hard, 4p)", lambda: choose_action(four, four.to_move, "hard"), repeat=20)
+    )
+    rows.append(
+        measure("octagone legal_actions (opening)", lambda: ENGINE.legal_actions(opening, opening.to_move), repeat=20)
+    )
     rows.append(_simcord_place())
     return rows

@@ -25,20 +25,21 @@ def _midgame(seed: int = 7, plies: int = 16):
         for _ in range(plies):
             if state.is_over:
                 break
-            state = ENGINE.apply(state, state.to_move,
-                                 {"type": "move", "path": rng.choice(legal_moves(state, state.to_move))})
+            state = ENGINE.apply(
+                state, state.to_move, {"type": "move", "path": rng.choice(legal_moves(state, state.to_move))}
+            )
         if not state.is_over:
             return state
         seed += 1
 
 
 def _generation_rows(label: str, state) -> list[Row]:
-    row = measure(f"octego legal moves ({label})", lambda: ENGINE.legal_actions(state, state.to_move),
-                  repeat=200, unit="us")
+    row = measure(
+        f"octego legal moves ({label})", lambda: ENGINE.legal_actions(state, state.to_move), repeat=200, unit="us"
+    )
     count = len(legal_moves(state, state.to_move))
     rate = count / statistics.median(row.samples)
-    return [row, value(f"octego moves generated per second ({label})", rate, "moves/s",
-                       note=f"{count} moves listed")]
+    return [row, value(f"octego moves generated per second ({label})", rate, "moves/s", note=f"{count} moves listed")]
 
 
 async def _fresh_game(world) -> None:
@@ -58,8 +59,14 @@ def _simcord_move() -> Row:
     from bench.simcord_harness import time_interaction
     from bot.games.octego import OctegoAdapter
 
-    return time_interaction("octego /octego move through SimCord", _move, _fresh_game, games=[OctegoAdapter],
-                            repeat=20, note="act, save, board render, message edit, private answer")
+    return time_interaction(
+        "octego /octego move through SimCord",
+        _move,
+        _fresh_game,
+        games=[OctegoAdapter],
+        repeat=20,
+        note="act, save, board render, message edit, private answer",
+    )
 
 
 def run() -> list[Row]:
@@ -67,10 +74,15 @@ def run() -> list[Row]:
     middle = _midgame()
     rows = _generation_rows("opening", opening) + _generation_rows("midgame", middle)
     for level, repeat in (("easy", 30), ("medium", 10), ("hard", 5)):
-        rows.append(measure(f"octego computer move ({level}, midgame)",
-                            lambda level=level: choose_action(middle, middle.to_move, level, seed=1),
-                            repeat=repeat, warmup=1,
-                            note="default budget 0.8 s" if level == "hard" else ""))
+        rows.append(
+            measure(
+                f"octego computer move ({level}, midgame)",
+                lambda level=level: choose_action(middle, middle.to_move, level, seed=1),
+                repeat=repeat,
+                warmup=1,
+                note="default budget 0.8 s" if level == "hard" else "",
+            )
+        )
     rows.extend(picture_rows("octego board (midgame)", lambda: render_board(middle, NAMES), repeat=15))
     rows.append(_simcord_move())
     return rows

@@ -25,12 +25,22 @@ def run() -> list[Row]:
     seat = ENGINE.to_act(state)[0]
     count = len(turn_actions(state, seat))
     rows = [
-        measure("octiles legal actions (midgame turn)", lambda: ENGINE.legal_actions(state, seat), repeat=30,
-                note=f"{count} actions: options 1, 2 and 3"),
+        measure(
+            "octiles legal actions (midgame turn)",
+            lambda: ENGINE.legal_actions(state, seat),
+            repeat=30,
+            note=f"{count} actions: options 1, 2 and 3",
+        ),
         measure("octiles option-2 destinations", lambda: legal_destinations(state, seat), repeat=200, unit="us"),
     ]
     for level, repeat in (("easy", 20), ("medium", 10), ("hard", 5)):
-        rows.append(measure(f"octiles computer move ({level}, midgame)",
-                            lambda level=level: choose_action(state, seat, level, seed=1), repeat=repeat, warmup=1))
+        rows.append(
+            measure(
+                f"octiles computer move ({level}, midgame)",
+                lambda level=level: choose_action(state, seat, level, seed=1),
+                repeat=repeat,
+                warmup=1,
+            )
+        )
     rows.extend(picture_rows("octiles board (midgame)", lambda: render_board(state, NAMES), repeat=10))
     return rows

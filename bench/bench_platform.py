@@ -24,8 +24,17 @@ def _store_saves(repeat: int = 200) -> Row:
         with tempfile.TemporaryDirectory() as folder:
             store = await Store.open(str(Path(folder) / "bench.db"))
             now = datetime.now(UTC)
-            session = await store.create_session(game="bench", guild_id=1, channel_id=1, host_id=1, players=[1, 2],
-                                                 status="active", state={}, schema_version=1, now=now)
+            session = await store.create_session(
+                game="bench",
+                guild_id=1,
+                channel_id=1,
+                host_id=1,
+                players=[1, 2],
+                status="active",
+                state={},
+                schema_version=1,
+                now=now,
+            )
             record = await store.get_session(session)
             state = {"board": list(range(64)), "hands": [[f"card{i}" for i in range(8)]] * 2, "turn": 0}
             samples = []

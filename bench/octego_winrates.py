@@ -50,8 +50,14 @@ def measure(opponent: str, games: int, budget: float) -> dict[str, float]:
         results = list(pool.map(_play, [(g, opponent, budget) for g in range(games)]))
     wins = sum(r == "win" for r, _ in results)
     draws = sum(r == "draw" for r, _ in results)
-    return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws,
-            "win_rate": wins / games, "mean_plies": sum(p for _, p in results) / games}
+    return {
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": games - wins - draws,
+        "win_rate": wins / games,
+        "mean_plies": sum(p for _, p in results) / games,
+    }
 
 
 def main(argv: list[str]) -> None:
@@ -61,8 +67,10 @@ def main(argv: list[str]) -> None:
     for opponent in ("random", "easy", "medium"):
         start = time.perf_counter()
         r = measure(opponent, games, budget)
-        print(f"hard vs {opponent:6s}: win rate {r['win_rate']:.0%} ({r['wins']} won, {r['draws']} drawn, "
-              f"{r['losses']} lost; mean {r['mean_plies']:.0f} plies; {time.perf_counter() - start:.0f} s)")
+        print(
+            f"hard vs {opponent:6s}: win rate {r['win_rate']:.0%} ({r['wins']} won, {r['draws']} drawn, "
+            f"{r['losses']} lost; mean {r['mean_plies']:.0f} plies; {time.perf_counter() - start:.0f} s)"
+        )
 
 
 if __name__ == "__main__":

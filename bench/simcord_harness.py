@@ -17,8 +17,15 @@ Prepare = Callable[[Any], Awaitable[Any]]  # (world) -> context
 Step = Callable[[Any, Any], Awaitable[Any]]  # (world, context) -> None; one interaction
 
 
-def time_interaction(name: str, step: Step, prepare: Prepare | None = None, games: list | None = None,
-                     repeat: int = 30, baseline: str | None = NOOP_ROW, note: str = "") -> Row:
+def time_interaction(
+    name: str,
+    step: Step,
+    prepare: Prepare | None = None,
+    games: list | None = None,
+    repeat: int = 30,
+    baseline: str | None = NOOP_ROW,
+    note: str = "",
+) -> Row:
     """Median/p95 of ``step`` (one interaction) in a fresh simulated server with a fresh database.
 
     ``prepare`` runs before every step (untimed), e.g. to reach the position to act in.

@@ -12,8 +12,11 @@ from bot.settings import Settings
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
-    parser.add_argument("--playground", action="store_true",
-                        help="play locally in the browser against a simulated Discord, even if a token is set")
+    parser.add_argument(
+        "--playground",
+        action="store_true",
+        help="play locally in the browser against a simulated Discord, even if a token is set",
+    )
     parser.add_argument("--memory", action="store_true", help="playground only: keep its database in memory")
     parser.add_argument("--port", type=int, default=None, help="playground only: the loopback port to serve on")
     return parser.parse_args(argv)
@@ -27,8 +30,11 @@ def main(argv: list[str] | None = None) -> int:
         from bot import playground
 
         if not settings.token:
-            print("No DISCORD_TOKEN is set, so this is the local playground (set DISCORD_TOKEN in the environment "
-                  "or a .env file to connect to Discord; see .env.example).", flush=True)
+            print(
+                "No DISCORD_TOKEN is set, so this is the local playground (set DISCORD_TOKEN in the environment "
+                "or a .env file to connect to Discord; see .env.example).",
+                flush=True,
+            )
         return playground.main(settings, in_memory=arguments.memory, port=arguments.port)
 
     from bot.app import create_bot

@@ -103,6 +103,7 @@ class GameAdapter:
     def default_options(self) -> dict[str, Any]:
         """Options for a challenge made without choosing any (the "Apps > Challenge" menu)."""
         return {}
+
     def seat_order(self, challenger: int, invitees: Sequence[int], options: dict[str, Any]) -> list[int]:
         """Seats in play order from a challenge; by default the challenger moves first."""
         return [challenger, *invitees]
@@ -120,5 +121,6 @@ class GameAdapter:
         platform = self.platform
         others = [p for p in session.players if p != interaction.user.id]
         users = [platform.bot.get_user(p) or await platform.bot.fetch_user(p) for p in others]
-        await platform.challenge(interaction, self.name, users, session.options,
-                                 session.record.meta.get("computer_level"))
+        await platform.challenge(
+            interaction, self.name, users, session.options, session.record.meta.get("computer_level")
+        )

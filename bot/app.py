@@ -32,8 +32,12 @@ def all_games() -> list[type[GameAdapter]]:
 
 class OctagonBot(commands.Bot):
     def __init__(self, settings: Settings, games: Sequence[type[GameAdapter]] | None = None):
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         allowed_mentions=ALLOWED_MENTIONS, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            allowed_mentions=ALLOWED_MENTIONS,
+            help_command=None,
+        )
         self.settings = settings
         self.game_classes = list(all_games() if games is None else games)
         self.platform: Platform | None = None
@@ -81,8 +85,7 @@ class OctagonBot(commands.Bot):
             await self.store.set_value("command_tree_hash", digest)
             log.info("synced %d global commands", len(payload))
 
-    async def on_app_command_error(self, interaction: discord.Interaction,
-                                   error: app_commands.AppCommandError) -> None:
+    async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, UserError):
             await self.platform.reply_private(interaction, str(original))
@@ -90,8 +93,7 @@ class OctagonBot(commands.Bot):
             await self.platform.reply_private(interaction, "You do not have permission to use this command.")
         else:
             self.platform.errors.append(original)
-            log.error("error in /%s", interaction.command and interaction.command.qualified_name,
-                      exc_info=original)
+            log.error("error in /%s", interaction.command and interaction.command.qualified_name, exc_info=original)
             await self.platform.reply_private(interaction, "Sorry, something went wrong on my side; please try again.")
 
 
@@ -111,8 +113,9 @@ def build_commands(bot: OctagonBot) -> None:
 
 def game_group(platform: Platform, adapter: GameAdapter) -> app_commands.Group:
     """`/<game>` with the platform's shared subcommands plus the game's own."""
-    group = app_commands.Group(name=adapter.name, description=f"Play {adapter.title}: {adapter.summary}"[:100],
-                               guild_only=True)
+    group = app_commands.Group(
+        name=adapter.name, description=f"Play {adapter.title}: {adapter.summary}"[:100], guild_only=True
+    )
     game = adapter.name
 
     @group.command(name="resign", description=f"Resign your {adapter.title} game in this channel.")

@@ -22,38 +22,73 @@ def _custom_id(prefix: str, session_id: int, name: str, arg: str) -> str:
     return custom_id
 
 
-class SessionButton(discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"b:(?P<sid>[0-9]+):(?P<name>[a-z_]+):(?P<arg>.*)"):
-    def __init__(self, session_id: int, name: str, arg: str = "", *, label: str | None = None,
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None,
-                 disabled: bool = False, row: int | None = None):
+class SessionButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"b:(?P<sid>[0-9]+):(?P<name>[a-z_]+):(?P<arg>.*)"
+):
+    def __init__(
+        self,
+        session_id: int,
+        name: str,
+        arg: str = "",
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ):
         self.session_id, self.name, self.arg = session_id, name, arg
-        super().__init__(discord.ui.Button(label=label, style=style, emoji=emoji, disabled=disabled, row=row,
-                                           custom_id=_custom_id("b", session_id, name, arg)))
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                emoji=emoji,
+                disabled=disabled,
+                row=row,
+                custom_id=_custom_id("b", session_id, name, arg),
+            )
+        )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> SessionButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> SessionButton:
         return cls(int(match["sid"]), match["name"], match["arg"], label=item.label, style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         await interaction.client.platform.on_button(interaction, self.session_id, self.name, self.arg)
 
 
-class SessionSelect(discord.ui.DynamicItem[discord.ui.Select],
-                    template=r"s:(?P<sid>[0-9]+):(?P<name>[a-z_]+):(?P<arg>.*)"):
-    def __init__(self, session_id: int, name: str, arg: str = "", *,
-                 options: list[discord.SelectOption] | None = None, placeholder: str | None = None,
-                 row: int | None = None, min_values: int = 1, max_values: int = 1):
+class SessionSelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"s:(?P<sid>[0-9]+):(?P<name>[a-z_]+):(?P<arg>.*)"
+):
+    def __init__(
+        self,
+        session_id: int,
+        name: str,
+        arg: str = "",
+        *,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        row: int | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
+    ):
         self.session_id, self.name, self.arg = session_id, name, arg
-        select = discord.ui.Select(custom_id=_custom_id("s", session_id, name, arg), options=options or [],
-                                   placeholder=placeholder, row=row, min_values=min_values,
-                                   max_values=max_values)
+        select = discord.ui.Select(
+            custom_id=_custom_id("s", session_id, name, arg),
+            options=options or [],
+            placeholder=placeholder,
+            row=row,
+            min_values=min_values,
+            max_values=max_values,
+        )
         super().__init__(select)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: re.Match[str]) -> SessionSelect:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> SessionSelect:
         return cls(int(match["sid"]), match["name"], match["arg"])
 
     async def callback(self, interaction: discord.Interaction) -> Any:

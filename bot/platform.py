@@ -51,8 +51,9 @@ def escape(name: str) -> str:
 
 
 class Platform:
-    def __init__(self, bot: discord.Client, store: Store, adapters: Sequence[type[GameAdapter]],
-                 render_workers: int = 2):
+    def __init__(
+        self, bot: discord.Client, store: Store, adapters: Sequence[type[GameAdapter]], render_workers: int = 2
+    ):
         self.bot = bot
         self.store = store
         self.renderer = RenderPool(render_workers)
@@ -64,11 +65,14 @@ class Platform:
         self.errors: list[BaseException] = []  # unexpected errors, for tests to assert on
         self.new_seed: Callable[[], int] = lambda: random.SystemRandom().randrange(2**31)
         self.ratings_model = PlackettLuce()
-        self.scheduler = Scheduler(store, {
-            "challenge_expiry": self._expire_challenge,
-            "turn_warning": self._warn_turn,
-            "turn_forfeit": self._forfeit_turn,
-        })
+        self.scheduler = Scheduler(
+            store,
+            {
+                "challenge_expiry": self._expire_challenge,
+                "turn_warning": self._warn_turn,
+                "turn_forfeit": self._forfeit_turn,
+            },
+        )
         self.register_button("accept", self._accept_challenge)
         self.register_button("decline", self._decline_challenge)
         self.register_button("resign", self._resign_button)
@@ -93,15 +97,17 @@ class Platform:
         handler = self._buttons.get(name)
         await self.guard(interaction, session_id, handler(interaction, session_id, arg) if handler else None)
 
-    async def on_select(self, interaction: discord.Interaction, session_id: int, name: str, arg: str,
-                        values: list[str]) -> None:
+    async def on_select(
+        self, interaction: discord.Interaction, session_id: int, name: str, arg: str, values: list[str]
+    ) -> None:
         handler = self._selects.get(name)
         await self.guard(interaction, session_id, handler(interaction, session_id, arg, values) if handler else None)
 
     # --------------------------------------------------------------- answers
 
-    async def guard(self, interaction: discord.Interaction, session_id: int | None,
-                    work: Awaitable[Any] | None) -> None:
+    async def guard(
+        self, interaction: discord.Interaction, session_id: int | None, work: Awaitable[Any] | None
+    ) -> None:
         """Runs a handler: user errors answered privately, anything else logged and apologised for."""
         try:
             if work is None:
@@ -112,12 +118,14 @@ class Platform:
         except Exception as error:
             self.errors.append(error)
             log.exception("error handling an interaction for session %s", session_id)
-            await self.reply_private(interaction, "Sorry, something went wrong on my side. The game is safe; "
-                                                  "please try again.")
+            await self.reply_private(
+                interaction, "Sorry, something went wrong on my side. The game is safe; please try again."
+            )
 
     @staticmethod
-    async def reply_private(interaction: discord.Interaction, text: str, picture: Any = None,
-                            view: discord.ui.View | None = None) -> None:
+    async def reply_private(
+        interaction: discord.Interaction, text: str, picture: Any = None, view: discord.ui.View | None = None
+    ) -> None:
         kwargs: dict[str, Any] = {"ephemeral": True}
         if picture is not None:
             kwargs["file"] = as_file(picture)
@@ -174,21 +182,37 @@ class Platform:
     def busy_message(self, record: SessionRecord) -> str:
         title = self.games[record.game].title if record.game in self.games else record.game
         what = {"challenge": "a challenge", "lobby": "a lobby", "active": "a game"}[record.status]
-        return (f"There is already {what} of {title} in this channel (started by <@{record.host_id}>). "
-                f"Finish it, or ask the host or a moderator to use `/stop`, or play in a thread.")
+        return (
+            f"There is already {what} of {title} in this channel (started by <@{record.host_id}>). "
+            f"Finish it, or ask the host or a moderator to use `/stop`, or play in a thread."
+        )
 
-    async def open_session(self, interaction: discord.Interaction, game: str, status: str,
-                           players: list[int], names: list[str], meta: dict[str, Any],
-                           state: Any = None) -> GameSession:
+    async def open_session(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        status: str,
+        players: list[int],
+        names: list[str],
+        meta: dict[str, Any],
+        state: Any = None,
+    ) -> GameSession:
         adapter = self.games[game]
         now = discord.utils.utcnow()
         meta = {"names": names, **meta}
         try:
             session_id = await self.store.create_session(
-                game=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                host_id=interaction.user.id, players=players, status=status,
+                game=game,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=interaction.user.id,
+                players=players,
+                status=status,
                 state=adapter.engine.dump(state) if state is not None else {},
-                schema_version=adapter.engine.schema_version, now=now, meta=meta)
+                schema_version=adapter.engine.schema_version,
+                now=now,
+                meta=meta,
+            )
         except ChannelBusy:
             existing = await self.store.live_session(interaction.channel_id)
             raise UserError(self.busy_message(existing) if existing else "This channel is busy.") from None
@@ -201,22 +225,32 @@ class Platform:
             session.record.schema_version = adapter.engine.schema_version
         return await self.store.save_session(session.record, discord.utils.utcnow(), action)
 
-    async def start_game(self, session: GameSession, players: list[int], names: list[str],
-                         options: dict[str, Any]) -> None:
+    async def start_game(
+        self, session: GameSession, players: list[int], names: list[str], options: dict[str, Any]
+    ) -> None:
         """Turn a challenge or lobby into a running game (the caller holds the channel lock)."""
         adapter = self.games[session.record.game]
         seed = self.new_seed()
         session.state = adapter.engine.new_game(len(players), options, seed)
         session.record.players = players
         session.record.status = "active"
-        session.record.meta.update(names=names, options=options, seed=seed,
-                                   started_at=discord.utils.utcnow().isoformat())
+        session.record.meta.update(
+            names=names, options=options, seed=seed, started_at=discord.utils.utcnow().isoformat()
+        )
         seq = await self.save(session)
         await self.scheduler.cancel(session.id, ["challenge_expiry"])
         await self._arm_turn_clock(session, seq or 0)
 
-    async def act(self, session_id: int, user_id: int, action: dict[str, Any], *,
-                  seat: int | None = None, refresh: bool = True, event: str | None = None) -> GameSession:
+    async def act(
+        self,
+        session_id: int,
+        user_id: int,
+        action: dict[str, Any],
+        *,
+        seat: int | None = None,
+        refresh: bool = True,
+        event: str | None = None,
+    ) -> GameSession:
         """The one path for every game change. Raises UserError with a readable reason.
 
         ``refresh=False`` skips redrawing the game message, for actions that change nothing
@@ -248,12 +282,12 @@ class Platform:
         self._spawn(self.play_computer_turns(session_id))
         return session
 
-    def check_can_act(self, session: GameSession, user_id: int, seat: int | None = None,
-                      any_time: bool = False) -> int:
+    def check_can_act(self, session: GameSession, user_id: int, seat: int | None = None, any_time: bool = False) -> int:
         """The seat of a user who may act now in a running game, or a UserError saying why not."""
         if session.record.status != "active":
-            raise UserError("This game is over." if session.record.status != "challenge"
-                            else "This game has not started yet.")
+            raise UserError(
+                "This game is over." if session.record.status != "challenge" else "This game has not started yet."
+            )
         seat = session.seat_of(user_id) if seat is None else seat
         if seat is None:
             raise UserError("You are not playing in this game.")
@@ -309,8 +343,11 @@ class Platform:
         adapter = self.games[session.record.game]
         if session.record.status == "finished":
             humans = [p for p in session.players if p != self.bot.user.id]
-            return [SessionButton(session.id, "rematch", label="Rematch", style=discord.ButtonStyle.primary)] \
-                if humans else []
+            return (
+                [SessionButton(session.id, "rematch", label="Rematch", style=discord.ButtonStyle.primary)]
+                if humans
+                else []
+            )
         if session.record.status != "active":
             return []
         items = list(adapter.components(session))
@@ -319,9 +356,14 @@ class Platform:
         items.append(SessionButton(session.id, "resign", label="Resign", style=discord.ButtonStyle.danger))
         return items
 
-    async def refresh_message(self, session: GameSession, *, repost: bool = False,
-                              channel: discord.abc.Messageable | None = None,
-                              via: discord.Interaction | None = None) -> bool:
+    async def refresh_message(
+        self,
+        session: GameSession,
+        *,
+        repost: bool = False,
+        channel: discord.abc.Messageable | None = None,
+        via: discord.Interaction | None = None,
+    ) -> bool:
         """Show the session's current picture on its game message (posting one if needed).
 
         ``via``: a publicly deferred interaction whose answer becomes the new game message.
@@ -332,8 +374,11 @@ class Platform:
         picture = await self.renderer.render(adapter.render_public, session)
         content = self.message_content(session)
         view = view_of(self.message_components(session))
-        channel = channel or self.bot.get_channel(session.record.channel_id) \
+        channel = (
+            channel
+            or self.bot.get_channel(session.record.channel_id)
             or self.bot.get_partial_messageable(session.record.channel_id)
+        )
         try:
             if session.record.message_id and not repost:
                 message = channel.get_partial_message(session.record.message_id)
@@ -352,8 +397,14 @@ class Platform:
 
     # ------------------------------------------------------------ challenges
 
-    async def challenge(self, interaction: discord.Interaction, game: str, invitees: Sequence[discord.abc.User],
-                        options: dict[str, Any], level: str | None = None) -> None:
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        invitees: Sequence[discord.abc.User],
+        options: dict[str, Any],
+        level: str | None = None,
+    ) -> None:
         """The shared challenge-by-mention flow of every multi-player game."""
         adapter = self.games[game]
         challenger = interaction.user
@@ -367,13 +418,20 @@ class Platform:
                 raise UserError(f"{escape(user.display_name)} is a bot; bots other than me cannot play.")
         against_computer = any(user.id == me.id for user in invitees)
         if against_computer and (not adapter.has_computer or len(invitees) != 1):
-            raise UserError(f"I can play {adapter.title} only as the single opponent in a two-player game."
-                            if adapter.has_computer else f"{adapter.title} has no computer opponent yet.")
+            raise UserError(
+                f"I can play {adapter.title} only as the single opponent in a two-player game."
+                if adapter.has_computer
+                else f"{adapter.title} has no computer opponent yet."
+            )
         seats = adapter.seat_order(challenger.id, [u.id for u in invitees], options)
         by_id = {u.id: u.display_name for u in [challenger, *invitees]}
         names = [by_id[s] for s in seats]
-        meta = {"options": options, "pending": [u.id for u in invitees if u.id != me.id],
-                "seats": seats, "computer_level": level or "medium"}
+        meta = {
+            "options": options,
+            "pending": [u.id for u in invitees if u.id != me.id],
+            "seats": seats,
+            "computer_level": level or "medium",
+        }
         existing = await self.store.live_session(interaction.channel_id)
         if existing is not None:  # checked before deferring, so the answer stays private
             raise UserError(self.busy_message(existing))
@@ -388,20 +446,27 @@ class Platform:
         deadline = discord.utils.utcnow() + timedelta(seconds=CHALLENGE_SECONDS)
         await self.scheduler.add(session.id, "challenge_expiry", deadline)
         mentions = ", ".join(u.mention for u in invitees)
-        content = (f"## {adapter.title} challenge\n{mentions}: {challenger.mention} challenges you to "
-                   f"**{adapter.title}**{self._options_text(options)}. Expires <t:{int(deadline.timestamp())}:R>.")
-        view = view_of([
-            SessionButton(session.id, "accept", label="Accept", style=discord.ButtonStyle.success),
-            SessionButton(session.id, "decline", label="Decline", style=discord.ButtonStyle.danger),
-        ])
+        content = (
+            f"## {adapter.title} challenge\n{mentions}: {challenger.mention} challenges you to "
+            f"**{adapter.title}**{self._options_text(options)}. Expires <t:{int(deadline.timestamp())}:R>."
+        )
+        view = view_of(
+            [
+                SessionButton(session.id, "accept", label="Accept", style=discord.ButtonStyle.success),
+                SessionButton(session.id, "decline", label="Decline", style=discord.ButtonStyle.danger),
+            ]
+        )
         message = await interaction.followup.send(content, view=view, wait=True)
         session.record.message_id = message.id
         await self.save(session)
 
     @staticmethod
     def _options_text(options: dict[str, Any]) -> str:
-        shown = [f"{key.replace('_', ' ')}: {value}" for key, value in options.items()
-                 if value not in (None, False, "") and not key.startswith("_")]
+        shown = [
+            f"{key.replace('_', ' ')}: {value}"
+            for key, value in options.items()
+            if value not in (None, False, "") and not key.startswith("_")
+        ]
         return f" ({', '.join(shown)})" if shown else ""
 
     async def _challenge_for(self, interaction: discord.Interaction, session_id: int) -> GameSession:
@@ -424,8 +489,10 @@ class Platform:
             if meta["pending"]:
                 await self.save(session)
                 waiting = ", ".join(f"<@{p}>" for p in meta["pending"])
-                await interaction.message.edit(content=interaction.message.content +
-                                               f"\n✅ {interaction.user.mention} accepted; waiting for {waiting}.")
+                await interaction.message.edit(
+                    content=interaction.message.content
+                    + f"\n✅ {interaction.user.mention} accepted; waiting for {waiting}."
+                )
                 return
             await self.start_game(session, meta["seats"], session.names, meta["options"])
             await self.refresh_message(session)
@@ -440,8 +507,9 @@ class Platform:
             title = self.games[session.record.game].title
             await interaction.response.edit_message(
                 content=f"❌ {interaction.user.mention} declined the {title} challenge "
-                        f"from <@{session.record.host_id}>.",
-                view=None)
+                f"from <@{session.record.host_id}>.",
+                view=None,
+            )
 
     async def _expire_challenge(self, timer: TimerRecord) -> None:
         record = await self.store.get_session(timer.session_id)
@@ -459,7 +527,9 @@ class Platform:
                 try:
                     await channel.get_partial_message(session.record.message_id).edit(
                         content=f"⌛ The {title} challenge from <@{session.record.host_id}> expired "
-                                f"(nobody answered within {CHALLENGE_SECONDS // 60} minutes).", view=None)
+                        f"(nobody answered within {CHALLENGE_SECONDS // 60} minutes).",
+                        view=None,
+                    )
                 except discord.HTTPException:
                     log.warning("could not mark challenge %s as expired", session.id)
 
@@ -487,8 +557,10 @@ class Platform:
         async with self.lock(session.record.channel_id):
             session = await self.load(session.id)
             posted = await self.refresh_message(session, repost=True, channel=interaction.channel)
-        await self.reply_private(interaction, "Here is the current board." if posted
-                                 else "I could not post the board right now; please try again.")
+        await self.reply_private(
+            interaction,
+            "Here is the current board." if posted else "I could not post the board right now; please try again.",
+        )
 
     async def _private_view_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
         session = await self.load(session_id)
@@ -498,8 +570,14 @@ class Platform:
         await self.defer(interaction, private_thinking=True)
         await self.send_private_view(interaction, session, seat)
 
-    async def send_private_view(self, interaction: discord.Interaction, session: GameSession, seat: int,
-                                text: str = "", view: discord.ui.View | None = None) -> None:
+    async def send_private_view(
+        self,
+        interaction: discord.Interaction,
+        session: GameSession,
+        seat: int,
+        text: str = "",
+        view: discord.ui.View | None = None,
+    ) -> None:
         """A freshly rendered private picture (old ephemeral messages cannot be edited after 15 min)."""
         adapter = self.games[session.record.game]
         picture = await self.renderer.render(adapter.render_private, session, seat)
@@ -547,7 +625,8 @@ class Platform:
             level = session.record.meta.get("computer_level", "medium")
             seed = session.record.meta.get("seed", 0) + await self.store.count_actions(session_id)
             action = await asyncio.get_running_loop().run_in_executor(
-                None, adapter.computer_action, session.state, seat, level, seed)
+                None, adapter.computer_action, session.state, seat, level, seed
+            )
             await self.act(session_id, me, action, seat=seat)
         except UserError:
             log.info("computer move in session %s was overtaken by another change", session_id)
@@ -587,8 +666,10 @@ class Platform:
             return
         deadline = session.record.meta.get("turn_deadline")
         channel = self.bot.get_partial_messageable(session.record.channel_id)
-        await channel.send(f"⏳ {session.mention(timer.payload['seat'])}, half of your turn time is gone; "
-                           f"you forfeit <t:{deadline}:R> unless you move.")
+        await channel.send(
+            f"⏳ {session.mention(timer.payload['seat'])}, half of your turn time is gone; "
+            f"you forfeit <t:{deadline}:R> unless you move."
+        )
 
     async def _forfeit_turn(self, timer: TimerRecord) -> None:
         session = await self._turn_still_pending(timer)
@@ -610,9 +691,16 @@ class Platform:
         duration = (now - discord.utils.parse_time(started)).total_seconds() if started else 0.0
         winners = [record.players[s] for s in outcome.winners]
         await self.store.record_result(
-            session_id=session.id, game=record.game, guild_id=record.guild_id, players=record.players,
-            scores=list(outcome.scores), winners=winners, moves=await self.store.count_actions(session.id),
-            duration_seconds=duration, now=now)
+            session_id=session.id,
+            game=record.game,
+            guild_id=record.guild_id,
+            players=record.players,
+            scores=list(outcome.scores),
+            winners=winners,
+            moves=await self.store.count_actions(session.id),
+            duration_seconds=duration,
+            now=now,
+        )
         await self._update_ratings(record, outcome)
 
     async def _update_ratings(self, record: SessionRecord, outcome: Outcome) -> None:
@@ -634,6 +722,13 @@ class Platform:
             for seat, new in zip(side, new_ratings, strict=True):
                 user = record.players[seat]
                 old = known.get(user)
-                updated.append(Rating(user, new.mu, new.sigma, (old.games if old else 0) + 1,
-                                      (old.wins if old else 0) + int(seat in outcome.winners)))
+                updated.append(
+                    Rating(
+                        user,
+                        new.mu,
+                        new.sigma,
+                        (old.games if old else 0) + 1,
+                        (old.wins if old else 0) + int(seat in outcome.winners),
+                    )
+                )
         await self.store.save_ratings(record.guild_id, record.game, updated)

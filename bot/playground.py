@@ -30,8 +30,9 @@ def preview_available() -> bool:
     return all(importlib.util.find_spec(module) is not None for module in PREVIEW_MODULES)
 
 
-async def run_playground(settings: Settings, *, port: int | None = None, ready: Ready | None = None,
-                         stop: asyncio.Event | None = None) -> None:
+async def run_playground(
+    settings: Settings, *, port: int | None = None, ready: Ready | None = None, stop: asyncio.Event | None = None
+) -> None:
     """Serve the playground until ``stop`` is set (by SIGINT/SIGTERM when run from the command line)."""
     import simcord
 
@@ -57,8 +58,9 @@ def main(settings: Settings, *, in_memory: bool = False, port: int | None = None
         print(INSTALL_HINT)
         return 2
     database = ":memory:" if in_memory else DEFAULT_DATABASE
-    playground_settings = Settings(token=None, database_path=database, log_level=settings.log_level,
-                                   render_workers=settings.render_workers)
+    playground_settings = Settings(
+        token=None, database_path=database, log_level=settings.log_level, render_workers=settings.render_workers
+    )
 
     async def serve() -> None:
         stop = asyncio.Event()

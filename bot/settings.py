@@ -29,6 +29,8 @@ class Settings:
         )
 
     def __repr__(self) -> str:  # never print the token
-        return (f"Settings(token={'set' if self.token else 'unset'}, database_path={self.database_path!r}, "
-                f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, "
-                f"render_workers={self.render_workers})")
+        return (
+            f"Settings(token={'set' if self.token else 'unset'}, database_path={self.database_path!r}, "
+            f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, "
+            f"render_workers={self.render_workers})"
+        )

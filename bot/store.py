@@ -179,15 +179,37 @@ class Store:
 
     # ---------------------------------------------------------------- sessions
 
-    async def create_session(self, *, game: str, guild_id: int | None, channel_id: int, host_id: int,
-                             players: Sequence[int], status: str, state: dict[str, Any],
-                             schema_version: int, now: datetime, meta: dict[str, Any] | None = None) -> int:
+    async def create_session(
+        self,
+        *,
+        game: str,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        players: Sequence[int],
+        status: str,
+        state: dict[str, Any],
+        schema_version: int,
+        now: datetime,
+        meta: dict[str, Any] | None = None,
+    ) -> int:
         try:
             cursor = await self._db.execute(
                 "INSERT INTO sessions (game, guild_id, channel_id, host_id, players, status, state,"
                 " schema_version, created_at, updated_at, meta) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (game, guild_id, channel_id, host_id, json.dumps(list(players)), status, json.dumps(state),
-                 schema_version, iso(now), iso(now), json.dumps(meta or {})),
+                (
+                    game,
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    json.dumps(list(players)),
+                    status,
+                    json.dumps(state),
+                    schema_version,
+                    iso(now),
+                    iso(now),
+                    json.dumps(meta or {}),
+                ),
             )
         except aiosqlite.IntegrityError as error:
             raise ChannelBusy(channel_id) from error
@@ -208,8 +230,9 @@ class Store:
             row = await cursor.fetchone()
         return _session(row) if row else None
 
-    async def save_session(self, record: SessionRecord, now: datetime,
-                           action: tuple[int | None, dict[str, Any]] | None = None) -> int | None:
+    async def save_session(
+        self, record: SessionRecord, now: datetime, action: tuple[int | None, dict[str, Any]] | None = None
+    ) -> int | None:
         """Save a session's state, status, players and meta, with its action, in one transaction.
 
         Returns the action's sequence number when one was logged.
@@ -219,8 +242,16 @@ class Store:
             await self._db.execute(
                 "UPDATE sessions SET players = ?, status = ?, state = ?, schema_version = ?, updated_at = ?,"
                 " message_id = ?, meta = ? WHERE id = ?",
-                (json.dumps(record.players), record.status, json.dumps(record.state), record.schema_version,
-                 iso(now), record.message_id, json.dumps(record.meta), record.id),
+                (
+                    json.dumps(record.players),
+                    record.status,
+                    json.dumps(record.state),
+                    record.schema_version,
+                    iso(now),
+                    record.message_id,
+                    json.dumps(record.meta),
+                    record.id,
+                ),
             )
             if action is not None:
                 player_id, payload = action
@@ -251,8 +282,9 @@ class Store:
 
     # ------------------------------------------------------------------ timers
 
-    async def add_timer(self, session_id: int, kind: str, deadline: datetime,
-                        payload: dict[str, Any] | None = None) -> TimerRecord:
+    async def add_timer(
+        self, session_id: int, kind: str, deadline: datetime, payload: dict[str, Any] | None = None
+    ) -> TimerRecord:
         cursor = await self._db.execute(
             "INSERT INTO timers (session_id, kind, deadline, payload) VALUES (?,?,?,?)",
             (session_id, kind, iso(deadline), json.dumps(payload or {})),
@@ -282,21 +314,41 @@ class Store:
     async def pending_timers(self) -> list[TimerRecord]:
         async with self._db.execute("SELECT * FROM timers ORDER BY deadline") as cursor:
             return [
-                TimerRecord(row["id"], row["session_id"], row["kind"], parse_iso(row["deadline"]),
-                            json.loads(row["payload"]))
+                TimerRecord(
+                    row["id"], row["session_id"], row["kind"], parse_iso(row["deadline"]), json.loads(row["payload"])
+                )
                 async for row in cursor
             ]
 
     # ----------------------------------------------------------------- results
 
-    async def record_result(self, *, session_id: int | None, game: str, guild_id: int | None,
-                            players: Sequence[int], scores: Sequence[float], winners: Sequence[int],
-                            moves: int, duration_seconds: float, now: datetime) -> int:
+    async def record_result(
+        self,
+        *,
+        session_id: int | None,
+        game: str,
+        guild_id: int | None,
+        players: Sequence[int],
+        scores: Sequence[float],
+        winners: Sequence[int],
+        moves: int,
+        duration_seconds: float,
+        now: datetime,
+    ) -> int:
         cursor = await self._db.execute(
             "INSERT INTO results (session_id, game, guild_id, players, scores, winners, moves, duration_seconds,"
             " finished_at) VALUES (?,?,?,?,?,?,?,?,?)",
-            (session_id, game, guild_id, json.dumps(list(players)), json.dumps(list(scores)),
-             json.dumps(list(winners)), moves, duration_seconds, iso(now)),
+            (
+                session_id,
+                game,
+                guild_id,
+                json.dumps(list(players)),
+                json.dumps(list(scores)),
+                json.dumps(list(winners)),
+                moves,
+                duration_seconds,
+                iso(now),
+            ),
         )
         result_id = cursor.lastrowid
         await self._db.executemany(
@@ -344,7 +396,8 @@ class Store:
     async def set_value(self, key: str, value: str) -> None:
         await self._db.execute(
             "INSERT INTO bot_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            (key, value))
+            (key, value),
+        )
         await self._db.commit()
 
     async def turn_clock_seconds(self, guild_id: int | None) -> int:
@@ -365,9 +418,17 @@ class Store:
 
 def _session(row: aiosqlite.Row) -> SessionRecord:
     return SessionRecord(
-        id=row["id"], game=row["game"], guild_id=row["guild_id"], channel_id=row["channel_id"],
-        host_id=row["host_id"], players=json.loads(row["players"]), status=row["status"],
-        state=json.loads(row["state"]), schema_version=row["schema_version"],
-        created_at=parse_iso(row["created_at"]), updated_at=parse_iso(row["updated_at"]),
-        message_id=row["message_id"], meta=json.loads(row["meta"]),
+        id=row["id"],
+        game=row["game"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        host_id=row["host_id"],
+        players=json.loads(row["players"]),
+        status=row["status"],
+        state=json.loads(row["state"]),
+        schema_version=row["schema_version"],
+        created_at=parse_iso(row["created_at"]),
+        updated_at=parse_iso(row["updated_at"]),
+        message_id=row["message_id"],
+        meta=json.loads(row["meta"]),
     )

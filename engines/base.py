@@ -105,8 +105,14 @@ def ranks_from_scores(scores: list[float] | tuple[float, ...], higher_is_better:
     return tuple(ordered.index(score) + 1 for score in scores)
 
 
-def play_out(engine: Engine[State], choose: Callable[[State, int, str, int], Mapping[str, Any]], state: State,
-             moves: int, level: str = "medium", seed: int = 0) -> State:
+def play_out(
+    engine: Engine[State],
+    choose: Callable[[State, int, str, int], Mapping[str, Any]],
+    state: State,
+    moves: int,
+    level: str = "medium",
+    seed: int = 0,
+) -> State:
     """Play up to ``moves`` actions with a computer player (for benchmarks and tests of later positions)."""
     for _ in range(moves):
         if engine.outcome(state) is not None:

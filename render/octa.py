@@ -76,15 +76,22 @@ def _suit_mask(suit: str, size: int) -> Image.Image:
     return mask.resize((size, size), Image.LANCZOS)
 
 
-def draw_suit(image: Image.Image, centre: tuple[float, float], suit: str, size: int,
-              colour: tuple[int, int, int] | None = None) -> None:
+def draw_suit(
+    image: Image.Image, centre: tuple[float, float], suit: str, size: int, colour: tuple[int, int, int] | None = None
+) -> None:
     mask = _suit_mask(suit, size)
     x, y = int(centre[0] - size / 2), int(centre[1] - size / 2)
     image.paste(colour or SUIT_COLOURS[suit], (x, y, x + size, y + size), mask)
 
 
-def draw_face_card(image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], code: str,
-                   border: tuple[int, int, int] = theme.GRID, border_width: int = 2) -> None:
+def draw_face_card(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    code: str,
+    border: tuple[int, int, int] = theme.GRID,
+    border_width: int = 2,
+) -> None:
     """A face-up card: rank in the corner and large in the middle, suit shape beside it."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
@@ -103,14 +110,16 @@ def draw_face_card(image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int
         draw_suit(image, ((x0 + x1) / 2, y0 + h * 0.72), suit, max(10, int(min(w, h) * 0.5)))
 
 
-def draw_card_back(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: str = "",
-                   colour: tuple[int, int, int] = CARD_BACK) -> None:
+def draw_card_back(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: str = "", colour: tuple[int, int, int] = CARD_BACK
+) -> None:
     x0, y0, x1, y1 = box
     w = x1 - x0
     draw.rounded_rectangle(box, radius=max(4, w // 8), fill=colour, outline=theme.GRID, width=2)
     inset = max(4, w // 10)
-    draw.rounded_rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), radius=max(3, w // 12),
-                           outline=CARD_BACK_LINE, width=2)
+    draw.rounded_rectangle(
+        (x0 + inset, y0 + inset, x1 - inset, y1 - inset), radius=max(3, w // 12), outline=CARD_BACK_LINE, width=2
+    )
     if label:
         theme.centred_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), label, max(12, int((y1 - y0) * 0.26)), theme.INK)
 
@@ -146,8 +155,12 @@ def _draw_pool(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, 
         if token.startswith("pool:"):
             positions = POOL_LINES[token[5:]]
             boxes = [_pool_cell_box(origin, *POSITION_CELLS[p]) for p in positions]
-            outline = (min(b[0] for b in boxes) - 6, min(b[1] for b in boxes) - 6,
-                       max(b[2] for b in boxes) + 6, max(b[3] for b in boxes) + 6)
+            outline = (
+                min(b[0] for b in boxes) - 6,
+                min(b[1] for b in boxes) - 6,
+                max(b[2] for b in boxes) + 6,
+                max(b[3] for b in boxes) + 6,
+            )
             draw.rounded_rectangle(outline, radius=12, outline=theme.SEAT_COLOURS[seat], width=5)
     for position, (row, col) in POSITION_CELLS.items():
         box = _pool_cell_box(origin, row, col)
@@ -226,12 +239,18 @@ def _run_layout(state: OctaState, seat: int, width: int) -> tuple[list[tuple[int
     return places, rows
 
 
-def _draw_player_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, seat: int,
-                       name: str, y: int, height: int) -> None:
+def _draw_player_panel(
+    image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, seat: int, name: str, y: int, height: int
+) -> None:
     colour = theme.SEAT_COLOURS[seat]
     on_turn = state.current == seat and state.step != "over"
-    draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=14, fill=theme.PANEL,
-                           outline=colour if on_turn else theme.PANEL, width=4)
+    draw.rounded_rectangle(
+        (MARGIN, y, WIDTH - MARGIN, y + height),
+        radius=14,
+        fill=theme.PANEL,
+        outline=colour if on_turn else theme.PANEL,
+        width=4,
+    )
     draw_token(draw, (MARGIN + 30, y + 32), seat, 18)
     title = name + (" (to play)" if on_turn else "")
     draw.text((MARGIN + 58, y + 16), title, font=theme.font(26), fill=theme.INK)
@@ -245,11 +264,23 @@ def _draw_player_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: Oct
     # Progress: table cards toward 28 and the longest run toward an Octa.
     count, longest = table_count(state, seat), longest_run(state, seat)
     bar_y = y + 58
-    _progress_bar(draw, (MARGIN + 20, bar_y, MARGIN + 520, bar_y + 22), count, WIN_TABLE_CARDS, colour,
-                  f"{count}/{WIN_TABLE_CARDS} cards")
+    _progress_bar(
+        draw,
+        (MARGIN + 20, bar_y, MARGIN + 520, bar_y + 22),
+        count,
+        WIN_TABLE_CARDS,
+        colour,
+        f"{count}/{WIN_TABLE_CARDS} cards",
+    )
     octa_colour = theme.HIGHLIGHT if longest >= OCTA_LENGTH else colour
-    _progress_bar(draw, (MARGIN + 540, bar_y, WIDTH - MARGIN - 20, bar_y + 22), longest, OCTA_LENGTH,
-                  octa_colour, "Octa!" if longest >= OCTA_LENGTH else f"longest {longest}/{OCTA_LENGTH}")
+    _progress_bar(
+        draw,
+        (MARGIN + 540, bar_y, WIDTH - MARGIN - 20, bar_y + 22),
+        longest,
+        OCTA_LENGTH,
+        octa_colour,
+        "Octa!" if longest >= OCTA_LENGTH else f"longest {longest}/{OCTA_LENGTH}",
+    )
     runs_top = bar_y + 36
     if not state.runs[seat]:
         draw.text((MARGIN + 20, runs_top + 6), "No runs on the table yet", font=theme.font(19), fill=theme.MUTED)
@@ -273,8 +304,14 @@ def _draw_player_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: Oct
                 draw_face_card(image, draw, box, slot)
 
 
-def _progress_bar(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], amount: int, goal: int,
-                  colour: tuple[int, int, int], label: str) -> None:
+def _progress_bar(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    amount: int,
+    goal: int,
+    colour: tuple[int, int, int],
+    label: str,
+) -> None:
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=(y1 - y0) // 2, fill=theme.BACKGROUND, outline=theme.GRID, width=1)
     filled = x0 + int((x1 - x0) * min(1.0, amount / goal))
@@ -308,8 +345,9 @@ def render_table(state: OctaState, names: Sequence[str], viewer: int | None = No
     return theme.to_picture(image, describe_table(state, names), "octa_table.png")
 
 
-def _draw_last_move(draw: ImageDraw.ImageDraw, state: OctaState, names: Sequence[str],
-                    box: tuple[int, int, int, int]) -> None:
+def _draw_last_move(
+    draw: ImageDraw.ImageDraw, state: OctaState, names: Sequence[str], box: tuple[int, int, int, int]
+) -> None:
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=12, fill=theme.PANEL)
     draw.text((x0 + 14, y0 + 12), "Last move", font=theme.font(17), fill=theme.MUTED)
@@ -371,16 +409,24 @@ def describe_table(state: OctaState, names: Sequence[str]) -> str:
     pool = ", ".join(f"{p} {card_name(c)}" if c else f"{p} empty" for p, c in enumerate(state.pool, 1))
     parts.append(f"Pool: {pool}.")
     tops = [card_name(p[-1]) for p in state.action_piles if p]
-    parts.append(f"Action cards: {' and '.join(tops)}" + (f"; new {card_name(state.revealed)}." if state.revealed
-                                                         else "."))
+    parts.append(
+        f"Action cards: {' and '.join(tops)}" + (f"; new {card_name(state.revealed)}." if state.revealed else ".")
+    )
     top = f", top {card_name(state.discard[-1])}" if state.discard else ""
     parts.append(f"Stock {len(state.stock)}, discard {len(state.discard)}{top}.")
     for seat in range(2):
-        runs = "; ".join(" ".join("?" if s.startswith(FACE_DOWN) else card_name(s) for s in run["slots"])
-                         for run in state.runs[seat]) or "no runs"
-        parts.append(f"{_seat_name(names, seat)}: {table_count(state, seat)}/{WIN_TABLE_CARDS} cards, "
-                     f"longest {longest_run(state, seat)}, {len(state.hands[seat])} in hand, "
-                     f"token {_token_text(state.tokens[seat])}; runs {runs}.")
+        runs = (
+            "; ".join(
+                " ".join("?" if s.startswith(FACE_DOWN) else card_name(s) for s in run["slots"])
+                for run in state.runs[seat]
+            )
+            or "no runs"
+        )
+        parts.append(
+            f"{_seat_name(names, seat)}: {table_count(state, seat)}/{WIN_TABLE_CARDS} cards, "
+            f"longest {longest_run(state, seat)}, {len(state.hands[seat])} in hand, "
+            f"token {_token_text(state.tokens[seat])}; runs {runs}."
+        )
     return " ".join(parts)[:1000]
 
 
@@ -408,8 +454,7 @@ def render_hand(state: OctaState, names: Sequence[str], seat: int) -> theme.Pict
     image, draw = theme.canvas(WIDTH, height)
     colour = theme.SEAT_COLOURS[seat]
     draw.rectangle((0, 0, WIDTH, 8), fill=colour)
-    draw.text((MARGIN, 20), f"{_seat_name(names, seat)}'s hand: {len(hand)} cards", font=theme.font(28),
-              fill=theme.INK)
+    draw.text((MARGIN, 20), f"{_seat_name(names, seat)}'s hand: {len(hand)} cards", font=theme.font(28), fill=theme.INK)
     if state.current == seat and state.step != "over":
         hint = step_description(state)
         draw.text((MARGIN, 52), hint[:90], font=theme.font(17), fill=theme.MUTED)

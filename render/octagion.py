@@ -19,14 +19,28 @@ from render.theme import Picture
 WIDTH = 960
 MARGIN = 28
 GAP = 10
-TEAM_COLOURS = (theme.SKY_BLUE, theme.ORANGE, theme.GREEN, theme.PURPLE, theme.YELLOW, theme.VERMILION,
-                theme.BLUE, theme.WHITE)
+TEAM_COLOURS = (
+    theme.SKY_BLUE,
+    theme.ORANGE,
+    theme.GREEN,
+    theme.PURPLE,
+    theme.YELLOW,
+    theme.VERMILION,
+    theme.BLUE,
+    theme.WHITE,
+)
 TREATMENT_FACE = theme.BLUE
 SHORT_REASON = {"wrong letter": "WRONG", "repeated number": "REPEAT", "empty": "EMPTY"}
 RESULT_TEAMS_PER_PAGE = 10
 COMPACT_FROM_TEAMS = 4  # from this many teams, names go left of the cards to save height
-VARIATION_TITLES = {"alpha": "Alpha", "beta": "Beta", "gamma": "Gamma", "delta": "Delta",
-                    "epsilon": "Epsilon", "zeta": "Zeta"}
+VARIATION_TITLES = {
+    "alpha": "Alpha",
+    "beta": "Beta",
+    "gamma": "Gamma",
+    "delta": "Delta",
+    "epsilon": "Epsilon",
+    "zeta": "Zeta",
+}
 
 
 # ---------------------------------------------------------------- small helpers
@@ -38,7 +52,7 @@ def team_name(state: OctagionState, names: Sequence[str], team: int, limit: int 
     text = " & ".join(labels) if len(labels) <= 2 else f"{labels[0]}, {labels[1]} +{len(labels) - 2}"
     if not octagion_rules.team_active(state, team):
         text += " (left)"
-    return text if len(text) <= limit else text[:limit - 2] + ".."
+    return text if len(text) <= limit else text[: limit - 2] + ".."
 
 
 def _team_colour(team: int) -> tuple[int, int, int]:
@@ -71,15 +85,21 @@ def _header(draw: ImageDraw.ImageDraw, title: str, subtitle: str) -> int:
     return 116
 
 
-def _row_geometry(count: int = 8, width: int = WIDTH - 2 * MARGIN, gap: int = GAP,
-                  max_card: int = 104) -> tuple[int, int]:
+def _row_geometry(
+    count: int = 8, width: int = WIDTH - 2 * MARGIN, gap: int = GAP, max_card: int = 104
+) -> tuple[int, int]:
     card = min(max_card, (width - gap * (count - 1)) // count)
     start = MARGIN + (width - (card * count + gap * (count - 1))) // 2
     return card, start
 
 
-def _dashed_box(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: tuple[int, int, int],
-                dash: int = 10, width: int = 3) -> None:
+def _dashed_box(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    colour: tuple[int, int, int],
+    dash: int = 10,
+    width: int = 3,
+) -> None:
     x0, y0, x1, y1 = box
     for x in range(x0, x1, dash * 2):
         draw.line([(x, y0), (min(x + dash, x1), y0)], fill=colour, width=width)
@@ -89,8 +109,9 @@ def _dashed_box(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colou
         draw.line([(x1, y), (x1, min(y + dash, y1))], fill=colour, width=width)
 
 
-def _star(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float,
-          colour: tuple[int, int, int], points: int = 8) -> None:
+def _star(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, colour: tuple[int, int, int], points: int = 8
+) -> None:
     """A filled star (eight points by default: an octagram for the Treatment Card)."""
     cx, cy = centre
     corners = []
@@ -101,12 +122,15 @@ def _star(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float,
     draw.polygon(corners, fill=colour)
 
 
-def _treatment_card(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
-                    border: tuple[int, int, int] = theme.GRID, border_width: int = 2) -> None:
+def _treatment_card(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    border: tuple[int, int, int] = theme.GRID,
+    border_width: int = 2,
+) -> None:
     """A blue Treatment Card: a white star and, when big enough, the word "wild"."""
     x0, y0, x1, y1 = box
-    draw.rounded_rectangle(box, radius=max(4, (x1 - x0) // 8), fill=TREATMENT_FACE, outline=border,
-                           width=border_width)
+    draw.rounded_rectangle(box, radius=max(4, (x1 - x0) // 8), fill=TREATMENT_FACE, outline=border, width=border_width)
     height = y1 - y0
     big = height >= 70
     _star(draw, ((x0 + x1) / 2, y0 + height * (0.42 if big else 0.5)), min(x1 - x0, height) * 0.3, theme.WHITE)
@@ -114,9 +138,14 @@ def _treatment_card(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
         theme.centred_text(draw, ((x0 + x1) / 2, y1 - height * 0.15), "wild", int(height * 0.17), theme.WHITE)
 
 
-def _draw_cell(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], cell: str | None,
-               border: tuple[int, int, int] = theme.GRID, border_width: int = 2,
-               face: tuple[int, int, int] = theme.CARD_FACE) -> None:
+def _draw_cell(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    cell: str | None,
+    border: tuple[int, int, int] = theme.GRID,
+    border_width: int = 2,
+    face: tuple[int, int, int] = theme.CARD_FACE,
+) -> None:
     """One variant position: a letter card, a Treatment Card ("*" on blue) or a dashed empty slot."""
     if cell is None:
         _dashed_box(draw, box, theme.MUTED)
@@ -129,8 +158,9 @@ def _draw_cell(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], cell: 
 # ---------------------------------------------------------------- round picture
 
 
-def render_round(state: OctagionState, names: Sequence[str], viewer: int | None = None,
-                 team: int | None = None) -> Picture:
+def render_round(
+    state: OctagionState, names: Sequence[str], viewer: int | None = None, team: int | None = None
+) -> Picture:
     """The sequence(s) to spell this round, as big letter cards, and the round's clock.
 
     Under Epsilon/Virulent each team has its own word: all are drawn (the viewer's team first),
@@ -147,8 +177,9 @@ def render_round(state: OctagionState, names: Sequence[str], viewer: int | None 
         teams = teams[:1]
     compact = len(teams) >= COMPACT_FROM_TEAMS  # names left of the cards, to save height
     label_w = 220 if compact else 0
-    card_w, start = _row_geometry(width=WIDTH - 2 * MARGIN - label_w,
-                                  max_card=104 if len(teams) <= 2 else (72 if compact else 84))
+    card_w, start = _row_geometry(
+        width=WIDTH - 2 * MARGIN - label_w, max_card=104 if len(teams) <= 2 else (72 if compact else 84)
+    )
     start += label_w
     card_h = int(card_w * 1.25)
     label_h = 40 if distinct and not compact else 0
@@ -161,19 +192,23 @@ def render_round(state: OctagionState, names: Sequence[str], viewer: int | None 
     if state.countdown is not None and octagion_rules.has(state, "gamma"):
         card = COUNTDOWN_CARDS[state.countdown]
         countdown = f" · Countdown level {card.level}"
-    _header(draw, f"Octagion · Round {state.round} of {rounds}",
-            f"{_variations_label(state)} · time {clock}{countdown}")
+    _header(
+        draw, f"Octagion · Round {state.round} of {rounds}", f"{_variations_label(state)} · time {clock}{countdown}"
+    )
     y = top
     for t in teams:
         if compact:
             _badge(draw, (MARGIN + 15, y + 24), t)
-            draw.text((MARGIN + 38, y + 12), team_name(state, names, t, limit=15), font=theme.font(21),
-                      fill=theme.INK)
+            draw.text((MARGIN + 38, y + 12), team_name(state, names, t, limit=15), font=theme.font(21), fill=theme.INK)
             draw.text((MARGIN + 38, y + 42), f"word {state.word_refs[t]}", font=theme.font(17), fill=theme.MUTED)
         elif distinct:
             _badge(draw, (MARGIN + 15, y + 16), t)
-            draw.text((MARGIN + 40, y + 4), f"{team_name(state, names, t)} · word {state.word_refs[t]}",
-                      font=theme.font(22), fill=theme.INK)
+            draw.text(
+                (MARGIN + 40, y + 4),
+                f"{team_name(state, names, t)} · word {state.word_refs[t]}",
+                font=theme.font(22),
+                fill=theme.INK,
+            )
         y += label_h
         for index, letter in enumerate(state.words[t]):
             x = start + index * (card_w + GAP)
@@ -183,10 +218,14 @@ def render_round(state: OctagionState, names: Sequence[str], viewer: int | None 
     if state.phase != "playing":
         footer = "This round is over."
     theme.centred_text(draw, (WIDTH / 2, height - 36), footer, 20, theme.MUTED)
-    words = "; ".join(f"{team_name(state, names, t)}: {state.words[t]}" for t in teams) if distinct \
+    words = (
+        "; ".join(f"{team_name(state, names, t)}: {state.words[t]}" for t in teams)
+        if distinct
         else state.words[teams[0]]
-    description = (f"Octagion round {state.round} of {rounds}: spell {words}. "
-                   f"Time {clock}. Rules: {_variations_label(state)}.")
+    )
+    description = (
+        f"Octagion round {state.round} of {rounds}: spell {words}. Time {clock}. Rules: {_variations_label(state)}."
+    )
     treatments = _treatment_summary(state, names)
     if treatments:
         description += f" Treatment Cards left: {treatments}."
@@ -232,29 +271,40 @@ def render_deck(state: OctagionState, names: Sequence[str], viewer: int | None) 
             face = theme.CARD_FACE if needed else theme.PANEL
             ink = theme.DARK_INK if needed else theme.MUTED
             in_use = card in variant
-            theme.draw_card(draw, (x, y, x + column_w, y + card_h), letter, str(number), face=face, ink=ink,
-                            border=theme.GOOD if in_use else theme.GRID, border_width=5 if in_use else 2)
+            theme.draw_card(
+                draw,
+                (x, y, x + column_w, y + card_h),
+                letter,
+                str(number),
+                face=face,
+                ink=ink,
+                border=theme.GOOD if in_use else theme.GRID,
+                border_width=5 if in_use else 2,
+            )
             if in_use:
-                draw.rounded_rectangle((x + column_w - 34, y + 4, x + column_w - 4, y + 24), radius=5,
-                                       fill=theme.GOOD)
+                draw.rounded_rectangle((x + column_w - 34, y + 4, x + column_w - 4, y + 24), radius=5, fill=theme.GOOD)
                 theme.centred_text(draw, (x + column_w - 19, y + 14), "IN", 14, theme.WHITE)
     y = top + 6 * (card_h + 8) + 14
     left = state.treatments[team] if team is not None else 0
     for k in range(left):
         box = (MARGIN + k * 58, y, MARGIN + k * 58 + 48, y + 64)
         _treatment_card(draw, box)
-    used = state.history and team is not None and sum(
-        (h["results"][team] or {}).get("treatment_used", 0) for h in state.history)
+    used = (
+        state.history
+        and team is not None
+        and sum((h["results"][team] or {}).get("treatment_used", 0) for h in state.history)
+    )
     label = f"Treatment Cards left: {left}" + (f" (used {used})" if used else "")
-    draw.text((MARGIN + max(left, 0) * 58 + (12 if left else 0), y + 18), label, font=theme.font(22),
-              fill=theme.INK)
+    draw.text((MARGIN + max(left, 0) * 58 + (12 if left else 0), y + 18), label, font=theme.font(22), fill=theme.INK)
     party = ""
     if state.options["party"] and viewer is not None:
         party = " You place numbers " + ", ".join(map(str, sorted(mine))) + "."
-    description = (f"Deck of {owner}: 48 cards in columns 1 to 8. "
-                   + (f"Word {word}. " if word else "")
-                   + f"In the variant: {', '.join(c for c in variant if c and c != TREATMENT) or 'nothing yet'}. "
-                   f"Treatment Cards left: {left}.{party}")
+    description = (
+        f"Deck of {owner}: 48 cards in columns 1 to 8. "
+        + (f"Word {word}. " if word else "")
+        + f"In the variant: {', '.join(c for c in variant if c and c != TREATMENT) or 'nothing yet'}. "
+        f"Treatment Cards left: {left}.{party}"
+    )
     return Picture(theme.to_picture(image, description).png, description, "octagion-deck.png")
 
 
@@ -270,8 +320,11 @@ def render_variant(state: OctagionState, names: Sequence[str], viewer: int) -> P
     card_h = int(card_w * 1.25)
     height = 116 + 40 + card_h + 70
     image, draw = theme.canvas(WIDTH, height)
-    _header(draw, f"Variant · {team_name(state, names, team)}",
-            f"Round {state.round} · word {word} · Treatment Cards left {state.treatments[team]}")
+    _header(
+        draw,
+        f"Variant · {team_name(state, names, team)}",
+        f"Round {state.round} · word {word} · Treatment Cards left {state.treatments[team]}",
+    )
     for index, cell in enumerate(variant):
         x = start + index * (card_w + GAP)
         theme.centred_text(draw, (x + card_w / 2, 134), word[index], 26, theme.HIGHLIGHT)
@@ -286,8 +339,6 @@ def render_variant(state: OctagionState, names: Sequence[str], viewer: int) -> P
 # ---------------------------------------------------------------- round result picture
 
 
-
-
 def result_pages(state: OctagionState, round_number: int | None = None) -> int:
     """How many pictures ``render_round_result`` needs for a round (``page`` 0 .. pages-1)."""
     record = state.history[(round_number or len(state.history)) - 1]
@@ -295,22 +346,30 @@ def result_pages(state: OctagionState, round_number: int | None = None) -> int:
     return max(1, -(-teams // RESULT_TEAMS_PER_PAGE))
 
 
-def _draw_result_cards(draw: ImageDraw.ImageDraw, positions: list[dict], x0: int, y: int, card_w: int,
-                       card_h: int, tag_size: int) -> None:
+def _draw_result_cards(
+    draw: ImageDraw.ImageDraw, positions: list[dict], x0: int, y: int, card_w: int, card_h: int, tag_size: int
+) -> None:
     for index, position in enumerate(positions):
         x = x0 + index * (card_w + GAP)
         box = (x, y, x + card_w, y + card_h)
         penalised = position["points"] < 0
         if position["card"] is None:
             _dashed_box(draw, box, theme.PENALTY)
-            theme.centred_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), position["letter"],
-                               card_h // 3, theme.MUTED)
+            theme.centred_text(
+                draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), position["letter"], card_h // 3, theme.MUTED
+            )
         else:
-            _draw_cell(draw, box, position["card"], border=theme.PENALTY if penalised else theme.GRID,
-                       border_width=6 if penalised else 2)
+            _draw_cell(
+                draw,
+                box,
+                position["card"],
+                border=theme.PENALTY if penalised else theme.GRID,
+                border_width=6 if penalised else 2,
+            )
         if penalised:
-            theme.centred_text(draw, (x + card_w / 2, y + card_h + 14), SHORT_REASON[position["reason"]],
-                               tag_size, theme.PENALTY)
+            theme.centred_text(
+                draw, (x + card_w / 2, y + card_h + 14), SHORT_REASON[position["reason"]], tag_size, theme.PENALTY
+            )
 
 
 def _score_label(result: dict) -> str:
@@ -318,8 +377,13 @@ def _score_label(result: dict) -> str:
     return f"{got_it}{result['score']} pts"
 
 
-def render_round_result(state: OctagionState, names: Sequence[str], viewer: int | None = None,
-                        round_number: int | None = None, page: int = 0) -> Picture:
+def render_round_result(
+    state: OctagionState,
+    names: Sequence[str],
+    viewer: int | None = None,
+    round_number: int | None = None,
+    page: int = 0,
+) -> Picture:
     """Every team's frozen variant with penalties marked, the round scores and one solution.
 
     Teams are ranked by round score; with more than ``RESULT_TEAMS_PER_PAGE`` teams, ask
@@ -331,7 +395,7 @@ def render_round_result(state: OctagionState, names: Sequence[str], viewer: int 
     ranked = [t for t in range(state.team_count) if record["results"][t] is not None]
     ranked.sort(key=lambda t: (-record["results"][t]["score"], t))
     pages = max(1, -(-len(ranked) // RESULT_TEAMS_PER_PAGE))
-    teams = ranked[page * RESULT_TEAMS_PER_PAGE:(page + 1) * RESULT_TEAMS_PER_PAGE]
+    teams = ranked[page * RESULT_TEAMS_PER_PAGE : (page + 1) * RESULT_TEAMS_PER_PAGE]
     compact = len(ranked) >= COMPACT_FROM_TEAMS
     label_w = 220 if compact else 0
     card_w, start = _row_geometry(width=WIDTH - 2 * MARGIN - label_w, max_card=80 if compact else 96)
@@ -346,8 +410,11 @@ def render_round_result(state: OctagionState, names: Sequence[str], viewer: int 
     sol_h = len(solutions) * 34 + 10 if as_text else len(solutions) * (sol_card + 58)
     height = 116 + len(teams) * row_h + 24 + sol_h + 10
     image, draw = theme.canvas(WIDTH, height)
-    ending = "Got it! called by " + team_name(state, names, record["got_it_team"]) \
-        if record["got_it_team"] is not None else f"time up ({_clock(record['seconds'])})"
+    ending = (
+        "Got it! called by " + team_name(state, names, record["got_it_team"])
+        if record["got_it_team"] is not None
+        else f"time up ({_clock(record['seconds'])})"
+    )
     page_label = f" · page {page + 1} of {pages}" if pages > 1 else ""
     _header(draw, f"Round {record['round']} result{page_label}", ending)
     y = 116
@@ -357,17 +424,16 @@ def render_round_result(state: OctagionState, names: Sequence[str], viewer: int 
         colour = theme.GOOD if result["penalties"] == 0 else theme.INK
         _badge(draw, (MARGIN + 15, y + 17), t)
         if compact:
-            draw.text((MARGIN + 38, y + 4), team_name(state, names, t, limit=15), font=theme.font(21),
-                      fill=theme.INK)
+            draw.text((MARGIN + 38, y + 4), team_name(state, names, t, limit=15), font=theme.font(21), fill=theme.INK)
             if several_words:
                 draw.text((MARGIN + 38, y + 32), record["words"][t], font=theme.font(17), fill=theme.MUTED)
-            draw.text((MARGIN + 38, y + (58 if several_words else 38)), _score_label(result),
-                      font=theme.font(24), fill=colour)
+            draw.text(
+                (MARGIN + 38, y + (58 if several_words else 38)), _score_label(result), font=theme.font(24), fill=colour
+            )
         else:
             label = team_name(state, names, t) + (f" · {record['words'][t]}" if several_words else "")
             draw.text((MARGIN + 40, y + 4), label, font=theme.font(24), fill=theme.INK)
-            draw.text((WIDTH - MARGIN, y + 2), _score_label(result), font=theme.font(28), anchor="ra",
-                      fill=colour)
+            draw.text((WIDTH - MARGIN, y + 2), _score_label(result), font=theme.font(28), anchor="ra", fill=colour)
             y += 40
         _draw_result_cards(draw, result["positions"], start, y, card_w, card_h, 16 if compact else 19)
         y += card_h + tag_h + 16
@@ -392,13 +458,16 @@ def render_round_result(state: OctagionState, names: Sequence[str], viewer: int 
             _draw_cell(draw, (x, y, x + sol_card, y + sol_card + 8), cell)
         y += sol_card + 26
     description = _result_description(state, names, record, teams, solutions) + (
-        f" Page {page + 1} of {pages}." if pages > 1 else "")
-    return Picture(theme.to_picture(image, description).png, description,
-                   f"octagion-result-{record['round']}-{page + 1}.png")
+        f" Page {page + 1} of {pages}." if pages > 1 else ""
+    )
+    return Picture(
+        theme.to_picture(image, description).png, description, f"octagion-result-{record['round']}-{page + 1}.png"
+    )
 
 
-def _result_description(state: OctagionState, names: Sequence[str], record: dict, teams: list[int],
-                        solutions: dict) -> str:
+def _result_description(
+    state: OctagionState, names: Sequence[str], record: dict, teams: list[int], solutions: dict
+) -> str:
     parts = []
     for t in teams:
         result = record["results"][t]
@@ -410,8 +479,11 @@ def _result_description(state: OctagionState, names: Sequence[str], record: dict
             text += " [" + "; ".join(faults) + "]"
         parts.append(text)
     solutions = "; ".join(
-        f"{word}: {' '.join(info['solution'])} ({info['count']} solutions)" if info["solution"]
-        else f"{word}: no solution without Treatment Cards" for word, info in solutions.items())
+        f"{word}: {' '.join(info['solution'])} ({info['count']} solutions)"
+        if info["solution"]
+        else f"{word}: no solution without Treatment Cards"
+        for word, info in solutions.items()
+    )
     return f"Round {record['round']} scores: " + ", ".join(parts) + f". One solution: {solutions}."
 
 
@@ -432,13 +504,17 @@ def render_scoresheet(state: OctagionState, names: Sequence[str], viewer: int | 
     height = top + (len(order) + 1) * row_h + 50
     image, draw = theme.canvas(WIDTH, height)
     over = state.phase == "over"
-    _header(draw, "Octagion · final scores" if over else "Octagion · scores so far",
-            f"{len(state.history)} of {rounds} rounds · {_variations_label(state)}")
+    _header(
+        draw,
+        "Octagion · final scores" if over else "Octagion · scores so far",
+        f"{len(state.history)} of {rounds} rounds · {_variations_label(state)}",
+    )
     columns_x = MARGIN + rank_w + name_w
     draw.text((MARGIN + rank_w, top + row_h / 2), "Team", font=theme.font(20), fill=theme.MUTED, anchor="lm")
     for k in range(rounds):
-        theme.centred_text(draw, (columns_x + (k + 0.5) * round_w, top + row_h / 2), f"R{k + 1}", font_size,
-                           theme.MUTED)
+        theme.centred_text(
+            draw, (columns_x + (k + 0.5) * round_w, top + row_h / 2), f"R{k + 1}", font_size, theme.MUTED
+        )
     theme.centred_text(draw, (WIDTH - MARGIN - total_w / 2, top + row_h / 2), "Total", 20, theme.MUTED)
     for line, t in enumerate(order):
         y = top + (line + 1) * row_h
@@ -448,11 +524,15 @@ def render_scoresheet(state: OctagionState, names: Sequence[str], viewer: int | 
         draw.rounded_rectangle((MARGIN, y + 2, WIDTH - MARGIN, y + row_h - 2), radius=8, fill=fill)
         if winner:
             _star(draw, (MARGIN + 16, y + row_h / 2), 13, ink, points=5)
-        theme.centred_text(draw, (MARGIN + rank_w / 2 + (8 if winner else 0), y + row_h / 2), str(ranks[t]), 22,
-                           ink)
+        theme.centred_text(draw, (MARGIN + rank_w / 2 + (8 if winner else 0), y + row_h / 2), str(ranks[t]), 22, ink)
         _badge(draw, (MARGIN + rank_w + 14, y + row_h / 2), t, radius=13)
-        draw.text((MARGIN + rank_w + 34, y + row_h / 2), team_name(state, names, t, limit=18),
-                  font=theme.font(20), fill=ink, anchor="lm")
+        draw.text(
+            (MARGIN + rank_w + 34, y + row_h / 2),
+            team_name(state, names, t, limit=18),
+            font=theme.font(20),
+            fill=ink,
+            anchor="lm",
+        )
         for k, record in enumerate(state.history):
             result = record["results"][t]
             text = "-" if result is None else str(result["score"])

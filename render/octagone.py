@@ -38,9 +38,14 @@ BOX_RADIUS = (CELL - 6) / 2 / math.cos(math.pi / 8)  # octagons nearly touching 
 SHIELD_RADIUS = BOX_RADIUS * 0.72
 
 SHIELD_FILL = {
-    "orange": theme.ORANGE, "sky": theme.SKY_BLUE, "green": theme.GREEN,
-    "yellow": theme.YELLOW, "blue": theme.BLUE, "pink": theme.PURPLE,
-    JOKER: theme.BLACK, WHITE_LADY: theme.WHITE,
+    "orange": theme.ORANGE,
+    "sky": theme.SKY_BLUE,
+    "green": theme.GREEN,
+    "yellow": theme.YELLOW,
+    "blue": theme.BLUE,
+    "pink": theme.PURPLE,
+    JOKER: theme.BLACK,
+    WHITE_LADY: theme.WHITE,
 }
 SHIELD_LETTER = {**{colour: COLOUR_ROW[colour] for colour in COLOURS}, JOKER: "J", WHITE_LADY: "WL"}
 COLOUR_WORDS = {"sky": "sky blue"}
@@ -75,8 +80,10 @@ def _unit(direction: str) -> tuple[float, float]:
 
 # --- shared pieces ---------------------------------------------------------------------------------
 
-def draw_shield(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, shield: str,
-                direction: str | None) -> None:
+
+def draw_shield(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, shield: str, direction: str | None
+) -> None:
     """An octagonal shield: its colour, its arrow, and its letter beside the arrow."""
     fill = SHIELD_FILL[shield]
     ink = theme.readable_ink(fill)
@@ -101,8 +108,11 @@ def _draw_triangle(draw: ImageDraw.ImageDraw, box: str, direction: str, colour: 
     apothem = BOX_RADIUS * math.cos(math.pi / 8)
     half_base, depth = 13, 15
     base_x, base_y = cx + dx * (apothem - 2), cy + dy * (apothem - 2)
-    points = [(base_x - dy * half_base, base_y + dx * half_base), (base_x + dy * half_base, base_y - dx * half_base),
-              (base_x - dx * depth, base_y - dy * depth)]
+    points = [
+        (base_x - dy * half_base, base_y + dx * half_base),
+        (base_x + dy * half_base, base_y - dx * half_base),
+        (base_x - dx * depth, base_y - dy * depth),
+    ]
     draw.polygon(points, fill=SHIELD_FILL[colour], outline=theme.DARK_INK, width=2)
 
 
@@ -110,8 +120,14 @@ def _draw_box(draw: ImageDraw.ImageDraw, box: str, level: str, label_lift: int =
     """An empty box: tinted row colour, its name, and (advanced level) its perimeter triangles."""
     row_colour = SHIELD_FILL[ROW_COLOURS[box[0]]]
     centre = box_centre(box)
-    theme.draw_octagon(draw, centre, BOX_RADIUS, _mix(row_colour, theme.BACKGROUND, 0.38),
-                       outline=_mix(row_colour, theme.BACKGROUND, 0.75), width=2)
+    theme.draw_octagon(
+        draw,
+        centre,
+        BOX_RADIUS,
+        _mix(row_colour, theme.BACKGROUND, 0.38),
+        outline=_mix(row_colour, theme.BACKGROUND, 0.75),
+        width=2,
+    )
     theme.centred_text(draw, (centre[0], centre[1] - label_lift), box, 22, _mix(row_colour, theme.WHITE, 0.55))
     if level == ADVANCED:
         for triangle_box, direction, colour in perimeter_triangles():
@@ -151,6 +167,7 @@ def _draw_shields_and_marks(draw: ImageDraw.ImageDraw, state: OctagoneState) -> 
 
 
 # --- players and hands ----------------------------------------------------------------------------
+
 
 def _turn_marker(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
     draw.polygon([(x, y - 11), (x, y + 11), (x + 16, y)], fill=theme.HIGHLIGHT)
@@ -217,8 +234,13 @@ def render_board(state: OctagoneState, names: Sequence[str], viewer: int | None 
     draw = ImageDraw.Draw(image)
     title = f"OCTAGONE  ·  {state.level}"
     draw.text((30, 26), title, font=theme.font(32), fill=theme.INK, anchor="lm")
-    draw.text((WIDTH - 30, 26), "open hands" if state.open_hands else "hidden hands", font=theme.font(20),
-              fill=theme.MUTED, anchor="rm")
+    draw.text(
+        (WIDTH - 30, 26),
+        "open hands" if state.open_hands else "hidden hands",
+        font=theme.font(20),
+        fill=theme.MUTED,
+        anchor="rm",
+    )
     draw.text((30, 68), _status_line(state, names), font=theme.font(24), fill=theme.HIGHLIGHT, anchor="lm")
     _draw_shields_and_marks(draw, state)
     bottom = _draw_players(draw, state, names, players_top) + 16
@@ -234,8 +256,13 @@ def render_hand(state: OctagoneState, names: Sequence[str], seat: int) -> theme.
     """The private picture of ``seat``'s shields, grouped by colour, with what fits the target box."""
     width, height = 900, 330
     image, draw = theme.canvas(width, height)
-    draw.text((30, 34), f"{names[seat]}: {_shields_words(shields_left(state, seat))}", font=theme.font(32),
-              fill=theme.INK, anchor="lm")
+    draw.text(
+        (30, 34),
+        f"{names[seat]}: {_shields_words(shields_left(state, seat))}",
+        font=theme.font(32),
+        fill=theme.INK,
+        anchor="lm",
+    )
     fitting = placeable_shields(state, seat) if seat == state.to_move else []
     hint = _hand_hint(state, seat, fitting)
     draw.text((30, 80), hint, font=theme.font(22), fill=theme.HIGHLIGHT, anchor="lm")
@@ -253,9 +280,12 @@ def render_hand(state: OctagoneState, names: Sequence[str], seat: int) -> theme.
         theme.centred_text(draw, (cx, cy + 80), f"x{count}", 32, theme.INK if count else theme.MUTED)
         word = "joker" if kind == JOKER else colour_words(kind)
         theme.centred_text(draw, (cx, cy + 114), word, 18, theme.MUTED)
-    held = ", ".join(f"{state.hands[seat][kind]} {'joker' if kind == JOKER else colour_words(kind)}"
-                     f"{'s' if kind == JOKER and state.hands[seat][kind] != 1 else ''}"
-                     for kind in (*COLOURS, JOKER) if state.hands[seat][kind])
+    held = ", ".join(
+        f"{state.hands[seat][kind]} {'joker' if kind == JOKER else colour_words(kind)}"
+        f"{'s' if kind == JOKER and state.hands[seat][kind] != 1 else ''}"
+        for kind in (*COLOURS, JOKER)
+        if state.hands[seat][kind]
+    )
     description = f"Your Octagone shields, {names[seat]}: {held or 'none'}. {hint}"
     return theme.to_picture(image, description, "octagone-hand.png")
 
@@ -268,11 +298,15 @@ def _hand_hint(state: OctagoneState, seat: int, fitting: list[str]) -> str:
     target = f"{state.target} ({colour_words(box_colour(state.target))}, row {state.target[0]})"
     if seat != state.to_move:
         return f"Target box: {target}."
-    return f"Target {target}: you may play " + " or ".join(
-        "a joker" if kind == JOKER else colour_words(kind) for kind in fitting) + "."
+    return (
+        f"Target {target}: you may play "
+        + " or ".join("a joker" if kind == JOKER else colour_words(kind) for kind in fitting)
+        + "."
+    )
 
 
 # --- words -----------------------------------------------------------------------------------------
+
 
 def _status_line(state: OctagoneState, names: Sequence[str]) -> str:
     if state.result is not None:
@@ -291,8 +325,10 @@ def _event_sentence(event: dict, names: Sequence[str]) -> str:
     if kind == "white_lady":
         return f"{names[event['seat']]} placed the White Lady on {event['box']} aiming {event['direction']}."
     if kind == "place":
-        return (f"{names[event['seat']]} placed {shield_words(event['shield'])} on {event['box']} "
-                f"aiming {event['direction']}.")
+        return (
+            f"{names[event['seat']]} placed {shield_words(event['shield'])} on {event['box']} "
+            f"aiming {event['direction']}."
+        )
     if kind == "skip":
         return f"{names[event['seat']]} has no shield for {event['box']} and skips."
     if kind == "white_lady_removed":
@@ -310,11 +346,14 @@ def describe(state: OctagoneState, names: Sequence[str], viewer: int | None = No
     counts = ", ".join(f"{names[seat]} {shields_left(state, seat)}" for seat in range(state.players))
     parts.append(f"Shields left: {counts}.")
     if state.players == 4:
-        parts.append(f"Pairs: {names[0]} & {names[2]} {team_shields_left(state, 0)}, "
-                     f"{names[1]} & {names[3]} {team_shields_left(state, 1)}.")
+        parts.append(
+            f"Pairs: {names[0]} & {names[2]} {team_shields_left(state, 0)}, "
+            f"{names[1]} & {names[3]} {team_shields_left(state, 1)}."
+        )
     visible = range(state.players) if state.open_hands else ([viewer] if viewer is not None else [])
     for seat in visible:
-        held = ", ".join(f"{colour_words(kind)} {state.hands[seat][kind]}" for kind in (*COLOURS, JOKER)
-                         if state.hands[seat][kind])
+        held = ", ".join(
+            f"{colour_words(kind)} {state.hands[seat][kind]}" for kind in (*COLOURS, JOKER) if state.hands[seat][kind]
+        )
         parts.append(f"{names[seat]} holds {held or 'nothing'}.")
     return " ".join(parts)

@@ -63,6 +63,7 @@ def render_board(state: OctegoState, names: Sequence[str], viewer: int | None = 
 
 # ---------------------------------------------------------------- geometry
 
+
 def _s(value: float) -> float:
     return value * SCALE
 
@@ -81,8 +82,9 @@ def square_centre(square: str) -> tuple[int, int]:
     return round(x / SCALE), round(y / SCALE)
 
 
-def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
-          fill=theme.INK, anchor: str = "mm") -> None:
+def _text(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill=theme.INK, anchor: str = "mm"
+) -> None:
     draw.text(xy, text, font=theme.font(size * SCALE), fill=fill, anchor=anchor)
 
 
@@ -101,6 +103,7 @@ def _fit(text: str, size: int, max_width: float) -> str:
 
 # ---------------------------------------------------------------- board
 
+
 @lru_cache(maxsize=1)
 def _empty_board() -> Image.Image:
     """The background, spaces and coordinates: the same in every picture, so drawn once."""
@@ -112,8 +115,13 @@ def _empty_board() -> Image.Image:
 def _draw_board(draw: ImageDraw.ImageDraw) -> None:
     x0, y0 = _s(LEFT), _s(BOARD_TOP)
     x1, y1 = x0 + _s(BOARD_PX), y0 + _s(BOARD_PX)
-    draw.rounded_rectangle((x0 - _s(6), y0 - _s(6), x1 + _s(6), y1 + _s(6)), radius=_s(10),
-                           fill=BOARD_BASE, outline=theme.GRID, width=_s(2))
+    draw.rounded_rectangle(
+        (x0 - _s(6), y0 - _s(6), x1 + _s(6), y1 + _s(6)),
+        radius=_s(10),
+        fill=BOARD_BASE,
+        outline=theme.GRID,
+        width=_s(2),
+    )
     half = _s(CELL / 2)
     for square in range(BOARD_SIZE * BOARD_SIZE):
         cx, cy = _centre(square)
@@ -122,8 +130,12 @@ def _draw_board(draw: ImageDraw.ImageDraw) -> None:
             theme.draw_octagon(draw, (cx, cy), half * 0.96 / 0.9239, BLACK_SPACE, BLACK_EDGE, width=_s(2))
         else:
             r = half * 0.92
-            draw.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)],
-                         fill=PURPLE_SPACE, outline=PURPLE_EDGE, width=_s(2))
+            draw.polygon(
+                [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)],
+                fill=PURPLE_SPACE,
+                outline=PURPLE_EDGE,
+                width=_s(2),
+            )
     for index in range(BOARD_SIZE):
         x = _s(LEFT + (index + 0.5) * CELL)
         _text(draw, (x, _s(BOARD_TOP - COORD / 2 - 3)), FILES[index], 20, theme.MUTED)
@@ -133,6 +145,7 @@ def _draw_board(draw: ImageDraw.ImageDraw) -> None:
 
 
 # ---------------------------------------------------------------- pieces
+
 
 def _token_outline(draw, centre, seat: int, radius: float, fill, outline, width: float) -> None:
     cx, cy = centre
@@ -145,8 +158,7 @@ def _token_outline(draw, centre, seat: int, radius: float, fill, outline, width:
         draw.rounded_rectangle(box, radius=radius * 0.25, fill=fill, outline=outline, width=int(width))
 
 
-def _draw_piece(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, kind: str,
-                radius: float) -> None:
+def _draw_piece(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, kind: str, radius: float) -> None:
     """A token in the seat's colour and shape, marked with its octagons. ``radius`` unscaled."""
     colour = SEAT_STYLE[seat][0]
     r = _s(radius)
@@ -170,6 +182,7 @@ def _draw_piece(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: in
 
 
 # ---------------------------------------------------------------- last move
+
 
 def _draw_last_move(draw: ImageDraw.ImageDraw, state: OctegoState) -> None:
     if not state.last_move:
@@ -203,6 +216,7 @@ def _draw_capture_mark(draw: ImageDraw.ImageDraw, state: OctegoState) -> None:
 
 # ---------------------------------------------------------------- banners and panel
 
+
 def _draw_banners(draw: ImageDraw.ImageDraw, state: OctegoState, names: Sequence[str]) -> None:
     """Each player's name on their home edge: seat 1 above row 8, seat 0 below row 1."""
     for seat, top in ((1, 0), (0, HEIGHT - BANNER)):
@@ -210,16 +224,16 @@ def _draw_banners(draw: ImageDraw.ImageDraw, state: OctegoState, names: Sequence
         won = state.is_over and state.winner == seat
         box = (_s(LEFT - 6), _s(top + 8), _s(LEFT + BOARD_PX + 6), _s(top + BANNER - 8))
         border = theme.HIGHLIGHT if active or won else theme.GRID
-        draw.rounded_rectangle(box, radius=_s(12), fill=theme.PANEL, outline=border,
-                               width=_s(4 if active or won else 2))
+        draw.rounded_rectangle(
+            box, radius=_s(12), fill=theme.PANEL, outline=border, width=_s(4 if active or won else 2)
+        )
         mid = _s(top + BANNER / 2)
         _draw_piece(draw, (_s(LEFT + 26), mid), seat, OCTEGO, 17)
         row = 1 if seat == 0 else BOARD_SIZE
         tag = "wins!" if won else "to move" if active else f"home row {row}"
         room = BOARD_PX - 66 - _width(tag, 22) - 20
         _text(draw, (_s(LEFT + 54), mid), _fit(names[seat], 26, room), 26, theme.INK, "lm")
-        _text(draw, (_s(LEFT + BOARD_PX - 12), mid), tag, 22,
-              theme.HIGHLIGHT if active or won else theme.MUTED, "rm")
+        _text(draw, (_s(LEFT + BOARD_PX - 12), mid), tag, 22, theme.HIGHLIGHT if active or won else theme.MUTED, "rm")
 
 
 def _draw_panel(draw: ImageDraw.ImageDraw, state: OctegoState, names: Sequence[str]) -> None:
@@ -231,8 +245,15 @@ def _draw_panel(draw: ImageDraw.ImageDraw, state: OctegoState, names: Sequence[s
     y = top + 30
     _text(draw, (_s(cx), _s(y)), "OCTEGO", 26, theme.INK)
     y += 30
-    _text(draw, (_s(cx), _s(y)), f"move {state.move_number + 1}" if not state.is_over
-          else f"{state.move_number} move{'' if state.move_number == 1 else 's'}", 20, theme.MUTED)
+    _text(
+        draw,
+        (_s(cx), _s(y)),
+        f"move {state.move_number + 1}"
+        if not state.is_over
+        else f"{state.move_number} move{'' if state.move_number == 1 else 's'}",
+        20,
+        theme.MUTED,
+    )
     y += 44
     if state.is_over:
         headline = "Draw" if state.winner is None else f"{_fit(names[state.winner], 24, PANEL_WIDTH - 80)} wins"
@@ -269,8 +290,9 @@ def _draw_legend(draw: ImageDraw.ImageDraw, x0: float, bottom: float) -> None:
         else:
             r = _s(size)
             x, y = _s(cx), _s(cy)
-            draw.polygon([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], fill=PURPLE_SPACE,
-                         outline=PURPLE_EDGE, width=_s(2))
+            draw.polygon(
+                [(x, y - r), (x + r, y), (x, y + r), (x - r, y)], fill=PURPLE_SPACE, outline=PURPLE_EDGE, width=_s(2)
+            )
         _text(draw, (_s(cx + 26), _s(cy)), label, 17, theme.MUTED, "lm")
 
 
@@ -313,6 +335,7 @@ def _last_move_text(state: OctegoState) -> str | None:
 
 # ---------------------------------------------------------------- description
 
+
 def _pieces_text(state: OctegoState, seat: int) -> str:
     groups: dict[str, list[str]] = {}
     for square, kind in pieces_of(state, seat):
@@ -327,9 +350,11 @@ def _pieces_text(state: OctegoState, seat: int) -> str:
 def describe(state: OctegoState, names: Sequence[str], viewer: int | None = None) -> str:
     """Alt text: players, last move, whose turn (or the result) and every piece's square."""
     played = f"{state.move_number} move{'' if state.move_number == 1 else 's'} played"
-    lines = [f"Octego, {played}. "
-             f"{names[0]} ({SEAT_COLOUR_NAME[0]} {SEAT_STYLE[0][1]}, home row 1) vs "
-             f"{names[1]} ({SEAT_COLOUR_NAME[1]} {SEAT_STYLE[1][1]}, home row 8)."]
+    lines = [
+        f"Octego, {played}. "
+        f"{names[0]} ({SEAT_COLOUR_NAME[0]} {SEAT_STYLE[0][1]}, home row 1) vs "
+        f"{names[1]} ({SEAT_COLOUR_NAME[1]} {SEAT_STYLE[1][1]}, home row 8)."
+    ]
     if state.last_move:
         mover = state.last_move["seat"]
         text = f"Last move: {names[mover]} {_last_move_text(state)}"

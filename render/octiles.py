@@ -73,7 +73,7 @@ def _bezier(p0, p1, p2, p3, steps: int = 28) -> list[tuple[float, float]]:
     points = []
     for i in range(steps + 1):
         t = i / steps
-        a, b, c, d = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t ** 3
+        a, b, c, d = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t**3
         points.append((a * p0[0] + b * p1[0] + c * p2[0] + d * p3[0], a * p0[1] + b * p1[1] + c * p2[1] + d * p3[1]))
     return points
 
@@ -139,12 +139,14 @@ class _Board:
     def disc(self, point, radius_units: float, fill, outline=None, width_units: float = 0.0) -> None:
         x, y = self.px(point)
         r = radius_units * self.unit
-        self.draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
-                          width=self.length(width_units) if outline else 0)
+        self.draw.ellipse(
+            (x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=self.length(width_units) if outline else 0
+        )
 
 
-def _draw_tile_paths(board: _Board, centre, tile: int, orientation: int, highlighted: set[tuple[int, int]],
-                     apothem: float = APOTHEM) -> None:
+def _draw_tile_paths(
+    board: _Board, centre, tile: int, orientation: int, highlighted: set[tuple[int, int]], apothem: float = APOTHEM
+) -> None:
     """Four paths; each is drawn over a halo of the tile colour, so later paths bridge earlier ones."""
     joined = connections(tile, orientation)
     pairs = sorted({tuple(sorted((edge, joined[edge]))) for edge in range(8)})
@@ -192,7 +194,7 @@ def _draw_board(board: _Board, state: OctilesState) -> None:
     draw = board.draw
     # circle connectors and printed lines lie on the board under the tiles
     for circle in RING:
-        (space, edge), = EXITS[circle]
+        ((space, edge),) = EXITS[circle]
         board.line([CIRCLE_CENTRES[circle], _edge_point(space, edge)], LINE_ON_BOARD, 0.045)
     for a, b in PRINTED_LINES:
         lit = tuple(sorted([a, b])) in lit_lines
@@ -214,8 +216,13 @@ def _draw_board(board: _Board, state: OctilesState) -> None:
         label_fill = CHANGED if space in changed or space in scrambled else TILE_FACE
         x, y = board.px(centre)
         half_w, half_h = board.length(0.15), board.length(0.1)
-        draw.rounded_rectangle((x - half_w, y - half_h, x + half_w, y + half_h), radius=half_h,
-                               fill=label_fill, outline=TILE_EDGE, width=board.length(0.012))
+        draw.rounded_rectangle(
+            (x - half_w, y - half_h, x + half_w, y + half_h),
+            radius=half_h,
+            fill=label_fill,
+            outline=TILE_EDGE,
+            width=board.length(0.012),
+        )
         board.text(centre, space, 0.15, theme.readable_ink(label_fill))
     _draw_stops(board, state)
     _draw_circles(board, state)
@@ -240,8 +247,10 @@ def _draw_stops(board: _Board, state: OctilesState) -> None:
         outline_width = board.length(0.03 if fill != STOP_FACE else 0.015)
         board.draw.polygon(diamond, fill=fill, outline=outline, width=outline_width)
         if stop in CENTRAL_STOPS and fill == STOP_FACE:
-            inner = [board.px(p) for p in ((x, y + half - 0.05), (x + half - 0.05, y), (x, y - half + 0.05),
-                                            (x - half + 0.05, y))]
+            inner = [
+                board.px(p)
+                for p in ((x, y + half - 0.05), (x + half - 0.05, y), (x, y - half + 0.05), (x - half + 0.05, y))
+            ]
             board.draw.polygon(inner, outline=(90, 95, 110), width=board.length(0.012))
         board.text((x, y), stop, 0.16, ink)
         if state.marker and state.marker["stop"] == stop:
@@ -259,7 +268,7 @@ def _draw_circles(board: _Board, state: OctilesState) -> None:
             board.text(centre, PRIZE_LETTERS[prize], 0.2, theme.DARK_INK)
         else:
             board.disc(centre, 0.2, theme.BACKGROUND, LINE_ON_BOARD, 0.025)
-        (space, edge), = EXITS[circle]
+        ((space, edge),) = EXITS[circle]
         dx, dy = centre[0] - _edge_point(space, edge)[0], centre[1] - _edge_point(space, edge)[1]
         norm = math.hypot(dx, dy) or 1
         label_at = (centre[0] + dx / norm * 0.34, centre[1] + dy / norm * 0.34)
@@ -277,6 +286,7 @@ def _draw_runner(board: _Board, centre, colour: str, radius: float, location: st
 
 
 # ------------------------------------------------------------------ header and footer
+
 
 def _status_line(state: OctilesState, names: Sequence[str]) -> str:
     def who(seat: int) -> str:
@@ -300,44 +310,72 @@ def _status_line(state: OctilesState, names: Sequence[str]) -> str:
 def _draw_header(draw: ImageDraw.ImageDraw, state: OctilesState, names: Sequence[str]) -> None:
     s = SCALE
     draw.text((24 * s, HEADER * s / 2), "Octiles Scavenger Hunt", font=theme.font(26 * s), fill=theme.INK, anchor="lm")
-    draw.text((WIDTH * s - 24 * s, HEADER * s / 2), _status_line(state, names), font=theme.font(22 * s),
-              fill=theme.HIGHLIGHT, anchor="rm")
+    draw.text(
+        (WIDTH * s - 24 * s, HEADER * s / 2),
+        _status_line(state, names),
+        font=theme.font(22 * s),
+        fill=theme.HIGHLIGHT,
+        anchor="rm",
+    )
 
 
 def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "."
 
 
-def _draw_player_card(board: _Board, state: OctilesState, seat: int, names: Sequence[str], box,
-                      viewer: int | None) -> None:
+def _draw_player_card(
+    board: _Board, state: OctilesState, seat: int, names: Sequence[str], box, viewer: int | None
+) -> None:
     draw, s = board.draw, SCALE
     x0, y0, x1, y1 = (v * s for v in box)
     colour = colour_of(state, seat)
     prize = PRIZE_OF[colour]
     to_act = acting(state)[0] == seat
-    draw.rounded_rectangle((x0, y0, x1, y1), radius=14 * s, fill=theme.PANEL,
-                           outline=theme.HIGHLIGHT if to_act else theme.GRID, width=(4 if to_act else 2) * s)
+    draw.rounded_rectangle(
+        (x0, y0, x1, y1),
+        radius=14 * s,
+        fill=theme.PANEL,
+        outline=theme.HIGHLIGHT if to_act else theme.GRID,
+        width=(4 if to_act else 2) * s,
+    )
     token = (x0 + 38 * s, y0 + 40 * s)
-    draw.ellipse((token[0] - 24 * s, token[1] - 24 * s, token[0] + 24 * s, token[1] + 24 * s),
-                 fill=RUNNER_COLOURS[colour], outline=theme.BLACK, width=3 * s)
+    draw.ellipse(
+        (token[0] - 24 * s, token[1] - 24 * s, token[0] + 24 * s, token[1] + 24 * s),
+        fill=RUNNER_COLOURS[colour],
+        outline=theme.BLACK,
+        width=3 * s,
+    )
     draw.text(token, RUNNER_LETTERS[colour], font=theme.font(28 * s), fill=theme.DARK_INK, anchor="mm")
     name = _fit(names[seat], 18) + (" (you)" if viewer == seat else "")
     draw.text((x0 + 74 * s, y0 + 26 * s), name, font=theme.font(24 * s), fill=theme.INK, anchor="lm")
     where = f"on {state.runners[colour]}" if state.runners[colour] else "not placed yet"
-    draw.text((x0 + 74 * s, y0 + 56 * s), f"{colour.title()} runner {where}", font=theme.font(17 * s),
-              fill=theme.MUTED, anchor="lm")
+    draw.text(
+        (x0 + 74 * s, y0 + 56 * s),
+        f"{colour.title()} runner {where}",
+        font=theme.font(17 * s),
+        fill=theme.MUTED,
+        anchor="lm",
+    )
     # prize pips: filled for each collected prize
     collected = state.collected[colour]
     for k in range(PRIZES_TO_WIN):
         cx, cy = x0 + (34 + 43 * k) * s, y0 + 104 * s
         got = k < collected
-        draw.ellipse((cx - 18 * s, cy - 18 * s, cx + 18 * s, cy + 18 * s),
-                     fill=PRIZE_COLOURS[prize] if got else theme.BACKGROUND,
-                     outline=PRIZE_COLOURS[prize], width=3 * s)
+        draw.ellipse(
+            (cx - 18 * s, cy - 18 * s, cx + 18 * s, cy + 18 * s),
+            fill=PRIZE_COLOURS[prize] if got else theme.BACKGROUND,
+            outline=PRIZE_COLOURS[prize],
+            width=3 * s,
+        )
         if got:
             draw.text((cx, cy), PRIZE_LETTERS[prize], font=theme.font(20 * s), fill=theme.DARK_INK, anchor="mm")
-    draw.text((x0 + (34 + 43 * PRIZES_TO_WIN - 16) * s, y0 + 104 * s), f"{collected}/{PRIZES_TO_WIN} {prize}",
-              font=theme.font(20 * s), fill=theme.INK, anchor="lm")
+    draw.text(
+        (x0 + (34 + 43 * PRIZES_TO_WIN - 16) * s, y0 + 104 * s),
+        f"{collected}/{PRIZES_TO_WIN} {prize}",
+        font=theme.font(20 * s),
+        fill=theme.INK,
+        anchor="lm",
+    )
     notes = []
     if marker_owner(state) == colour:
         notes.append(f"must reach {prize} marker on {state.marker['stop']}")
@@ -349,8 +387,13 @@ def _draw_player_card(board: _Board, state: OctilesState, seat: int, names: Sequ
     if state.scramble_rule:
         notes.append("scramble used" if state.scramble_used[seat] else "scramble available")
     for line, note in enumerate(notes[:2]):
-        draw.text((x0 + 18 * s, y0 + (148 + 26 * line) * s), note, font=theme.font(18 * s),
-                  fill=theme.INK if line == 0 and marker_owner(state) == colour else theme.MUTED, anchor="lm")
+        draw.text(
+            (x0 + 18 * s, y0 + (148 + 26 * line) * s),
+            note,
+            font=theme.font(18 * s),
+            fill=theme.INK if line == 0 and marker_owner(state) == colour else theme.MUTED,
+            anchor="lm",
+        )
 
 
 def _draw_footer(board: _Board, state: OctilesState, names: Sequence[str], viewer: int | None, top: int) -> None:
@@ -362,19 +405,28 @@ def _draw_footer(board: _Board, state: OctilesState, names: Sequence[str], viewe
     spare_left = 16 + 2 * (card_w + gap)
     box = (spare_left, top, WIDTH - 16, top + FOOTER - 20)
     s = SCALE
-    board.draw.rounded_rectangle(tuple(v * s for v in box), radius=14 * s, fill=theme.PANEL, outline=theme.GRID,
-                                 width=2 * s)
+    board.draw.rounded_rectangle(
+        tuple(v * s for v in box), radius=14 * s, fill=theme.PANEL, outline=theme.GRID, width=2 * s
+    )
     centre_px = ((box[0] + box[2]) / 2, top + 92)
-    centre = ((centre_px[0] * s - board.left) / board.unit + BOARD_X_RANGE[0],
-              BOARD_Y_RANGE[1] - (centre_px[1] * s - board.top) / board.unit)
+    centre = (
+        (centre_px[0] * s - board.left) / board.unit + BOARD_X_RANGE[0],
+        BOARD_Y_RANGE[1] - (centre_px[1] * s - board.top) / board.unit,
+    )
     apothem = 0.5
     board.draw.polygon(_octagon(board, centre, apothem), fill=TILE_FACE, outline=TILE_EDGE, width=board.length(0.02))
     _draw_tile_paths(board, centre, state.spare, 0, set(), apothem=apothem)
-    board.draw.text((centre_px[0] * s, (top + 180) * s), f"Spare: tile {state.spare}", font=theme.font(20 * s),
-                    fill=theme.INK, anchor="mm")
+    board.draw.text(
+        (centre_px[0] * s, (top + 180) * s),
+        f"Spare: tile {state.spare}",
+        font=theme.font(20 * s),
+        fill=theme.INK,
+        anchor="mm",
+    )
 
 
 # ------------------------------------------------------------------ public API
+
 
 def picture_height() -> int:
     board_height = round((BOARD_Y_RANGE[1] - BOARD_Y_RANGE[0]) * UNIT)
@@ -411,25 +463,38 @@ def render_orientations(state: OctilesState, space: str | None = None) -> theme.
     draw = ImageDraw.Draw(image)
     board = _Board(draw)
     caption = f"Spare tile {tile}" if space is None else f"Tile {tile} on {space} (now orientation {current})"
-    draw.text((20 * SCALE, title_h * SCALE / 2), caption + ": orientations 0-7", font=theme.font(24 * SCALE),
-              fill=theme.INK, anchor="lm")
+    draw.text(
+        (20 * SCALE, title_h * SCALE / 2),
+        caption + ": orientations 0-7",
+        font=theme.font(24 * SCALE),
+        fill=theme.INK,
+        anchor="lm",
+    )
     for orientation in range(8):
         row, column = divmod(orientation, columns)
         cx, cy = (column + 0.5) * cell, title_h + row * cell + cell * 0.46
-        centre = ((cx * SCALE - board.left) / board.unit + BOARD_X_RANGE[0],
-                  BOARD_Y_RANGE[1] - (cy * SCALE - board.top) / board.unit)
+        centre = (
+            (cx * SCALE - board.left) / board.unit + BOARD_X_RANGE[0],
+            BOARD_Y_RANGE[1] - (cy * SCALE - board.top) / board.unit,
+        )
         apothem = 0.62
         corners = _octagon(board, centre, apothem)
         draw.polygon(corners, fill=TILE_FACE, outline=TILE_EDGE, width=board.length(0.02))
         _draw_tile_paths(board, centre, tile, orientation, set(), apothem=apothem)
         if orientation == current:
             draw.line(corners + corners[:2], fill=CHANGED, width=board.length(0.04), joint="curve")
-        draw.text((cx * SCALE, (cy + cell * 0.43) * SCALE), str(orientation), font=theme.font(26 * SCALE),
-                  fill=theme.HIGHLIGHT, anchor="mm")
+        draw.text(
+            (cx * SCALE, (cy + cell * 0.43) * SCALE),
+            str(orientation),
+            font=theme.font(26 * SCALE),
+            fill=theme.HIGHLIGHT,
+            anchor="mm",
+        )
     image = image.reduce(SCALE)
     pairs = ", ".join(f"{EDGE_NAMES[a]}-{EDGE_NAMES[b]}" for a, b in TILE_PAIRS[tile])
-    description = (f"{caption}. At orientation 0 its paths join {pairs}; "
-                   "orientation k turns it k x 45 degrees clockwise.")
+    description = (
+        f"{caption}. At orientation 0 its paths join {pairs}; orientation k turns it k x 45 degrees clockwise."
+    )
     return theme.to_picture(image, description, filename="octiles-orientations.png")
 
 
@@ -439,12 +504,16 @@ def describe(state: OctilesState, names: Sequence[str]) -> str:
     for colour in ("gold", "teal"):
         seat = seat_of(state, colour)
         where = f"on {state.runners[colour]}" if state.runners[colour] else "(runner not placed yet)"
-        parts.append(f"{names[seat]} is {colour.title()} {where}, "
-                     f"{state.collected[colour]}/{PRIZES_TO_WIN} {PRIZE_OF[colour]} prizes.")
+        parts.append(
+            f"{names[seat]} is {colour.title()} {where}, "
+            f"{state.collected[colour]}/{PRIZES_TO_WIN} {PRIZE_OF[colour]} prizes."
+        )
     if state.marker:
         owner = marker_owner(state)
-        parts.append(f"{state.marker['colour'].title()} marker on {state.marker['stop']}: "
-                     f"{names[seat_of(state, owner)]} must reach it before collecting.")
+        parts.append(
+            f"{state.marker['colour'].title()} marker on {state.marker['stop']}: "
+            f"{names[seat_of(state, owner)]} must reach it before collecting."
+        )
     if state.prizes:
         listed = ", ".join(f"{circle} {state.prizes[circle]}" for circle in RING if circle in state.prizes)
         parts.append(f"Prizes: {listed}.")

@@ -55,8 +55,9 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
 
-def canvas(width: int, height: int,
-           colour: tuple[int, int, int] = BACKGROUND) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+def canvas(
+    width: int, height: int, colour: tuple[int, int, int] = BACKGROUND
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     if width > MAX_WIDTH:
         raise ValueError(f"pictures are at most {MAX_WIDTH}px wide for phones, got {width}")
     image = Image.new("RGB", (width, height), colour)
@@ -74,8 +75,9 @@ def text_size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int
     return right - left, bottom - top
 
 
-def centred_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int,
-                 fill: tuple[int, int, int] = INK) -> None:
+def centred_text(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: tuple[int, int, int] = INK
+) -> None:
     draw.text(centre, text, font=font(size), fill=fill, anchor="mm")
 
 
@@ -95,36 +97,62 @@ def octagon_points(cx: float, cy: float, radius: float, flat_top: bool = True) -
     ]
 
 
-def draw_octagon(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float,
-                 fill: tuple[int, int, int] | None, outline: tuple[int, int, int] | None = None,
-                 width: int = 2, flat_top: bool = True) -> None:
+def draw_octagon(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    radius: float,
+    fill: tuple[int, int, int] | None,
+    outline: tuple[int, int, int] | None = None,
+    width: int = 2,
+    flat_top: bool = True,
+) -> None:
     draw.polygon(octagon_points(*centre, radius, flat_top), fill=fill, outline=outline, width=width)
 
 
-def draw_card(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], big: str, small: str = "",
-              face: tuple[int, int, int] = CARD_FACE, ink: tuple[int, int, int] | None = None,
-              border: tuple[int, int, int] = GRID, border_width: int = 2) -> None:
+def draw_card(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    big: str,
+    small: str = "",
+    face: tuple[int, int, int] = CARD_FACE,
+    ink: tuple[int, int, int] | None = None,
+    border: tuple[int, int, int] = GRID,
+    border_width: int = 2,
+) -> None:
     """A playing card: rounded rectangle, a big centred label and an optional corner label."""
     x0, y0, x1, y1 = box
     ink = ink or readable_ink(face)
     radius = max(4, (x1 - x0) // 8)
     draw.rounded_rectangle(box, radius=radius, fill=face, outline=border, width=border_width)
     height = y1 - y0
-    centred_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2 - (height * 0.08 if small else 0)), big,
-                 max(12, int(height * 0.42)), ink)
+    centred_text(
+        draw, ((x0 + x1) / 2, (y0 + y1) / 2 - (height * 0.08 if small else 0)), big, max(12, int(height * 0.42)), ink
+    )
     if small:
         centred_text(draw, ((x0 + x1) / 2, y1 - height * 0.17), small, max(10, int(height * 0.22)), ink)
 
 
 # Compass directions as unit steps on a picture (y grows downwards).
 DIRECTION_VECTORS = {
-    "N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1),
-    "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1),
+    "N": (0, -1),
+    "NE": (1, -1),
+    "E": (1, 0),
+    "SE": (1, 1),
+    "S": (0, 1),
+    "SW": (-1, 1),
+    "W": (-1, 0),
+    "NW": (-1, -1),
 }
 
 
-def draw_arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float],
-               colour: tuple[int, int, int], width: int = 4, head: float = 12) -> None:
+def draw_arrow(
+    draw: ImageDraw.ImageDraw,
+    start: tuple[float, float],
+    end: tuple[float, float],
+    colour: tuple[int, int, int],
+    width: int = 4,
+    head: float = 12,
+) -> None:
     """A straight arrow from ``start`` to ``end`` with a filled triangular head."""
     (x0, y0), (x1, y1) = start, end
     angle = math.atan2(y1 - y0, x1 - x0)
@@ -134,8 +162,14 @@ def draw_arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple
     draw.polygon([end, left, right], fill=colour)
 
 
-def draw_direction_arrow(draw: ImageDraw.ImageDraw, centre: tuple[float, float], direction: str,
-                         length: float, colour: tuple[int, int, int], width: int = 4) -> None:
+def draw_direction_arrow(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    direction: str,
+    length: float,
+    colour: tuple[int, int, int],
+    width: int = 4,
+) -> None:
     """An arrow through ``centre`` pointing towards a compass direction (N, NE ... NW)."""
     dx, dy = DIRECTION_VECTORS[direction]
     norm = math.hypot(dx, dy)

@@ -112,8 +112,11 @@ class OctaAdapter(GameAdapter):
 
     def status_text(self, session: GameSession) -> str:
         state = session.state
-        tables = " · ".join(f"{escape(name)}: {table_count(state, seat)}/{WIN_TABLE_CARDS} on the table, "
-                            f"{len(state.hands[seat])} in hand" for seat, name in enumerate(session.names))
+        tables = " · ".join(
+            f"{escape(name)}: {table_count(state, seat)}/{WIN_TABLE_CARDS} on the table, "
+            f"{len(state.hands[seat])} in hand"
+            for seat, name in enumerate(session.names)
+        )
         if state.step == "over":
             return tables
         return f"Step: {ENGINE.describe_step(state)}.\n{tables}"
@@ -131,8 +134,9 @@ class OctaAdapter(GameAdapter):
         @group.command(name="challenge", description="Challenge someone to Octa (challenge me to play the computer).")
         @app_commands.describe(opponent="Who you want to play", level="The computer's strength (when you challenge me)")
         @app_commands.choices(level=COMPUTER_LEVEL_CHOICES)
-        async def challenge(interaction: discord.Interaction, opponent: discord.Member,
-                            level: str | None = None) -> None:
+        async def challenge(
+            interaction: discord.Interaction, opponent: discord.Member, level: str | None = None
+        ) -> None:
             await platform.challenge(interaction, self.name, [opponent], {}, level)
 
         platform.register_button("octa_panel", self._open_panel)
@@ -152,8 +156,15 @@ class OctaAdapter(GameAdapter):
         picture = await self.platform.renderer.render(render_hand, session.state, session.names, seat)
         await self.platform.reply_private(interaction, text, picture, view)
 
-    async def _show(self, interaction: discord.Interaction, session: GameSession, seat: int,
-                    focus: tuple[str, str] | None = None, note: str = "", just_acted: bool = False) -> None:
+    async def _show(
+        self,
+        interaction: discord.Interaction,
+        session: GameSession,
+        seat: int,
+        focus: tuple[str, str] | None = None,
+        note: str = "",
+        just_acted: bool = False,
+    ) -> None:
         """Replace the panel the control was on with a fresh one (the interaction is deferred)."""
         text, view = self.panel(session, seat, focus, just_acted)
         picture = await self.platform.renderer.render(render_hand, session.state, session.names, seat)
@@ -164,19 +175,25 @@ class OctaAdapter(GameAdapter):
         except discord.HTTPException:  # e.g. the panel is gone: send a new one instead
             await self.platform.reply_private(interaction, text, picture, view)
 
-    async def _current(self, interaction: discord.Interaction, session_id: int,
-                       stamp: str) -> tuple[GameSession, int] | None:
+    async def _current(
+        self, interaction: discord.Interaction, session_id: int, stamp: str
+    ) -> tuple[GameSession, int] | None:
         """The session if the control's panel is current; otherwise redraw the panel and return None."""
         session, seat = await self._player(interaction, session_id)
         if stamp != str(session.state.moves):
             await self.platform.defer(interaction)
-            await self._show(interaction, session, seat,
-                             note="⚠️ That panel was out of date (the game moved on); here is the current one.")
+            await self._show(
+                interaction,
+                session,
+                seat,
+                note="⚠️ That panel was out of date (the game moved on); here is the current one.",
+            )
             return None
         return session, seat
 
-    async def _act(self, interaction: discord.Interaction, session: GameSession, seat: int,
-                   action: dict[str, Any]) -> None:
+    async def _act(
+        self, interaction: discord.Interaction, session: GameSession, seat: int, action: dict[str, Any]
+    ) -> None:
         await self.platform.defer(interaction)
         session = await self.platform.act(session.id, interaction.user.id, action)
         await self._show(interaction, session, seat, just_acted=True)
@@ -189,8 +206,9 @@ class OctaAdapter(GameAdapter):
         session, seat = checked
         await self._act(interaction, session, seat, self._button_action(code))
 
-    async def _panel_select(self, interaction: discord.Interaction, session_id: int, arg: str,
-                            values: list[str]) -> None:
+    async def _panel_select(
+        self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
+    ) -> None:
         parts = arg.split(":")
         if len(parts) != 4 or not values:
             raise UserError("This control is no longer available.")
@@ -208,11 +226,16 @@ class OctaAdapter(GameAdapter):
     # ------------------------------------------------------------ the panel: decoding
     @staticmethod
     def _button_action(code: str) -> dict[str, Any]:
-        simple = {"f0": {"type": "flip", "pile": 0}, "f1": {"type": "flip", "pile": 1},
-                  "sk": {"type": "skip_action"}, "cl": {"type": "claim_pool_run"},
-                  "ps": {"type": "pass_step"}, "et": {"type": "end_turn"},
-                  "kstock": {"type": "use_action", "action": "king", "source": "stock"},
-                  "kdiscard": {"type": "use_action", "action": "king", "source": "discard"}}
+        simple = {
+            "f0": {"type": "flip", "pile": 0},
+            "f1": {"type": "flip", "pile": 1},
+            "sk": {"type": "skip_action"},
+            "cl": {"type": "claim_pool_run"},
+            "ps": {"type": "pass_step"},
+            "et": {"type": "end_turn"},
+            "kstock": {"type": "use_action", "action": "king", "source": "stock"},
+            "kdiscard": {"type": "use_action", "action": "king", "source": "discard"},
+        }
         if code in simple:
             return simple[code]
         if code.startswith("tl.") and code[3:] in POOL_LINES:
@@ -238,8 +261,7 @@ class OctaAdapter(GameAdapter):
                 return {"type": "use_action", "action": "queen", "positions": sorted(int(v) for v in values)}
             if kind == "xch":
                 position, _, line = values[0].partition(".")
-                action = {"type": "exchange", "hand_card": group, "pool_position": int(position),
-                          "token": bool(line)}
+                action = {"type": "exchange", "hand_card": group, "pool_position": int(position), "token": bool(line)}
                 if line:
                     action["line"] = line
                 return action
@@ -250,18 +272,25 @@ class OctaAdapter(GameAdapter):
         raise UserError("This control is no longer available.")
 
     # ------------------------------------------------------------ the panel: building
-    def panel(self, session: GameSession, seat: int, focus: tuple[str, str] | None = None,
-              just_acted: bool = False) -> tuple[str, discord.ui.View | None]:
+    def panel(
+        self, session: GameSession, seat: int, focus: tuple[str, str] | None = None, just_acted: bool = False
+    ) -> tuple[str, discord.ui.View | None]:
         """The panel's text and controls for ``seat`` right now (controls only on its turn)."""
         state = session.state
         if session.record.status != "active" or state.step == "over":
-            return (f"**Octa: the game is over.** {self._named(session, state.last_event)}\n"
-                    f"Your hand is below (only you can see this).", None)
+            return (
+                f"**Octa: the game is over.** {self._named(session, state.last_event)}\n"
+                f"Your hand is below (only you can see this).",
+                None,
+            )
         if state.current != seat:
             last = f"\nLast: {self._named(session, state.last_event)}" if state.last_event else ""
-            return (f"**Octa**: {'your turn is over. ' if just_acted else ''}It is now "
-                    f"{session.mention(state.current)}'s turn, not yours; open the Turn panel from the game "
-                    f"message when your turn comes.{last}\nYour hand is below (only you can see this).", None)
+            return (
+                f"**Octa**: {'your turn is over. ' if just_acted else ''}It is now "
+                f"{session.mention(state.current)}'s turn, not yours; open the Turn panel from the game "
+                f"message when your turn comes.{last}\nYour hand is below (only you can see this).",
+                None,
+            )
         legal = ENGINE.legal_actions(state, seat)
         builder = _PanelBuilder(session.id, state, seat, str(state.moves), focus)
         lines = [f"**Octa: your turn** (turn {state.turn + 1}). Only you can see this panel."]
@@ -292,8 +321,15 @@ class _PanelBuilder:
         self.rows += 1
         return self.rows - 1
 
-    def select(self, kind: str, placeholder: str, choices: list[Choice], *, group_first: bool = False,
-               many: tuple[int, int] | None = None) -> None:
+    def select(
+        self,
+        kind: str,
+        placeholder: str,
+        choices: list[Choice],
+        *,
+        group_first: bool = False,
+        many: tuple[int, int] | None = None,
+    ) -> None:
         """One select of ``choices``; two steps (group, then choice) when they would not fit or
         when ``group_first``. ``many`` = (min, max) for a multi-select."""
         choices = list({(c.group, c.value): c for c in choices}.values())  # e.g. an Ace fitting either end
@@ -308,10 +344,20 @@ class _PanelBuilder:
             row = self._row()
             if row is None:
                 return
-            options = [discord.SelectOption(label=label[:100], value=key, default=key == chosen)
-                       for key, label in list(groups.items())[:MAX_OPTIONS]]
-            self.items.append(SessionSelect(self.sid, "octa_pick", f"{self.stamp}:{kind}:g:", options=options,
-                                            placeholder=placeholder[:150], row=row))
+            options = [
+                discord.SelectOption(label=label[:100], value=key, default=key == chosen)
+                for key, label in list(groups.items())[:MAX_OPTIONS]
+            ]
+            self.items.append(
+                SessionSelect(
+                    self.sid,
+                    "octa_pick",
+                    f"{self.stamp}:{kind}:g:",
+                    options=options,
+                    placeholder=placeholder[:150],
+                    row=row,
+                )
+            )
             if not focused:
                 return
             choices = [c for c in choices if c.group == chosen]
@@ -323,9 +369,18 @@ class _PanelBuilder:
         low, high = many if many else (1, 1)
         options = [discord.SelectOption(label=c.label[:100], value=c.value) for c in shown]
         group = self.focus[1] if focused else ""
-        self.items.append(SessionSelect(self.sid, "octa_pick", f"{self.stamp}:{kind}:v:{group}", options=options,
-                                        placeholder=placeholder[:150], row=row, min_values=min(low, len(shown)),
-                                        max_values=min(high, len(shown))))
+        self.items.append(
+            SessionSelect(
+                self.sid,
+                "octa_pick",
+                f"{self.stamp}:{kind}:v:{group}",
+                options=options,
+                placeholder=placeholder[:150],
+                row=row,
+                min_values=min(low, len(shown)),
+                max_values=min(high, len(shown)),
+            )
+        )
 
     def flush_buttons(self) -> None:
         if not self.buttons:
@@ -334,8 +389,9 @@ class _PanelBuilder:
         if row is None:
             return
         for code, label, style in self.buttons[:5]:
-            self.items.append(SessionButton(self.sid, "octa_do", f"{self.stamp}:{code}", label=label[:80],
-                                            style=style, row=row))
+            self.items.append(
+                SessionButton(self.sid, "octa_do", f"{self.stamp}:{code}", label=label[:80], style=style, row=row)
+            )
         self.buttons = []
 
     # -------------------------------------------------------------- steps
@@ -356,8 +412,10 @@ class _PanelBuilder:
             label = f"Pile {pile + 1}" + (f" (on {card_name(top)})" if top else "")
             self.button(f"f{pile}", label, discord.ButtonStyle.primary)
         revealed = card_name(state.revealed) if state.revealed else "?"
-        return [f"The revealed action card is **{revealed}**: put it on pile 1 or 2. If the two visible "
-                f"action cards then share a suit, you may use it."]
+        return [
+            f"The revealed action card is **{revealed}**: put it on pile 1 or 2. If the two visible "
+            f"action cards then share a suit, you may use it."
+        ]
 
     def _step_action(self, by_type: dict[str, list]) -> list[str]:
         state, uses = self.state, by_type.get("use_action", [])
@@ -368,8 +426,14 @@ class _PanelBuilder:
             for use in uses:
                 owner, run, slot = use["owner"], use["run"], use["slot"]
                 code = state.runs[owner][run]["slots"][slot]
-                choices.append(Choice(f"{owner}.{run}.{slot}", f"Turn {card_name(code)} face down",
-                                      f"{owner}.{run}", _run_label(state, owner, run, self.seat)))
+                choices.append(
+                    Choice(
+                        f"{owner}.{run}.{slot}",
+                        f"Turn {card_name(code)} face down",
+                        f"{owner}.{run}",
+                        _run_label(state, owner, run, self.seat),
+                    )
+                )
             self.select("jack", "Jack: choose a card of a run to turn face down", choices)
         if "queen" in kinds:
             positions = sorted({p for use in uses for p in use["positions"]})
@@ -398,8 +462,9 @@ class _PanelBuilder:
             else:
                 cards = sorted({c for run in runs for c in run})
                 choices = [Choice(c, card_name(c)) for c in cards]
-                self.select("laymt" if token else "laym", f"{what} (pick its 3+ cards)", choices,
-                            many=(3, len(choices)))
+                self.select(
+                    "laymt" if token else "laym", f"{what} (pick its 3+ cards)", choices, many=(3, len(choices))
+                )
 
     def _step_option(self, by_type: dict[str, list]) -> list[str]:
         state = self.state
@@ -447,17 +512,28 @@ class _PanelBuilder:
         if by_type.get("end_turn"):
             self.button("et", "End the turn", discord.ButtonStyle.primary)
         held = len(self.state.hands[self.seat])
-        return [f"You hold {held} cards: discard one" + (" (required)." if held >= HAND_SIZE else
-                                                        ", or end the turn.")]
+        return [f"You hold {held} cards: discard one" + (" (required)." if held >= HAND_SIZE else ", or end the turn.")]
 
     def _additions(self, by_type: dict[str, list]) -> None:
         state, choices = self.state, []
         for action in by_type.get("add_to_run", []):
             run = action["run"]
-            choices.append(Choice(f"a.{run}.{'-'.join(action['cards'])}", f"Add {_cards(action['cards'])}",
-                                  f"a{run}", _run_label(state, self.seat, run, self.seat)))
+            choices.append(
+                Choice(
+                    f"a.{run}.{'-'.join(action['cards'])}",
+                    f"Add {_cards(action['cards'])}",
+                    f"a{run}",
+                    _run_label(state, self.seat, run, self.seat),
+                )
+            )
         for action in by_type.get("fill_hidden", []):
             owner, run, card = action["owner"], action["run"], action["card"]
-            choices.append(Choice(f"h.{owner}.{run}.{card}", f"Replace the face-down card with {card_name(card)}",
-                                  f"h{owner}.{run}", _run_label(state, owner, run, self.seat)))
+            choices.append(
+                Choice(
+                    f"h.{owner}.{run}.{card}",
+                    f"Replace the face-down card with {card_name(card)}",
+                    f"h{owner}.{run}",
+                    _run_label(state, owner, run, self.seat),
+                )
+            )
         self.select("add", "Any time: add cards to your runs (or fill a face-down card)", choices)

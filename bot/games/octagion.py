@@ -42,9 +42,13 @@ MAX_LOBBY = ENGINE.max_players
 MAX_TEXT = 1900
 VARIATION_CHOICES = ["none", "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "virulent"]
 VARIATION_HELP = {
-    "none": "basic rules", "alpha": "rounds get 5 s shorter", "beta": "Treatment Cards set per team",
-    "gamma": "Countdown Cards set the time", "delta": "Countdown Card picks the word",
-    "epsilon": "a different word per team", "zeta": "words need not be spellable",
+    "none": "basic rules",
+    "alpha": "rounds get 5 s shorter",
+    "beta": "Treatment Cards set per team",
+    "gamma": "Countdown Cards set the time",
+    "delta": "Countdown Card picks the word",
+    "epsilon": "a different word per team",
+    "zeta": "words need not be spellable",
     "virulent": "Beta + Gamma + Delta + Epsilon",
 }
 
@@ -93,15 +97,20 @@ class VariantModal(discord.ui.Modal):
         super().__init__(title=f"Octagion · round {state.round}", custom_id=f"octagion_variant:{session_id}")
         self.adapter, self.session_id = adapter, session_id
         self.cards = discord.ui.TextInput(
-            label=f"Spell {state.words[team]}"[:45], custom_id="variant", required=False, max_length=80,
+            label=f"Spell {state.words[team]}"[:45],
+            custom_id="variant",
+            required=False,
+            max_length=80,
             default=variant_text(state.variants[team]) if any(state.variants[team]) else None,
-            placeholder="S5 T7 R3 A1 N4 G2 E8 R6 · a digit, * Treatment, _ empty")
+            placeholder="S5 T7 R3 A1 N4 G2 E8 R6 · a digit, * Treatment, _ empty",
+        )
         self.add_item(self.cards)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         platform = self.adapter.platform
-        await platform.guard(interaction, self.session_id,
-                             self.adapter.set_variant(interaction, self.session_id, self.cards.value or ""))
+        await platform.guard(
+            interaction, self.session_id, self.adapter.set_variant(interaction, self.session_id, self.cards.value or "")
+        )
 
 
 class OctagionAdapter(GameAdapter):
@@ -140,8 +149,10 @@ class OctagionAdapter(GameAdapter):
         if state.phase == "playing":
             deadline = session.record.meta.get("round_deadline")
             ends = f" · ends <t:{deadline}:R>" if deadline and session.record.status == "active" else ""
-            return (f"**Round {state.round} of {rounds}**{ends}\nBuild your variant (eight different numbers) "
-                    f"with **Build variant** or `/octagion play`; **Got it!** ends the round for everyone.")
+            return (
+                f"**Round {state.round} of {rounds}**{ends}\nBuild your variant (eight different numbers) "
+                f"with **Build variant** or `/octagion play`; **Got it!** ends the round for everyone."
+            )
         if state.phase == "between":
             return f"**Round {state.round} of {rounds}** is over: the result is below."
         return "Final totals: " + self._totals_text(session)
@@ -163,8 +174,9 @@ class OctagionAdapter(GameAdapter):
             return []
         round_no = str(state.round)
         return [
-            SessionButton(session.id, "octagion_build", round_no, label="Build variant",
-                          style=discord.ButtonStyle.primary),
+            SessionButton(
+                session.id, "octagion_build", round_no, label="Build variant", style=discord.ButtonStyle.primary
+            ),
             SessionButton(session.id, "octagion_gotit", round_no, label="Got it!", style=discord.ButtonStyle.success),
         ]
 
@@ -186,27 +198,39 @@ class OctagionAdapter(GameAdapter):
 
         @group.command(name="start", description="Open an Octagion lobby in this channel.")
         @app_commands.describe(
-            rounds="Number of rounds (1-16, default 8)", variation="Rule variation (default: none)",
+            rounds="Number of rounds (1-16, default 8)",
+            variation="Rule variation (default: none)",
             seconds="Seconds per round without Alpha/Gamma (30-300, default 120)",
             treatment="Treatment Cards (wildcards) per team (0-5)",
             teams="Team mode: how many teams to choose from (2-25)",
-            party="Party mode: team members split the eight numbers between them")
-        @app_commands.choices(variation=[app_commands.Choice(name=f"{v} ({VARIATION_HELP[v]})", value=v)
-                                         for v in VARIATION_CHOICES])
-        async def start(interaction: discord.Interaction, rounds: app_commands.Range[int, 1, 16] | None = None,
-                        variation: app_commands.Choice[str] | None = None,
-                        seconds: app_commands.Range[int, 30, 300] | None = None,
-                        treatment: app_commands.Range[int, 0, 5] | None = None,
-                        teams: app_commands.Range[int, 2, 25] | None = None,
-                        party: bool = False) -> None:
-            options: dict[str, Any] = {"rounds": rounds, "variation": variation.value if variation else None,
-                                       "seconds": seconds, "treatment": treatment, "party": party or None}
+            party="Party mode: team members split the eight numbers between them",
+        )
+        @app_commands.choices(
+            variation=[app_commands.Choice(name=f"{v} ({VARIATION_HELP[v]})", value=v) for v in VARIATION_CHOICES]
+        )
+        async def start(
+            interaction: discord.Interaction,
+            rounds: app_commands.Range[int, 1, 16] | None = None,
+            variation: app_commands.Choice[str] | None = None,
+            seconds: app_commands.Range[int, 30, 300] | None = None,
+            treatment: app_commands.Range[int, 0, 5] | None = None,
+            teams: app_commands.Range[int, 2, 25] | None = None,
+            party: bool = False,
+        ) -> None:
+            options: dict[str, Any] = {
+                "rounds": rounds,
+                "variation": variation.value if variation else None,
+                "seconds": seconds,
+                "treatment": treatment,
+                "party": party or None,
+            }
             options = {key: value for key, value in options.items() if value is not None}
             await self.open_lobby(interaction, options, teams)
 
         @group.command(name="play", description="Set your team's variant, e.g. S5 T7 R3 A1 N4 G2 E8 R6.")
-        @app_commands.describe(cards="Cards in order: S5 T7 ...; a digit = that position's letter, "
-                                     "* Treatment, _ empty")
+        @app_commands.describe(
+            cards="Cards in order: S5 T7 ...; a digit = that position's letter, * Treatment, _ empty"
+        )
         async def play(interaction: discord.Interaction, cards: str) -> None:
             session = await platform.session_for(interaction, GAME)
             await self.set_variant(interaction, session.id, cards)
@@ -238,12 +262,16 @@ class OctagionAdapter(GameAdapter):
         if team_count:
             chosen = meta.get("player_teams", {})
             for team in range(team_count):
-                members = [escape(name) for uid, name in zip(session.players, session.names, strict=True)
-                           if chosen.get(str(uid)) == team]
+                members = [
+                    escape(name)
+                    for uid, name in zip(session.players, session.names, strict=True)
+                    if chosen.get(str(uid)) == team
+                ]
                 if members:
                     lines.append(f"**Team {team + 1}**: " + ", ".join(members))
-            lines.append(f"{len(session.players)} player(s). Pick a team to join (or switch); "
-                         f"the host presses **Start**.")
+            lines.append(
+                f"{len(session.players)} player(s). Pick a team to join (or switch); the host presses **Start**."
+            )
         else:
             lines.append(f"**Players ({len(session.players)})**: " + ", ".join(escape(n) for n in session.names))
             lines.append("Press **Join** to play; the host presses **Start**. Alone, it is a practice game.")
@@ -253,18 +281,29 @@ class OctagionAdapter(GameAdapter):
         team_count = session.record.meta.get("team_count")
         items: list[discord.ui.Item] = []
         if team_count:
-            items.append(SessionSelect(session.id, "octagion_team", placeholder="Join a team…", options=[
-                discord.SelectOption(label=f"Team {team + 1}", value=str(team)) for team in range(team_count)]))
+            items.append(
+                SessionSelect(
+                    session.id,
+                    "octagion_team",
+                    placeholder="Join a team…",
+                    options=[
+                        discord.SelectOption(label=f"Team {team + 1}", value=str(team)) for team in range(team_count)
+                    ],
+                )
+            )
         else:
-            items.append(SessionButton(session.id, "octagion_join", label="Join", style=discord.ButtonStyle.primary,
-                                       row=1))
+            items.append(
+                SessionButton(session.id, "octagion_join", label="Join", style=discord.ButtonStyle.primary, row=1)
+            )
         items.append(SessionButton(session.id, "octagion_leave", label="Leave", row=1))
-        items.append(SessionButton(session.id, "octagion_start", label="Start", style=discord.ButtonStyle.success,
-                                   row=1))
+        items.append(
+            SessionButton(session.id, "octagion_start", label="Start", style=discord.ButtonStyle.success, row=1)
+        )
         return view_of(items)
 
-    async def open_lobby(self, interaction: discord.Interaction, options: dict[str, Any],
-                         team_count: int | None) -> None:
+    async def open_lobby(
+        self, interaction: discord.Interaction, options: dict[str, Any], team_count: int | None
+    ) -> None:
         platform = self.platform
         try:  # check the options now, not when the host presses Start
             ENGINE.new_game(1, options, 0)
@@ -273,8 +312,9 @@ class OctagionAdapter(GameAdapter):
         meta: dict[str, Any] = {"options": options}
         if team_count:
             meta.update(team_count=team_count, player_teams={str(interaction.user.id): 0})
-        session = await platform.open_session(interaction, GAME, "lobby", players=[interaction.user.id],
-                                              names=[interaction.user.display_name], meta=meta)
+        session = await platform.open_session(
+            interaction, GAME, "lobby", players=[interaction.user.id], names=[interaction.user.display_name], meta=meta
+        )
         await interaction.response.send_message(self._lobby_text(session), view=self._lobby_view(session))
         message = await interaction.original_response()
         async with platform.lock(session.record.channel_id):
@@ -288,8 +328,9 @@ class OctagionAdapter(GameAdapter):
             raise UserError("This lobby is closed.")
         return session
 
-    async def _lobby_change(self, interaction: discord.Interaction, session_id: int, team: int | None,
-                            leave: bool = False) -> None:
+    async def _lobby_change(
+        self, interaction: discord.Interaction, session_id: int, team: int | None, leave: bool = False
+    ) -> None:
         platform = self.platform
         record = await platform.store.get_session(session_id)
         if record is None:
@@ -322,8 +363,7 @@ class OctagionAdapter(GameAdapter):
             session.record.players = players
             session.record.meta["names"] = names
             await platform.save(session)
-            await interaction.response.edit_message(content=self._lobby_text(session),
-                                                    view=self._lobby_view(session))
+            await interaction.response.edit_message(content=self._lobby_text(session), view=self._lobby_view(session))
 
     async def _join_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
         await self._lobby_change(interaction, session_id, None)
@@ -331,8 +371,7 @@ class OctagionAdapter(GameAdapter):
     async def _leave_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
         await self._lobby_change(interaction, session_id, None, leave=True)
 
-    async def _team_select(self, interaction: discord.Interaction, session_id: int, _: str,
-                           values: list[str]) -> None:
+    async def _team_select(self, interaction: discord.Interaction, session_id: int, _: str, values: list[str]) -> None:
         session = await self._lobby(session_id)
         team = int(values[0]) if values and values[0].isdigit() else -1
         if not 0 <= team < session.record.meta.get("team_count", 0):
@@ -362,7 +401,9 @@ class OctagionAdapter(GameAdapter):
             who = ", ".join(escape(n) for n in names)
             await interaction.response.edit_message(
                 content=f"## {self.title}\n▶ Started by <@{session.record.host_id}> with {who}."
-                        + (" (practice game)" if len(players) == 1 else ""), view=None)
+                + (" (practice game)" if len(players) == 1 else ""),
+                view=None,
+            )
             await platform.start_game(session, players, names, options)
             await self._begin_round(session)
 
@@ -388,13 +429,13 @@ class OctagionAdapter(GameAdapter):
         seats = ENGINE.to_act(session.state) if session.state is not None else []
         if session.record.status != "active" or not seats:
             raise UserError("This game is over.")
-        return await self.platform.act(session_id, self.platform.bot.user.id, action, seat=seats[0],
-                                       refresh=refresh)
+        return await self.platform.act(session_id, self.platform.bot.user.id, action, seat=seats[0], refresh=refresh)
 
     async def _round_end_timer(self, timer: TimerRecord) -> None:
         try:
-            session = await self._system_act(timer.session_id, {"type": "end_round", "reason": "timer",
-                                                                "round": timer.payload.get("round")})
+            session = await self._system_act(
+                timer.session_id, {"type": "end_round", "reason": "timer", "round": timer.payload.get("round")}
+            )
         except UserError:
             return  # that round already ended (Got it!, /stop, everyone left): nothing to do
         await self._after_round(session)
@@ -422,14 +463,16 @@ class OctagionAdapter(GameAdapter):
         if between:  # armed first, so a failure below cannot stall the game
             next_at = discord.utils.utcnow() + timedelta(seconds=NEXT_ROUND_PAUSE)
             await platform.scheduler.add(session.id, "octagion_next_round", next_at, {"round": state.round})
-        pictures = [await platform.renderer.render(render_round_result, state, session.names, None, None, page)
-                    for page in range(result_pages(state))]
+        pictures = [
+            await platform.renderer.render(render_round_result, state, session.names, None, None, page)
+            for page in range(result_pages(state))
+        ]
         text = self._result_text(session, record)
         if next_at is not None:
             text += f"\nRound {state.round + 1} starts <t:{int(next_at.timestamp())}:R>."
         channel = platform.bot.get_partial_messageable(session.record.channel_id)
         for start in range(0, len(pictures), 10):  # at most 10 files per message
-            await channel.send(text if start == 0 else "", files=[as_file(p) for p in pictures[start:start + 10]])
+            await channel.send(text if start == 0 else "", files=[as_file(p) for p in pictures[start : start + 10]])
         if between:
             return
         # The game is over: the score sheet becomes the game message, at the bottom of the channel,
@@ -443,7 +486,9 @@ class OctagionAdapter(GameAdapter):
             try:
                 await channel.get_partial_message(old_message).edit(
                     content=f"## {self.title}\nRound {record['round']} of {state.options['rounds']}: over.",
-                    attachments=[as_file(picture)], view=None)
+                    attachments=[as_file(picture)],
+                    view=None,
+                )
             except discord.HTTPException:
                 pass  # cosmetic only
 
@@ -456,24 +501,28 @@ class OctagionAdapter(GameAdapter):
             lines.append(f"🖐 **{self._team_label(session, record['got_it_team'])}** called Got it! ({verdict})")
         else:
             lines.append(f"⏰ Time is up ({_seconds_text(record['seconds'])}).")
-        ranked = sorted((t for t, r in enumerate(record["results"]) if r is not None),
-                        key=lambda t: (-record["results"][t]["score"], t))
+        ranked = sorted(
+            (t for t, r in enumerate(record["results"]) if r is not None),
+            key=lambda t: (-record["results"][t]["score"], t),
+        )
         for team in ranked:
             result = record["results"][team]
             penalties = result["penalties"]
             detail = "no penalty" if penalties == 0 else f"{penalties} penalt{'y' if penalties == 1 else 'ies'}"
-            lines.append(f"**{self._team_label(session, team)}**: {result['score']} pts ({detail}) · "
-                         f"total {state.totals[team]}")
+            lines.append(
+                f"**{self._team_label(session, team)}**: {result['score']} pts ({detail}) · total {state.totals[team]}"
+            )
         for word, info in record["solutions"].items():
             if info["solution"]:
                 count = info["count"]
-                lines.append(f"One solution for **{word}**: `{variant_text(info['solution'])}` "
-                             f"({count} solution{'s' if count != 1 else ''})")
+                lines.append(
+                    f"One solution for **{word}**: `{variant_text(info['solution'])}` "
+                    f"({count} solution{'s' if count != 1 else ''})"
+                )
             else:
-                lines.append(f"**{word}** has no solution without Treatment Cards, e.g. "
-                             f"`{variant_text(info['best'])}`")
+                lines.append(f"**{word}** has no solution without Treatment Cards, e.g. `{variant_text(info['best'])}`")
         text = "\n".join(lines)
-        return text if len(text) <= MAX_TEXT else text[:MAX_TEXT - 1] + "…"
+        return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
 
     async def _next_round_timer(self, timer: TimerRecord) -> None:
         platform = self.platform
@@ -482,8 +531,7 @@ class OctagionAdapter(GameAdapter):
             return
         session = await platform.load(timer.session_id)
         state = session.state
-        if (session.record.status != "active" or state.phase != "between"
-                or state.round != timer.payload.get("round")):
+        if session.record.status != "active" or state.phase != "between" or state.round != timer.payload.get("round"):
             return
         # Not redrawn in place: the previous round's message keeps its word; the new round gets
         # a new message, posted under the lock so nothing slips in between.
@@ -497,8 +545,9 @@ class OctagionAdapter(GameAdapter):
     async def _player_session(self, user_id: int, session_id: int) -> tuple[GameSession, int]:
         session = await self.platform.load(session_id)
         if session.record.status != "active":
-            raise UserError("This game is over." if session.record.status != "lobby"
-                            else "This game has not started yet.")
+            raise UserError(
+                "This game is over." if session.record.status != "lobby" else "This game has not started yet."
+            )
         seat = session.seat_of(user_id)
         if seat is None:
             raise UserError("You are not playing in this game.")
@@ -519,8 +568,9 @@ class OctagionAdapter(GameAdapter):
         await platform.defer(interaction, private_thinking=True)
         await self._player_session(interaction.user.id, session_id)
         # A variant is private until the round ends: nothing public to redraw.
-        session = await platform.act(session_id, interaction.user.id, {"type": "set_variant", "text": text},
-                                     refresh=False)
+        session = await platform.act(
+            session_id, interaction.user.id, {"type": "set_variant", "text": text}, refresh=False
+        )
         seat = session.seat_of(interaction.user.id)
         state = session.state
         team = octagion_rules.team_of(state, seat)
@@ -530,8 +580,11 @@ class OctagionAdapter(GameAdapter):
         picture = await platform.renderer.render(render_variant, state, session.names, seat)
         note = f" ({treatment} Treatment Card{'s' if treatment != 1 else ''})" if treatment else ""
         await platform.reply_private(
-            interaction, f"Your team's variant for **{state.words[team]}**: `{variant_text(cells)}` "
-                         f"({placed} of 8 placed{note}). Only you can see this.", picture)
+            interaction,
+            f"Your team's variant for **{state.words[team]}**: `{variant_text(cells)}` "
+            f"({placed} of 8 placed{note}). Only you can see this.",
+            picture,
+        )
 
 
 __all__ = ["OctagionAdapter"]

@@ -41,8 +41,16 @@ GAME = "octagone"
 ROWS = "ABCDEF"
 COLUMNS = 7
 ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
-DIRECTION_WORDS = {"N": "north", "NE": "north-east", "E": "east", "SE": "south-east",
-                   "S": "south", "SW": "south-west", "W": "west", "NW": "north-west"}
+DIRECTION_WORDS = {
+    "N": "north",
+    "NE": "north-east",
+    "E": "east",
+    "SE": "south-east",
+    "S": "south",
+    "SW": "south-west",
+    "W": "west",
+    "NW": "north-west",
+}
 
 RULES = """\
 **Goal**: get rid of your shields. When the game ends, whoever holds the **fewest shields** wins \
@@ -104,14 +112,24 @@ def aim_choices(state: Any, shield: str, box: str | None = None) -> list[discord
     """One option per direction that designates a free box, saying which box and its colour."""
     options = aim_options(state, shield, box)
     if options:
-        return [discord.SelectOption(label=f"{o['direction']} → {box_words(o['box'])}", value=o["direction"],
-                                     emoji=ARROWS[o["direction"]],
-                                     description=f"Aim {DIRECTION_WORDS[o['direction']]}: the next target "
-                                                 f"is {o['box']}")
-                for o in options]
-    return [discord.SelectOption(label=f"{d}: no free box left", value=d, emoji=ARROWS[d],
-                                 description="No direction designates a free box: this ends the game")
-            for d in DIRECTIONS]
+        return [
+            discord.SelectOption(
+                label=f"{o['direction']} → {box_words(o['box'])}",
+                value=o["direction"],
+                emoji=ARROWS[o["direction"]],
+                description=f"Aim {DIRECTION_WORDS[o['direction']]}: the next target is {o['box']}",
+            )
+            for o in options
+        ]
+    return [
+        discord.SelectOption(
+            label=f"{d}: no free box left",
+            value=d,
+            emoji=ARROWS[d],
+            description="No direction designates a free box: this ends the game",
+        )
+        for d in DIRECTIONS
+    ]
 
 
 class OctagoneAdapter(GameAdapter):
@@ -136,12 +154,15 @@ class OctagoneAdapter(GameAdapter):
 
     def _counts(self, session: GameSession) -> str:
         state = session.state
-        counts = " · ".join(f"{escape(session.names[seat])} {shields_left(state, seat)}"
-                            for seat in range(state.players))
+        counts = " · ".join(
+            f"{escape(session.names[seat])} {shields_left(state, seat)}" for seat in range(state.players)
+        )
         text = f"Shields left: {counts}"
         if state.players == 4:
-            pairs = " · ".join(f"{escape(session.names[a])} & {escape(session.names[a + 2])} "
-                               f"{team_shields_left(state, a)}" for a in (0, 1))
+            pairs = " · ".join(
+                f"{escape(session.names[a])} & {escape(session.names[a + 2])} {team_shields_left(state, a)}"
+                for a in (0, 1)
+            )
             text += f"\nPairs: {pairs}"
         return text
 
@@ -155,8 +176,10 @@ class OctagoneAdapter(GameAdapter):
             where = "🎯 Opening: the White Lady goes on any box."
         else:
             target = state.target
-            where = (f"🎯 Target: **{target}** ({colour_words(box_colour(target))}, row {target[0]}): "
-                     f"a {colour_words(box_colour(target))} shield or a joker.")
+            where = (
+                f"🎯 Target: **{target}** ({colour_words(box_colour(target))}, row {target[0]}): "
+                f"a {colour_words(box_colour(target))} shield or a joker."
+            )
         return where + "\n" + self._counts(session)
 
     def describe_action(self, session: GameSession, seat: int | None, action: dict[str, Any]) -> str:
@@ -166,14 +189,17 @@ class OctagoneAdapter(GameAdapter):
             if kind in ("white_lady", "place"):
                 shield = WHITE_LADY if kind == "white_lady" else event["shield"]
                 article = "the" if shield == WHITE_LADY else "a"
-                aimed = (f"next target **{event['target']}**" if event["target"]
-                         else "no free box left")
-                parts.append(f"{self._name(session, event['seat'])} placed {article} {shield_label(shield)} on "
-                             f"**{event['box']}** aiming {event['direction']} {ARROWS[event['direction']]} "
-                             f"({aimed}).")
+                aimed = f"next target **{event['target']}**" if event["target"] else "no free box left"
+                parts.append(
+                    f"{self._name(session, event['seat'])} placed {article} {shield_label(shield)} on "
+                    f"**{event['box']}** aiming {event['direction']} {ARROWS[event['direction']]} "
+                    f"({aimed})."
+                )
             elif kind == "skip":
-                parts.append(f"⏭ {session.mention(event['seat'])} has no {colour_words(box_colour(event['box']))} "
-                             f"shield or joker for **{event['box']}** and skips.")
+                parts.append(
+                    f"⏭ {session.mention(event['seat'])} has no {colour_words(box_colour(event['box']))} "
+                    f"shield or joker for **{event['box']}** and skips."
+                )
             elif kind == "white_lady_removed":
                 parts.append(f"The White Lady leaves {event['box']}.")
             elif kind == "resign":
@@ -218,14 +244,21 @@ class OctagoneAdapter(GameAdapter):
             computer="How strong the computer plays, when you challenge me",
         )
         @app_commands.choices(
-            level=[app_commands.Choice(name="advanced (joker rule, perimeter connections)", value=ADVANCED),
-                   app_commands.Choice(name="basic (first part of the rules)", value=BASIC)],
+            level=[
+                app_commands.Choice(name="advanced (joker rule, perimeter connections)", value=ADVANCED),
+                app_commands.Choice(name="basic (first part of the rules)", value=BASIC),
+            ],
             computer=COMPUTER_LEVEL_CHOICES,
         )
-        async def challenge(interaction: discord.Interaction, opponent: discord.Member,
-                            partner: discord.Member | None = None, opponent2: discord.Member | None = None,
-                            level: str | None = None, open_hands: bool = False,
-                            computer: str | None = None) -> None:
+        async def challenge(
+            interaction: discord.Interaction,
+            opponent: discord.Member,
+            partner: discord.Member | None = None,
+            opponent2: discord.Member | None = None,
+            level: str | None = None,
+            open_hands: bool = False,
+            computer: str | None = None,
+        ) -> None:
             if (partner is None) != (opponent2 is None):
                 raise UserError("For four players give both `partner` and `opponent2`; for two players, neither.")
             invitees = [opponent] if partner is None else [opponent, partner, opponent2]
@@ -236,31 +269,34 @@ class OctagoneAdapter(GameAdapter):
                 options["_pairs"] = [[interaction.user.id, partner.id], [opponent.id, opponent2.id]]
             await platform.challenge(interaction, GAME, invitees, options, computer)
 
-        directions = [app_commands.Choice(name=f"{d} {ARROWS[d]} ({DIRECTION_WORDS[d]})", value=d)
-                      for d in DIRECTIONS]
-        shields = [app_commands.Choice(name=f"{colour_words(c)} (row {row})", value=c)
-                   for row, c in ROW_COLOURS.items()] + [app_commands.Choice(name="joker", value=JOKER)]
+        directions = [app_commands.Choice(name=f"{d} {ARROWS[d]} ({DIRECTION_WORDS[d]})", value=d) for d in DIRECTIONS]
+        shields = [
+            app_commands.Choice(name=f"{colour_words(c)} (row {row})", value=c) for row, c in ROW_COLOURS.items()
+        ] + [app_commands.Choice(name="joker", value=JOKER)]
 
-        @group.command(name="place", description="Place a shield on the target box and aim it (or open with the "
-                                                 "White Lady).")
+        @group.command(
+            name="place", description="Place a shield on the target box and aim it (or open with the White Lady)."
+        )
         @app_commands.describe(
             direction="Where the arrow points: it must designate a free box",
             shield="The shield: the target box's colour, or a joker",
             box="Opening only: the White Lady's box, e.g. C4",
         )
         @app_commands.choices(direction=directions, shield=shields)
-        async def place(interaction: discord.Interaction, direction: str, shield: str | None = None,
-                        box: str | None = None) -> None:
+        async def place(
+            interaction: discord.Interaction, direction: str, shield: str | None = None, box: str | None = None
+        ) -> None:
             session = await platform.session_for(interaction, GAME)
             if session.state.opening:
                 if box is None:
-                    raise UserError("The game opens with the White Lady: give her `box` (e.g. C4) and a "
-                                    "`direction`.")
+                    raise UserError("The game opens with the White Lady: give her `box` (e.g. C4) and a `direction`.")
                 action = {"type": "white_lady", "box": parse_box(box), "direction": direction}
             else:
                 if shield is None:
-                    raise UserError(f"Choose a `shield` for box {box_words(session.state.target)}: "
-                                    f"{colour_words(box_colour(session.state.target))} or joker.")
+                    raise UserError(
+                        f"Choose a `shield` for box {box_words(session.state.target)}: "
+                        f"{colour_words(box_colour(session.state.target))} or joker."
+                    )
                 action = {"type": "place", "shield": shield, "direction": direction}
                 if box is not None:
                     action["box"] = parse_box(box)
@@ -287,50 +323,66 @@ class OctagoneAdapter(GameAdapter):
         session, seat = await self.platform.seat_to_act(session_id, interaction.user.id)
         state = session.state
         if state.opening:
-            rows = [discord.SelectOption(label=f"Row {row} ({colour_words(colour)})", value=row)
-                    for row, colour in ROW_COLOURS.items()]
+            rows = [
+                discord.SelectOption(label=f"Row {row} ({colour_words(colour)})", value=row)
+                for row, colour in ROW_COLOURS.items()
+            ]
             select = SessionSelect(session_id, "octagone_row", "", options=rows, placeholder="White Lady: row…")
             text = "**Place the White Lady** (1/3): choose her row."
         else:
             target = state.target
-            options = [discord.SelectOption(label=f"{shield_label(s)} (you have {state.hands[seat][s]})", value=s)
-                       for s in placeable_shields(state, seat)]
-            select = SessionSelect(session_id, "octagone_shield", target, options=options,
-                                   placeholder=f"Shield for {target}…")
-            text = (f"**Place a shield on {box_words(target)}** (1/2): a {colour_words(box_colour(target))} "
-                    f"shield or a joker.")
+            options = [
+                discord.SelectOption(label=f"{shield_label(s)} (you have {state.hands[seat][s]})", value=s)
+                for s in placeable_shields(state, seat)
+            ]
+            select = SessionSelect(
+                session_id, "octagone_shield", target, options=options, placeholder=f"Shield for {target}…"
+            )
+            text = (
+                f"**Place a shield on {box_words(target)}** (1/2): a {colour_words(box_colour(target))} "
+                f"shield or a joker."
+            )
         await self.platform.reply_private(interaction, text, view=view_of([select]))
 
-    async def _row_select(self, interaction: discord.Interaction, session_id: int, _: str,
-                          values: list[str]) -> None:
+    async def _row_select(self, interaction: discord.Interaction, session_id: int, _: str, values: list[str]) -> None:
         session, _seat = await self.platform.seat_to_act(session_id, interaction.user.id)
         row = values[0] if values and values[0] in ROWS else None
         if row is None or not session.state.opening:
             raise UserError("The White Lady has already been placed." if row else "Choose a row.")
-        options = [discord.SelectOption(label=box_words(f"{row}{column}"), value=f"{row}{column}")
-                   for column in range(1, COLUMNS + 1)]
+        options = [
+            discord.SelectOption(label=box_words(f"{row}{column}"), value=f"{row}{column}")
+            for column in range(1, COLUMNS + 1)
+        ]
         select = SessionSelect(session_id, "octagone_col", row, options=options, placeholder=f"Row {row}: column…")
         await interaction.response.edit_message(
-            content=f"**Place the White Lady** (2/3): row {row} ({colour_words(ROW_COLOURS[row])}); "
-                    f"choose her column.", view=view_of([select]))
+            content=f"**Place the White Lady** (2/3): row {row} ({colour_words(ROW_COLOURS[row])}); choose her column.",
+            view=view_of([select]),
+        )
 
-    async def _column_select(self, interaction: discord.Interaction, session_id: int, row: str,
-                             values: list[str]) -> None:
+    async def _column_select(
+        self, interaction: discord.Interaction, session_id: int, row: str, values: list[str]
+    ) -> None:
         session, _seat = await self.platform.seat_to_act(session_id, interaction.user.id)
         if not session.state.opening:
             raise UserError("The White Lady has already been placed.")
         box = values[0] if values else ""
         if box not in BOXES:
             raise UserError("Choose a box.")
-        select = SessionSelect(session_id, "octagone_aim", f"{WHITE_LADY}:{box}",
-                               options=aim_choices(session.state, WHITE_LADY, box),
-                               placeholder="Aim her arrow…")
+        select = SessionSelect(
+            session_id,
+            "octagone_aim",
+            f"{WHITE_LADY}:{box}",
+            options=aim_choices(session.state, WHITE_LADY, box),
+            placeholder="Aim her arrow…",
+        )
         await interaction.response.edit_message(
             content=f"**Place the White Lady on {box_words(box)}** (3/3): aim her arrow at the next box.",
-            view=view_of([select]))
+            view=view_of([select]),
+        )
 
-    async def _shield_select(self, interaction: discord.Interaction, session_id: int, target: str,
-                             values: list[str]) -> None:
+    async def _shield_select(
+        self, interaction: discord.Interaction, session_id: int, target: str, values: list[str]
+    ) -> None:
         session, seat = await self.platform.seat_to_act(session_id, interaction.user.id)
         state = session.state
         if state.target != target:
@@ -338,14 +390,20 @@ class OctagoneAdapter(GameAdapter):
         shield = values[0] if values else ""
         if shield not in placeable_shields(state, seat):
             raise UserError(f"You cannot put that shield on {box_words(target)}.")
-        select = SessionSelect(session_id, "octagone_aim", f"{shield}:{target}",
-                               options=aim_choices(state, shield), placeholder="Aim the arrow…")
+        select = SessionSelect(
+            session_id,
+            "octagone_aim",
+            f"{shield}:{target}",
+            options=aim_choices(state, shield),
+            placeholder="Aim the arrow…",
+        )
         await interaction.response.edit_message(
             content=f"**Place a {shield_label(shield)} on {box_words(target)}** (2/2): aim its arrow; each "
-                    f"direction shows the box it designates.", view=view_of([select]))
+            f"direction shows the box it designates.",
+            view=view_of([select]),
+        )
 
-    async def _aim_select(self, interaction: discord.Interaction, session_id: int, arg: str,
-                          values: list[str]) -> None:
+    async def _aim_select(self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]) -> None:
         shield, _, box = arg.partition(":")
         direction = values[0] if values else ""
         if shield == WHITE_LADY:

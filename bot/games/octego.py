@@ -141,24 +141,32 @@ class OctegoAdapter(GameAdapter):
         platform = self.platform
 
         @group.command(name="challenge", description="Challenge someone to Octego (challenge me to play the computer).")
-        @app_commands.describe(opponent="Who you play against (mention me to play the computer)",
-                               first="Who moves first (default: you)",
-                               level="How strong the computer plays, when you challenge me (default: medium)")
+        @app_commands.describe(
+            opponent="Who you play against (mention me to play the computer)",
+            first="Who moves first (default: you)",
+            level="How strong the computer plays, when you challenge me (default: medium)",
+        )
         @app_commands.choices(
-            first=[app_commands.Choice(name="me", value="me"), app_commands.Choice(name="them", value="them"),
-                   app_commands.Choice(name="random (coin toss)", value="random")],
+            first=[
+                app_commands.Choice(name="me", value="me"),
+                app_commands.Choice(name="them", value="them"),
+                app_commands.Choice(name="random (coin toss)", value="random"),
+            ],
             level=[app_commands.Choice(name=level, value=level) for level in ("easy", "medium", "hard")],
         )
-        async def challenge(interaction: discord.Interaction, opponent: discord.User, first: str | None = None,
-                            level: str | None = None) -> None:
+        async def challenge(
+            interaction: discord.Interaction, opponent: discord.User, first: str | None = None, level: str | None = None
+        ) -> None:
             options: dict[str, Any] = {}
             if FIRST_CHOICES.get(first or "me"):
                 options["first"] = FIRST_CHOICES[first]
             await platform.challenge(interaction, GAME, [opponent], options, level)
 
         @group.command(name="move", description="Move a piece along its path, e.g. c1-d2 or a1-b2-c3-d4.")
-        @app_commands.describe(path="The spaces the piece visits (start-end is enough when only one path "
-                                    "joins them); suggestions list your legal moves")
+        @app_commands.describe(
+            path="The spaces the piece visits (start-end is enough when only one path "
+            "joins them); suggestions list your legal moves"
+        )
         async def move(interaction: discord.Interaction, path: str) -> None:
             session = await platform.session_for(interaction, GAME)
             await platform.defer(interaction, private_thinking=True)
@@ -166,8 +174,7 @@ class OctegoAdapter(GameAdapter):
             await platform.reply_private(interaction, self._done_text(session))
 
         @move.autocomplete("path")
-        async def path_autocomplete(interaction: discord.Interaction,
-                                    current: str) -> list[app_commands.Choice[str]]:
+        async def path_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
             return await self._path_choices(interaction, current)
 
         platform.register_button("octego_move", self._move_button)
@@ -191,8 +198,9 @@ class OctegoAdapter(GameAdapter):
                 continue
             squares = squares_in(notation)
             kind = KIND_WORDS[piece_at(state, squares[0])[1]]
-            label = f"{notation} ({kind}" + (f", captures {KIND_WORDS[piece_at(state, squares[-1])[1]]})"
-                                             if "x" in notation else ")")
+            label = f"{notation} ({kind}" + (
+                f", captures {KIND_WORDS[piece_at(state, squares[-1])[1]]})" if "x" in notation else ")"
+            )
             choices.append(app_commands.Choice(name=label, value=notation))
             if len(choices) == MAX_CHOICES:
                 break
@@ -202,14 +210,16 @@ class OctegoAdapter(GameAdapter):
     def _done_text(self, session: GameSession) -> str:
         return "Done. " + (session.record.meta.get("last_event") or "")
 
-    async def _my_turn(self, interaction: discord.Interaction, session_id: int,
-                       built_for: str | None = None) -> tuple[GameSession, int]:
+    async def _my_turn(
+        self, interaction: discord.Interaction, session_id: int, built_for: str | None = None
+    ) -> tuple[GameSession, int]:
         """The session and the clicker's seat, if the clicker is to move in a running game
         (and, for a menu, the position is still the one the menu was built for)."""
         session = await self.platform.load(session_id)
         if session.record.status != "active":
-            raise UserError("This game is over." if session.record.status != "challenge"
-                            else "This game has not started yet.")
+            raise UserError(
+                "This game is over." if session.record.status != "challenge" else "This game has not started yet."
+            )
         seat = session.seat_of(interaction.user.id)
         if seat is None:
             raise UserError("You are not playing in this game.")
@@ -228,14 +238,21 @@ class OctegoAdapter(GameAdapter):
             kind = KIND_WORDS[piece_at(state, start)[1]]
             where = ", ".join(ends)
             count = f"{len(ends)} destination{'s' if len(ends) != 1 else ''}"
-            options.append(discord.SelectOption(label=f"{kind} on {start}", value=start,
-                                                description=f"{count}: {where}"[:100]))
-        select = SessionSelect(session_id, "octego_piece", str(state.move_number), options=options[:MAX_CHOICES],
-                               placeholder="Piece to move…")
+            options.append(
+                discord.SelectOption(label=f"{kind} on {start}", value=start, description=f"{count}: {where}"[:100])
+            )
+        select = SessionSelect(
+            session_id,
+            "octego_piece",
+            str(state.move_number),
+            options=options[:MAX_CHOICES],
+            placeholder="Piece to move…",
+        )
         await self.platform.reply_private(interaction, "**Your move** (1/2): choose a piece.", view=view_of([select]))
 
-    async def _piece_select(self, interaction: discord.Interaction, session_id: int, built_for: str,
-                            values: list[str]) -> None:
+    async def _piece_select(
+        self, interaction: discord.Interaction, session_id: int, built_for: str, values: list[str]
+    ) -> None:
         session, seat = await self._my_turn(interaction, session_id, built_for)
         state = session.state
         start = values[0] if values else ""
@@ -253,13 +270,20 @@ class OctegoAdapter(GameAdapter):
             description = paths[0] if len(paths) == 1 else f"{len(paths)} paths: you choose next"
             options.append(discord.SelectOption(label=label[:100], value=end, description=description))
         kind = KIND_WORDS[piece_at(state, start)[1]]
-        select = SessionSelect(session_id, "octego_dest", f"{built_for}:{start}", options=options[:MAX_CHOICES],
-                               placeholder=f"Where does the {kind} on {start} go?")
+        select = SessionSelect(
+            session_id,
+            "octego_dest",
+            f"{built_for}:{start}",
+            options=options[:MAX_CHOICES],
+            placeholder=f"Where does the {kind} on {start} go?",
+        )
         await interaction.response.edit_message(
-            content=f"**Your move** (2/2): the {kind} on **{start}** goes to…", view=view_of([select]))
+            content=f"**Your move** (2/2): the {kind} on **{start}** goes to…", view=view_of([select])
+        )
 
-    async def _destination_select(self, interaction: discord.Interaction, session_id: int, arg: str,
-                                  values: list[str]) -> None:
+    async def _destination_select(
+        self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
+    ) -> None:
         built_for, _, start = arg.partition(":")
         session, seat = await self._my_turn(interaction, session_id, built_for)
         end = values[0] if values else ""
@@ -270,14 +294,18 @@ class OctegoAdapter(GameAdapter):
             await self._play(interaction, session_id, paths[0])
             return
         options = [discord.SelectOption(label=path, value=path) for path in paths[:MAX_CHOICES]]
-        select = SessionSelect(session_id, "octego_path", f"{built_for}:{start}:{end}", options=options,
-                               placeholder="Which way?")
+        select = SessionSelect(
+            session_id, "octego_path", f"{built_for}:{start}:{end}", options=options, placeholder="Which way?"
+        )
         await interaction.response.edit_message(
             content=f"**Your move**: {len(paths)} paths lead from **{start}** to **{end}**; choose one "
-                    f"(the squares passed through must be empty).", view=view_of([select]))
+            f"(the squares passed through must be empty).",
+            view=view_of([select]),
+        )
 
-    async def _path_select(self, interaction: discord.Interaction, session_id: int, arg: str,
-                           values: list[str]) -> None:
+    async def _path_select(
+        self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
+    ) -> None:
         built_for, start, end = (arg.split(":") + ["", ""])[:3]
         session, seat = await self._my_turn(interaction, session_id, built_for)
         path = values[0] if values else ""

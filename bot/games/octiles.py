@@ -95,6 +95,7 @@ menus for the player whose choice it is (the Move menu lists each route, e.g. `D
 
 # ---------------------------------------------------------------- words
 
+
 def route_label(route: Route) -> str:
     tiles = len(route.steps)
     return f"{route.end} via {route.via} ({tiles} tile{'s' if tiles != 1 else ''})"
@@ -157,12 +158,16 @@ class OctilesAdapter(GameAdapter):
             return ""
         scores = " · ".join(
             f"{escape(session.names[seat])} ({colour_of(state, seat).title()}, {PRIZE_COLOUR[colour_of(state, seat)]}) "
-            f"{state.collected[colour_of(state, seat)]}/{PRIZES_TO_WIN}" for seat in (0, 1))
+            f"{state.collected[colour_of(state, seat)]}/{PRIZES_TO_WIN}"
+            for seat in (0, 1)
+        )
         lines = [f"🏅 Prizes: {scores}"]
         if state.marker:
             owner = seat_of(state, marker_owner(state))
-            lines.append(f"🎯 {state.marker['colour'].title()} marker on **{state.marker['stop']}**: "
-                         f"{escape(session.names[owner])} must reach it before collecting again.")
+            lines.append(
+                f"🎯 {state.marker['colour'].title()} marker on **{state.marker['stop']}**: "
+                f"{escape(session.names[owner])} must reach it before collecting again."
+            )
         seat, why = acting(state)
         if seat is None:
             return "\n".join(lines)
@@ -181,8 +186,10 @@ class OctilesAdapter(GameAdapter):
             if barred:
                 notes.append(f"may not change {barred} without moving")
             extra = f" {escape(session.names[seat])} " + " and ".join(notes) + "." if notes else ""
-            lines.append(f"🧭 {why}; spare tile {state.spare}. Click **Move**, or use `/octiles move`, "
-                         f"`/octiles rotate`, `/octiles replace`.{extra}")
+            lines.append(
+                f"🧭 {why}; spare tile {state.spare}. Click **Move**, or use `/octiles move`, "
+                f"`/octiles rotate`, `/octiles replace`.{extra}"
+            )
         return "\n".join(lines)
 
     def describe_action(self, session: GameSession, seat: int | None, action: dict[str, Any]) -> str:
@@ -193,43 +200,57 @@ class OctilesAdapter(GameAdapter):
         kind = action.get("type")
         previous = session.record.meta.get("last_event") or ""
         if kind == "place_runners":
-            return (f"{who} put the Gold runner on **{state.runners['gold']}** and the Teal runner on "
-                    f"**{state.runners['teal']}**.")
+            return (
+                f"{who} put the Gold runner on **{state.runners['gold']}** and the Teal runner on "
+                f"**{state.runners['teal']}**."
+            )
         if kind == "first_circle":
             plum = " ".join(c for c in RING if state.prizes.get(c) == "plum")
             orange = " ".join(c for c in RING if state.prizes.get(c) == "orange")
-            return f"{who} set out the prizes from **{str(action.get('circle')).upper()}**: plum on {plum}; " \
-                   f"orange on {orange}."
+            return (
+                f"{who} set out the prizes from **{str(action.get('circle')).upper()}**: plum on {plum}; "
+                f"orange on {orange}."
+            )
         if kind in ("move", "replace_move"):
             route = last_route(state)
             spaces = ", ".join(dict.fromkeys(step[0] for step in route["steps"]))
             text = f"{who} "
             if kind == "replace_move":
                 change = state.last_change
-                text += (f"put spare tile {change['tile']} on **{change['space']}** (orientation "
-                         f"{action.get('orientation')}) and ")
+                text += (
+                    f"put spare tile {change['tile']} on **{change['space']}** (orientation "
+                    f"{action.get('orientation')}) and "
+                )
             text += f"moved **{route['start']} → {route['end']}** (via {route['via']}, through {spaces})"
             colour = colour_of(state, seat)
             if route["end"] in CIRCLES:
                 prize = PRIZE_COLOUR[colour]
-                text += (f" and collected {'an' if prize[0] in 'aeiou' else 'a'} {prize} prize "
-                         f"({state.collected[colour]}/{PRIZES_TO_WIN})")
+                text += (
+                    f" and collected {'an' if prize[0] in 'aeiou' else 'a'} {prize} prize "
+                    f"({state.collected[colour]}/{PRIZES_TO_WIN})"
+                )
             elif state.pending_marker and state.pending_marker["placer"] == seat:
                 text += f", reaching the {PRIZE_COLOUR[colour]} marker"
             return text + "."
         if kind == "rotate":
             change = state.last_change
-            return (f"{who} rotated tile {change['tile']} on **{change['space']}** to orientation "
-                    f"{action.get('orientation')} (no move).")
+            return (
+                f"{who} rotated tile {change['tile']} on **{change['space']}** to orientation "
+                f"{action.get('orientation')} (no move)."
+            )
         if kind == "replace":
             change = state.last_change
-            return (f"{who} replaced the tile on **{change['space']}** with spare tile {change['tile']} "
-                    f"(orientation {action.get('orientation')}); tile {state.spare} is now the spare (no move).")
+            return (
+                f"{who} replaced the tile on **{change['space']}** with spare tile {change['tile']} "
+                f"(orientation {action.get('orientation')}); tile {state.spare} is now the spare (no move)."
+            )
         if kind == "place_marker":
             marker = state.marker
             owner = seat_of(state, marker_owner(state))
-            return (f"{previous} {who} put the {marker['colour']} marker on **{marker['stop']}**: "
-                    f"{escape(session.names[owner])} must reach it before collecting again.").strip()
+            return (
+                f"{previous} {who} put the {marker['colour']} marker on **{marker['stop']}**: "
+                f"{escape(session.names[owner])} must reach it before collecting again."
+            ).strip()
         if kind == "scramble":
             return f"{previous} {who} scrambled the tiles on {', '.join(state.last_scramble or [])}.".strip()
         if kind == "skip_scramble":
@@ -245,10 +266,16 @@ class OctilesAdapter(GameAdapter):
         state = session.state
         if state is None or state.phase == "over":
             return []
-        label = {"runners": "Set up", "prizes": "Set up", "marker": "Place marker", "scramble": "Scramble",
-                 "turn": "Move"}[state.phase]
-        items: list[discord.ui.Item] = [SessionButton(session.id, "octiles_open", label=label,
-                                                      style=discord.ButtonStyle.primary)]
+        label = {
+            "runners": "Set up",
+            "prizes": "Set up",
+            "marker": "Place marker",
+            "scramble": "Scramble",
+            "turn": "Move",
+        }[state.phase]
+        items: list[discord.ui.Item] = [
+            SessionButton(session.id, "octiles_open", label=label, style=discord.ButtonStyle.primary)
+        ]
         if state.phase == "scramble":
             items.append(SessionButton(session.id, "octiles_skip", label="Skip scramble"))
         return items
@@ -261,12 +288,18 @@ class OctilesAdapter(GameAdapter):
         platform = self.platform
 
         @group.command(name="challenge", description="Challenge someone to Octiles Scavenger Hunt.")
-        @app_commands.describe(opponent="Who you play against (mention me to play the computer)",
-                               scramble="Allow each player one scramble of four tiles (optional rule)",
-                               computer="How strong the computer plays, when you challenge me")
+        @app_commands.describe(
+            opponent="Who you play against (mention me to play the computer)",
+            scramble="Allow each player one scramble of four tiles (optional rule)",
+            computer="How strong the computer plays, when you challenge me",
+        )
         @app_commands.choices(computer=COMPUTER_LEVEL_CHOICES)
-        async def challenge(interaction: discord.Interaction, opponent: discord.Member, scramble: bool = False,
-                            computer: str | None = None) -> None:
+        async def challenge(
+            interaction: discord.Interaction,
+            opponent: discord.Member,
+            scramble: bool = False,
+            computer: str | None = None,
+        ) -> None:
             await platform.challenge(interaction, GAME, [opponent], {"scramble": bool(scramble)}, computer)
 
         @group.command(name="move", description="Option 2: move your runner to a stop or circle.")
@@ -276,16 +309,25 @@ class OctilesAdapter(GameAdapter):
 
         @group.command(name="rotate", description="Option 3: rotate a tile to another orientation (no move).")
         @app_commands.describe(tile="The tile space, e.g. c3", orientation="0-7: steps of 45 degrees clockwise")
-        async def rotate(interaction: discord.Interaction, tile: str,
-                         orientation: app_commands.Range[int, 0, 7]) -> None:
-            await self._command(interaction, {"type": "rotate", "space": tile.strip().lower(),
-                                              "orientation": orientation})
+        async def rotate(
+            interaction: discord.Interaction, tile: str, orientation: app_commands.Range[int, 0, 7]
+        ) -> None:
+            await self._command(
+                interaction, {"type": "rotate", "space": tile.strip().lower(), "orientation": orientation}
+            )
 
         @group.command(name="replace", description="Put the spare tile on a space; with `to` also move (option 1).")
-        @app_commands.describe(tile="The tile space, e.g. c3", orientation="0-7 for the spare tile",
-                               to="Option 1: where to move across the new tile (leave out for option 3)")
-        async def replace(interaction: discord.Interaction, tile: str, orientation: app_commands.Range[int, 0, 7],
-                          to: str | None = None) -> None:
+        @app_commands.describe(
+            tile="The tile space, e.g. c3",
+            orientation="0-7 for the spare tile",
+            to="Option 1: where to move across the new tile (leave out for option 3)",
+        )
+        async def replace(
+            interaction: discord.Interaction,
+            tile: str,
+            orientation: app_commands.Range[int, 0, 7],
+            to: str | None = None,
+        ) -> None:
             extra = {"space": tile.strip().lower(), "orientation": orientation}
             action = move_action("replace_move", to, **extra) if to else {"type": "replace", **extra}
             await self._command(interaction, action)
@@ -322,8 +364,11 @@ class OctilesAdapter(GameAdapter):
             if found is None:
                 return [app_commands.Choice(name=s, value=s) for s in SPACES if s.startswith(typed)]
             state, _seat = found
-            return [app_commands.Choice(name=f"{s}: tile {state.tiles[s][0]}, orientation {state.tiles[s][1]}",
-                                        value=s) for s in SPACES if s.startswith(typed)]
+            return [
+                app_commands.Choice(name=f"{s}: tile {state.tiles[s][0]}, orientation {state.tiles[s][1]}", value=s)
+                for s in SPACES
+                if s.startswith(typed)
+            ]
 
         rotate.autocomplete("tile")(tile_choices)
         replace.autocomplete("tile")(tile_choices)
@@ -334,8 +379,9 @@ class OctilesAdapter(GameAdapter):
             if found is None:
                 return []
             typed = current.strip().upper()
-            return [app_commands.Choice(name=stop, value=stop) for stop in free_stops(found[0])
-                    if stop.startswith(typed)]
+            return [
+                app_commands.Choice(name=stop, value=stop) for stop in free_stops(found[0]) if stop.startswith(typed)
+            ]
 
         platform.register_button("octiles_open", self._open_button)
         platform.register_button("octiles_skip", self._skip_button)
@@ -411,20 +457,26 @@ class OctilesAdapter(GameAdapter):
         if state.phase == "runners":
             options = [discord.SelectOption(label=f"Gold runner on {stop}", value=stop) for stop in CENTRAL_STOPS]
             select = SessionSelect(session_id, "octiles_gold", "", options=options, placeholder="Gold runner on…")
-            text = ("**Set up** (1/2): you are Gold. Choose the central stop for the **Gold** runner (yours); "
-                    "then the Teal runner's.")
+            text = (
+                "**Set up** (1/2): you are Gold. Choose the central stop for the **Gold** runner (yours); "
+                "then the Teal runner's."
+            )
             await self.platform.reply_private(interaction, text, view=view_of([select]))
         elif state.phase == "prizes":
             options = []
             for circle in RING:
                 trial = ENGINE.apply(state, seat, {"type": "first_circle", "circle": circle})
                 plum = " ".join(c for c in RING if trial.prizes.get(c) == "plum")
-                options.append(discord.SelectOption(label=f"Start at {circle}", value=circle,
-                                                    description=f"Plum (yours): {plum}"[:100]))
-            select = SessionSelect(session_id, "octiles_circle", "", options=options,
-                                   placeholder="First prize circle…")
-            text = ("**Set up**: you are Teal. Choose the circle for the first **plum** prize; prizes then go on "
-                    "every other circle round the rim, alternating plum and orange.")
+                options.append(
+                    discord.SelectOption(
+                        label=f"Start at {circle}", value=circle, description=f"Plum (yours): {plum}"[:100]
+                    )
+                )
+            select = SessionSelect(session_id, "octiles_circle", "", options=options, placeholder="First prize circle…")
+            text = (
+                "**Set up**: you are Teal. Choose the circle for the first **plum** prize; prizes then go on "
+                "every other circle round the rim, alternating plum and orange."
+            )
             await self.platform.reply_private(interaction, text, view=view_of([select]))
         elif state.phase == "marker":
             colour = state.pending_marker["colour"]
@@ -432,64 +484,107 @@ class OctilesAdapter(GameAdapter):
             await self.platform.reply_private(interaction, text, view=view_of([self._marker_menu(session)]))
         elif state.phase == "scramble":
             await self.platform.reply_private(
-                interaction, "🔀 **Scramble**: choose four tile spaces; their tiles are shuffled back in random "
-                             "orientations. Once per game.", view=view_of(self._scramble_items(session)))
+                interaction,
+                "🔀 **Scramble**: choose four tile spaces; their tiles are shuffled back in random "
+                "orientations. Once per game.",
+                view=view_of(self._scramble_items(session)),
+            )
         else:
             await self._move_menu(interaction, session, seat)
 
     def _marker_menu(self, session: GameSession) -> discord.ui.Item:
         state = session.state
         options = [discord.SelectOption(label=stop, value=stop) for stop in free_stops(state)]
-        return SessionSelect(session.id, "octiles_mark", str(state.turn_number), options=options[:SELECT_LIMIT],
-                             placeholder=f"{state.pending_marker['colour'].title()} marker on…")
+        return SessionSelect(
+            session.id,
+            "octiles_mark",
+            str(state.turn_number),
+            options=options[:SELECT_LIMIT],
+            placeholder=f"{state.pending_marker['colour'].title()} marker on…",
+        )
 
     def _scramble_items(self, session: GameSession) -> list[discord.ui.Item]:
         state = session.state
-        options = [discord.SelectOption(label=space, value=space, description=f"tile {state.tiles[space][0]}")
-                   for space in SPACES]
-        return [SessionSelect(session.id, "octiles_scr", str(state.turn_number), options=options,
-                              placeholder="Four tiles to scramble…", min_values=4, max_values=4),
-                SessionButton(session.id, "octiles_skip", label="Skip scramble")]
+        options = [
+            discord.SelectOption(label=space, value=space, description=f"tile {state.tiles[space][0]}")
+            for space in SPACES
+        ]
+        return [
+            SessionSelect(
+                session.id,
+                "octiles_scr",
+                str(state.turn_number),
+                options=options,
+                placeholder="Four tiles to scramble…",
+                min_values=4,
+                max_values=4,
+            ),
+            SessionButton(session.id, "octiles_skip", label="Skip scramble"),
+        ]
 
     async def _move_menu(self, interaction: discord.Interaction, session: GameSession, seat: int) -> None:
         state = session.state
         stamp = str(state.turn_number)
         colour = colour_of(state, seat)
-        lines = [f"**Your turn** ({colour.title()}, runner on {state.runners[colour]}; spare tile {state.spare}). "
-                 "Choose one option:"]
+        lines = [
+            f"**Your turn** ({colour.title()}, runner on {state.runners[colour]}; spare tile {state.spare}). "
+            "Choose one option:"
+        ]
         items: list[discord.ui.Item] = []
         moves = route_options(state, legal_destinations(state, seat))
         if moves:
-            options = [discord.SelectOption(label=label, value=value, description=note or None)
-                       for label, value, note in moves[:SELECT_LIMIT]]
-            items.append(SessionSelect(session.id, "octiles_go", stamp, options=options,
-                                       placeholder="Option 2: move your runner to…"))
+            options = [
+                discord.SelectOption(label=label, value=value, description=note or None)
+                for label, value, note in moves[:SELECT_LIMIT]
+            ]
+            items.append(
+                SessionSelect(
+                    session.id, "octiles_go", stamp, options=options, placeholder="Option 2: move your runner to…"
+                )
+            )
         else:
             lines.append("• No plain move is possible on these tiles.")
         rotations, _replacements = change_options(state, seat)
         rotatable = list(dict.fromkeys(a["space"] for a in rotations))
         if rotatable:
-            options = [discord.SelectOption(label=f"Rotate {s}", value=s,
-                                            description=f"tile {state.tiles[s][0]}, now orientation "
-                                                        f"{state.tiles[s][1]}") for s in rotatable]
-            items.append(SessionSelect(session.id, "octiles_rot", stamp, options=options,
-                                       placeholder="Option 3: rotate a tile (no move)…"))
+            options = [
+                discord.SelectOption(
+                    label=f"Rotate {s}",
+                    value=s,
+                    description=f"tile {state.tiles[s][0]}, now orientation {state.tiles[s][1]}",
+                )
+                for s in rotatable
+            ]
+            items.append(
+                SessionSelect(
+                    session.id, "octiles_rot", stamp, options=options, placeholder="Option 3: rotate a tile (no move)…"
+                )
+            )
         if state.last_option[seat] == 3:
             lines.append("• You changed a tile last turn: this turn you must move.")
         barred = restricted_space(state, seat)
         if barred:
             lines.append(f"• Your opponent just changed {barred}: you may not change it without moving.")
-        options = [discord.SelectOption(label=f"Replace {s}", value=s, description=f"tile {state.tiles[s][0]}")
-                   for s in SPACES]
-        items.append(SessionSelect(session.id, "octiles_rep", stamp, options=options,
-                                   placeholder=f"Option 1 or 3: put spare tile {state.spare} on…"))
+        options = [
+            discord.SelectOption(label=f"Replace {s}", value=s, description=f"tile {state.tiles[s][0]}") for s in SPACES
+        ]
+        items.append(
+            SessionSelect(
+                session.id,
+                "octiles_rep",
+                stamp,
+                options=options,
+                placeholder=f"Option 1 or 3: put spare tile {state.spare} on…",
+            )
+        )
         if not has_turn_option(state, seat):
             lines.append("• You have no legal option: you must pass.")
             items = [SessionButton(session.id, "octiles_pass", stamp, label="Pass", style=discord.ButtonStyle.danger)]
         await self.platform.reply_private(interaction, "\n".join(lines), view=view_of(items))
 
-    async def _fresh_turn(self, interaction: discord.Interaction, session_id: int,
-                          stamp: str) -> tuple[GameSession, int]:
+    async def _fresh_turn(
+        self, interaction: discord.Interaction, session_id: int, stamp: str
+    ) -> tuple[GameSession, int]:
         session, seat = await self._turn_of(interaction, session_id)
         if session.state.phase != "turn" or str(session.state.turn_number) != stamp:
             raise UserError(OUT_OF_DATE)
@@ -503,35 +598,40 @@ class OctilesAdapter(GameAdapter):
         await interaction.edit_original_response(content=text, view=view, attachments=[])
 
     # set-up
-    async def _gold_select(self, interaction: discord.Interaction, session_id: int, _: str,
-                           values: list[str]) -> None:
+    async def _gold_select(self, interaction: discord.Interaction, session_id: int, _: str, values: list[str]) -> None:
         session, _seat = await self._turn_of(interaction, session_id)
         gold = values[0] if values else ""
         if session.state.phase != "runners" or gold not in CENTRAL_STOPS:
             raise UserError("The runners have already been placed.")
-        options = [discord.SelectOption(label=f"Teal runner on {stop}", value=stop)
-                   for stop in CENTRAL_STOPS if stop != gold]
+        options = [
+            discord.SelectOption(label=f"Teal runner on {stop}", value=stop) for stop in CENTRAL_STOPS if stop != gold
+        ]
         select = SessionSelect(session_id, "octiles_teal", gold, options=options, placeholder="Teal runner on…")
         await interaction.response.edit_message(
             content=f"**Set up** (2/2): Gold runner on **{gold}**. Now the central stop for the **Teal** runner.",
-            view=view_of([select]))
+            view=view_of([select]),
+        )
 
-    async def _teal_select(self, interaction: discord.Interaction, session_id: int, gold: str,
-                           values: list[str]) -> None:
+    async def _teal_select(
+        self, interaction: discord.Interaction, session_id: int, gold: str, values: list[str]
+    ) -> None:
         teal = values[0] if values else ""
         await self._finish_menu(interaction, session_id, {"type": "place_runners", "gold": gold, "teal": teal})
 
-    async def _circle_select(self, interaction: discord.Interaction, session_id: int, _: str,
-                             values: list[str]) -> None:
+    async def _circle_select(
+        self, interaction: discord.Interaction, session_id: int, _: str, values: list[str]
+    ) -> None:
         await self._finish_menu(interaction, session_id, {"type": "first_circle", "circle": values[0]})
 
     # markers and scramble
-    async def _marker_select(self, interaction: discord.Interaction, session_id: int, _: str,
-                             values: list[str]) -> None:
+    async def _marker_select(
+        self, interaction: discord.Interaction, session_id: int, _: str, values: list[str]
+    ) -> None:
         await self._finish_menu(interaction, session_id, {"type": "place_marker", "stop": values[0]})
 
-    async def _scramble_select(self, interaction: discord.Interaction, session_id: int, _: str,
-                               values: list[str]) -> None:
+    async def _scramble_select(
+        self, interaction: discord.Interaction, session_id: int, _: str, values: list[str]
+    ) -> None:
         await self._finish_menu(interaction, session_id, {"type": "scramble", "tiles": list(values)})
 
     async def _skip_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
@@ -548,13 +648,15 @@ class OctilesAdapter(GameAdapter):
         await self._finish_menu(interaction, session_id, {"type": "pass"})
 
     # the Move flow
-    async def _move_select(self, interaction: discord.Interaction, session_id: int, stamp: str,
-                           values: list[str]) -> None:
+    async def _move_select(
+        self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
+    ) -> None:
         await self._fresh_turn(interaction, session_id, stamp)
         await self._finish_menu(interaction, session_id, move_action("move", values[0]))
 
-    async def _rotate_space_select(self, interaction: discord.Interaction, session_id: int, stamp: str,
-                                   values: list[str]) -> None:
+    async def _rotate_space_select(
+        self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
+    ) -> None:
         session, seat = await self._fresh_turn(interaction, session_id, stamp)
         space = values[0]
         rotations, _ = change_options(session.state, seat)
@@ -565,22 +667,32 @@ class OctilesAdapter(GameAdapter):
         picture = await self.platform.renderer.render(render_orientations, session.state, space)
         tile, current = session.state.tiles[space]
         options = [discord.SelectOption(label=f"Orientation {o}", value=str(o)) for o in allowed]
-        select = SessionSelect(session_id, "octiles_rotto", f"{stamp}:{space}", options=options,
-                               placeholder=f"Turn {space} to orientation…")
+        select = SessionSelect(
+            session_id,
+            "octiles_rotto",
+            f"{stamp}:{space}",
+            options=options,
+            placeholder=f"Turn {space} to orientation…",
+        )
         await interaction.edit_original_response(
             content=f"**Rotate tile {tile} on {space}** (now orientation {current}): choose its new orientation "
-                    "(the picture numbers them 0–7; orientations that look the same as now are left out).",
-            attachments=[as_file(picture)], view=view_of([select]))
+            "(the picture numbers them 0–7; orientations that look the same as now are left out).",
+            attachments=[as_file(picture)],
+            view=view_of([select]),
+        )
 
-    async def _rotate_select(self, interaction: discord.Interaction, session_id: int, arg: str,
-                             values: list[str]) -> None:
+    async def _rotate_select(
+        self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
+    ) -> None:
         stamp, _, space = arg.partition(":")
         await self._fresh_turn(interaction, session_id, stamp)
-        await self._finish_menu(interaction, session_id,
-                                {"type": "rotate", "space": space, "orientation": int(values[0])})
+        await self._finish_menu(
+            interaction, session_id, {"type": "rotate", "space": space, "orientation": int(values[0])}
+        )
 
-    async def _replace_space_select(self, interaction: discord.Interaction, session_id: int, stamp: str,
-                                    values: list[str]) -> None:
+    async def _replace_space_select(
+        self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
+    ) -> None:
         session, seat = await self._fresh_turn(interaction, session_id, stamp)
         state, space = session.state, values[0]
         if space not in SPACES:
@@ -592,40 +704,61 @@ class OctilesAdapter(GameAdapter):
             routes = legal_routes(state, seat, replaced_tiles(state, space, orientation), crossing=space)
             count = sum(len(r) for r in routes.values())
             note = f"{count} move{'s' if count != 1 else ''} across it" if count else "no move across it"
-            options.append(discord.SelectOption(label=f"Orientation {orientation}", value=str(orientation),
-                                                description=note))
-        select = SessionSelect(session_id, "octiles_repto", f"{stamp}:{space}", options=options,
-                               placeholder=f"Spare tile {state.spare} on {space} in orientation…")
+            options.append(
+                discord.SelectOption(label=f"Orientation {orientation}", value=str(orientation), description=note)
+            )
+        select = SessionSelect(
+            session_id,
+            "octiles_repto",
+            f"{stamp}:{space}",
+            options=options,
+            placeholder=f"Spare tile {state.spare} on {space} in orientation…",
+        )
         await interaction.edit_original_response(
             content=f"**Replace tile {state.tiles[space][0]} on {space}** with spare tile {state.spare}: choose the "
-                    "spare's orientation (the picture numbers them 0–7); then move across it or not.",
-            attachments=[as_file(picture)], view=view_of([select]))
+            "spare's orientation (the picture numbers them 0–7); then move across it or not.",
+            attachments=[as_file(picture)],
+            view=view_of([select]),
+        )
 
-    async def _replace_orientation_select(self, interaction: discord.Interaction, session_id: int, arg: str,
-                                          values: list[str]) -> None:
+    async def _replace_orientation_select(
+        self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
+    ) -> None:
         stamp, _, space = arg.partition(":")
         session, seat = await self._fresh_turn(interaction, session_id, stamp)
         state, orientation = session.state, int(values[0])
         routes = legal_routes(state, seat, replaced_tiles(state, space, orientation), crossing=space)
-        options = [discord.SelectOption(label=label, value=value, description=note or "option 1: replace and move")
-                   for label, value, note in route_options(state, routes)][:SELECT_LIMIT - 1]
+        options = [
+            discord.SelectOption(label=label, value=value, description=note or "option 1: replace and move")
+            for label, value, note in route_options(state, routes)
+        ][: SELECT_LIMIT - 1]
         can_change = state.last_option[seat] != 3 and restricted_space(state, seat) != space
         if can_change:
-            options.insert(0, discord.SelectOption(label="Don't move", value="-",
-                                                   description="option 3: replace the tile only"))
+            options.insert(
+                0, discord.SelectOption(label="Don't move", value="-", description="option 3: replace the tile only")
+            )
         if not options:
-            raise UserError(f"With spare tile {state.spare} on {space} in orientation {orientation} no move crosses "
-                            "it, and you may not change a tile without moving this turn. Choose another "
-                            "orientation.")
-        select = SessionSelect(session_id, "octiles_repmv", f"{stamp}:{space}:{orientation}", options=options,
-                               placeholder="Move across the new tile to…")
+            raise UserError(
+                f"With spare tile {state.spare} on {space} in orientation {orientation} no move crosses "
+                "it, and you may not change a tile without moving this turn. Choose another "
+                "orientation."
+            )
+        select = SessionSelect(
+            session_id,
+            "octiles_repmv",
+            f"{stamp}:{space}:{orientation}",
+            options=options,
+            placeholder="Move across the new tile to…",
+        )
         await interaction.response.edit_message(
             content=f"**Spare tile {state.spare} on {space}, orientation {orientation}**: choose where to move "
-                    "across it" + (", or don't move." if can_change else "."),
-            view=view_of([select]))
+            "across it" + (", or don't move." if can_change else "."),
+            view=view_of([select]),
+        )
 
-    async def _replace_select(self, interaction: discord.Interaction, session_id: int, arg: str,
-                              values: list[str]) -> None:
+    async def _replace_select(
+        self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
+    ) -> None:
         stamp, space, orientation = arg.split(":")
         await self._fresh_turn(interaction, session_id, stamp)
         extra = {"space": space, "orientation": int(orientation)}

@@ -87,8 +87,10 @@ def extension_side(run_start: int, run_end: int, suit: str, cards: list[str]) ->
     n = len(cards)
     high = list(range(run_end + 1, run_end + 1 + n))
     low = list(range(run_start - n, run_start))
-    for side, wanted, new_start, new_end in (("high", high, run_start, run_end + n),
-                                             ("low", low, run_start - n, run_end)):
+    for side, wanted, new_start, new_end in (
+        ("high", high, run_start, run_end + n),
+        ("low", low, run_start - n, run_end),
+    ):
         if not valid_interval(new_start, new_end):
             continue
         if Counter(code_for(v, suit) for v in wanted) == Counter(cards):

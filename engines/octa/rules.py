@@ -142,8 +142,10 @@ def clone(state: OctaState) -> OctaState:
     copy.action_stack = list(state.action_stack)
     copy.action_piles = [list(p) for p in state.action_piles]
     copy.set_aside = list(state.set_aside)
-    copy.runs = [[{"suit": r["suit"], "start": r["start"], "slots": list(r["slots"])} for r in seat_runs]
-                 for seat_runs in state.runs]
+    copy.runs = [
+        [{"suit": r["suit"], "start": r["start"], "slots": list(r["slots"])} for r in seat_runs]
+        for seat_runs in state.runs
+    ]
     copy.tokens = list(state.tokens)
     copy.token_turn = list(state.token_turn)
     copy.b_taken = list(state.b_taken)
@@ -343,8 +345,7 @@ def _check_stock(state: OctaState) -> None:
         state.shuffles += 1
         rng_from(state.seed, "stock", state.shuffles).shuffle(new_stock)
         state.stock = new_stock
-        state.last_event += (" The stock ran out: the discard pile and all runs of 3 were shuffled"
-                             " into a new stock.")
+        state.last_event += " The stock ran out: the discard pile and all runs of 3 were shuffled into a new stock."
         if state.stock:
             return
     state.stock_runouts = 2
@@ -388,17 +389,22 @@ def legal_actions(state: OctaState, seat: int) -> list[dict[str, Any]]:
     elif step == "action":
         actions += _action_uses(state, seat) + [{"type": "skip_action"}]
     elif step == "option":
-        actions += [{"type": "lay_run", "cards": cards, "token": token}
-                    for cards in hand_runs(hand) for token in _token_choices(state, seat)]
-        actions += [{"type": "take_line", "line": line} for line in POOL_LINES
-                    if _line_takeable(state, seat, line)]
+        actions += [
+            {"type": "lay_run", "cards": cards, "token": token}
+            for cards in hand_runs(hand)
+            for token in _token_choices(state, seat)
+        ]
+        actions += [{"type": "take_line", "line": line} for line in POOL_LINES if _line_takeable(state, seat, line)]
         if _claimable_line(state, seat):
             actions.append({"type": "claim_pool_run"})
         actions.append({"type": "pass_step"})
     elif step == "b_play":
         if not state.b_new_run:
-            actions += [{"type": "lay_run", "cards": cards, "token": False} for cards in hand_runs(hand)
-                        if any(c in state.b_taken for c in cards)]
+            actions += [
+                {"type": "lay_run", "cards": cards, "token": False}
+                for cards in hand_runs(hand)
+                if any(c in state.b_taken for c in cards)
+            ]
         if state.b_played or not _can_play_any(state, seat, hand, state.b_taken):
             actions.append({"type": "pass_step"})
     elif step == "exchange":
@@ -429,8 +435,11 @@ def _additions(state: OctaState, seat: int, hand: list[str]) -> list[dict[str, A
             value = edge + step_dir
             available = Counter(hand)
             while True:
-                candidates = [c for c in available if available[c] > 0 and suit_of(c) == run["suit"]
-                              and is_number_card(c) and value in card_values(c)]
+                candidates = [
+                    c
+                    for c in available
+                    if available[c] > 0 and suit_of(c) == run["suit"] and is_number_card(c) and value in card_values(c)
+                ]
                 if not candidates:
                     break
                 trial = cards + [candidates[0]] if step_dir == 1 else [candidates[0]] + cards
@@ -479,13 +488,14 @@ def _action_uses(state: OctaState, seat: int) -> list[dict[str, Any]]:
                 if run_length(run) >= 2:
                     for offset, slot in enumerate(run["slots"]):
                         if not slot.startswith(FACE_DOWN):
-                            uses.append({"type": "use_action", "action": "jack", "owner": owner,
-                                         "run": index, "slot": offset})
+                            uses.append(
+                                {"type": "use_action", "action": "jack", "owner": owner, "run": index, "slot": offset}
+                            )
     elif kind == "queen":
         protected = protected_positions(state)
         open_positions = [p for p in range(1, POOL_SIZE + 1) if state.pool[p - 1] and p not in protected]
         for i, a in enumerate(open_positions):
-            for b in open_positions[i + 1:]:
+            for b in open_positions[i + 1 :]:
                 if suit_of(state.pool[a - 1]) == suit_of(state.pool[b - 1]):
                     uses.append({"type": "use_action", "action": "queen", "positions": [a, b]})
     elif kind == "king":
@@ -536,17 +546,18 @@ def _exchanges(state: OctaState, seat: int) -> list[dict[str, Any]]:
             continue
         for position in open_positions:
             if _touches_neighbour(state, card, position):
-                actions.append({"type": "exchange", "hand_card": card, "pool_position": position,
-                                "token": False})
+                actions.append({"type": "exchange", "hand_card": card, "pool_position": position, "token": False})
                 for line in _token_lines_after(state, seat, card, position):
-                    actions.append({"type": "exchange", "hand_card": card, "pool_position": position,
-                                    "token": True, "line": line})
+                    actions.append(
+                        {"type": "exchange", "hand_card": card, "pool_position": position, "token": True, "line": line}
+                    )
     return actions
 
 
 def _touches_neighbour(state: OctaState, card: str, position: int) -> bool:
-    return any(state.pool[n - 1] is not None and ranks_touch(card, state.pool[n - 1])
-               for n in pool_neighbours(position))
+    return any(
+        state.pool[n - 1] is not None and ranks_touch(card, state.pool[n - 1]) for n in pool_neighbours(position)
+    )
 
 
 def _exchange_allowed(state: OctaState, seat: int, card: str, position: int) -> bool:
@@ -563,9 +574,11 @@ def _token_lines_after(state: OctaState, seat: int, card: str, position: int) ->
     pool = list(state.pool)
     pool[position - 1] = card
     protected = protected_positions(state)
-    return [line for line, positions in POOL_LINES.items()
-            if position in positions and not set(positions) & protected
-            and line_is_run([pool[p - 1] for p in positions])]
+    return [
+        line
+        for line, positions in POOL_LINES.items()
+        if position in positions and not set(positions) & protected and line_is_run([pool[p - 1] for p in positions])
+    ]
 
 
 # ---------------------------------------------------------------- apply
@@ -631,7 +644,8 @@ def _do_flip(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
     matched = suit_of(tops[0]) == suit_of(tops[1])
     state.step = "action" if matched else "option"
     state.last_event = f"Seat {seat + 1} put {card_name(card)} on action pile {pile + 1}" + (
-        f": suits match, the {ACTION_NAMES[rank_of(card)]} may be used." if matched else ".")
+        f": suits match, the {ACTION_NAMES[rank_of(card)]} may be used." if matched else "."
+    )
 
 
 def _do_use_action(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
@@ -690,8 +704,7 @@ def _do_lay_run(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
     token = bool(action.get("token", False))
     start = run_start_for(cards)
     if start is None:
-        raise IllegalAction("those cards are not a run: 3 or more cards of one suit in a row "
-                            "(Ace low or high)")
+        raise IllegalAction("those cards are not a run: 3 or more cards of one suit in a row (Ace low or high)")
     if state.step == "b_play":
         if state.b_new_run:
             raise IllegalAction("option B allows one new run")
@@ -722,8 +735,10 @@ def _do_take_line(state: OctaState, seat: int, action: Mapping[str, Any]) -> Non
     if not state.tokens[seat].startswith("run:") or state.token_turn[seat] >= state.turn:
         raise IllegalAction("option B needs your token on one of your runs since an earlier turn")
     if not _line_takeable(state, seat, line):
-        raise IllegalAction("you cannot take that line: it is incomplete, protected by a token, "
-                            "or none of its cards could be played at once")
+        raise IllegalAction(
+            "you cannot take that line: it is incomplete, protected by a token, "
+            "or none of its cards could be played at once"
+        )
     taken = [state.pool[p - 1] for p in POOL_LINES[line]]
     for p in POOL_LINES[line]:
         state.pool[p - 1] = None
@@ -796,9 +811,10 @@ def _do_exchange(state: OctaState, seat: int, action: Mapping[str, Any]) -> None
         state.tokens[seat] = f"pool:{line}"
         state.token_turn[seat] = state.turn
     state.step = "discard"
-    state.last_event = (f"Seat {seat + 1} exchanged {card_name(card)} for {card_name(taken)} "
-                        f"at pool position {position}"
-                        + (f" and put their token on the {line} run." if line else "."))
+    state.last_event = (
+        f"Seat {seat + 1} exchanged {card_name(card)} for {card_name(taken)} "
+        f"at pool position {position}" + (f" and put their token on the {line} run." if line else ".")
+    )
 
 
 def _do_discard(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
@@ -848,13 +864,18 @@ def _do_add_to_run(state: OctaState, seat: int, action: Mapping[str, Any]) -> No
 
 
 def _do_fill_hidden(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
-    wanted = {"type": "fill_hidden", "owner": action.get("owner"), "run": action.get("run"),
-              "card": str(action.get("card", "")).upper()}
+    wanted = {
+        "type": "fill_hidden",
+        "owner": action.get("owner"),
+        "run": action.get("run"),
+        "card": str(action.get("card", "")).upper(),
+    }
     if wanted not in _fills(state, seat, state.hands[seat]):
         raise IllegalAction("that card does not match a face-down card in that run")
     run = state.runs[wanted["owner"]][wanted["run"]]
-    offset = next(i for i, slot in enumerate(run["slots"])
-                  if slot.startswith(FACE_DOWN) and _slot_code(run, i) == wanted["card"])
+    offset = next(
+        i for i, slot in enumerate(run["slots"]) if slot.startswith(FACE_DOWN) and _slot_code(run, i) == wanted["card"]
+    )
     hidden = run["slots"][offset][1:]
     state.hands[seat].remove(wanted["card"])
     state.hands[seat].append(hidden)
@@ -892,9 +913,11 @@ def outcome(state: OctaState) -> Outcome | None:
         ranks = ranks_from_scores(scores)
     else:
         ranks = tuple(1 if s == state.winner else 2 for s in range(PLAYERS))
-    reasons = {"octa": "an Octa and 28+ cards on the table",
-               "stock": "the stock ran out twice: most cards on the table",
-               "resign": "a player resigned"}
+    reasons = {
+        "octa": "an Octa and 28+ cards on the table",
+        "stock": "the stock ran out twice: most cards on the table",
+        "resign": "a player resigned",
+    }
     return Outcome(ranks=ranks, scores=scores, reason=reasons.get(state.end_reason, state.end_reason))
 
 

@@ -24,17 +24,24 @@ def near_win_options() -> dict[str, Any]:
 
     Seat 0 plays: ``flip`` (pile 0), then ``{"type": "add_to_run", "run": 3, "cards": ["5C"]}``.
     """
-    return {"deal": {
-        "first": 0,
-        "runs": [[
-            ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H"],
-            ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S"],
-            ["2D", "3D", "4D", "5D", "6D", "7D", "8D"],
-            ["2C", "3C", "4C"],
-        ], [["6C", "7C", "8C"]]],
-        "hands": [["5C", "9C", "10D", "AS", "9H", "9D", "7C", "3H"],
-                  ["AD", "2H", "3S", "4D", "6H", "10C", "QH", "KS"]],
-        "stock_top": ["10H"],
-        "action_piles": [["JH"], ["QS"]],
-        "action_stack_top": ["KC"],
-    }}
+    return {
+        "deal": {
+            "first": 0,
+            "runs": [
+                [
+                    ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H"],
+                    ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S"],
+                    ["2D", "3D", "4D", "5D", "6D", "7D", "8D"],
+                    ["2C", "3C", "4C"],
+                ],
+                [["6C", "7C", "8C"]],
+            ],
+            "hands": [
+                ["5C", "9C", "10D", "AS", "9H", "9D", "7C", "3H"],
+                ["AD", "2H", "3S", "4D", "6H", "10C", "QH", "KS"],
+            ],
+            "stock_top": ["10H"],
+            "action_piles": [["JH"], ["QS"]],
+            "action_stack_top": ["KC"],
+        }
+    }

@@ -55,8 +55,25 @@ class OctagionEngine:
 ENGINE = OctagionEngine()
 
 __all__ = [
-    "COUNTDOWN_CARDS", "DECK", "DECK_TABLE", "ENGINE", "TREATMENT", "OctagionState", "best_variant",
-    "conforms", "parse_variant", "party_numbers", "round_seconds", "score_variant", "sequence_for",
-    "solution", "solution_count", "team_members", "team_of", "variant_action", "word_at", "word_cards",
+    "COUNTDOWN_CARDS",
+    "DECK",
+    "DECK_TABLE",
+    "ENGINE",
+    "TREATMENT",
+    "OctagionState",
+    "best_variant",
+    "conforms",
+    "parse_variant",
+    "party_numbers",
+    "round_seconds",
+    "score_variant",
+    "sequence_for",
+    "solution",
+    "solution_count",
+    "team_members",
+    "team_of",
+    "variant_action",
+    "word_at",
+    "word_cards",
     "word_list",
 ]

@@ -51,9 +51,21 @@ class CountdownCard:
 # offset once. Which time carries which offset is our choice.
 _COUNTDOWN_ROWS = (
     # seconds, level, offset
-    (115, 1, 24), (110, 1, 8), (105, 1, 32), (100, 1, 0), (95, 1, 16),
-    (90, 2, 16), (85, 2, 0), (80, 2, 32), (75, 2, 24), (70, 2, 8),
-    (65, 3, 0), (60, 3, 24), (55, 3, 8), (50, 3, 16), (45, 3, 32),
+    (115, 1, 24),
+    (110, 1, 8),
+    (105, 1, 32),
+    (100, 1, 0),
+    (95, 1, 16),
+    (90, 2, 16),
+    (85, 2, 0),
+    (80, 2, 32),
+    (75, 2, 24),
+    (70, 2, 8),
+    (65, 3, 0),
+    (60, 3, 24),
+    (55, 3, 8),
+    (50, 3, 16),
+    (45, 3, 32),
 )
 COUNTDOWN_CARDS: tuple[CountdownCard, ...] = tuple(
     CountdownCard(index, seconds, level, offset) for index, (seconds, level, offset) in enumerate(_COUNTDOWN_ROWS)
@@ -83,7 +95,7 @@ def _deal_cards(words: list[str], seed: str) -> dict[str, tuple[str, ...]]:
     if len(chosen) < needed:
         raise RuntimeError(f"the word list has {len(chosen)} usable words, Word Cards need {needed}")
     return {
-        name: tuple(word.upper() for word in chosen[k * WORDS_PER_CARD:(k + 1) * WORDS_PER_CARD])
+        name: tuple(word.upper() for word in chosen[k * WORDS_PER_CARD : (k + 1) * WORDS_PER_CARD])
         for k, name in enumerate(WORD_CARD_NAMES)
     }
 

@@ -162,8 +162,13 @@ def new_game(players: int, options: Mapping[str, Any], seed: int) -> OctagionSta
         "party": party,
     }
     state = OctagionState(
-        seed=seed, players=players, options=normalised, teams=teams, team_count=team_count,
-        treatments=_treatment_counts(options, variations, team_count), resigned=[False] * players,
+        seed=seed,
+        players=players,
+        options=normalised,
+        teams=teams,
+        team_count=team_count,
+        treatments=_treatment_counts(options, variations, team_count),
+        resigned=[False] * players,
         totals=[0] * team_count,
     )
     _shuffle_stacks(state)
@@ -192,8 +197,7 @@ def team_of(state: OctagionState, seat: int) -> int:
 
 
 def team_members(state: OctagionState, team: int, active_only: bool = False) -> list[int]:
-    return [seat for seat, t in enumerate(state.teams)
-            if t == team and not (active_only and state.resigned[seat])]
+    return [seat for seat, t in enumerate(state.teams) if t == team and not (active_only and state.resigned[seat])]
 
 
 def team_active(state: OctagionState, team: int) -> bool:
@@ -214,7 +218,7 @@ def party_numbers(state: OctagionState, seat: int) -> list[int]:
     index, count = members.index(seat), len(members)
     base, extra = divmod(len(NUMBERS), count)
     start = index * base + min(index, extra)
-    return list(NUMBERS[start:start + base + (1 if index < extra else 0)])
+    return list(NUMBERS[start : start + base + (1 if index < extra else 0)])
 
 
 def round_seconds(state: OctagionState) -> int:
@@ -335,7 +339,7 @@ def parse_variant(text: str, sequence: str, treatments_left: int = MAX_TREATMENT
     while position < len(compact):
         match = _TOKEN.match(compact, position)
         if not match:
-            rest = compact[position:position + 3]
+            rest = compact[position : position + 3]
             raise IllegalAction(f"I can't read {rest!r}: write cards like S5, a number, * or _")
         letter, number, star, blank = match.groups()
         if star:
@@ -364,15 +368,21 @@ def validate_cells(cells: Sequence[str | None], treatments_left: int) -> list[st
         cell = None if raw in (None, "", "_") else str(raw).strip().upper()
         if cell not in (None, TREATMENT):
             if cell not in DECK_SET:
-                raise IllegalAction(_card_error(cell) if re.fullmatch(r"[A-Z][1-8]", cell)
-                                    else f"{raw!r} is not a card: write cards like S5")
+                raise IllegalAction(
+                    _card_error(cell)
+                    if re.fullmatch(r"[A-Z][1-8]", cell)
+                    else f"{raw!r} is not a card: write cards like S5"
+                )
             if cell in normalised:
                 raise IllegalAction(f"you used {cell} twice; the deck has only one {cell}")
         normalised.append(cell)
     used = normalised.count(TREATMENT)
     if used > treatments_left:
-        have = "no Treatment Cards" if treatments_left == 0 else f"only {treatments_left} Treatment Card" + (
-            "s" if treatments_left > 1 else "")
+        have = (
+            "no Treatment Cards"
+            if treatments_left == 0
+            else f"only {treatments_left} Treatment Card" + ("s" if treatments_left > 1 else "")
+        )
         raise IllegalAction(f"your team has {have} left; this variant uses {used}")
     return normalised + [None] * (WORD_LENGTH - len(normalised))
 
@@ -412,8 +422,13 @@ def score_variant(variant: Sequence[str | None], sequence: str, got_it: bool = F
     bonus = 0
     if got_it:
         bonus = GOT_IT_BONUS if penalties == 0 else -GOT_IT_BONUS
-    return {"positions": positions, "penalties": penalties, "got_it": got_it, "got_it_points": bonus,
-            "score": START_POINTS - penalties + bonus}
+    return {
+        "positions": positions,
+        "penalties": penalties,
+        "got_it": got_it,
+        "got_it_points": bonus,
+        "score": START_POINTS - penalties + bonus,
+    }
 
 
 def _end_round(state: OctagionState, reason: str, caller_team: int | None) -> None:
@@ -422,8 +437,7 @@ def _end_round(state: OctagionState, reason: str, caller_team: int | None) -> No
     for team in range(state.team_count):
         word = state.words[team]
         if word not in solutions:
-            solutions[word] = {"solution": solution(word), "count": solution_count(word),
-                               "best": best_variant(word)}
+            solutions[word] = {"solution": solution(word), "count": solution_count(word), "best": best_variant(word)}
         if not team_active(state, team):
             results.append(None)
             continue
@@ -433,19 +447,28 @@ def _end_round(state: OctagionState, reason: str, caller_team: int | None) -> No
         state.treatments[team] -= scored["treatment_used"]  # exposed Treatment Cards leave the game
         state.totals[team] += scored["score"]
         results.append(scored)
-    state.history.append({
-        "round": state.round, "reason": reason, "got_it_team": caller_team, "seconds": state.seconds,
-        "countdown": state.countdown, "words": list(state.words), "word_refs": list(state.word_refs),
-        "variants": copy.deepcopy(state.variants), "results": results, "solutions": solutions,
-        "scores": [r["score"] if r else 0 for r in results],
-    })
+    state.history.append(
+        {
+            "round": state.round,
+            "reason": reason,
+            "got_it_team": caller_team,
+            "seconds": state.seconds,
+            "countdown": state.countdown,
+            "words": list(state.words),
+            "word_refs": list(state.word_refs),
+            "variants": copy.deepcopy(state.variants),
+            "results": results,
+            "solutions": solutions,
+            "scores": [r["score"] if r else 0 for r in results],
+        }
+    )
     # Used Countdown and Word Cards go to the bottom of their stacks.
     if state.countdown is not None:
         state.countdown_stack.remove(state.countdown)
         state.countdown_stack.append(state.countdown)
     if has(state, "delta"):
-        flipped = state.word_stack[:state.flipped_word_cards]
-        state.word_stack = state.word_stack[state.flipped_word_cards:] + flipped
+        flipped = state.word_stack[: state.flipped_word_cards]
+        state.word_stack = state.word_stack[state.flipped_word_cards :] + flipped
     if state.round >= state.options["rounds"]:
         state.phase, state.end_reason = "over", "all rounds played"
     else:
@@ -483,8 +506,9 @@ def _check_party(state: OctagionState, seat: int, old: list[str | None], new: li
         for cell in (before, after):
             if cell not in (None, TREATMENT) and int(cell[1:]) not in mine:
                 listed = ", ".join(map(str, sorted(mine)))
-                raise IllegalAction(f"in party mode you place only cards numbered {listed}; "
-                                    f"{cell} is another team member's")
+                raise IllegalAction(
+                    f"in party mode you place only cards numbered {listed}; {cell} is another team member's"
+                )
 
 
 def _set_variant(state: OctagionState, seat: int, action: Mapping[str, Any]) -> None:

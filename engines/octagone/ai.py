@@ -57,6 +57,7 @@ def choose_action(state: OctagoneState, seat: int, level: str = "medium", seed: 
 
 # --- two players: the full state is fair game ----------------------------------------------------
 
+
 def _two_ply_score(state: OctagoneState, seat: int, move: dict[str, Any]) -> float:
     after = ENGINE_FOR_AI.apply(state, seat, move)
     if after.over or after.to_move == seat:
@@ -95,6 +96,7 @@ def _stranded_boxes(state: OctagoneState, seat: int) -> int:
 
 
 # --- four players: other hands stay hidden -------------------------------------------------------
+
 
 def _unseen_counts(state: OctagoneState, seat: int) -> Counter[str]:
     """Coloured shields and jokers neither in ``seat``'s hand nor on the board."""

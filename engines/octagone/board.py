@@ -32,8 +32,14 @@ JOKERS = 6
 
 # (row step, column step) of each arrow direction, clockwise from north.
 DIRECTIONS: dict[str, tuple[int, int]] = {
-    "N": (-1, 0), "NE": (-1, 1), "E": (0, 1), "SE": (1, 1),
-    "S": (1, 0), "SW": (1, -1), "W": (0, -1), "NW": (-1, -1),
+    "N": (-1, 0),
+    "NE": (-1, 1),
+    "E": (0, 1),
+    "SE": (1, 1),
+    "S": (1, 0),
+    "SW": (1, -1),
+    "W": (0, -1),
+    "NW": (-1, -1),
 }
 
 BOXES: tuple[str, ...] = tuple(f"{row}{column}" for row in ROWS for column in range(1, COLUMNS + 1))

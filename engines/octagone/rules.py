@@ -86,6 +86,7 @@ class OctagoneState:
 
 # --- small public helpers -------------------------------------------------------------------
 
+
 def team_of(state: OctagoneState, seat: int) -> tuple[int, ...]:
     """The seats scoring together with ``seat`` (itself alone with two players)."""
     if state.players == 4:
@@ -121,8 +122,9 @@ def can_play(state: OctagoneState, seat: int) -> bool:
     return bool(placeable_shields(state, seat))
 
 
-def designated_box(occupied: set[str] | frozenset[str], box: str, direction: str, shield: str,
-                   level: str) -> str | None:
+def designated_box(
+    occupied: set[str] | frozenset[str], box: str, direction: str, shield: str, level: str
+) -> str | None:
     """The box a shield on ``box`` aimed at ``direction`` designates, or None if there is none.
 
     First free box along the arrow, occupied boxes skipped; advanced level: a joker designates
@@ -176,6 +178,7 @@ def last_events(state: OctagoneState) -> list[dict[str, Any]]:
 
 # --- the engine -------------------------------------------------------------------------------
 
+
 class OctagoneEngine:
     name = "octagone"
     title = "Octagone"
@@ -195,8 +198,16 @@ class OctagoneEngine:
             raise ValueError("four players play the advanced level only")
         starter = rng_from(seed, "starter").randrange(players)
         hands = self._deal(players, starter, seed, options.get("extra_joker_seats"))
-        return OctagoneState(SCHEMA_VERSION, seed, players, level, bool(options.get("open_hands", False)),
-                             starter, hands, to_move=starter)
+        return OctagoneState(
+            SCHEMA_VERSION,
+            seed,
+            players,
+            level,
+            bool(options.get("open_hands", False)),
+            starter,
+            hands,
+            to_move=starter,
+        )
 
     @staticmethod
     def _deal(players: int, starter: int, seed: int, extra_joker_seats: Any) -> list[dict[str, int]]:
@@ -206,7 +217,7 @@ class OctagoneEngine:
         hands = []
         for seat in range(players):
             hand = dict.fromkeys(SHIELD_KINDS, 0)
-            for colour in pool[seat * coloured_each:(seat + 1) * coloured_each]:
+            for colour in pool[seat * coloured_each : (seat + 1) * coloured_each]:
                 hand[colour] += 1
             hand[JOKER] = jokers_each
             hands.append(hand)
@@ -281,8 +292,16 @@ class OctagoneEngine:
         new.board[box] = Placement(WHITE_LADY, direction, seat, new.actions)
         new.white_lady = new.last_box = box
         new.target = designated
-        new.events.append({"type": "white_lady", "seat": seat, "box": box, "direction": direction,
-                           "target": designated, "action": new.actions})
+        new.events.append(
+            {
+                "type": "white_lady",
+                "seat": seat,
+                "box": box,
+                "direction": direction,
+                "target": designated,
+                "action": new.actions,
+            }
+        )
         self._advance(new, seat)
         return new
 
@@ -299,12 +318,16 @@ class OctagoneEngine:
         if state.hands[seat][shield] == 0:
             raise IllegalAction(f"you have no {_shield_words(shield)} left")
         if not fits(shield, target):
-            raise IllegalAction(f"box {target} is {box_colour(target)} (row {target[0]}): "
-                                f"play {_a(box_colour(target))} shield or a joker")
+            raise IllegalAction(
+                f"box {target} is {box_colour(target)} (row {target[0]}): "
+                f"play {_a(box_colour(target))} shield or a joker"
+            )
         options = aim_options(state, shield)
         if options and direction not in {option["direction"] for option in options}:
-            raise IllegalAction(f"the arrow must designate a free box, and pointing {direction} from {target} "
-                                f"designates none; try {', '.join(option['direction'] for option in options)}")
+            raise IllegalAction(
+                f"the arrow must designate a free box, and pointing {direction} from {target} "
+                f"designates none; try {', '.join(option['direction'] for option in options)}"
+            )
         new = _copy(state)
         new.actions += 1
         new.hands[seat][shield] -= 1
@@ -313,8 +336,17 @@ class OctagoneEngine:
         self._remove_white_lady(new)
         designated = designated_box(set(new.board), target, direction, shield, new.level)
         new.target = designated
-        new.events.append({"type": "place", "seat": seat, "shield": shield, "box": target, "direction": direction,
-                           "target": designated, "action": new.actions})
+        new.events.append(
+            {
+                "type": "place",
+                "seat": seat,
+                "shield": shield,
+                "box": target,
+                "direction": direction,
+                "target": designated,
+                "action": new.actions,
+            }
+        )
         if shields_left(new, seat) == 0:
             self._finish(new, END_ALL_PLACED, "a player placed their last shield")
         elif designated is None:
@@ -341,8 +373,11 @@ class OctagoneEngine:
             state.events.append({"type": "skip", "seat": seat, "box": state.target, "action": state.actions})
             self._remove_white_lady(state)
             seat = (seat + 1) % state.players
-        self._finish(state, END_NO_SHIELD, f"no player holds {_a(box_colour(state.target))} shield or a joker "
-                                           f"for box {state.target}")
+        self._finish(
+            state,
+            END_NO_SHIELD,
+            f"no player holds {_a(box_colour(state.target))} shield or a joker for box {state.target}",
+        )
 
     @staticmethod
     def _finish(state: OctagoneState, condition: str, reason: str, loser: int | None = None) -> None:
@@ -353,8 +388,9 @@ class OctagoneEngine:
         else:
             # Rank the sides (pairs score together), not the seats: a pair shares one place.
             sides = sorted({team_of(state, seat) for seat in range(state.players)})
-            side_ranks = ranks_from_scores([team_shields_left(state, side[0]) for side in sides],
-                                           higher_is_better=False)
+            side_ranks = ranks_from_scores(
+                [team_shields_left(state, side[0]) for side in sides], higher_is_better=False
+            )
             rank_of_side = dict(zip(sides, side_ranks, strict=True))
             ranks = [rank_of_side[team_of(state, seat)] for seat in range(state.players)]
         state.to_move = None
@@ -376,8 +412,13 @@ class OctagoneEngine:
 
 def _copy(state: OctagoneState) -> OctagoneState:
     """A copy safe to change: placements and recorded events are never mutated, so they are shared."""
-    return replace(state, hands=[dict(hand) for hand in state.hands], board=dict(state.board),
-                   events=list(state.events), result=copy.deepcopy(state.result))
+    return replace(
+        state,
+        hands=[dict(hand) for hand in state.hands],
+        board=dict(state.board),
+        events=list(state.events),
+        result=copy.deepcopy(state.result),
+    )
 
 
 def _extra_joker_seats(starter: int, chosen: Any) -> tuple[int, int]:

@@ -31,7 +31,24 @@ from .rules import (
 )
 
 __all__ = [
-    "ENGINE", "Move", "OctegoState", "board_after", "describe_position", "destinations_by_piece",
-    "find_move", "generate_moves", "is_black", "last_move_path", "legal_moves", "moves_by_piece",
-    "octego_count", "octego_reached_goal", "parse_move", "piece_at", "pieces_of", "play", "square_index", "square_name",
+    "ENGINE",
+    "Move",
+    "OctegoState",
+    "board_after",
+    "describe_position",
+    "destinations_by_piece",
+    "find_move",
+    "generate_moves",
+    "is_black",
+    "last_move_path",
+    "legal_moves",
+    "moves_by_piece",
+    "octego_count",
+    "octego_reached_goal",
+    "parse_move",
+    "piece_at",
+    "pieces_of",
+    "play",
+    "square_index",
+    "square_name",
 ]

@@ -36,8 +36,9 @@ DRAW_CONTEMPT = 60  # a draw counts as this much worse than level for the search
 Plan = tuple[int, int]  # (start square, end square)
 
 
-def choose_action(state: OctegoState, seat: int, level: str = "medium", seed: int = 0,
-                  time_budget: float | None = None) -> dict[str, Any]:
+def choose_action(
+    state: OctegoState, seat: int, level: str = "medium", seed: int = 0, time_budget: float | None = None
+) -> dict[str, Any]:
     """A legal action for ``seat`` (the player to move). ``time_budget`` (seconds) caps the
     medium and hard searches; tests and win-rate runs pass a small one."""
     if level not in LEVELS:
@@ -78,8 +79,12 @@ def _advance(seat: int, square: int) -> int:
 def plans(board: list[str], seat: int) -> list[Plan]:
     mark = str(seat)
     occupied = occupancy(board)
-    return [(sq, end) for sq, cell in enumerate(board) if cell and cell[0] == mark
-            for end in piece_targets(board, sq, occupied)]
+    return [
+        (sq, end)
+        for sq, cell in enumerate(board)
+        if cell and cell[0] == mark
+        for end in piece_targets(board, sq, occupied)
+    ]
 
 
 def _after(board: list[str], plan: Plan) -> list[str]:

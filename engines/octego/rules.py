@@ -37,6 +37,7 @@ Board = list[str]
 
 # ---------------------------------------------------------------- squares and geometry
 
+
 def square_name(square: int) -> str:
     return f"{FILES[square % BOARD_SIZE]}{square // BOARD_SIZE + 1}"
 
@@ -48,8 +49,7 @@ def square_index(name: str) -> int:
     """``"c1"`` -> 2. Raises IllegalAction with a readable reason for anything else."""
     text = name.strip().lower()
     if not re.fullmatch(r"[a-h][1-8]", text):
-        raise IllegalAction(
-            f"I can't read {name.strip()!r} as a space: write a column a-h then a row 1-8, like c1.")
+        raise IllegalAction(f"I can't read {name.strip()!r} as a space: write a column a-h then a row 1-8, like c1.")
     return (int(text[1]) - 1) * BOARD_SIZE + FILES.index(text[0])
 
 
@@ -94,6 +94,7 @@ GRID_CHANGE_TARGETS = tuple(_grid_change_targets(sq) for sq in range(SQUARES))
 
 # ---------------------------------------------------------------- moves
 
+
 class Move(NamedTuple):
     """One legal move: the visited squares (start first), and what kind of move it is."""
 
@@ -130,8 +131,9 @@ def _walks(square: int, steps: int) -> list[tuple[int, ...]]:
 # ROUTES[steps][square]: (path, bit mask of the squares passed through) for every walk;
 # computed once so move generation only has to test the mask against the occupied squares.
 ROUTES = {
-    steps: tuple(tuple((walk, sum(1 << sq for sq in walk[1:-1])) for walk in _walks(square, steps))
-                 for square in range(SQUARES))
+    steps: tuple(
+        tuple((walk, sum(1 << sq for sq in walk[1:-1])) for walk in _walks(square, steps)) for square in range(SQUARES)
+    )
     for steps in sorted(set(STEPS.values()))
 }
 
@@ -229,7 +231,7 @@ def octego_reached_goal(board: Board, seat: int) -> bool:
     goal_row = HOME_ROW[1 - seat]
     mine = f"{seat}{OCTEGO}"
     start = goal_row * BOARD_SIZE
-    return mine in board[start:start + BOARD_SIZE]
+    return mine in board[start : start + BOARD_SIZE]
 
 
 def octego_count(board: Board, seat: int) -> int:
@@ -237,6 +239,7 @@ def octego_count(board: Board, seat: int) -> int:
 
 
 # ---------------------------------------------------------------- positions
+
 
 def starting_board() -> Board:
     board = [""] * SQUARES
@@ -274,8 +277,9 @@ def describe_position(board: Board) -> str:
     """The inverse of :func:`parse_position`."""
     sides = []
     for seat in (0, 1):
-        sides.append(" ".join(f"{cell[1]}{square_name(sq)}" for sq, cell in enumerate(board)
-                              if cell and cell[0] == str(seat)))
+        sides.append(
+            " ".join(f"{cell[1]}{square_name(sq)}" for sq, cell in enumerate(board) if cell and cell[0] == str(seat))
+        )
     return " / ".join(sides)
 
 
@@ -287,8 +291,11 @@ def missing_pieces(board: Board, seat: int) -> list[str]:
     return missing
 
 
-_KEY_CHARS = {f"{seat}{kind}": char for seat, chars in enumerate(("ABCO", "abco"))
-              for kind, char in zip(PIECE_KINDS, chars, strict=True)}
+_KEY_CHARS = {
+    f"{seat}{kind}": char
+    for seat, chars in enumerate(("ABCO", "abco"))
+    for kind, char in zip(PIECE_KINDS, chars, strict=True)
+}
 
 
 def position_key(board: Board, to_move: int) -> str:
@@ -297,6 +304,7 @@ def position_key(board: Board, to_move: int) -> str:
 
 
 # ---------------------------------------------------------------- state
+
 
 @dataclass
 class OctegoState:
@@ -338,11 +346,14 @@ def copy_state(state: OctegoState) -> OctegoState:
 
 # ---------------------------------------------------------------- notation
 
+
 def _read_squares(text: str) -> list[int]:
     tokens = [token for token in re.split(r"\s*[-x×:]\s*|\s+", text.strip().lower()) if token]
     if len(tokens) < 2:
-        raise IllegalAction("Write a move as the spaces it visits, like c1-d2-e3 (a capture: c1-d2xe3), "
-                            "or just start and end, like c1-e3.")
+        raise IllegalAction(
+            "Write a move as the spaces it visits, like c1-d2-e3 (a capture: c1-d2xe3), "
+            "or just start and end, like c1-e3."
+        )
     return [square_index(token) for token in tokens]
 
 
@@ -360,8 +371,10 @@ def _explain_full_path(board: Board, seat: int, squares: list[int]) -> str | Non
         if kind == OCTEGO:
             return "Octego pieces may not change grids."
         if squares[1] not in GRID_CHANGE_TARGETS[start]:
-            return ("A piece may change grids only from an edge: straight forward or backward from "
-                    "column a or h, straight left or right from row 1 or 8.")
+            return (
+                "A piece may change grids only from an edge: straight forward or backward from "
+                "column a or h, straight left or right from row 1 or 8."
+            )
         if board[squares[1]]:
             return f"The space {names[1]} is occupied: changing grids needs an empty space and cannot capture."
         return None
@@ -370,8 +383,10 @@ def _explain_full_path(board: Board, seat: int, squares: list[int]) -> str | Non
     if len(squares) - 1 != STEPS[kind]:
         article = "An" if kind == OCTEGO else "A"
         spaces = "space" if STEPS[kind] == 1 else "spaces"
-        return (f"{article} {KIND_NAMES[kind]} piece moves exactly {STEPS[kind]} {spaces}; "
-                f"that path has {len(squares) - 1}.")
+        return (
+            f"{article} {KIND_NAMES[kind]} piece moves exactly {STEPS[kind]} {spaces}; "
+            f"that path has {len(squares) - 1}."
+        )
     if len(set(squares)) != len(squares):
         return "A piece may not visit the same space twice in one move."
     for square in squares[1:-1]:
@@ -405,8 +420,10 @@ def find_move(board: Board, seat: int, text: str) -> Move:
         return matches[0]
     if len(matches) > 1:
         choices = ", ".join(m.notation for m in matches)
-        raise IllegalAction(f"The move {'-'.join(square_name(s) for s in squares)} can be played along "
-                            f"{len(matches)} paths: {choices}. Please write the full path.")
+        raise IllegalAction(
+            f"The move {'-'.join(square_name(s) for s in squares)} can be played along "
+            f"{len(matches)} paths: {choices}. Please write the full path."
+        )
     reason = _explain_full_path(board, seat, squares)
     if not options:
         trapped = f"Your {kind_name} on {square_name(start)} is trapped: it has no legal move."
@@ -418,6 +435,7 @@ def find_move(board: Board, seat: int, text: str) -> Move:
 
 
 # ---------------------------------------------------------------- the engine
+
 
 class OctegoEngine:
     name = "octego"
@@ -437,7 +455,9 @@ class OctegoEngine:
         if to_move not in (0, 1):
             raise ValueError("to_move must be 0 or 1")
         state = OctegoState(
-            seed=seed, board=board, to_move=to_move,
+            seed=seed,
+            board=board,
+            to_move=to_move,
             captured=[missing_pieces(board, 1), missing_pieces(board, 0)],
             history=[position_key(board, to_move)],
         )
@@ -517,8 +537,12 @@ def play(state: OctegoState, move: Move) -> OctegoState:
     new.board = board_after(state.board, move)
     new.to_move = 1 - seat
     new.move_number += 1
-    new.last_move = {"seat": seat, "path": [square_name(sq) for sq in move.path],
-                     "capture": taken[1] if taken else None, "grid_change": move.grid_change}
+    new.last_move = {
+        "seat": seat,
+        "path": [square_name(sq) for sq in move.path],
+        "capture": taken[1] if taken else None,
+        "grid_change": move.grid_change,
+    }
     key = position_key(new.board, new.to_move)
     if taken:
         new.captured[seat].append(taken[1])
@@ -550,6 +574,7 @@ ENGINE = OctegoEngine()
 
 
 # ---------------------------------------------------------------- helpers for the bot
+
 
 def legal_moves(state: OctegoState, seat: int) -> list[str]:
     """Moves of ``seat`` in full notation (empty when it is not their turn or the game is over)."""

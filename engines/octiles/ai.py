@@ -166,7 +166,8 @@ def reaches_target_in_one_turn(state: OctilesState, colour: str) -> bool:
         return True
     return any(
         end in targets
-        for space in SPACES for orientation in range(8)
+        for space in SPACES
+        for orientation in range(8)
         for end in legal_routes(state, seat, replaced_tiles(state, space, orientation), crossing=space)
     )
 
@@ -184,10 +185,14 @@ def _after_reply(state: OctilesState, colour: str) -> float:
     threat = 60.0 * reaches_target_in_one_turn(state, opponent)
     chance = 25.0 * reaches_target_in_one_turn(state, colour)
     opponent_seat = ENGINE.to_act(state)[0]
-    replies = [{"type": "move", "to": end, "via": routes[0].via}
-               for end, routes in legal_destinations(state, opponent_seat).items()]
-    worst = min((evaluate(ENGINE.apply(state, opponent_seat, reply), colour) for reply in replies),
-                default=evaluate(state, colour))
+    replies = [
+        {"type": "move", "to": end, "via": routes[0].via}
+        for end, routes in legal_destinations(state, opponent_seat).items()
+    ]
+    worst = min(
+        (evaluate(ENGINE.apply(state, opponent_seat, reply), colour) for reply in replies),
+        default=evaluate(state, colour),
+    )
     return worst + chance - threat
 
 

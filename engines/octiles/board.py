@@ -21,9 +21,7 @@ EDGE_INDEX = {name: index for index, name in enumerate(EDGE_NAMES)}
 ORIENTATIONS = range(8)
 
 SPACES: tuple[str, ...] = tuple(tile["id"] for tile in BOARD_DATA["tiles"])
-SPACE_CENTRES: dict[str, tuple[float, float]] = {
-    tile["id"]: tuple(tile["center"]) for tile in BOARD_DATA["tiles"]
-}
+SPACE_CENTRES: dict[str, tuple[float, float]] = {tile["id"]: tuple(tile["center"]) for tile in BOARD_DATA["tiles"]}
 STOPS: tuple[str, ...] = tuple(stop["id"] for stop in BOARD_DATA["stops"])
 STOP_CENTRES: dict[str, tuple[float, float]] = {stop["id"]: tuple(stop["center"]) for stop in BOARD_DATA["stops"]}
 CENTRAL_STOPS: tuple[str, ...] = tuple(stop["id"] for stop in BOARD_DATA["stops"] if stop["central"])

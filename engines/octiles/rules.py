@@ -86,18 +86,29 @@ class OctilesState:
 
     def clone(self) -> OctilesState:
         return OctilesState(
-            seed=self.seed, scramble_rule=self.scramble_rule, gold_seat=self.gold_seat,
-            tiles={space: list(placed) for space, placed in self.tiles.items()}, spare=self.spare,
-            phase=self.phase, turn_seat=self.turn_seat, runners=dict(self.runners), prizes=dict(self.prizes),
-            collected=dict(self.collected), marker=dict(self.marker) if self.marker else None,
+            seed=self.seed,
+            scramble_rule=self.scramble_rule,
+            gold_seat=self.gold_seat,
+            tiles={space: list(placed) for space, placed in self.tiles.items()},
+            spare=self.spare,
+            phase=self.phase,
+            turn_seat=self.turn_seat,
+            runners=dict(self.runners),
+            prizes=dict(self.prizes),
+            collected=dict(self.collected),
+            marker=dict(self.marker) if self.marker else None,
             pending_marker=dict(self.pending_marker) if self.pending_marker else None,
             last_option=list(self.last_option),
             last_change=dict(self.last_change) if self.last_change else None,
             last_route=_copy_route(self.last_route),
             last_scramble=list(self.last_scramble) if self.last_scramble else None,
-            scramble_used=list(self.scramble_used), passes_in_row=self.passes_in_row,
-            turn_number=self.turn_number, winner=self.winner, end_reason=self.end_reason,
-            log=list(self.log), schema=self.schema,
+            scramble_used=list(self.scramble_used),
+            passes_in_row=self.passes_in_row,
+            turn_number=self.turn_number,
+            winner=self.winner,
+            end_reason=self.end_reason,
+            log=list(self.log),
+            schema=self.schema,
         )
 
 
@@ -109,8 +120,9 @@ def _copy_route(route: dict | None) -> dict | None:
 
 # ---------------------------------------------------------------- public helpers
 
+
 def colour_of(state: OctilesState, seat: int) -> str:
-    """"gold" or "teal"."""
+    """ "gold" or "teal"."""
     return "gold" if seat == state.gold_seat else "teal"
 
 
@@ -188,8 +200,9 @@ def destination_problem(state: OctilesState, colour: str, end: str) -> str | Non
         if prize != PRIZE_COLOUR[colour]:
             return f"circle {end} holds {opponent.title()}'s {prize} prize"
         if marker_owner(state) == colour:
-            return (f"your {PRIZE_COLOUR[colour]} marker is on {state.marker['stop']}: "
-                    "reach it before collecting a prize")
+            return (
+                f"your {PRIZE_COLOUR[colour]} marker is on {state.marker['stop']}: reach it before collecting a prize"
+            )
         return None
     if state.runners[opponent] == end:
         return f"stop {end} is occupied by {opponent.title()}'s runner"
@@ -198,8 +211,9 @@ def destination_problem(state: OctilesState, colour: str, end: str) -> str | Non
     return None
 
 
-def legal_routes(state: OctilesState, seat: int, tiles: Mapping | None = None,
-                 crossing: str | None = None) -> dict[str, list[Route]]:
+def legal_routes(
+    state: OctilesState, seat: int, tiles: Mapping | None = None, crossing: str | None = None
+) -> dict[str, list[Route]]:
     """Destinations of ``seat``'s runner with every route to each (option 2 on the current tiles).
 
     ``tiles`` replaces the board (to try a change first) and ``crossing`` keeps only routes
@@ -255,7 +269,8 @@ def change_options(state: OctilesState, seat: int) -> tuple[list[dict], list[dic
         look = connections(tile, current)
         rotations.extend(
             {"type": "rotate", "space": space, "orientation": orientation}
-            for orientation in ORIENTATIONS if connections(tile, orientation) != look
+            for orientation in ORIENTATIONS
+            if connections(tile, orientation) != look
         )
         replacements.extend(
             {"type": "replace", "space": space, "orientation": orientation} for orientation in ORIENTATIONS
@@ -278,8 +293,12 @@ def replace_move_actions(state: OctilesState, seat: int) -> list[dict]:
 def turn_actions(state: OctilesState, seat: int) -> list[dict]:
     """Every option-1/2/3 action for ``seat`` (no pass)."""
     rotations, replacements = change_options(state, seat)
-    return (_move_actions("move", legal_destinations(state, seat), {})
-            + replace_move_actions(state, seat) + rotations + replacements)
+    return (
+        _move_actions("move", legal_destinations(state, seat), {})
+        + replace_move_actions(state, seat)
+        + rotations
+        + replacements
+    )
 
 
 def has_turn_option(state: OctilesState, seat: int) -> bool:
@@ -290,11 +309,13 @@ def has_turn_option(state: OctilesState, seat: int) -> bool:
         return True
     return any(
         legal_routes(state, seat, replaced_tiles(state, space, orientation), crossing=space)
-        for space in SPACES for orientation in ORIENTATIONS
+        for space in SPACES
+        for orientation in ORIENTATIONS
     )
 
 
 # ---------------------------------------------------------------- the engine
+
 
 class OctilesEngine:
     name = "octiles"
@@ -321,8 +342,14 @@ class OctilesEngine:
             if sorted([placed[0] for placed in tiles.values()] + [spare]) != list(TILE_NUMBERS):
                 raise ValueError("layout tiles and spare must be the 18 tiles, each once")
         gold_seat = int(layout.get("gold_seat", gold_seat))
-        state = OctilesState(seed=seed, scramble_rule=bool(options.get("scramble", False)),
-                             gold_seat=gold_seat, tiles=tiles, spare=spare, turn_seat=gold_seat)
+        state = OctilesState(
+            seed=seed,
+            scramble_rule=bool(options.get("scramble", False)),
+            gold_seat=gold_seat,
+            tiles=tiles,
+            spare=spare,
+            turn_seat=gold_seat,
+        )
         state.log.append(f"Colours drawn: seat {gold_seat + 1} is Gold and plays first.")
         if "runners" in layout:
             state.runners = {"gold": layout["runners"]["gold"], "teal": layout["runners"]["teal"]}
@@ -359,8 +386,10 @@ class OctilesEngine:
         if self.to_act(state) != [seat]:
             return []
         if state.phase == "runners":
-            return [{"type": "place_runners", "gold": gold, "teal": teal}
-                    for gold, teal in itertools.permutations(CENTRAL_STOPS, 2)]
+            return [
+                {"type": "place_runners", "gold": gold, "teal": teal}
+                for gold, teal in itertools.permutations(CENTRAL_STOPS, 2)
+            ]
         if state.phase == "prizes":
             return [{"type": "first_circle", "circle": circle} for circle in RING]
         if state.phase == "marker":
@@ -403,8 +432,13 @@ class OctilesEngine:
             "prizes": {"first_circle": self._first_circle},
             "marker": {"place_marker": self._place_marker},
             "scramble": {"scramble": self._scramble, "skip_scramble": self._skip_scramble},
-            "turn": {"move": self._move, "replace_move": self._replace_move, "rotate": self._rotate,
-                     "replace": self._replace, "pass": self._pass},
+            "turn": {
+                "move": self._move,
+                "replace_move": self._replace_move,
+                "rotate": self._rotate,
+                "replace": self._replace,
+                "pass": self._pass,
+            },
         }[state.phase].get(kind)
         if handler is None:
             raise IllegalAction(f"that is not possible now: {why}")
@@ -452,8 +486,11 @@ class OctilesEngine:
         new.tiles[space] = [new.spare, orientation]
         new.spare = removed
         new.last_change = {"seat": seat, "space": space, "tile": new.tiles[space][0], "option": 1, "kind": "replace"}
-        _log(new, f"{colour_of(state, seat).title()} replaced tile {removed} on {space} with tile "
-                  f"{new.tiles[space][0]} (orientation {orientation}).")
+        _log(
+            new,
+            f"{colour_of(state, seat).title()} replaced tile {removed} on {space} with tile "
+            f"{new.tiles[space][0]} (orientation {orientation}).",
+        )
         return self._finish_move(new, seat, route, option=1)
 
     def _rotate(self, state, seat, action):
@@ -476,8 +513,11 @@ class OctilesEngine:
         new.tiles[space] = [new.spare, orientation]
         new.spare = removed
         new.last_change = {"seat": seat, "space": space, "tile": new.tiles[space][0], "option": 3, "kind": "replace"}
-        _log(new, f"{colour_of(state, seat).title()} replaced tile {removed} on {space} with tile "
-                  f"{new.tiles[space][0]} (orientation {orientation}) without moving.")
+        _log(
+            new,
+            f"{colour_of(state, seat).title()} replaced tile {removed} on {space} with tile "
+            f"{new.tiles[space][0]} (orientation {orientation}) without moving.",
+        )
         return self._finish_change(new, seat)
 
     def _pass(self, state, seat, action):
@@ -508,8 +548,11 @@ class OctilesEngine:
         colour = new.pending_marker["colour"]
         new.marker = {"colour": colour, "stop": stop}
         new.pending_marker = None
-        _log(new, f"{colour_of(state, seat).title()} placed the {colour} marker on {stop}: "
-                  f"{OWNER_OF_PRIZE[colour].title()} must reach it before collecting again.")
+        _log(
+            new,
+            f"{colour_of(state, seat).title()} placed the {colour} marker on {stop}: "
+            f"{OWNER_OF_PRIZE[colour].title()} must reach it before collecting again.",
+        )
         return self._after_marker(new)
 
     def _scramble(self, state, seat, action):
@@ -561,8 +604,10 @@ class OctilesEngine:
         if state.last_option[seat] == 3:
             raise IllegalAction("you changed a tile without moving last turn: this turn you must move your runner")
         if space == restricted_space(state, seat):
-            raise IllegalAction(f"your opponent just changed the tile on {space}: you may not rotate or replace it "
-                                "without moving this turn (option 1 on it is allowed)")
+            raise IllegalAction(
+                f"your opponent just changed the tile on {space}: you may not rotate or replace it "
+                "without moving this turn (option 1 on it is allowed)"
+            )
 
     def _finish_move(self, new: OctilesState, seat: int, route: Route, option: int) -> OctilesState:
         colour = colour_of(new, seat)
@@ -572,15 +617,21 @@ class OctilesEngine:
         new.passes_in_row = 0
         new.last_scramble = None
         new.turn_number += 1
-        _log(new, f"{colour.title()} moved {route.start} \u2192 {route.end} (via {route.via}, "
-                  f"through {', '.join(route.spaces)}).")
+        _log(
+            new,
+            f"{colour.title()} moved {route.start} \u2192 {route.end} (via {route.via}, "
+            f"through {', '.join(route.spaces)}).",
+        )
         end = route.end
         if end in CIRCLES:
             del new.prizes[end]
             first_prize = sum(new.collected.values()) == 0
             new.collected[colour] += 1
-            _log(new, f"{colour.title()} collected the {PRIZE_COLOUR[colour]} prize on {end} "
-                      f"({new.collected[colour]}/{PRIZES_TO_WIN}).")
+            _log(
+                new,
+                f"{colour.title()} collected the {PRIZE_COLOUR[colour]} prize on {end} "
+                f"({new.collected[colour]}/{PRIZES_TO_WIN}).",
+            )
             if new.collected[colour] >= PRIZES_TO_WIN:
                 new.phase, new.winner = "over", seat
                 new.end_reason = f"{colour.title()} collected all {PRIZES_TO_WIN} prizes"
@@ -619,8 +670,10 @@ class OctilesEngine:
 def _prizes_from(first_circle: str) -> dict[str, str]:
     start = RING.index(first_circle.upper())
     other = "orange" if FIRST_PRIZE_ON_CHOSEN_CIRCLE == "plum" else "plum"
-    return {RING[(start + 2 * k) % len(RING)]: (FIRST_PRIZE_ON_CHOSEN_CIRCLE if k % 2 == 0 else other)
-            for k in range(len(RING) // 2)}
+    return {
+        RING[(start + 2 * k) % len(RING)]: (FIRST_PRIZE_ON_CHOSEN_CIRCLE if k % 2 == 0 else other)
+        for k in range(len(RING) // 2)
+    }
 
 
 def _space_and_orientation(action: Mapping[str, Any]) -> tuple[str, int]:

@@ -32,9 +32,12 @@ def controls(message) -> list[dict]:
 
 def find(message, *, label_start: str | None = None, kind: str | None = None) -> dict:
     """The one control whose label starts with ``label_start`` or whose custom id is of ``kind``."""
-    found = [c for c in controls(message)
-             if (label_start is not None and (c.get("label") or "").startswith(label_start))
-             or (kind is not None and f":{kind}:" in c.get("custom_id", ""))]
+    found = [
+        c
+        for c in controls(message)
+        if (label_start is not None and (c.get("label") or "").startswith(label_start))
+        or (kind is not None and f":{kind}:" in c.get("custom_id", ""))
+    ]
     assert len(found) == 1, (label_start, kind, [(c.get("label"), c.get("custom_id")) for c in controls(message)])
     return found[0]
 
@@ -134,8 +137,9 @@ async def test_full_turns_through_the_turn_panel(world):
     # Step 2: the Queen. Two cards of different suits: a private error, state unchanged.
     assert find(panel, kind="queen")["max_values"] == 2
     result = await pick(world.ada, panel, "queen", ["1", "2"])
-    assert [f.content for f in result.followups] == ["The Queen takes two pool cards of the same suit, "
-                                                     "not from a run with a token."]
+    assert [f.content for f in result.followups] == [
+        "The Queen takes two pool cards of the same suit, not from a run with a token."
+    ]
     assert all(f.ephemeral for f in result.followups)
     assert ENGINE.dump(await state_of(world, sid)) == before
     result = await pick(world.ada, panel, "queen", ["4", "6"])
@@ -229,17 +233,28 @@ async def test_laying_a_run_by_picking_its_cards(world):
     game, sid = await start(world)
     # Ten hearts in a row make 44 possible runs: too many to list, so the panel asks for the cards.
     hearts = ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H"]
-    await redeal(world, sid, {"deal": {"first": 0, "hands": [hearts, ["AD", "2S", "3S", "4D", "6H", "10C", "QH", "KS"]],
-                                       "action_piles": [["JH"], ["QS"]], "action_stack_top": ["KC"],
-                                       "stock_top": ["5C"]}})
+    await redeal(
+        world,
+        sid,
+        {
+            "deal": {
+                "first": 0,
+                "hands": [hearts, ["AD", "2S", "3S", "4D", "6H", "10C", "QH", "KS"]],
+                "action_piles": [["JH"], ["QS"]],
+                "action_stack_top": ["KC"],
+                "stock_top": ["5C"],
+            }
+        },
+    )
     panel = await open_panel(world.ada, game)
     panel = (await click(world.ada, panel, "Pile 1")).response  # K♣ on J♥: no action, on to the options
     select = find(panel, kind="laym")
     assert sorted(option_values(select)) == sorted(hearts) and (select["min_values"], select["max_values"]) == (3, 10)
     before = ENGINE.dump(await state_of(world, sid))
     result = await pick(world.ada, panel, "laym", ["2H", "4H", "5H"])
-    assert private_texts(result)[-1] == ("Those cards are not a run: 3 or more cards of one suit in a row "
-                                         "(Ace low or high).")
+    assert private_texts(result)[-1] == (
+        "Those cards are not a run: 3 or more cards of one suit in a row (Ace low or high)."
+    )
     assert result.followups[-1].ephemeral and ENGINE.dump(await state_of(world, sid)) == before
     result = await pick(world.ada, panel, "laymt", ["5H", "3H", "4H"])
     assert "laid the run 3♥ 4♥ 5♥ with their token" in world.channel.last_message.content

@@ -193,8 +193,9 @@ async def test_invalid_inputs_are_answered_privately_and_change_nothing(world):
     await assert_rejected(world, world.ada, "Z1", "There is no Z1 in the deck: no card carries the letter Z.")
     await assert_rejected(world, world.ada, "S1", "There is no S1 in the deck: S comes as S2, S5, S6, S7.")
     await assert_rejected(world, world.ada, "E1 E1", "You used E1 twice; the deck has only one E1.")
-    await assert_rejected(world, world.ada, "A1 E2 B3 O4 D5 I6 C7 H8 N3",
-                          "A variant has at most 8 positions; you gave 9.")
+    await assert_rejected(
+        world, world.ada, "A1 E2 B3 O4 D5 I6 C7 H8 N3", "A variant has at most 8 positions; you gave 9."
+    )
     await assert_rejected(world, world.ada, "* *", "Your team has only 1 Treatment Card left; this variant uses 2.")
     await assert_rejected(world, world.ada, "E9", "Card numbers go from 1 to 8, not 9.")
     await assert_rejected(world, world.ada, "hello", "I can't read 'HEL': write cards like S5, a number, * or _.")

@@ -92,6 +92,7 @@ async def play_by_menu(actor, world, action):
 
 # -------------------------------------------------------------------- tests
 
+
 async def test_two_player_game_to_the_end(world):
     session = await start_two(world, seed=3)
     names = session.names
@@ -113,14 +114,18 @@ async def test_two_player_game_to_the_end(world):
         assert message.id == session.record.message_id  # the game message is edited, not reposted
         assert_hands_hidden(message, session)
         where = action.get("box") or state.target
-        assert f"**{names[seat]}** placed" in message.content and f"on **{where}** aiming {action['direction']}" \
-            in message.content
+        assert (
+            f"**{names[seat]}** placed" in message.content
+            and f"on **{where}** aiming {action['direction']}" in message.content
+        )
         for event in session.state.events:
             if event["type"] == "skip" and event["action"] == session.state.actions:
                 skipped_seen = True
-                assert (f"⏭ <@{session.players[event['seat']]}> has no "
-                        f"{box_colour(event['box']).replace('sky', 'sky blue')} shield or joker for "
-                        f"**{event['box']}** and skips.") in message.content
+                assert (
+                    f"⏭ <@{session.players[event['seat']]}> has no "
+                    f"{box_colour(event['box']).replace('sky', 'sky blue')} shield or joker for "
+                    f"**{event['box']}** and skips."
+                ) in message.content
         assert moves < 60
     assert skipped_seen, "seed 3 has skips: they must be announced"
     assert session.record.status == "finished"
@@ -154,9 +159,16 @@ async def test_place_button_flow_menus(world):
     assert columns[3]["label"] == "C4 (green)"
     await actor.select(menu, ["C4"])
     aims = menu.components[0]["components"][0]["options"]
-    assert [o["label"] for o in aims] == ["N → B4 (sky blue)", "NE → B5 (sky blue)", "E → C5 (green)",
-                                          "SE → D5 (yellow)", "S → D4 (yellow)", "SW → D3 (yellow)",
-                                          "W → C3 (green)", "NW → B3 (sky blue)"]
+    assert [o["label"] for o in aims] == [
+        "N → B4 (sky blue)",
+        "NE → B5 (sky blue)",
+        "E → C5 (green)",
+        "SE → D5 (yellow)",
+        "S → D4 (yellow)",
+        "SW → D3 (yellow)",
+        "W → C3 (green)",
+        "NW → B3 (sky blue)",
+    ]
     await actor.select(menu, ["NE"])
     assert menu.content.startswith("Done.") and "White Lady on **C4** aiming NE" in menu.content
     session = await session_by_id(world, session.id)
@@ -173,8 +185,10 @@ async def test_place_button_flow_menus(world):
     assert [o["value"] for o in menu.components[0]["components"][0]["options"]] == fitting
     shield = fitting[0]
     await other.select(menu, [shield])
-    expected = [f"{o['direction']} → {o['box']} ({o['colour'].replace('sky', 'sky blue')})"
-                for o in aim_options(session.state, shield)]
+    expected = [
+        f"{o['direction']} → {o['box']} ({o['colour'].replace('sky', 'sky blue')})"
+        for o in aim_options(session.state, shield)
+    ]
     assert [o["label"] for o in menu.components[0]["components"][0]["options"]] == expected
     direction = aim_options(session.state, shield)[0]["direction"]
     await other.select(menu, [direction])
@@ -230,8 +244,7 @@ async def test_illegal_inputs_are_answered_privately(world):
     await refused(player, "designates none; try", shield=shield, direction="W")
     await refused(actor_of(world, session, 1 - seat), f"It is <@{player.id}>'s turn.", shield=shield, direction="E")
     await refused(world.cy, "You are not playing in this game.", shield=shield, direction="E")
-    await refused(player, "The shield must go on the target box C1.", shield=shield, direction="E",
-                  box="D4")
+    await refused(player, "The shield must go on the target box C1.", shield=shield, direction="E", box="D4")
     missing = next((c for c in COLOURS if hand[c] == 0), None)
     if missing is not None:
         await refused(player, "You have no", shield=missing, direction="E")
@@ -246,18 +259,19 @@ async def test_illegal_inputs_are_answered_privately(world):
 async def test_four_players_wait_for_all_accepts(world):
     bad = await world.ada.slash(world.channel, "octagone challenge", opponent=world.bo, partner=world.cy)
     assert bad.ephemeral and "give both `partner` and `opponent2`" in private_texts(bad)[0]
-    bad = await world.ada.slash(world.channel, "octagone challenge", opponent=world.bo, partner=world.cy,
-                                opponent2=world.di, level="basic")
+    bad = await world.ada.slash(
+        world.channel, "octagone challenge", opponent=world.bo, partner=world.cy, opponent2=world.di, level="basic"
+    )
     assert bad.ephemeral and "Four players play the advanced level only" in private_texts(bad)[0]
-    bad = await world.ada.slash(world.channel, "octagone challenge", opponent=bot_member(world), partner=world.cy,
-                                opponent2=world.di)
+    bad = await world.ada.slash(
+        world.channel, "octagone challenge", opponent=bot_member(world), partner=world.cy, opponent2=world.di
+    )
     assert bad.ephemeral and "only as the single opponent" in private_texts(bad)[0]
     assert await world.platform.store.live_session(world.channel.id) is None
 
     world.platform.new_seed = lambda: 21
     # Mentioned in an unusual order on purpose: seats still follow challenger, opponent, partner, opponent2.
-    await world.di.slash(world.channel, "octagone challenge", opponent=world.ada, partner=world.bo,
-                         opponent2=world.cy)
+    await world.di.slash(world.channel, "octagone challenge", opponent=world.ada, partner=world.bo, opponent2=world.cy)
     challenge = world.channel.last_message
     for member in (world.ada, world.bo, world.cy):
         assert member.mention in challenge.content
@@ -281,8 +295,9 @@ async def test_four_players_wait_for_all_accepts(world):
     assert_hands_hidden(message, session)
     # The starter opens and the next seat clockwise plays.
     starter = session.state.to_move
-    await play_by_command(actor_of(world, session, starter), world,
-                          {"type": "white_lady", "box": "D4", "direction": "N"})
+    await play_by_command(
+        actor_of(world, session, starter), world, {"type": "white_lady", "box": "D4", "direction": "N"}
+    )
     session = await session_by_id(world, session.id)
     assert session.state.board["D4"].seat == starter and session.state.target == "C4"
     nxt = session.state.to_move
@@ -291,8 +306,9 @@ async def test_four_players_wait_for_all_accepts(world):
 
 async def test_hands_stay_private(world):
     session = await start_two(world, seed=11)
-    await play_by_command(actor_of(world, session, session.state.to_move), world,
-                          {"type": "white_lady", "box": "D4", "direction": "N"})
+    await play_by_command(
+        actor_of(world, session, session.state.to_move), world, {"type": "white_lady", "box": "D4", "direction": "N"}
+    )
     session = await session_by_id(world, session.id)
     for message in world.channel.history():
         assert_hands_hidden(message, session)
@@ -340,8 +356,10 @@ async def test_against_the_computer(world):
         session = await session_by_id(world, session.id)
         bot_moves = sum(1 for e in session.state.events if e["type"] in ("place", "white_lady") and e["seat"] == 1)
         if session.record.status == "active" and bot_moves:
-            assert "**TestBot** placed" in world.channel.last_message.content or "skips" in \
-                world.channel.last_message.content
+            assert (
+                "**TestBot** placed" in world.channel.last_message.content
+                or "skips" in world.channel.last_message.content
+            )
         assert moves < 40
     assert bot_moves >= 3
     assert session.record.status == "finished"
@@ -351,8 +369,9 @@ async def test_against_the_computer(world):
 
 async def test_four_player_rematch_keeps_the_pairs(world):
     world.platform.new_seed = lambda: 21
-    await world.ada.slash(world.channel, "octagone challenge", opponent=world.bo, partner=world.cy,
-                          opponent2=world.di, open_hands=True)
+    await world.ada.slash(
+        world.channel, "octagone challenge", opponent=world.bo, partner=world.cy, opponent2=world.di, open_hands=True
+    )
     challenge = world.channel.last_message
     for member in (world.bo, world.cy, world.di):
         await member.click(challenge, label="Accept")
@@ -395,6 +414,16 @@ async def test_rules_summarise_both_levels_and_the_commands(world):
     result = await world.ada.slash(world.channel, "rules", game="octagone")
     assert result.ephemeral
     text = result.response.embeds[0].description
-    for words in ("fewest shields", "first free box", "Advanced level", "last** free box", "perimeter connections",
-                  "Four players", "/octagone challenge", "/octagone place", "**Place**", "**My shields**"):
+    for words in (
+        "fewest shields",
+        "first free box",
+        "Advanced level",
+        "last** free box",
+        "perimeter connections",
+        "Four players",
+        "/octagone challenge",
+        "/octagone place",
+        "**Place**",
+        "**My shields**",
+    ):
         assert words in text

@@ -61,6 +61,7 @@ async def refused(world, actor, path, sentence):
 
 # -------------------------------------------------------------------- tests
 
+
 async def test_game_message_shows_board_turn_and_controls(world):
     session = await start(world)
     assert session.players == [world.ada.id, world.bo.id]  # the challenger moves first by default
@@ -154,8 +155,12 @@ async def test_move_button_flow(world):
 
     await world.ada.select(menu, ["a1"])
     ends = select_options(menu)
-    assert [(o["value"], o["label"]) for o in ends] == [("d4", "d4"), ("b4", "b4"), ("d2", "d2"),
-                                                       ("a2", "a2: grid change")]
+    assert [(o["value"], o["label"]) for o in ends] == [
+        ("d4", "d4"),
+        ("b4", "b4"),
+        ("d2", "d2"),
+        ("a2", "a2: grid change"),
+    ]
     assert ends[1]["description"] == "2 paths: you choose next"
     assert ends[0]["description"] == "a1-b2-c3-d4"
 
@@ -211,17 +216,24 @@ async def test_autocomplete_lists_the_players_legal_moves(world):
     session.state = ENGINE.new_game(2, {"position": "Od1 Oe1 1c5 / Od6 Oe8 2b6", "to_move": 0}, SEED)
     await world.platform.save(session)
     choices = await world.ada.autocomplete(world.channel, "octego move", "path", "c5")
-    assert {c["value"]: c["name"] for c in choices} == {"c5xd6": "c5xd6 (1, captures Octego)",
-                                                       "c5xb6": "c5xb6 (1, captures 2)",
-                                                       "c5-b4": "c5-b4 (1)", "c5-d4": "c5-d4 (1)"}
+    assert {c["value"]: c["name"] for c in choices} == {
+        "c5xd6": "c5xd6 (1, captures Octego)",
+        "c5xb6": "c5xb6 (1, captures 2)",
+        "c5-b4": "c5-b4 (1)",
+        "c5-d4": "c5-d4 (1)",
+    }
 
 
 async def test_illegal_moves_are_answered_privately(world):
     await start(world)
     await refused(world, world.ada, "b1-c2-d1", "The space d1 is occupied by your own piece. It can reach: b3, d3.")
     await refused(world, world.ada, "c1-b1", "The space b1 is occupied: changing grids needs an empty space")
-    await refused(world, world.ada, "a1-b4", "The move a1-b4 can be played along 2 paths: a1-b2-c3-b4, a1-b2-a3-b4. "
-                                             "Please write the full path.")
+    await refused(
+        world,
+        world.ada,
+        "a1-b4",
+        "The move a1-b4 can be played along 2 paths: a1-b2-c3-b4, a1-b2-a3-b4. Please write the full path.",
+    )
     await refused(world, world.ada, "d1-d2", "Octego pieces may not change grids.")
     await refused(world, world.ada, "e8-d7", "The piece on e8 is not yours.")
     await refused(world, world.ada, "nonsense", "Write a move as the spaces it visits")
@@ -284,7 +296,14 @@ async def test_rules_summary(world):
     embed = result.response.embeds[0]
     assert embed.title == "Octego: how to play"
     assert embed.description == RULES
-    for phrase in ("**Goal**", "both of your opponent's Octegos", "**Changing grids**", "`c1-d2xe3`",
-                   "`/octego challenge opponent:@someone`", "**Move** button", "`/octego move path:c1-d2`",
-                   "**Rematch**"):
+    for phrase in (
+        "**Goal**",
+        "both of your opponent's Octegos",
+        "**Changing grids**",
+        "`c1-d2xe3`",
+        "`/octego challenge opponent:@someone`",
+        "**Move** button",
+        "`/octego move path:c1-d2`",
+        "**Rematch**",
+    ):
         assert phrase in embed.description

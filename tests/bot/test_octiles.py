@@ -21,13 +21,13 @@ from engines.octiles.ai import choose_action
 SEED = 1234  # Ada (seat 0) draws Gold; from C3 Gold's only plain move is C3 -> C4 via c3.SW
 
 
-
 @pytest.fixture
 def games():
     return [OctilesAdapter]
 
 
 # ------------------------------------------------------------------ helpers
+
 
 async def current(world, session_id):
     return await world.platform.load(session_id)
@@ -94,11 +94,18 @@ def win_layout(collected):
     """Seed 1234's tiles, Ada Gold on B4 with A4 (orange) one tile away via a3.NE, Bo Teal on D4."""
     base = ENGINE.new_game(2, {}, SEED)
     tiles = {space: list(placed) for space, placed in base.tiles.items()}
-    return {"tiles": tiles, "spare": base.spare, "gold_seat": 0, "runners": {"gold": "B4", "teal": "D4"},
-            "first_circle": "A2", "collected": {"gold": collected}}
+    return {
+        "tiles": tiles,
+        "spare": base.spare,
+        "gold_seat": 0,
+        "runners": {"gold": "B4", "teal": "D4"},
+        "first_circle": "A2",
+        "collected": {"gold": collected},
+    }
 
 
 # -------------------------------------------------------------------- tests
+
 
 async def test_set_up_choices_are_private_and_for_the_right_player(world):
     session = await start(world)
@@ -158,13 +165,16 @@ async def test_turns_by_commands_and_the_move_flow(world):
     # 2. Bo (Teal), /octiles rotate (option 3).
     rotation = change_options(session.state, 1)[0][0]
     tile = session.state.tiles[rotation["space"]][0]
-    result = await world.bo.slash(world.channel, "octiles rotate", tile=rotation["space"].upper(),
-                                  orientation=rotation["orientation"])
+    result = await world.bo.slash(
+        world.channel, "octiles rotate", tile=rotation["space"].upper(), orientation=rotation["orientation"]
+    )
     assert result.ephemeral and private_texts(result)[-1].startswith("Done.")
     session = await current(world, session.id)
     assert session.state.tiles[rotation["space"]] == [tile, rotation["orientation"]]
-    assert (f"**Bo** (Teal) rotated tile {tile} on **{rotation['space']}** to orientation "
-            f"{rotation['orientation']} (no move).") in world.channel.last_message.content
+    assert (
+        f"**Bo** (Teal) rotated tile {tile} on **{rotation['space']}** to orientation "
+        f"{rotation['orientation']} (no move)."
+    ) in world.channel.last_message.content
 
     # 3. Ada, /octiles move with a value offered by autocomplete.
     choices = await world.ada.autocomplete(world.channel, "octiles move", "to", "")
@@ -187,11 +197,18 @@ async def test_turns_by_commands_and_the_move_flow(world):
     await world.bo.select(menu, [action["space"]], custom_id=replace_menu["custom_id"])
     assert menu.attachments and menu.attachments[0].description.startswith(f"Spare tile {session.state.spare}")
     await world.bo.select(menu, [str(action["orientation"])])
-    routes = legal_routes(session.state, 1, replaced_tiles(session.state, action["space"], action["orientation"]),
-                          crossing=action["space"])
+    routes = legal_routes(
+        session.state,
+        1,
+        replaced_tiles(session.state, action["space"], action["orientation"]),
+        crossing=action["space"],
+    )
     assert "Don't move" not in option_labels(menu)  # option 3 is not allowed twice in a row
-    assert option_labels(menu) == [f"{end} via {r.via} ({len(r.steps)} tile{'s' if len(r.steps) != 1 else ''})"
-                                   for end, rs in routes.items() for r in rs]
+    assert option_labels(menu) == [
+        f"{end} via {r.via} ({len(r.steps)} tile{'s' if len(r.steps) != 1 else ''})"
+        for end, rs in routes.items()
+        for r in rs
+    ]
     spare, chosen = session.state.spare, option_values(menu)[0]
     await world.bo.select(menu, [chosen])
     assert menu.content.startswith("Done.") and not menu.attachments
@@ -213,8 +230,11 @@ async def test_turns_by_commands_and_the_move_flow(world):
     shown = await world.bo.click(world.channel.last_message, label="Move")
     menu = shown.response
     assert f"Your opponent just changed {space}" in menu.content
-    rotate_menu = next(select_options(menu, i) for i in range(len(menu.components))
-                       if "rotate" in select_options(menu, i)["placeholder"])
+    rotate_menu = next(
+        select_options(menu, i)
+        for i in range(len(menu.components))
+        if "rotate" in select_options(menu, i)["placeholder"]
+    )
     assert f"Rotate {space}" not in [o["label"] for o in rotate_menu["options"]]
     rotation = change_options(session.state, 1)[0][0]
     tile = session.state.tiles[rotation["space"]][0]
@@ -227,12 +247,14 @@ async def test_turns_by_commands_and_the_move_flow(world):
 
     # 7. Ada, /octiles replace with `to`: option 1.
     action = replace_move_actions(session.state, 0)[0]
-    choices = await world.ada.autocomplete(world.channel, "octiles replace", "to", "",
-                                           tile=action["space"], orientation=action["orientation"])
+    choices = await world.ada.autocomplete(
+        world.channel, "octiles replace", "to", "", tile=action["space"], orientation=action["orientation"]
+    )
     assert choices and all(c["value"].split()[0] == c["name"].split()[0] for c in choices)
     assert action["to"] in [c["value"].split()[0] for c in choices]
-    result = await world.ada.slash(world.channel, "octiles replace", tile=action["space"],
-                                   orientation=action["orientation"], to=action["to"])
+    result = await world.ada.slash(
+        world.channel, "octiles replace", tile=action["space"], orientation=action["orientation"], to=action["to"]
+    )
     assert private_texts(result)[-1].startswith("Done."), private_texts(result)
     session = await current(world, session.id)
     assert session.state.runners["gold"] == action["to"] and session.state.turn_seat == 1
@@ -255,8 +277,9 @@ async def test_illegal_inputs_are_private_and_change_nothing(world):
     await refused(world.ada, "move", "Z9 is not a stop or circle.", to="Z9")
     await refused(world.bo, "move", f"It is <@{world.ada.id}>'s turn.", to="D3")
     await refused(world.cy, "move", "You are not playing in this game.", to="C4")
-    await refused(world.ada, "rotate", "Q7 is not a tile space (spaces: " + ", ".join(SPACES) + ").",
-                  tile="q7", orientation=1)
+    await refused(
+        world.ada, "rotate", "Q7 is not a tile space (spaces: " + ", ".join(SPACES) + ").", tile="q7", orientation=1
+    )
     assert await world.ada.autocomplete(world.channel, "octiles move", "to", "") == []
     clicked = await world.bo.click(world.channel.last_message, label="Move")
     assert private_texts(clicked)[0].startswith(f"It is <@{world.ada.id}>'s turn")
@@ -271,24 +294,44 @@ async def test_illegal_inputs_are_private_and_change_nothing(world):
     before = ENGINE.dump(session.state)
     # A rotation that would be legal if Ada had moved last turn:
     again = change_options(ENGINE.load({**before, "last_option": [0, 0]}), 0)[0][0]
-    await refused(world.ada, "rotate", "You changed a tile without moving last turn: this turn you must move your "
-                                       "runner.", tile=again["space"], orientation=again["orientation"])
-    await refused(world.ada, "replace", "You changed a tile without moving last turn: this turn you must move your "
-                                        "runner.", tile="a2", orientation=0)
+    await refused(
+        world.ada,
+        "rotate",
+        "You changed a tile without moving last turn: this turn you must move your runner.",
+        tile=again["space"],
+        orientation=again["orientation"],
+    )
+    await refused(
+        world.ada,
+        "replace",
+        "You changed a tile without moving last turn: this turn you must move your runner.",
+        tile="a2",
+        orientation=0,
+    )
     # A Move menu opened before the opponent acted is out of date afterwards.
     session = await current(world, session.id)
     stale_owner = world.ada
     shown = await stale_owner.click(world.channel.last_message, label="Move")
     menu = shown.response
     action = replace_move_actions(session.state, 0)[0]
-    await world.ada.slash(world.channel, "octiles replace", tile=action["space"], orientation=action["orientation"],
-                          to=action["to"] + (f" via {action['via']}" if "via" in action else ""))
+    await world.ada.slash(
+        world.channel,
+        "octiles replace",
+        tile=action["space"],
+        orientation=action["orientation"],
+        to=action["to"] + (f" via {action['via']}" if "via" in action else ""),
+    )
     session = await current(world, session.id)
     before = ENGINE.dump(session.state)
-    late = await stale_owner.select(menu, [option_values(menu, len(menu.components) - 1)[0]],
-                                    custom_id=select_options(menu, len(menu.components) - 1)["custom_id"])
-    assert private_texts(late)[-1] == f"It is <@{world.bo.id}>'s turn: Teal's turn: move, replace and move, or " \
-                                      "change a tile."
+    late = await stale_owner.select(
+        menu,
+        [option_values(menu, len(menu.components) - 1)[0]],
+        custom_id=select_options(menu, len(menu.components) - 1)["custom_id"],
+    )
+    assert (
+        private_texts(late)[-1] == f"It is <@{world.bo.id}>'s turn: Teal's turn: move, replace and move, or "
+        "change a tile."
+    )
     assert ENGINE.dump((await current(world, session.id)).state) == before
 
 
@@ -297,8 +340,9 @@ async def test_marker_is_asked_from_the_right_player_and_scramble_is_offered(wor
     assert session.options == {"scramble": True}
     session = await replace_state(world, session, win_layout(0), scramble=True)
     result = await world.ada.slash(world.channel, "octiles move", to="A4")
-    assert private_texts(result)[-1].startswith("Done. **Ada** (Gold) moved **B4 → A4** (via a3.NE, through a3) "
-                                                "and collected an orange prize (1/5).")
+    assert private_texts(result)[-1].startswith(
+        "Done. **Ada** (Gold) moved **B4 → A4** (via a3.NE, through a3) and collected an orange prize (1/5)."
+    )
     session = await current(world, session.id)
     assert session.state.phase == "marker" and session.state.pending_marker == {"colour": "orange", "placer": 1}
     message = world.channel.last_message
@@ -334,8 +378,9 @@ async def test_marker_is_asked_from_the_right_player_and_scramble_is_offered(wor
     assert menu.content.startswith("Done.")
     session = await current(world, session.id)
     assert session.state.scramble_used == [True, False] and session.state.phase == "turn"
-    assert sorted(session.state.tiles[s][0] for s in ("a2", "b3", "c4", "d1")) == \
-        sorted(tiles_before[s][0] for s in ("a2", "b3", "c4", "d1"))
+    assert sorted(session.state.tiles[s][0] for s in ("a2", "b3", "c4", "d1")) == sorted(
+        tiles_before[s][0] for s in ("a2", "b3", "c4", "d1")
+    )
     assert "**Ada** (Gold) scrambled the tiles on a2, b3, c4, d1." in world.channel.last_message.content
 
     # Bo's move: the scramble is offered privately in the answer; Bo skips.
@@ -344,8 +389,12 @@ async def test_marker_is_asked_from_the_right_player_and_scramble_is_offered(wor
         action = next(a for a in ENGINE.legal_actions(session.state, 1) if a["type"] in ("move", "replace_move"))
     options = {"tile": action["space"], "orientation": action["orientation"]} if "space" in action else {}
     command = "replace" if "space" in action else "move"
-    result = await world.bo.slash(world.channel, f"octiles {command}",
-                                  to=action["to"] + (f" via {action['via']}" if "via" in action else ""), **options)
+    result = await world.bo.slash(
+        world.channel,
+        f"octiles {command}",
+        to=action["to"] + (f" via {action['via']}" if "via" in action else ""),
+        **options,
+    )
     answer = [m for m in (result.response, *result.followups) if m is not None and m.flags.ephemeral][-1]
     assert "You may **scramble** four tiles now" in answer.content
     await world.bo.click(answer, label="Skip scramble")
@@ -377,9 +426,18 @@ async def test_rules_text(world):
     result = await world.ada.slash(world.channel, "rules", game="octiles")
     embed = result.response.embeds[0]
     assert embed.title == "Octiles Scavenger Hunt: how to play"
-    for needle in ("five of your prizes", "Replace and move", "Decoy markers", "Scramble", "`/octiles move to:",
-                   "`/octiles rotate tile:c3 orientation:0-7`", "`/octiles replace", "`/octiles marker stop:B2`",
-                   "**Move**", "**Set up**"):
+    for needle in (
+        "five of your prizes",
+        "Replace and move",
+        "Decoy markers",
+        "Scramble",
+        "`/octiles move to:",
+        "`/octiles rotate tile:c3 orientation:0-7`",
+        "`/octiles replace",
+        "`/octiles marker stop:B2`",
+        "**Move**",
+        "**Set up**",
+    ):
         assert needle in embed.description, needle
 
 
@@ -410,15 +468,21 @@ async def test_against_the_computer(world):
         elif kind == "place_marker":
             await world.ada.slash(world.channel, "octiles marker", stop=action["stop"])
         elif kind == "move":
-            await world.ada.slash(world.channel, "octiles move", to=action["to"] + (
-                f" via {action['via']}" if "via" in action else ""))
+            await world.ada.slash(
+                world.channel, "octiles move", to=action["to"] + (f" via {action['via']}" if "via" in action else "")
+            )
         elif kind in ("rotate", "replace"):
-            await world.ada.slash(world.channel, f"octiles {kind}", tile=action["space"],
-                                  orientation=action["orientation"])
+            await world.ada.slash(
+                world.channel, f"octiles {kind}", tile=action["space"], orientation=action["orientation"]
+            )
         elif kind == "replace_move":
-            await world.ada.slash(world.channel, "octiles replace", tile=action["space"],
-                                  orientation=action["orientation"],
-                                  to=action["to"] + (f" via {action['via']}" if "via" in action else ""))
+            await world.ada.slash(
+                world.channel,
+                "octiles replace",
+                tile=action["space"],
+                orientation=action["orientation"],
+                to=action["to"] + (f" via {action['via']}" if "via" in action else ""),
+            )
         else:
             raise AssertionError(f"unexpected action {action}")
         turns += 1

@@ -161,9 +161,11 @@ async def test_two_simultaneous_actions_serialise(world):
     await start_game(world)
     session = await world.session()
     add_two = {"type": "add", "amount": 2}
-    results = await asyncio.gather(world.platform.act(session.id, world.ada.id, add_two),
-                                   world.platform.act(session.id, world.ada.id, add_two),
-                                   return_exceptions=True)
+    results = await asyncio.gather(
+        world.platform.act(session.id, world.ada.id, add_two),
+        world.platform.act(session.id, world.ada.id, add_two),
+        return_exceptions=True,
+    )
     await world.env.settle()
     errors = [r for r in results if isinstance(r, Exception)]
     assert len(errors) == 1 and isinstance(errors[0], UserError)
@@ -184,8 +186,13 @@ async def test_rest_failure_does_not_lose_the_move(world):
 
 
 async def test_every_command_is_acknowledged(world):
-    for command, options in [("games", {}), ("rules", {"game": "tiny"}), ("stats", {}),
-                             ("leaderboard", {"game": "tiny"}), ("tiny challenge", {"opponent": world.bo})]:
+    for command, options in [
+        ("games", {}),
+        ("rules", {"game": "tiny"}),
+        ("stats", {}),
+        ("leaderboard", {"game": "tiny"}),
+        ("tiny challenge", {"opponent": world.bo}),
+    ]:
         result = await world.ada.slash(world.channel, command, **options)
         assert result.acknowledged, command
     result = await world.bo.click(world.channel.last_message, label="Accept")
@@ -300,9 +307,19 @@ async def test_partners_are_rated_as_one_side(world):
     from engines.base import Outcome
 
     players = [world.ada.id, world.bo.id, world.cy.id, world.di.id]
-    record = SessionRecord(id=0, game="tiny", guild_id=world.guild.id, channel_id=world.channel.id,
-                           host_id=world.ada.id, players=players, status="finished", state={}, schema_version=1,
-                           created_at=world.env.now(), updated_at=world.env.now())
+    record = SessionRecord(
+        id=0,
+        game="tiny",
+        guild_id=world.guild.id,
+        channel_id=world.channel.id,
+        host_id=world.ada.id,
+        players=players,
+        status="finished",
+        state={},
+        schema_version=1,
+        created_at=world.env.now(),
+        updated_at=world.env.now(),
+    )
     outcome = Outcome(ranks=(1, 3, 1, 3), scores=(5, 9, 5, 9), reason="fewest shields", teams=(0, 1, 0, 1))
     await world.platform._update_ratings(record, outcome)
     ratings = {r.user_id: r for r in await world.platform.store.ratings(world.guild.id, "tiny")}

@@ -19,8 +19,13 @@ from bot.settings import Settings
 
 def start_playground() -> tuple[subprocess.Popen, str]:
     environment = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-    process = subprocess.Popen([sys.executable, "-m", "bot", "--memory"], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, env=environment)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--memory"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=environment,
+    )
     for line in process.stdout:
         match = re.search(r"Playground running: open (http://127\.0\.0\.1:\d+/\S*)", line)
         if match:

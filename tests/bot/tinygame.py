@@ -44,8 +44,9 @@ class TinyEngine:
         if total > TARGET:
             raise IllegalAction(f"that would pass {TARGET}")
         won = total == TARGET
-        return replace(state, total=total, turn=1 - seat, winner=seat if won else None,
-                       reason="reached 8" if won else "")
+        return replace(
+            state, total=total, turn=1 - seat, winner=seat if won else None, reason="reached 8" if won else ""
+        )
 
     def legal_actions(self, state, seat):
         if state.winner is not None or seat != state.turn:
@@ -120,7 +121,6 @@ class TinyAdapter(GameAdapter):
         if action["type"] == "add":
             return f"{session.names[seat]} added {action['amount']}."
         return ""
-
 
 
 __all__ = ["TinyAdapter", "UserError"]

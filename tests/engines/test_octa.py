@@ -125,8 +125,11 @@ def test_flip_onto_different_suit_goes_straight_to_options():
 
 
 def _action_state(card: str, **deal):
-    state = game(action_piles=[[card[0] + "S"], ["KD" if card[0] != "K" else "QD"]],
-                 action_stack_top=[card[0] + "S" if card[0] != "K" else "KS"], **deal)
+    state = game(
+        action_piles=[[card[0] + "S"], ["KD" if card[0] != "K" else "QD"]],
+        action_stack_top=[card[0] + "S" if card[0] != "K" else "KS"],
+        **deal,
+    )
     state = ENGINE.apply(state, 0, {"type": "flip", "pile": 1})
     assert state.step == "action"
     return state
@@ -264,8 +267,13 @@ B_POOL = ["4H", "9S", "2C", "5D", "6C", "7S", "8S", "10D"]
 
 
 def _b_ready(turn_gap: int = 1):
-    state = game(step="option", pool=B_POOL, hands=[["5S", "6S", "3C"], ["AC"]],
-                 runs=[[["AD", "2D", "3D"]], []], discard=["AH", "2H"])
+    state = game(
+        step="option",
+        pool=B_POOL,
+        hands=[["5S", "6S", "3C"], ["AC"]],
+        runs=[[["AD", "2D", "3D"]], []],
+        discard=["AH", "2H"],
+    )
     state.tokens[0], state.token_turn[0] = "run:0", state.turn - turn_gap
     return state
 
@@ -357,8 +365,7 @@ def test_exchange_needs_a_same_suit_neighbour_one_rank_away():
 def test_exchange_diagonal_is_not_next_to():
     state = _exchange_state(["5S"])
     # 5S at position 4 touches 6S? position 5 is across the centre, not adjacent.
-    assert not any(a.get("pool_position") == 4 and a.get("hand_card") == "5S"
-                   for a in ENGINE.legal_actions(state, 0))
+    assert not any(a.get("pool_position") == 4 and a.get("hand_card") == "5S" for a in ENGINE.legal_actions(state, 0))
 
 
 def test_exchange_forming_a_pool_run_may_take_the_token():
@@ -373,8 +380,9 @@ def test_exchange_forming_a_pool_run_may_take_the_token():
 def test_exchange_once_per_turn_and_protected_cards_stay():
     state = _exchange_state(["2H", "3C"])
     state.tokens[1] = "pool:top"
-    assert not any(a.get("pool_position") in (1, 2, 3) for a in ENGINE.legal_actions(state, 0)
-                   if a["type"] == "exchange")
+    assert not any(
+        a.get("pool_position") in (1, 2, 3) for a in ENGINE.legal_actions(state, 0) if a["type"] == "exchange"
+    )
     with pytest.raises(IllegalAction, match="protected"):
         ENGINE.apply(state, 0, {"type": "exchange", "hand_card": "2H", "pool_position": 1, "token": False})
     state.step = "exchange"
@@ -452,8 +460,11 @@ def test_illegal_action_leaves_state_unchanged():
 
 
 def test_first_stock_runout_reshuffles_discard_and_runs_of_three():
-    state = game(step="discard", hands=[["2C", "3C"], []],
-                 runs=[[["4H", "5H", "6H"], ["AS", "2S", "3S", "4S"]], [["7D", "8D", "9D"]]])
+    state = game(
+        step="discard",
+        hands=[["2C", "3C"], []],
+        runs=[[["4H", "5H", "6H"], ["AS", "2S", "3S", "4S"]], [["7D", "8D", "9D"]]],
+    )
     state.discard = state.stock[:-1]
     state.stock = state.stock[-1:]  # the next turn's draw empties it
     state.tokens = ["run:1", "run:0"]
@@ -468,8 +479,11 @@ def test_first_stock_runout_reshuffles_discard_and_runs_of_three():
 
 
 def test_second_runout_plays_out_the_turn_then_most_cards_wins():
-    state = game(step="discard", hands=[["2C", "3C"], ["2D"]],
-                 runs=[[["4H", "5H", "6H", "7H"]], [["AS", "2S", "3S", "4S", "5S"]]])
+    state = game(
+        step="discard",
+        hands=[["2C", "3C"], ["2D"]],
+        runs=[[["4H", "5H", "6H", "7H"]], [["AS", "2S", "3S", "4S", "5S"]]],
+    )
     state.stock_runouts = 1
     state.discard = state.discard + state.stock[:-1]
     state.stock = state.stock[-1:]
@@ -499,9 +513,17 @@ def test_win_needs_an_octa_and_28_table_cards():
 
 
 def test_28_cards_without_an_octa_do_not_win_and_face_down_cards_do_not_count():
-    state = game(runs=[[["AH", "2H", "3H", "4H", "5H", "6H", "7H"], ["AS", "2S", "3S", "4S", "5S", "6S", "7S"],
-                        ["AD", "2D", "3D", "4D", "5D", "6D", "7D"], ["AC", "2C", "3C", "4C", "5C", "6C", "7C"]],
-                       []])
+    state = game(
+        runs=[
+            [
+                ["AH", "2H", "3H", "4H", "5H", "6H", "7H"],
+                ["AS", "2S", "3S", "4S", "5S", "6S", "7S"],
+                ["AD", "2D", "3D", "4D", "5D", "6D", "7D"],
+                ["AC", "2C", "3C", "4C", "5C", "6C", "7C"],
+            ],
+            [],
+        ]
+    )
     assert table_count(state, 0) == 28 and not has_won(state, 0)
     state.runs[0][0]["slots"] += ["8H"]
     assert has_won(state, 0)

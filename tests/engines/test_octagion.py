@@ -307,8 +307,8 @@ def test_epsilon_collision_turns_up_another_word_card():
     assert len(set(state.words)) == 25
     assert state.flipped_word_cards > 1  # 25 teams cannot share 8 entries of one card
     after = ENGINE.apply(state, 0, {"type": "end_round"})
-    flipped = state.word_stack[:state.flipped_word_cards]
-    assert after.word_stack[-len(flipped):] == flipped
+    flipped = state.word_stack[: state.flipped_word_cards]
+    assert after.word_stack[-len(flipped) :] == flipped
 
 
 def test_zeta_allows_non_conforming_words_and_gives_treatment_cards():
@@ -350,9 +350,16 @@ def test_alpha_and_gamma_cannot_both_set_the_clock():
 # ---------------------------------------------------------------- parsing and invalid input
 
 
-@pytest.mark.parametrize("text", [
-    "s5 t8 r6 a1 n7 g2 e4 r3", "S5T8R6A1N7G2E4R3", "5 8 6 1 7 2 4 3", "58617243", "S5, t8,R6 a1 N7 g2 E4 r3",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "s5 t8 r6 a1 n7 g2 e4 r3",
+        "S5T8R6A1N7G2E4R3",
+        "5 8 6 1 7 2 4 3",
+        "58617243",
+        "S5, t8,R6 a1 N7 g2 E4 r3",
+    ],
+)
 def test_parser_accepts_every_form_a_player_types(text):
     assert STRANGER_SOLUTION == ["S5", "T8", "R6", "A1", "N7", "G2", "E4", "R3"]
     assert parse_variant(text, STRANGER) == STRANGER_SOLUTION
@@ -363,16 +370,19 @@ def test_parser_reads_treatment_cards_and_empty_positions():
     assert parse_variant("", STRANGER) == [None] * 8
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("N4", "there is no N4 in the deck: N comes as N3, N6, N7, N8"),
-    ("Z1", "there is no Z1 in the deck: no card carries the letter Z"),
-    ("S5 S5", "you used S5 twice; the deck has only one S5"),
-    ("5 8 6 1 7 2 4 3 1", "a variant has at most 8 positions"),
-    ("S5 T8 R6 A1 N7 G2 E4 R3 E8", "a variant has at most 8 positions; you gave 9"),
-    ("S9", "card numbers go from 1 to 8, not 9"),
-    ("S5 ?", "I can't read '?': write cards like S5, a number, * or _"),
-    ("* *", "your team has only 1 Treatment Card left; this variant uses 2"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("N4", "there is no N4 in the deck: N comes as N3, N6, N7, N8"),
+        ("Z1", "there is no Z1 in the deck: no card carries the letter Z"),
+        ("S5 S5", "you used S5 twice; the deck has only one S5"),
+        ("5 8 6 1 7 2 4 3 1", "a variant has at most 8 positions"),
+        ("S5 T8 R6 A1 N7 G2 E4 R3 E8", "a variant has at most 8 positions; you gave 9"),
+        ("S9", "card numbers go from 1 to 8, not 9"),
+        ("S5 ?", "I can't read '?': write cards like S5, a number, * or _"),
+        ("* *", "your team has only 1 Treatment Card left; this variant uses 2"),
+    ],
+)
 def test_parser_errors_are_precise(text, message):
     with pytest.raises(IllegalAction) as error:
         parse_variant(text, STRANGER, treatments_left=1)
@@ -384,9 +394,11 @@ def test_invalid_actions_leave_the_state_unchanged():
     assert unchanged_after(state, 0, {"type": "set_variant", "cards": ["N4"]}).startswith("there is no N4")
     assert unchanged_after(state, 0, {"type": "set_variant", "cards": ["S5", "S5"]}).startswith("you used S5")
     assert unchanged_after(state, 0, {"type": "set_variant", "cards": ["S5"] + [None] * 8}).startswith(
-        "a variant has at most 8")
+        "a variant has at most 8"
+    )
     assert unchanged_after(state, 0, {"type": "set_variant", "cards": ["*"]}) == (
-        "your team has no Treatment Cards left; this variant uses 1")
+        "your team has no Treatment Cards left; this variant uses 1"
+    )
     assert unchanged_after(state, 7, {"type": "got_it"}) == "you are not in this game"
     assert unchanged_after(state, 0, {"type": "dance"}) == "unknown action 'dance'"
     assert unchanged_after(state, 0, {"type": "next_round"}) == "the round is still running"

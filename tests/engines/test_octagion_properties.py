@@ -14,19 +14,20 @@ from engines.octagion.ai import choose_action, think_seconds
 cells = st.one_of(st.none(), st.just(TREATMENT), st.sampled_from(DECK), st.just("Q9"))
 actions = st.one_of(
     st.builds(lambda cards: {"type": "set_variant", "cards": cards}, st.lists(cells, max_size=9)),
-    st.builds(lambda position, card: {"type": "place", "position": position, "card": card},
-              st.integers(0, 9), cells),
+    st.builds(lambda position, card: {"type": "place", "position": position, "card": card}, st.integers(0, 9), cells),
     st.just({"type": "got_it"}),
     st.just({"type": "end_round", "reason": "timer"}),
     st.just({"type": "next_round"}),
     st.just({"type": "resign"}),
 )
-options = st.fixed_dictionaries({
-    "variation": st.sampled_from(["none", "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "virulent"]),
-    "rounds": st.integers(1, 4),
-    "party": st.booleans(),
-    "treatment": st.integers(0, 5),
-})
+options = st.fixed_dictionaries(
+    {
+        "variation": st.sampled_from(["none", "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "virulent"]),
+        "rounds": st.integers(1, 4),
+        "party": st.booleans(),
+        "treatment": st.integers(0, 5),
+    }
+)
 
 
 def as_json(state):
@@ -51,8 +52,13 @@ def check_invariants(state):
 
 
 @settings(max_examples=40, deadline=None)
-@given(players=st.integers(1, 5), teams_seed=st.integers(0, 3), opts=options, seed=st.integers(0, 10_000),
-       moves=st.lists(st.tuples(st.integers(-1, 5), actions), max_size=40))
+@given(
+    players=st.integers(1, 5),
+    teams_seed=st.integers(0, 3),
+    opts=options,
+    seed=st.integers(0, 10_000),
+    moves=st.lists(st.tuples(st.integers(-1, 5), actions), max_size=40),
+)
 def test_random_actions_keep_the_invariants(players, teams_seed, opts, seed, moves):
     teams = [(seat * teams_seed) % max(1, players - 1) for seat in range(players)] if teams_seed else None
     state = ENGINE.new_game(players, {**opts, "teams": teams}, seed)
@@ -70,8 +76,12 @@ def test_random_actions_keep_the_invariants(players, teams_seed, opts, seed, mov
 
 
 @settings(max_examples=25, deadline=None)
-@given(players=st.integers(1, 4), opts=options, seed=st.integers(0, 10_000),
-       level=st.sampled_from(["easy", "medium", "hard"]))
+@given(
+    players=st.integers(1, 4),
+    opts=options,
+    seed=st.integers(0, 10_000),
+    level=st.sampled_from(["easy", "medium", "hard"]),
+)
 def test_the_computer_player_always_chooses_an_accepted_action(players, opts, seed, level):
     teams = [0] * players if opts["party"] else None
     state = ENGINE.new_game(players, {**opts, "teams": teams}, seed)

@@ -38,15 +38,32 @@ def hand(**counts: int) -> dict[str, int]:
     return full
 
 
-def position(board: dict[str, tuple[str, str]], target: str | None, hands: list[dict[str, int]], to_move: int = 0,
-             level: str = ADVANCED, last: str | None = None, white_lady: str | None = None):
+def position(
+    board: dict[str, tuple[str, str]],
+    target: str | None,
+    hands: list[dict[str, int]],
+    to_move: int = 0,
+    level: str = ADVANCED,
+    last: str | None = None,
+    white_lady: str | None = None,
+):
     """A mid-game state: ``board`` maps a box to (shield, direction)."""
     players = len(hands)
     state = ENGINE.new_game(players, {"level": level}, seed=1)
-    placements = {box: Placement(shield, direction, 0, number + 1)
-                  for number, (box, (shield, direction)) in enumerate(board.items())}
-    return replace(state, board=placements, target=target, hands=hands, to_move=to_move,
-                   last_box=last or next(iter(board), None), white_lady=white_lady, actions=len(board))
+    placements = {
+        box: Placement(shield, direction, 0, number + 1)
+        for number, (box, (shield, direction)) in enumerate(board.items())
+    }
+    return replace(
+        state,
+        board=placements,
+        target=target,
+        hands=hands,
+        to_move=to_move,
+        last_box=last or next(iter(board), None),
+        white_lady=white_lady,
+        actions=len(board),
+    )
 
 
 def place(state, seat, shield, direction):
@@ -55,6 +72,7 @@ def place(state, seat, shield, direction):
 
 # --- the board ---------------------------------------------------------------------------------------
 
+
 def test_board_has_42_boxes_in_six_coloured_rows_and_22_perimeter_boxes():
     assert len(BOXES) == 42 and BOXES[0] == "A1" and BOXES[-1] == "F7"
     assert len(set(COLOURS)) == 6
@@ -62,6 +80,7 @@ def test_board_has_42_boxes_in_six_coloured_rows_and_22_perimeter_boxes():
 
 
 # --- which box? first free box, skipping occupied ones ----------------------------------------------
+
 
 def test_arrow_designates_the_first_free_box_skipping_occupied_boxes():
     occupied = {"A1", "A2", "A3"}
@@ -80,8 +99,12 @@ def test_line_without_free_box_designates_nothing():
 
 
 def test_placing_sets_the_next_target_from_the_new_arrow():
-    state = position({"A1": ("orange", "E"), "A2": ("orange", "E")}, target="B1",
-                     hands=[hand(sky=3), hand(orange=2, sky=2)], level=BASIC)
+    state = position(
+        {"A1": ("orange", "E"), "A2": ("orange", "E")},
+        target="B1",
+        hands=[hand(sky=3), hand(orange=2, sky=2)],
+        level=BASIC,
+    )
     assert place(state, 0, "sky", "E").target == "B2"
     assert place(state, 0, "sky", "SE").target == "C2"
     with pytest.raises(IllegalAction):  # NE: A2 is occupied, then the board ends (no connection in basic)
@@ -89,14 +112,16 @@ def test_placing_sets_the_next_target_from_the_new_arrow():
 
 
 def test_placement_skips_occupied_boxes_along_the_arrow():
-    state = position({"A2": ("orange", "W"), "A3": ("orange", "W")}, target="A1",
-                     hands=[hand(orange=2), hand(orange=2)])
+    state = position(
+        {"A2": ("orange", "W"), "A3": ("orange", "W")}, target="A1", hands=[hand(orange=2), hand(orange=2)]
+    )
     after = place(state, 0, "orange", "E")
     assert after.board["A1"] == Placement("orange", "E", 0, 3)
     assert after.target == "A4" and after.last_box == "A1"
 
 
 # --- the joker's last free box (advanced level only) --------------------------------------------------
+
 
 def test_joker_designates_the_last_free_box_in_the_advanced_level():
     assert designated_box({"A1"}, "A1", "E", JOKER, ADVANCED) == "A7"
@@ -113,6 +138,7 @@ def test_coloured_shield_keeps_the_first_free_box_in_the_advanced_level():
 
 
 # --- perimeter connections --------------------------------------------------------------------------
+
 
 def test_orthogonal_connection_enters_from_the_opposite_side():
     # Shield on A3 pointing north: the virtual A1 stands below F3, so the line runs F3, E3 ... B3.
@@ -162,6 +188,7 @@ def test_perimeter_triangles_are_coloured_like_the_first_box_of_the_connected_li
 
 
 # --- which shield? ------------------------------------------------------------------------------------
+
 
 def test_shield_must_match_the_target_colour_or_be_a_joker():
     state = position({"A1": ("orange", "S")}, target="B1", hands=[hand(sky=1, green=1, joker=1), hand(sky=1)])
@@ -222,6 +249,7 @@ def test_apply_never_mutates_its_input():
 
 # --- skipped turns and the end when nobody can play --------------------------------------------------
 
+
 def test_player_without_matching_shield_or_joker_skips_and_the_other_plays_the_same_box():
     state = position({"A1": ("orange", "S")}, target="B1", hands=[hand(sky=1, green=2), hand(orange=3)])
     after = place(state, 0, "sky", "S")  # designates C1 (green): seat 1 has no green and no joker
@@ -241,6 +269,7 @@ def test_two_skips_in_a_row_end_the_game():
 
 
 # --- the White Lady ------------------------------------------------------------------------------------
+
 
 def test_the_starter_opens_with_the_white_lady_anywhere_and_aims_her():
     state = ENGINE.new_game(2, {}, seed=11)
@@ -280,6 +309,7 @@ def test_white_lady_is_removed_after_the_next_players_turn():
 
 
 # --- four players -----------------------------------------------------------------------------------
+
 
 def test_four_player_deal_gives_each_pair_one_extra_joker():
     state = ENGINE.new_game(4, {}, seed=8)
@@ -327,6 +357,7 @@ def test_pairs_add_their_shields_and_fewest_wins():
 
 # --- the end of the game --------------------------------------------------------------------------------
 
+
 def test_game_ends_when_a_player_has_no_more_shields():
     state = position({"A1": ("orange", "E")}, target="A2", hands=[hand(orange=1), hand(orange=2, joker=1)])
     after = place(state, 0, "orange", "E")
@@ -369,6 +400,7 @@ def test_unknown_actions_are_rejected_politely():
 
 # --- the deal ---------------------------------------------------------------------------------------------
 
+
 def test_two_player_deal_and_replay_from_the_seed():
     state = ENGINE.new_game(2, {}, seed=77)
     for seat in range(2):
@@ -381,6 +413,7 @@ def test_two_player_deal_and_replay_from_the_seed():
 
 
 # --- properties over random games --------------------------------------------------------------------
+
 
 def _check_invariants(state) -> None:
     shields = Counter()
@@ -399,8 +432,12 @@ def _check_invariants(state) -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 10_000), players=st.sampled_from([2, 4]), basic=st.booleans(),
-       choices=st.lists(st.integers(0, 10_000), min_size=60, max_size=60))
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.sampled_from([2, 4]),
+    basic=st.booleans(),
+    choices=st.lists(st.integers(0, 10_000), min_size=60, max_size=60),
+)
 def test_random_games_keep_every_invariant(seed, players, basic, choices):
     level = BASIC if basic and players == 2 else ADVANCED
     state = ENGINE.new_game(players, {"level": level, "open_hands": bool(seed % 2)}, seed)

@@ -74,8 +74,12 @@ def test_computer_sends_the_opponent_to_a_colour_it_lacks():
     hands = [dict.fromkeys(SHIELD_KINDS, 0), dict.fromkeys(SHIELD_KINDS, 0)]
     hands[0].update(sky=3, green=3)
     hands[1].update(sky=3, orange=3)
-    board = {box: Placement("orange", "S", 1, n + 1) for n, box in enumerate(
-        ["A1", "A2", "A3", "A4", "A5", "A6", "A7", "B1", "B2", "B3", "C1", "C2", "C3", "D1", "D2", "D3", "D4"])}
+    board = {
+        box: Placement("orange", "S", 1, n + 1)
+        for n, box in enumerate(
+            ["A1", "A2", "A3", "A4", "A5", "A6", "A7", "B1", "B2", "B3", "C1", "C2", "C3", "D1", "D2", "D3", "D4"]
+        )
+    }
     state = replace(state, board=board, target="B4", hands=hands, to_move=0, last_box="A4", actions=len(board))
     action = choose_action(state, 0, "medium")
     after = ENGINE.apply(state, 0, action)

@@ -38,6 +38,7 @@ def ends(state, square: str) -> set[str]:
 
 # ---------------------------------------------------------------- set-up
 
+
 def test_home_rows_follow_the_layout_from_each_players_left():
     state = start()
     row1 = [piece_at(state, f"{f}1") for f in "abcdefgh"]
@@ -68,6 +69,7 @@ def test_first_player_moves_first_and_turns_alternate():
 
 # ---------------------------------------------------------------- moving
 
+
 def test_each_piece_moves_exactly_its_number_of_diagonal_spaces():
     for kind, expected in {
         "1": {"c3", "e3", "c5", "e5"},
@@ -78,9 +80,15 @@ def test_each_piece_moves_exactly_its_number_of_diagonal_spaces():
         assert ends(state, "d4") == expected, kind
     three = ends(start("3d4 Ob1 / Oh8"), "d4")
     # Odd displacements only, up to three rows/columns away; includes the neighbours (detours).
-    assert three == {f"{f}{r}" for f in "acegbdfh" for r in range(1, 9)
-                     if abs("abcdefgh".index(f) - 3) % 2 == 1 and abs(r - 4) % 2 == 1
-                     and abs("abcdefgh".index(f) - 3) <= 3 and abs(r - 4) <= 3}
+    assert three == {
+        f"{f}{r}"
+        for f in "acegbdfh"
+        for r in range(1, 9)
+        if abs("abcdefgh".index(f) - 3) % 2 == 1
+        and abs(r - 4) % 2 == 1
+        and abs("abcdefgh".index(f) - 3) <= 3
+        and abs(r - 4) <= 3
+    }
 
 
 def test_octego_moves_one_space_diagonally():
@@ -109,8 +117,9 @@ def test_no_space_may_be_visited_twice_in_one_move():
     state = start("3d4 Oa1 / Oh8")
     with pytest.raises(IllegalAction, match="same space twice"):
         move(state, 0, "d4-e5-d4-c5")
-    assert all(len(set(m.replace("x", "-").split("-"))) == len(m.replace("x", "-").split("-"))
-               for m in legal_moves(state, 0))
+    assert all(
+        len(set(m.replace("x", "-").split("-"))) == len(m.replace("x", "-").split("-")) for m in legal_moves(state, 0)
+    )
 
 
 def test_pieces_cannot_jump_over_any_piece():
@@ -153,6 +162,7 @@ def test_pieces_may_not_end_on_their_own_piece():
 
 # ---------------------------------------------------------------- capturing
 
+
 def test_landing_on_an_opponent_piece_captures_it_for_good():
     state = start("2d4 Oa1 / Oh8 3f6")
     after = move(state, 0, "d4-e5xf6")
@@ -184,6 +194,7 @@ def test_numbered_pieces_capture_each_other_whatever_their_number():
 
 
 # ---------------------------------------------------------------- changing grids
+
 
 def test_side_edge_piece_may_step_straight_forward_or_backward_changing_colour():
     state = start("2a4 Oc1 / Oh8")
@@ -242,6 +253,7 @@ def test_octego_pieces_may_never_change_grids():
 
 
 # ---------------------------------------------------------------- winning and losing
+
 
 def test_octego_reaching_the_far_side_wins():
     state = move(start("Oc7 Oa1 / Oh8 1h1"), 0, "c7-d8")
@@ -342,6 +354,7 @@ def test_100_moves_without_a_capture_is_a_draw_and_a_capture_resets_the_count():
 
 # ---------------------------------------------------------------- notation
 
+
 def test_move_notation_prints_full_paths_with_x_for_captures():
     state = start("3d4 Oa1 / Oh8 1e5")
     listed = legal_moves(state, 0)
@@ -400,6 +413,7 @@ def test_unreadable_or_impossible_moves_are_explained():
 
 
 # ---------------------------------------------------------------- state handling
+
 
 def test_apply_never_changes_its_input():
     state = start("3d4 Oa1 / Oh8 1e5")

@@ -32,8 +32,18 @@ from engines.octiles.board import trace
 # c3 = tile 2 at 7 joins SW-NE. So B2 -> b2(SW->S) -> printed line -> c1(W->E) -> d1(W->S) -> circle D1,
 # and C3 -> c3(SW->NE) -> D4.
 FIXED = {"b2": [18, 0], "c1": [1, 0], "d1": [13, 4], "c3": [2, 7]}
-PRIZES = {"D1": "orange", "B6": "orange", "F6": "orange", "F2": "orange", "C6": "orange",
-          "A3": "plum", "D6": "plum", "F4": "plum", "E1": "plum", "A5": "plum"}
+PRIZES = {
+    "D1": "orange",
+    "B6": "orange",
+    "F6": "orange",
+    "F2": "orange",
+    "C6": "orange",
+    "A3": "plum",
+    "D6": "plum",
+    "F4": "plum",
+    "E1": "plum",
+    "A5": "plum",
+}
 
 
 def tiles_with(fixed: dict[str, list[int]], spare: int | None = None) -> tuple[dict[str, list[int]], int]:
@@ -48,8 +58,14 @@ def tiles_with(fixed: dict[str, list[int]], spare: int | None = None) -> tuple[d
 
 def start(fixed=FIXED, spare=None, gold="B2", teal="D4", prizes=PRIZES, gold_seat=0, scramble=False, **extra):
     tiles, spare = tiles_with(fixed, spare)
-    layout = {"tiles": tiles, "spare": spare, "gold_seat": gold_seat, "runners": {"gold": gold, "teal": teal},
-              "prizes": prizes, **extra}
+    layout = {
+        "tiles": tiles,
+        "spare": spare,
+        "gold_seat": gold_seat,
+        "runners": {"gold": gold, "teal": teal},
+        "prizes": prizes,
+        **extra,
+    }
     return ENGINE.new_game(2, {"layout": layout, "scramble": scramble}, seed=11)
 
 
@@ -66,6 +82,7 @@ def rejected(state, seat, action, words: str):
 
 
 # ------------------------------------------------------------------ path tracing
+
 
 def test_route_through_a_printed_board_line():
     tiles, _ = tiles_with(FIXED)
@@ -105,6 +122,7 @@ def test_rotation_maps_printed_edges_clockwise():
 
 
 # ------------------------------------------------------------------ set-up
+
 
 def test_new_game_deals_17_tiles_and_a_spare_and_draws_colours():
     golds = set()
@@ -149,6 +167,7 @@ def test_teal_chooses_the_first_circle_and_prizes_alternate_round_the_ring():
 
 
 # ------------------------------------------------------------------ destinations
+
 
 def test_move_onto_own_prize_collects_it():
     state = start()
@@ -202,6 +221,7 @@ def test_two_routes_to_one_destination_need_a_via():
 
 
 # ------------------------------------------------------------------ the three options
+
 
 def test_option_1_replaces_with_the_spare_and_must_cross_the_new_tile():
     state = start(gold="C3", teal="B5")
@@ -288,6 +308,7 @@ def test_not_your_turn_and_unknown_actions():
 
 # ------------------------------------------------------------------ markers
 
+
 def test_marker_flow_from_the_first_prize():
     state = start(gold="B2", teal="D4")
     gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
@@ -323,6 +344,7 @@ def test_later_prizes_do_not_place_a_new_marker():
 
 
 # ------------------------------------------------------------------ scramble, win, pass, draw, resign
+
 
 def test_scramble_is_offered_after_a_move_once_per_game():
     off = start(gold="C3", teal="B5")
@@ -371,8 +393,16 @@ def stuck_layout(**extra):
     """
     fixed = {"a2": [13, 4], "a3": [11, 0], "b2": [6, 4], "c1": [18, 1]}
     prizes = {"B6": "orange", "F6": "orange", "F2": "orange", "B1": "plum", "D6": "plum", "E1": "plum"}
-    settings = dict(fixed=fixed, spare=1, gold="A1", teal="A3", prizes=prizes, collected={"gold": 2, "teal": 2},
-                    marker={"colour": "plum", "stop": "E5"}, last_option={"gold": 3, "teal": 3})
+    settings = dict(
+        fixed=fixed,
+        spare=1,
+        gold="A1",
+        teal="A3",
+        prizes=prizes,
+        collected={"gold": 2, "teal": 2},
+        marker={"colour": "plum", "stop": "E5"},
+        last_option={"gold": 3, "teal": 3},
+    )
     settings.update(extra)
     return start(**settings)
 

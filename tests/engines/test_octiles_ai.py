@@ -33,8 +33,13 @@ def test_computer_collects_a_prize_it_can_reach():
 
 
 def test_computer_heads_for_its_marker_when_it_must():
-    state = start(gold="D1", teal="D4", collected={"gold": 1}, marker={"colour": "orange", "stop": "B2"},
-                  prizes={k: v for k, v in PRIZES.items() if k != "D1"})
+    state = start(
+        gold="D1",
+        teal="D4",
+        collected={"gold": 1},
+        marker={"colour": "orange", "stop": "B2"},
+        prizes={k: v for k, v in PRIZES.items() if k != "D1"},
+    )
     action = choose_action(state, seat_of(state, "gold"), "medium")
     assert action["type"] in ("move", "replace_move") and action["to"] == "B2"
 

@@ -75,10 +75,21 @@ def test_listed_actions_are_exactly_the_accepted_ones(seed):
         ENGINE.apply(state, seat, action)
     listed_keys = {json.dumps(a, sort_keys=True) for a in listed}
     candidates = [{"type": "move", "to": place} for place in STOPS + RING]
-    candidates += [{"type": kind, "space": space, "orientation": o}
-                   for kind in ("rotate", "replace") for space in SPACES for o in range(8)]
-    candidates += [{"type": "replace_move", "space": rng.choice(SPACES), "orientation": rng.randrange(8),
-                    "to": rng.choice(STOPS + RING)} for _ in range(150)]
+    candidates += [
+        {"type": kind, "space": space, "orientation": o}
+        for kind in ("rotate", "replace")
+        for space in SPACES
+        for o in range(8)
+    ]
+    candidates += [
+        {
+            "type": "replace_move",
+            "space": rng.choice(SPACES),
+            "orientation": rng.randrange(8),
+            "to": rng.choice(STOPS + RING),
+        }
+        for _ in range(150)
+    ]
     for action in candidates:
         try:
             ENGINE.apply(state, seat, action)

@@ -44,11 +44,21 @@ def test_table_decodes_and_describes_the_essentials():
 
 
 def test_public_table_never_shows_hand_cards():
-    state = ENGINE.new_game(2, {"deal": {
-        "first": 0, "hands": [["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H"], ["9D"] * 2 + ["10D"] * 2 + ["AD"]
-                                                                             + ["2C", "3C", "4C"]],
-        "pool": ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"], "stock_top": ["10S"],
-    }}, seed=1)
+    state = ENGINE.new_game(
+        2,
+        {
+            "deal": {
+                "first": 0,
+                "hands": [
+                    ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H"],
+                    ["9D"] * 2 + ["10D"] * 2 + ["AD"] + ["2C", "3C", "4C"],
+                ],
+                "pool": ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"],
+                "stock_top": ["10S"],
+            }
+        },
+        seed=1,
+    )
     text = render_table(state, NAMES, viewer=0).description
     for card in state.hands[0] + state.hands[1]:
         assert card_name(card) not in text

@@ -50,8 +50,15 @@ def test_board_is_a_phone_sized_png_with_the_target_highlighted():
 def test_placed_shields_show_their_colour_and_jokers_are_black():
     state = _game(2, 12)
     image = _image(render_board(state, NAMES[:2]))
-    fills = {"orange": theme.ORANGE, "sky": theme.SKY_BLUE, "green": theme.GREEN, "yellow": theme.YELLOW,
-             "blue": theme.BLUE, "pink": theme.PURPLE, JOKER: theme.BLACK}
+    fills = {
+        "orange": theme.ORANGE,
+        "sky": theme.SKY_BLUE,
+        "green": theme.GREEN,
+        "yellow": theme.YELLOW,
+        "blue": theme.BLUE,
+        "pink": theme.PURPLE,
+        JOKER: theme.BLACK,
+    }
     checked = 0
     for box, placed in state.board.items():
         cx, cy = box_centre(box)
@@ -124,8 +131,12 @@ def test_four_player_board_with_pairs_and_the_white_lady_beside_the_winners():
         assert " & ".join(NAMES[seat] for seat in winners) + " win" in picture.description
         # the White Lady (white octagon) appears in the players' panel: count near-white pixels there
         panel_top = round(box_centre("F1")[1] + 60)
-        whites = sum(1 for y in range(panel_top, panel_top + 180, 2) for x in range(60, 420, 2)
-                     if _close(image.getpixel((x, y)), theme.WHITE, 6))
+        whites = sum(
+            1
+            for y in range(panel_top, panel_top + 180, 2)
+            for x in range(60, 420, 2)
+            if _close(image.getpixel((x, y)), theme.WHITE, 6)
+        )
         assert whites > 20
 
 

@@ -103,7 +103,7 @@ def test_captured_pieces_appear_beside_the_board():
 
     def orange_pixels(picture: Image.Image) -> int:
         raw = picture.crop(panel).tobytes()
-        pixels = (raw[i:i + 3] for i in range(0, len(raw), 3))
+        pixels = (raw[i : i + 3] for i in range(0, len(raw), 3))
         return sum(1 for pixel in pixels if close(pixel, theme.ORANGE, 25))
 
     assert orange_pixels(image) > orange_pixels(other) + 200  # one more orange token taken

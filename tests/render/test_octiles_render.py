@@ -74,8 +74,16 @@ def test_description_lets_a_blind_player_follow():
     state = start(gold="B2", teal="D4", collected={"gold": 0, "teal": 1}, marker={"colour": "plum", "stop": "E5"})
     moved = ENGINE.apply(state, seat_of(state, "gold"), {"type": "move", "to": "D1"})
     text = view.render_board(moved, NAMES).description
-    for fact in ("Ada is Gold on D1", "1/5 orange", "Grace is Teal on D4", "1/5 plum", "Plum marker on E5",
-                 "Last move B2 to D1", "Spare tile", "Grace (Teal) to play"):
+    for fact in (
+        "Ada is Gold on D1",
+        "1/5 orange",
+        "Grace is Teal on D4",
+        "1/5 plum",
+        "Plum marker on E5",
+        "Last move B2 to D1",
+        "Spare tile",
+        "Grace (Teal) to play",
+    ):
         assert fact in text, fact
 
 
