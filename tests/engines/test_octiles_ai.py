@@ -8,7 +8,7 @@ import pytest
 
 from engines.octiles import ENGINE, seat_of
 from engines.octiles.ai import LEVELS, choose_action
-from tests.engines.test_octiles import PRIZES, start
+from tests.engines.test_octiles_rules import PRIZES, start
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -10,7 +10,7 @@ from engines.octiles import ENGINE, seat_of
 from engines.octiles.board import CIRCLE_CENTRES, SPACE_CENTRES, STOP_CENTRES
 from render import octiles as view
 from render import theme
-from tests.engines.test_octiles import start
+from tests.engines.test_octiles_rules import start
 
 NAMES = ["Ada", "Grace"]
 
