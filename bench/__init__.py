@@ -1,14 +1,17 @@
 """Benchmarks: ``python -m bench`` runs every ``bench/bench_*.py`` module and prints one table.
 
-A module defines ``def run() -> list[Row]``. Use :func:`measure` for timings; figures that
-are not times (bytes, win rates) are rows with ``unit`` set and a single sample.
+A module defines ``def run() -> list[Row]``. Use :func:`measure` for timings (and
+:func:`game_move_times` for every computer move of whole games); figures that are not times
+(bytes, win rates) are rows with ``unit`` set and a single sample. Timings live here, not in
+tests: the tests check behaviour, which does not depend on how busy the machine is.
 """
 
 from __future__ import annotations
 
+import itertools
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +44,36 @@ def measure(name: str, func: Callable[[], Any], repeat: int = 30, warmup: int = 
         func()
         samples.append(time.perf_counter() - start)
     return Row(name, samples, **row)
+
+
+def game_move_times(
+    name: str,
+    engine: Any,
+    choose: Callable[[Any, int], Any],
+    starts: Iterable[Any],
+    moves: int | None = None,
+    target: float | None = None,
+    **row: Any,
+) -> Row:
+    """Time every move ``choose(state, seat)`` makes in games played from each of ``starts``
+    (up to ``moves`` actions each, or to the end). The note gives the slowest move, and
+    ``target`` (seconds) the most a single move should take."""
+    samples = []
+    games = 0
+    for state in starts:
+        games += 1
+        for _ in itertools.count() if moves is None else range(moves):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            start = time.perf_counter()
+            action = choose(state, seat)
+            samples.append(time.perf_counter() - start)
+            state = engine.apply(state, seat, action)
+    note = f"{len(samples)} moves in {games} game{'s' if games != 1 else ''}, slowest {max(samples) * 1000:.0f} ms"
+    if target is not None:
+        note += f" (target < {target * 1000:.0f} ms)"
+    return Row(name, samples, note=note, **row)
 
 
 def value(name: str, amount: float, unit: str, baseline: str | None = None, note: str = "") -> Row:

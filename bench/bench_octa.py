@@ -1,8 +1,9 @@
-"""Octa benchmarks: table and hand render time and size, computer move time, one turn-panel step."""
+"""Octa benchmarks: table and hand render time and size, computer move time (at sample positions, and
+every move of whole games), one turn-panel step."""
 
 from __future__ import annotations
 
-from bench import Row, measure, picture_rows
+from bench import Row, game_move_times, measure, picture_rows
 from engines.base import play_out
 from engines.octa import ENGINE
 from engines.octa.ai import choose_action
@@ -26,6 +27,17 @@ def run() -> list[Row]:
     positions = [p for p in (_mid_game(moves, seed=7) for moves in (10, 40, 90)) if ENGINE.outcome(p) is None]
     for level in ("easy", "medium", "hard"):
         rows.append(measure(f"octa computer move ({level})", _cycle_moves(positions, level), repeat=15))
+        rows.append(
+            game_move_times(
+                f"octa computer move ({level} against medium, whole games)",
+                ENGINE,
+                lambda state, seat, level=level: choose_action(
+                    state, seat, level if seat == 0 else "medium", seed=state.seed
+                ),
+                [ENGINE.new_game(2, {}, seed) for seed in range(3)],
+                target=1.0,
+            )
+        )
     rows.append(_simcord_panel_step())
     return rows
 

@@ -1,8 +1,9 @@
-"""Octagone benchmarks: board and hand render time and size, computer move time per level."""
+"""Octagone benchmarks: board and hand render time and size, computer move time per level
+(at one midgame, and every move of whole two-player games)."""
 
 from __future__ import annotations
 
-from bench import Row, measure, picture_rows
+from bench import Row, game_move_times, measure, picture_rows
 from engines.base import play_out
 from engines.octagone import ENGINE
 from engines.octagone.ai import choose_action
@@ -59,6 +60,15 @@ def run() -> list[Row]:
                 f"octagone computer move ({level}, 2p)",
                 lambda level=level: choose_action(two, two.to_move, level),
                 repeat=20,
+            )
+        )
+        rows.append(
+            game_move_times(
+                f"octagone computer move ({level}, 2p, whole games)",
+                ENGINE,
+                lambda state, seat, level=level: choose_action(state, seat, level, state.seed),
+                [ENGINE.new_game(2, {}, seed) for seed in range(3)],
+                target=0.5,
             )
         )
     opening = ENGINE.new_game(2, {}, 7)

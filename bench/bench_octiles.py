@@ -1,8 +1,9 @@
-"""Octiles Scavenger Hunt benchmarks: board render (time, bytes), legal actions, computer moves."""
+"""Octiles Scavenger Hunt benchmarks: board render (time, bytes), legal actions, computer moves
+(at one midgame, and every move of a game's first 40 actions)."""
 
 from __future__ import annotations
 
-from bench import Row, measure, picture_rows
+from bench import Row, game_move_times, measure, picture_rows
 from engines.octiles import ENGINE, legal_destinations, turn_actions
 from engines.octiles.ai import choose_action
 from render.octiles import render_board
@@ -40,6 +41,16 @@ def run() -> list[Row]:
                 lambda level=level: choose_action(state, seat, level, seed=1),
                 repeat=repeat,
                 warmup=1,
+            )
+        )
+        rows.append(
+            game_move_times(
+                f"octiles computer move ({level}, first 40 actions of a scrambled game)",
+                ENGINE,
+                lambda state, seat, level=level: choose_action(state, seat, level, seed=3),
+                [ENGINE.new_game(2, {"scramble": True}, 21)],
+                moves=40,
+                target=1.0,
             )
         )
     rows.extend(picture_rows("octiles board (midgame)", lambda: render_board(state, NAMES), repeat=10))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -62,20 +61,18 @@ def test_random_games_keep_all_cards_and_end(seed, chooser):
 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10**9), level=st.sampled_from(LEVELS))
-def test_computer_players_make_legal_fast_moves_and_finish(seed, level):
+def test_computer_players_make_legal_moves_and_finish(seed, level):
+    """Their move times are in bench/bench_octa.py."""
     state = ENGINE.new_game(2, {}, seed)
-    moves, slowest = 0, 0.0
+    moves = 0
     while ENGINE.outcome(state) is None:
         assert moves < MOVE_LIMIT
         seat = state.current
-        start = time.perf_counter()
         action = choose_action(state, seat, level if seat == 0 else "medium", seed=seed)
-        slowest = max(slowest, time.perf_counter() - start)
         assert action in ENGINE.legal_actions(state, seat)
         state = ENGINE.apply(state, seat, action)
         moves += 1
     assert all_cards(state) == FULL_DECK
-    assert slowest < 1.0
 
 
 def test_medium_beats_easy_most_of_the_time():

@@ -1,13 +1,13 @@
-"""Octagone's computer opponent: always legal, fast, and better than random play."""
+"""Octagone's computer opponent: always legal and better than random play (its move times: bench/bench_octagone.py)."""
 
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import replace
 
 import pytest
 
+from engines.base import Outcome
 from engines.octagone import ENGINE, JOKER, SHIELD_KINDS, Placement
 from engines.octagone.ai import LEVELS, choose_action
 
@@ -16,42 +16,36 @@ def _random_move(state, seat, rng):
     return rng.choice([action for action in ENGINE.legal_actions(state, seat) if action["type"] != "resign"])
 
 
-def _play(seed: int, players: int, computer_seats: set[int], level: str) -> tuple:
+def _play(seed: int, players: int, computer_seats: set[int], level: str) -> Outcome | None:
     state = ENGINE.new_game(players, {}, seed)
     rng = random.Random(seed)
-    slowest = 0.0
     while not state.over:
         seat = state.to_move
         if seat in computer_seats:
-            started = time.perf_counter()
             action = choose_action(state, seat, level, seed)
-            slowest = max(slowest, time.perf_counter() - started)
             assert action in ENGINE.legal_actions(state, seat) and action["type"] != "resign"
         else:
             action = _random_move(state, seat, rng)
         state = ENGINE.apply(state, seat, action)
-    return ENGINE.outcome(state), slowest
+    return ENGINE.outcome(state)
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_every_level_plays_whole_legal_games_quickly(level):
+def test_every_level_plays_whole_legal_games(level):
     for seed in range(3):
-        outcome, slowest = _play(seed, 2, {0, 1}, level)
-        assert outcome is not None
-        assert slowest < 0.5
+        assert _play(seed, 2, {0, 1}, level) is not None
 
 
 def test_four_player_games_are_legal():
     for seed in range(3):
-        outcome, _ = _play(seed, 4, {0, 1, 2, 3}, "hard")
-        assert outcome is not None
+        assert _play(seed, 4, {0, 1, 2, 3}, "hard") is not None
 
 
 def test_medium_beats_random_play_in_most_games():
     wins = 0
     for seed in range(20):
         seat = seed % 2
-        outcome, _ = _play(seed, 2, {seat}, "medium")
+        outcome = _play(seed, 2, {seat}, "medium")
         wins += outcome.ranks[seat] == 1 and not outcome.is_draw
     assert wins >= 14, f"medium won only {wins} of 20 games against random play"
 
@@ -60,7 +54,7 @@ def test_four_player_pair_beats_random_pair_in_most_games():
     wins = 0
     for seed in range(20):
         pair = {seed % 2, seed % 2 + 2}
-        outcome, _ = _play(seed, 4, pair, "medium")
+        outcome = _play(seed, 4, pair, "medium")
         wins += outcome.ranks[min(pair)] == 1 and not outcome.is_draw
     assert wins >= 12, f"the computer pair won only {wins} of 20 games"
 

@@ -1,16 +1,15 @@
-"""Octego's computer players: legal, fast, and the hard one sees one move ahead."""
+"""Octego's computer players: legal, and the hard one sees one move ahead (move times: bench/bench_octego.py)."""
 
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
 from engines.octego import ENGINE, legal_moves, piece_at
 from engines.octego.ai import LEVELS, choose_action, evaluate
 
-BUDGET = 0.2  # seconds per hard move in tests
+BUDGET = 0.2  # seconds per medium or hard move in tests, to keep them short
 
 
 def midgame(seed: int = 3, plies: int = 14):
@@ -24,22 +23,18 @@ def midgame(seed: int = 3, plies: int = 14):
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_every_level_returns_a_legal_move_quickly(level):
+def test_every_level_returns_a_legal_move(level):
     for state in (ENGINE.new_game(2, {}, 1), midgame()):
-        began = time.perf_counter()
         action = choose_action(state, state.to_move, level, seed=4, time_budget=BUDGET)
-        elapsed = time.perf_counter() - began
         assert action["type"] == "move"
         assert action["path"] in legal_moves(state, state.to_move)
         ENGINE.apply(state, state.to_move, action)  # accepted
-        assert elapsed < BUDGET + 0.3
 
 
-def test_hard_default_budget_stays_under_one_second():
+def test_hard_with_its_default_budget_returns_a_legal_move():
     state = midgame(5)
-    began = time.perf_counter()
-    choose_action(state, state.to_move, "hard", seed=1)
-    assert time.perf_counter() - began < 1.0
+    action = choose_action(state, state.to_move, "hard", seed=1)
+    assert action["path"] in legal_moves(state, state.to_move)
 
 
 def test_the_same_seed_gives_the_same_easy_move():

@@ -1,8 +1,6 @@
-"""The Octiles computer opponent: legal, fast, and better than chance."""
+"""The Octiles computer opponent: legal and better than chance (its move times: bench/bench_octiles.py)."""
 
 from __future__ import annotations
-
-import time
 
 import pytest
 
@@ -12,18 +10,13 @@ from tests.engines.test_octiles_rules import PRIZES, start
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_computer_plays_whole_games_legally_and_quickly(level):
+def test_computer_plays_whole_games_legally(level):
     state = ENGINE.new_game(2, {"scramble": True}, 21)
-    slowest = 0.0
     for _ in range(40):
         if ENGINE.outcome(state) is not None:
             break
         seat = ENGINE.to_act(state)[0]
-        began = time.perf_counter()
-        action = choose_action(state, seat, level, seed=3)
-        slowest = max(slowest, time.perf_counter() - began)
-        state = ENGINE.apply(state, seat, action)  # raises if illegal
-    assert slowest < 1.0
+        state = ENGINE.apply(state, seat, choose_action(state, seat, level, seed=3))  # raises if illegal
 
 
 def test_computer_collects_a_prize_it_can_reach():
