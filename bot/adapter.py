@@ -1,59 +1,28 @@
 """What the platform needs from each game, beyond its engine: pictures, texts and controls.
 
 A game's bot module subclasses :class:`GameAdapter` and adds its own slash commands and
-button handlers. Everything shared (challenges, turns, resign, board, private views, the
-turn clock, results) lives in the platform and works the same for every game.
+control handlers through the :class:`~bot.context.GameContext` it is given. Everything
+shared (challenges, turns, resign, board, private views, the turn clock, results) lives
+around it and works the same for every game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.context import GameContext
+from bot.sessions import GameSession
 from engines.base import Engine
 from render.theme import Picture
-
-if TYPE_CHECKING:
-    from bot.platform import Platform
-    from bot.store import SessionRecord
-
 
 # The computer's strength, offered by every game that has a computer opponent.
 COMPUTER_LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "medium", "hard")]
 
-
-@dataclass
-class GameSession:
-    """A stored session with its engine state loaded."""
-
-    record: SessionRecord
-    state: Any
-
-    @property
-    def id(self) -> int:
-        return self.record.id
-
-    @property
-    def players(self) -> list[int]:
-        return self.record.players
-
-    @property
-    def names(self) -> list[str]:
-        return self.record.meta.get("names", [str(p) for p in self.players])
-
-    @property
-    def options(self) -> dict[str, Any]:
-        return self.record.meta.get("options", {})
-
-    def seat_of(self, user_id: int) -> int | None:
-        return self.players.index(user_id) if user_id in self.players else None
-
-    def mention(self, seat: int) -> str:
-        return f"<@{self.players[seat]}>"
+__all__ = ["COMPUTER_LEVEL_CHOICES", "GameAdapter", "GameSession"]
 
 
 class GameAdapter:
@@ -71,8 +40,8 @@ class GameAdapter:
     computer_levels: Sequence[str] = ("easy", "medium", "hard")
     private_view_label: str | None = None  # e.g. "My hand": a button on the game message
 
-    def __init__(self, platform: Platform):
-        self.platform = platform
+    def __init__(self, ctx: GameContext):
+        self.ctx = ctx
 
     # ------------------------------------------------------------ pictures
     def render_public(self, session: GameSession) -> Picture:
@@ -90,6 +59,19 @@ class GameAdapter:
     def describe_action(self, session: GameSession, seat: int | None, action: dict[str, Any]) -> str:
         """A short public sentence for an action, e.g. "Ada moved c1-d2"."""
         return ""
+
+    def options_text(self, options: dict[str, Any]) -> str:
+        """A challenge's options as words after the game's name, e.g. " (first: coin toss)"."""
+        shown = [
+            f"{key.replace('_', ' ')}: {value}"
+            for key, value in options.items()
+            if value not in (None, False, "") and not key.startswith("_")
+        ]
+        return f" ({', '.join(shown)})" if shown else ""
+
+    def lobby_message(self, session: GameSession) -> tuple[str, discord.ui.View | None]:
+        """The game message of a lobby (games that start from a lobby, not a challenge)."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------ controls
     def components(self, session: GameSession) -> list[discord.ui.Item]:
@@ -112,15 +94,9 @@ class GameAdapter:
     def has_computer(self) -> bool:
         return self.computer_player is not None
 
-    def computer_action(self, state: Any, seat: int, level: str, seed: int) -> dict[str, Any]:
-        # Looked up on the class: a plain function stored as an attribute would bind as a method.
-        return type(self).computer_player(state, seat, level, seed)
-
     async def rematch(self, interaction: discord.Interaction, session: GameSession) -> None:
         """The Rematch button of a finished game: by default the same players are challenged again."""
-        platform = self.platform
+        bot = self.ctx.bot
         others = [p for p in session.players if p != interaction.user.id]
-        users = [platform.bot.get_user(p) or await platform.bot.fetch_user(p) for p in others]
-        await platform.challenge(
-            interaction, self.name, users, session.options, session.record.meta.get("computer_level")
-        )
+        users = [bot.get_user(p) or await bot.fetch_user(p) for p in others]
+        await self.ctx.challenge(interaction, self.name, users, session.options, session.meta.computer_level)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import sys
 from collections.abc import Sequence
 
 import discord
@@ -12,8 +13,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter import GameAdapter
+from bot.common_commands import add_common_commands, board, resign
 from bot.components import SessionButton, SessionSelect
-from bot.platform import Platform, UserError
+from bot.platform import Platform
+from bot.replies import acknowledge, answer_error, reply_private
 from bot.settings import Settings
 from bot.store import Store
 
@@ -46,15 +49,25 @@ class OctagonBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
         self.platform = Platform(self, self.store, self.game_classes, self.settings.render_workers)
+        self.controls = self.platform.controls
         self.add_dynamic_items(SessionButton, SessionSelect)
+        self.add_listener(self.controls.on_interaction, "on_interaction")
+        await self.add_cog(self.platform.computer)
         build_commands(self)
         self.tree.on_error = self.on_app_command_error
         await self.sync_commands()
 
     async def on_ready(self) -> None:
-        # Timers fire only once the bot can talk to Discord; overdue ones fire at once.
-        await self.platform.scheduler.start()
+        # Messages and timers go out only once the bot can talk to Discord; overdue timers fire
+        # at once. A reconnect calls this again: starting twice arms nothing twice.
+        await self.platform.start()
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
+
+    async def on_error(self, event_method: str, /, *args, **kwargs) -> None:
+        error = sys.exc_info()[1]
+        if error is not None and self.platform:
+            self.platform.errors.append(error)
+        log.exception("error in %s", event_method)
 
     async def close(self) -> None:
         await self.release()
@@ -64,8 +77,7 @@ class OctagonBot(commands.Bot):
         """Stop timers and rendering and close the database (also when a simulated Discord,
         which never calls close(), lets the bot go). Safe to call twice."""
         if self.platform:
-            await self.platform.scheduler.stop()
-            self.platform.renderer.shutdown()
+            await self.platform.stop()
         if self.store:
             store, self.store = self.store, None
             await store.close()
@@ -82,19 +94,17 @@ class OctagonBot(commands.Bot):
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         if await self.store.get_value("command_tree_hash") != digest:
             await self.tree.sync()
-            await self.store.set_value("command_tree_hash", digest)
+            async with self.store.transaction() as tx:
+                await tx.set_value("command_tree_hash", digest)
             log.info("synced %d global commands", len(payload))
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CheckFailure):
+            await reply_private(interaction, "You do not have permission to use this command.")
+            return
         original = getattr(error, "original", error)
-        if isinstance(original, UserError):
-            await self.platform.reply_private(interaction, str(original))
-        elif isinstance(error, app_commands.CheckFailure):
-            await self.platform.reply_private(interaction, "You do not have permission to use this command.")
-        else:
-            self.platform.errors.append(original)
-            log.error("error in /%s", interaction.command and interaction.command.qualified_name, exc_info=original)
-            await self.platform.reply_private(interaction, "Sorry, something went wrong on my side; please try again.")
+        command = interaction.command and interaction.command.qualified_name
+        await answer_error(interaction, original, self.platform.errors, f"/{command}")
 
 
 def create_bot(settings: Settings | None = None, games: Sequence[type[GameAdapter]] | None = None) -> OctagonBot:
@@ -102,11 +112,9 @@ def create_bot(settings: Settings | None = None, games: Sequence[type[GameAdapte
 
 
 def build_commands(bot: OctagonBot) -> None:
-    from bot import common_commands
-
     tree = bot.tree
     tree.clear_commands(guild=None)
-    common_commands.add_common_commands(bot)
+    add_common_commands(bot)
     for adapter in bot.platform.games.values():
         tree.add_command(game_group(bot.platform, adapter))
 
@@ -119,12 +127,16 @@ def game_group(platform: Platform, adapter: GameAdapter) -> app_commands.Group:
     game = adapter.name
 
     @group.command(name="resign", description=f"Resign your {adapter.title} game in this channel.")
-    async def resign(interaction: discord.Interaction) -> None:
-        await platform.resign_command(interaction, game)
+    async def resign_command(interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
+        session = await platform.context.session_for(interaction, game)
+        await resign(platform, interaction, session.id)
+        await reply_private(interaction, "You resigned.")
 
     @group.command(name="board", description=f"Post the current {adapter.title} picture again.")
-    async def board(interaction: discord.Interaction) -> None:
-        await platform.board_command(interaction, game)
+    async def board_command(interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
+        await board(platform, interaction, game)
 
     adapter.add_commands(group)
     return group

@@ -1,5 +1,6 @@
-"""Commands shared by every game: /games, /rules, /stop, /stats, /leaderboard, /settings,
-and the "Apps > Challenge" user menu."""
+"""Commands and controls shared by every game: /games, /rules, /stop, /stats, /leaderboard,
+/settings, `/<game> resign` and `/<game> board`, the Resign and private-view buttons, and the
+"Apps > Challenge" user menu."""
 
 from __future__ import annotations
 
@@ -9,12 +10,56 @@ import discord
 from discord import app_commands
 
 from bot.components import SessionSelect, view_of
-from bot.platform import UserError, escape
+from bot.replies import UserError, acknowledge, escape, reply_private
+from bot.table import TEXT
 
 if TYPE_CHECKING:
     from bot.app import OctagonBot
+    from bot.platform import Platform
 
 LEADERBOARD_SIZE = 10
+
+
+async def resign(platform: Platform, interaction: discord.Interaction, session_id: int) -> None:
+    await platform.sessions.act(session_id, interaction.user.id, {"type": "resign"})
+
+
+async def board(platform: Platform, interaction: discord.Interaction, game: str) -> None:
+    """Post the current picture again, at the bottom of the channel."""
+    session = await platform.context.session_for(interaction, game)
+    async with platform.sessions.change(session.id) as change:
+        change.show(repost=True)
+    await reply_private(interaction, "Here is the current board.")
+
+
+async def private_view(platform: Platform, interaction: discord.Interaction, session_id: int) -> None:
+    session = await platform.sessions.load(session_id)
+    seat = session.seat_of(interaction.user.id)
+    if seat is None:
+        raise UserError("You are not playing in this game.")
+    adapter = platform.games[session.record.game]
+    picture = await platform.renderer.render(adapter.render_private, session, seat)
+    label = adapter.private_view_label or "Your view"
+    await reply_private(interaction, f"**{label}** (only you can see this).", picture)
+
+
+async def stop(platform: Platform, interaction: discord.Interaction) -> None:
+    session = await platform.sessions.live_in_channel(interaction.channel_id)
+    if session is None:
+        raise UserError("Nothing is running in this channel.")
+    host = session.record.host_id
+    # The member's permissions in this channel (overwrites included), not server-wide ones.
+    if interaction.user.id != host and not interaction.permissions.manage_messages:
+        raise UserError(f"Only the host (<@{host}>) or a member with Manage Messages here can stop this.")
+    title = platform.games[session.record.game].title
+    note = f"⏹ {interaction.user.mention} stopped the {title} session."
+    async with platform.sessions.change(session.id) as change:
+        if change.record.status not in ("challenge", "lobby", "active"):
+            raise UserError("Nothing is running in this channel.")
+        change.meta.stopped_by = interaction.user.id
+        change.end("stopped", note)
+        change.post(TEXT, {"content": note})
+    await reply_private(interaction, f"⏹ You stopped the {title} session.")
 
 
 def add_common_commands(bot: OctagonBot) -> None:
@@ -22,6 +67,8 @@ def add_common_commands(bot: OctagonBot) -> None:
     tree = bot.tree
     games = platform.games
     game_choices = [app_commands.Choice(name=a.title, value=a.name) for a in games.values()]
+    platform.controls.button("resign", lambda i, sid, _: resign(platform, i, sid))
+    platform.controls.button("private", lambda i, sid, _: private_view(platform, i, sid), ack="private")
 
     @tree.command(name="games", description="The games I host, one line each.")
     async def games_command(interaction: discord.Interaction) -> None:
@@ -46,16 +93,19 @@ def add_common_commands(bot: OctagonBot) -> None:
     @tree.command(name="stop", description="End the game, lobby or challenge running in this channel.")
     @app_commands.guild_only()
     async def stop_command(interaction: discord.Interaction) -> None:
-        await platform.stop_command(interaction)
+        await acknowledge(interaction)
+        await stop(platform, interaction)
 
     @tree.command(name="stats", description="Games played and won, per game, in this server.")
     @app_commands.guild_only()
     @app_commands.describe(user="Whose stats (default: yours)")
     async def stats_command(interaction: discord.Interaction, user: discord.Member | None = None) -> None:
+        await acknowledge(interaction)
         user = user or interaction.user
         stats = await platform.store.user_stats(interaction.guild_id, user.id)
+        name = escape(user.display_name, 40)
         if not stats:
-            text = f"{escape(user.display_name)} has not finished a game in this server yet."
+            text = f"{name} has not finished a game in this server yet."
         else:
             rows = [
                 f"**{games[g].title if g in games else g}**: {won} won of {played}"
@@ -63,27 +113,27 @@ def add_common_commands(bot: OctagonBot) -> None:
             ]
             total_played = sum(p for p, _ in stats.values())
             total_won = sum(w for _, w in stats.values())
-            text = "\n".join(
-                [f"## Stats of {escape(user.display_name)}", *rows, f"**All games**: {total_won} won of {total_played}"]
-            )
-        await interaction.response.send_message(text, ephemeral=True)
+            text = "\n".join([f"## Stats of {name}", *rows, f"**All games**: {total_won} won of {total_played}"])
+        await reply_private(interaction, text)
 
     @tree.command(name="leaderboard", description="This server's ranking for a game.")
     @app_commands.guild_only()
     @app_commands.choices(game=game_choices)
     async def leaderboard_command(interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        await acknowledge(interaction, private=False)
         ratings = await platform.store.ratings(interaction.guild_id, game.value)
         ranked = sorted(ratings, key=lambda r: r.mu - 3 * r.sigma, reverse=True)[:LEADERBOARD_SIZE]
         if not ranked:
-            await interaction.response.send_message(f"Nobody has finished a {game.name} game here yet.")
-            return
-        lines = [f"## {game.name} leaderboard"]
-        for place, rating in enumerate(ranked, start=1):
-            lines.append(
-                f"{place}. <@{rating.user_id}>: rating {rating.mu - 3 * rating.sigma:.1f} "
-                f"({rating.wins} won of {rating.games})"
-            )
-        await interaction.response.send_message("\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
+            text = f"Nobody has finished a {game.name} game here yet."
+        else:
+            lines = [f"## {game.name} leaderboard"]
+            for place, rating in enumerate(ranked, start=1):
+                lines.append(
+                    f"{place}. <@{rating.user_id}>: rating {rating.mu - 3 * rating.sigma:.1f} "
+                    f"({rating.wins} won of {rating.games})"
+                )
+            text = "\n".join(lines)
+        await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
 
     settings_group = app_commands.Group(
         name="settings",
@@ -94,10 +144,14 @@ def add_common_commands(bot: OctagonBot) -> None:
 
     @settings_group.command(name="turn_clock", description="Time per turn in two-player games (0 = off).")
     @app_commands.describe(minutes="Minutes per turn; a warning at half time, a forfeit at the end. 0 turns it off.")
+    @app_commands.checks.has_permissions(manage_guild=True)  # default_permissions can be overridden per server
     async def turn_clock(interaction: discord.Interaction, minutes: app_commands.Range[int, 0, 10080]) -> None:
-        await platform.store.set_turn_clock_seconds(interaction.guild_id, minutes * 60)
-        text = f"Turn clock set to {minutes} minute(s) per turn for new turns." if minutes else "Turn clock turned off."
-        await interaction.response.send_message(text, ephemeral=True)
+        await acknowledge(interaction)
+        await platform.turn_clock.set_seconds(interaction.guild_id, minutes * 60)
+        text = (
+            f"Turn clock set to {minutes} minute(s) per turn for new turns." if minutes else "Turn clock turned off."
+        )
+        await reply_private(interaction, text)
 
     tree.add_command(settings_group)
 
@@ -117,9 +171,11 @@ def add_common_commands(bot: OctagonBot) -> None:
         )
 
     async def on_menu_challenge(interaction: discord.Interaction, user_id: int, _: str, values: list[str]) -> None:
+        adapter = games.get(values[0] if values else "")
+        if adapter is None or not adapter.challengeable:
+            raise UserError("Pick one of the games in the list.")
         target = interaction.guild.get_member(user_id) or await interaction.guild.fetch_member(user_id)
-        adapter = games[values[0]]
-        await platform.challenge(interaction, adapter.name, [target], adapter.default_options())
+        await platform.challenges.challenge(interaction, adapter.name, [target], adapter.default_options())
 
-    platform.register_select("menu_challenge", on_menu_challenge)
+    platform.controls.select("menu_challenge", on_menu_challenge, ack="private")
     tree.add_command(challenge_menu)

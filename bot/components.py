@@ -1,25 +1,101 @@
-"""Restart-proof controls: every button and select carries its session id in its custom id.
+"""Restart-proof controls: every button, select and modal carries its session in its custom id.
 
-They are matched by pattern (``discord.ui.DynamicItem``), so a message posted before a
-restart keeps working: clicking loads the session from the store. The ``name`` part picks
-a handler registered on the platform; ``arg`` is a short handler-specific detail.
+Buttons and selects are matched by pattern (``discord.ui.DynamicItem``) and modals by the
+same kind of pattern in ``on_interaction``, so nothing interactive lives only in memory: a
+message posted before a restart keeps working, and any number of players can have the same
+form open at once. The ``name`` part picks a handler registered in :class:`Controls`; ``arg``
+is a short handler-specific detail.
+
+:class:`Controls` is the one dispatcher: it acknowledges each interaction first (before any
+database read or render, as the handler declared), then runs the handler through the one
+error funnel.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import discord
 
+from bot.replies import ErrorLog, acknowledge, answer_errors, reply_private
+
 CUSTOM_ID_LIMIT = 100
+MODAL_PATTERN = re.compile(r"m:(?P<sid>[0-9]+):(?P<name>[a-z_]+):(?P<arg>.*)")
+NO_LONGER_AVAILABLE = "This control is no longer available."
+
+# How a handler's interaction is acknowledged before it runs: "update" defers an update of the
+# message the control is on, "private" defers a private answer, "modal" leaves the response to
+# the handler (it answers with a form, which must be the first response).
+Ack = Literal["update", "private", "modal"]
+ButtonHandler = Callable[[discord.Interaction, int, str], Awaitable[None]]
+SelectHandler = Callable[[discord.Interaction, int, str, list[str]], Awaitable[None]]
+ModalHandler = Callable[[discord.Interaction, int, str, dict[str, str]], Awaitable[None]]
 
 
-def _custom_id(prefix: str, session_id: int, name: str, arg: str) -> str:
-    custom_id = f"{prefix}:{session_id}:{name}:{arg}"
-    if len(custom_id) > CUSTOM_ID_LIMIT:
-        raise ValueError(f"custom id too long: {custom_id!r}")
-    return custom_id
+def custom_id(prefix: str, session_id: int, name: str, arg: str) -> str:
+    value = f"{prefix}:{session_id}:{name}:{arg}"
+    if len(value) > CUSTOM_ID_LIMIT:
+        raise ValueError(f"custom id too long: {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Registered:
+    handler: Callable[..., Awaitable[None]]
+    ack: Ack
+
+
+class Controls:
+    """Handlers of every button, select and modal, by name."""
+
+    def __init__(self, errors: ErrorLog):
+        self.errors = errors
+        self._buttons: dict[str, Registered] = {}
+        self._selects: dict[str, Registered] = {}
+        self._modals: dict[str, Registered] = {}
+
+    def button(self, name: str, handler: ButtonHandler, ack: Ack = "update") -> None:
+        self._buttons[name] = Registered(handler, ack)
+
+    def select(self, name: str, handler: SelectHandler, ack: Ack = "update") -> None:
+        self._selects[name] = Registered(handler, ack)
+
+    def modal(self, name: str, handler: ModalHandler) -> None:
+        self._modals[name] = Registered(handler, "private")
+
+    async def run(self, interaction: discord.Interaction, found: Registered | None, *args: Any) -> None:
+        if found is None:
+            await reply_private(interaction, NO_LONGER_AVAILABLE)
+            return
+        if found.ack != "modal":
+            await acknowledge(interaction, private=found.ack == "private")
+        await answer_errors(interaction, found.handler(interaction, *args), self.errors, f"control {args[:2]}")
+
+    async def on_button(self, interaction: discord.Interaction, session_id: int, name: str, arg: str) -> None:
+        await self.run(interaction, self._buttons.get(name), session_id, arg)
+
+    async def on_select(
+        self, interaction: discord.Interaction, session_id: int, name: str, arg: str, values: list[str]
+    ) -> None:
+        await self.run(interaction, self._selects.get(name), session_id, arg, values)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Modal submissions, matched by pattern: no modal object is kept in memory."""
+        if interaction.type != discord.InteractionType.modal_submit:
+            return
+        match = MODAL_PATTERN.fullmatch((interaction.data or {}).get("custom_id", ""))
+        if match is None:
+            return
+        values = {
+            child["custom_id"]: child.get("value") or ""
+            for row in (interaction.data or {}).get("components", [])
+            for child in ([row["component"]] if "component" in row else row.get("components", []))
+            if "custom_id" in child
+        }
+        await self.run(interaction, self._modals.get(match["name"]), int(match["sid"]), match["arg"], values)
 
 
 class SessionButton(
@@ -45,7 +121,7 @@ class SessionButton(
                 emoji=emoji,
                 disabled=disabled,
                 row=row,
-                custom_id=_custom_id("b", session_id, name, arg),
+                custom_id=custom_id("b", session_id, name, arg),
             )
         )
 
@@ -56,7 +132,7 @@ class SessionButton(
         return cls(int(match["sid"]), match["name"], match["arg"], label=item.label, style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> Any:
-        await interaction.client.platform.on_button(interaction, self.session_id, self.name, self.arg)
+        await interaction.client.controls.on_button(interaction, self.session_id, self.name, self.arg)
 
 
 class SessionSelect(
@@ -76,7 +152,7 @@ class SessionSelect(
     ):
         self.session_id, self.name, self.arg = session_id, name, arg
         select = discord.ui.Select(
-            custom_id=_custom_id("s", session_id, name, arg),
+            custom_id=custom_id("s", session_id, name, arg),
             options=options or [],
             placeholder=placeholder,
             row=row,
@@ -93,7 +169,17 @@ class SessionSelect(
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         values = list((interaction.data or {}).get("values", []))
-        await interaction.client.platform.on_select(interaction, self.session_id, self.name, self.arg, values)
+        await interaction.client.controls.on_select(interaction, self.session_id, self.name, self.arg, values)
+
+
+def session_modal(session_id: int, name: str, arg: str, title: str, inputs: list[discord.ui.TextInput]) -> discord.ui.Modal:
+    """A form whose answer is dispatched by its custom id; stopped before it is sent, so
+    discord.py keeps no object for it (the answer is handled by :meth:`Controls.on_interaction`)."""
+    modal = discord.ui.Modal(title=title[:45], custom_id=custom_id("m", session_id, name, arg))
+    for text_input in inputs:
+        modal.add_item(text_input)
+    modal.stop()
+    return modal
 
 
 def view_of(items: list[discord.ui.Item]) -> discord.ui.View:

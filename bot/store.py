@@ -2,20 +2,32 @@
 
 Nothing above this module writes SQL, so another store (PostgreSQL for a sharded
 deployment) can replace it without touching sessions or games.
+
+Every write runs inside :meth:`Store.transaction`: one writer lock for the shared
+connection, ``BEGIN IMMEDIATE`` under it, ``COMMIT`` or ``ROLLBACK`` at the end. A failed
+statement therefore rolls back only its own transaction, never another channel's.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Iterable, Sequence
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import aiosqlite
 
-# Statuses of a session that occupy its channel.
+# Statuses of a session that occupy its channel (spelled out in the SQL below as well, so that
+# SQLite can use the partial index that enforces one live session per channel).
 LIVE_STATUSES = ("challenge", "lobby", "active")
+LIVE_SQL = "status IN ('challenge', 'lobby', 'active')"
+
+# How long a statement waits for another process's lock before one retry, then StoreBusy.
+BUSY_TIMEOUT_MS = 1000
 
 # Numbered migrations; a database records how many it has applied (PRAGMA user_version).
 MIGRATIONS: tuple[str, ...] = (
@@ -98,6 +110,24 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (result_id, user_id)
     );
     """,
+    # 4: public messages as state (the outbox); a game has at most one result; timers by session.
+    """
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL DEFAULT '{}',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX outbox_by_session ON outbox(session_id, id);
+    CREATE INDEX timers_by_session ON timers(session_id);
+    CREATE UNIQUE INDEX one_result_per_session ON results(session_id) WHERE session_id IS NOT NULL;
+    CREATE INDEX result_players_by_user ON result_players(user_id);
+    ALTER TABLE sessions ADD COLUMN actions INTEGER NOT NULL DEFAULT 0;
+    UPDATE sessions SET actions = (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.session_id = sessions.id);
+    """,
 )
 
 
@@ -111,6 +141,10 @@ def parse_iso(text: str) -> datetime:
 
 class ChannelBusy(Exception):
     """The channel already has a live session."""
+
+
+class StoreBusy(Exception):
+    """Another process holds the database lock; nothing was changed."""
 
 
 @dataclass
@@ -128,6 +162,7 @@ class SessionRecord:
     updated_at: datetime
     message_id: int | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    actions: int = 0  # the action number: how many actions the log holds
 
 
 @dataclass(frozen=True)
@@ -140,6 +175,16 @@ class TimerRecord:
 
 
 @dataclass(frozen=True)
+class OutboxEntry:
+    id: int
+    session_id: int
+    kind: str
+    payload: dict[str, Any]
+    attempts: int
+    next_attempt_at: datetime
+
+
+@dataclass(frozen=True)
 class Rating:
     user_id: int
     mu: float
@@ -148,17 +193,219 @@ class Rating:
     wins: int
 
 
+@dataclass(frozen=True)
+class ResultRow:
+    session_id: int
+    game: str
+    guild_id: int | None
+    players: Sequence[int]
+    scores: Sequence[float]
+    winners: Sequence[int]
+    moves: int
+    duration_seconds: float
+    finished_at: datetime
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    return "locked" in str(error) or "busy" in str(error)
+
+
+class Transaction:
+    """The writes of one transaction. Only :meth:`Store.transaction` makes one."""
+
+    def __init__(self, db: aiosqlite.Connection):
+        self._db = db
+
+    async def _execute(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
+        return await self._db.execute(sql, params)
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        async with self._db.execute(sql, params) as cursor:
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+    # ---------------------------------------------------------------- sessions
+    async def insert_session(
+        self,
+        *,
+        game: str,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        players: Sequence[int],
+        status: str,
+        state: dict[str, Any],
+        schema_version: int,
+        now: datetime,
+        meta: dict[str, Any],
+    ) -> int:
+        try:
+            cursor = await self._execute(
+                "INSERT INTO sessions (game, guild_id, channel_id, host_id, players, status, state,"
+                " schema_version, created_at, updated_at, meta) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    game,
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    json.dumps(list(players)),
+                    status,
+                    json.dumps(state),
+                    schema_version,
+                    iso(now),
+                    iso(now),
+                    json.dumps(meta),
+                ),
+            )
+        except sqlite3.IntegrityError as error:
+            raise ChannelBusy(channel_id) from error
+        return cursor.lastrowid
+
+    async def update_session(self, record: SessionRecord, now: datetime) -> None:
+        await self._execute(
+            "UPDATE sessions SET players = ?, status = ?, state = ?, schema_version = ?, updated_at = ?,"
+            " message_id = ?, meta = ?, actions = ? WHERE id = ?",
+            (
+                json.dumps(record.players),
+                record.status,
+                json.dumps(record.state),
+                record.schema_version,
+                iso(now),
+                record.message_id,
+                json.dumps(record.meta),
+                record.actions,
+                record.id,
+            ),
+        )
+
+    async def append_action(self, session_id: int, seq: int, player_id: int | None, action: dict[str, Any],
+                            now: datetime) -> None:
+        """Log action number ``seq``; the primary key refuses a second writer of the same number."""
+        await self._execute(
+            "INSERT INTO actions (session_id, seq, player_id, action, at) VALUES (?,?,?,?,?)",
+            (session_id, seq, player_id, json.dumps(action), iso(now)),
+        )
+
+    # ------------------------------------------------------------------ timers
+    async def add_timer(
+        self, session_id: int, kind: str, deadline: datetime, payload: dict[str, Any] | None = None
+    ) -> TimerRecord:
+        cursor = await self._execute(
+            "INSERT INTO timers (session_id, kind, deadline, payload) VALUES (?,?,?,?)",
+            (session_id, kind, iso(deadline), json.dumps(payload or {})),
+        )
+        return TimerRecord(cursor.lastrowid, session_id, kind, deadline, payload or {})
+
+    async def delete_timer(self, timer_id: int) -> bool:
+        cursor = await self._execute("DELETE FROM timers WHERE id = ?", (timer_id,))
+        return cursor.rowcount > 0
+
+    async def delete_timers(self, session_id: int, kinds: Iterable[str] | None = None) -> list[int]:
+        query = "DELETE FROM timers WHERE session_id = ?"
+        params: list[Any] = [session_id]
+        if kinds is not None:
+            kinds = list(kinds)
+            query += f" AND kind IN ({','.join('?' * len(kinds))})"
+            params += kinds
+        async with self._db.execute(query + " RETURNING id", params) as cursor:
+            return [row[0] async for row in cursor]
+
+    # ------------------------------------------------------------------ outbox
+    async def add_outbox(self, session_id: int, kind: str, payload: dict[str, Any], now: datetime) -> int:
+        cursor = await self._execute(
+            "INSERT INTO outbox (session_id, kind, payload, next_attempt_at, created_at) VALUES (?,?,?,?,?)",
+            (session_id, kind, json.dumps(payload), iso(now), iso(now)),
+        )
+        return cursor.lastrowid
+
+    async def outbox_done(self, entry_ids: Sequence[int]) -> None:
+        if entry_ids:
+            marks = ",".join("?" * len(entry_ids))
+            await self._execute(f"DELETE FROM outbox WHERE id IN ({marks})", list(entry_ids))
+
+    async def drop_outbox(self, session_id: int) -> None:
+        await self._execute("DELETE FROM outbox WHERE session_id = ?", (session_id,))
+
+    async def outbox_retry_later(self, entry_id: int, next_attempt_at: datetime) -> None:
+        await self._execute(
+            "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?",
+            (iso(next_attempt_at), entry_id),
+        )
+
+    # ----------------------------------------------------------------- results
+    async def record_result(self, result: ResultRow) -> int | None:
+        """The game's result row, or None if this session already has one (exactly once)."""
+        cursor = await self._execute(
+            "INSERT OR IGNORE INTO results (session_id, game, guild_id, players, scores, winners, moves,"
+            " duration_seconds, finished_at) VALUES (?,?,?,?,?,?,?,?,?)",
+            (
+                result.session_id,
+                result.game,
+                result.guild_id,
+                json.dumps(list(result.players)),
+                json.dumps(list(result.scores)),
+                json.dumps(list(result.winners)),
+                result.moves,
+                result.duration_seconds,
+                iso(result.finished_at),
+            ),
+        )
+        if cursor.rowcount == 0:
+            return None
+        result_id = cursor.lastrowid
+        await self._db.executemany(
+            "INSERT OR IGNORE INTO result_players (result_id, user_id, won) VALUES (?,?,?)",
+            [(result_id, user, int(user in result.winners)) for user in result.players],
+        )
+        return result_id
+
+    async def ratings(self, guild_id: int | None, game: str, user_ids: Sequence[int]) -> list[Rating]:
+        return await _ratings(self._db, guild_id, game, user_ids)
+
+    async def save_ratings(self, guild_id: int | None, game: str, ratings: Sequence[Rating]) -> None:
+        await self._db.executemany(
+            "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins) VALUES (?,?,?,?,?,?,?)"
+            " ON CONFLICT(guild_id, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+            " games = excluded.games, wins = excluded.wins",
+            [(guild_id or 0, game, r.user_id, r.mu, r.sigma, r.games, r.wins) for r in ratings],
+        )
+
+    # ---------------------------------------------------------- settings
+    async def set_value(self, key: str, value: str) -> None:
+        await self._execute(
+            "INSERT INTO bot_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    async def set_turn_clock_seconds(self, guild_id: int | None, seconds: int) -> None:
+        await self._execute(
+            "INSERT INTO guild_settings (guild_id, turn_clock_seconds) VALUES (?, ?)"
+            " ON CONFLICT(guild_id) DO UPDATE SET turn_clock_seconds = excluded.turn_clock_seconds",
+            (guild_id or 0, seconds),
+        )
+
+
 class Store:
-    """One aiosqlite connection in WAL mode, migrated to the newest schema when opened."""
+    """One aiosqlite connection in WAL mode, migrated to the newest schema when opened.
+
+    Reads run directly; writes only inside :meth:`transaction`, one at a time.
+    """
 
     def __init__(self, connection: aiosqlite.Connection):
         self._db = connection
+        self._writer = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str) -> Store:
-        connection = await aiosqlite.connect(path)
+        # isolation_level=None: the store issues BEGIN/COMMIT itself, nothing is implicit.
+        connection = await aiosqlite.connect(path, isolation_level=None)
         connection.row_factory = aiosqlite.Row
-        for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON"):
+        for pragma in (
+            "PRAGMA journal_mode=WAL",
+            "PRAGMA synchronous=NORMAL",
+            "PRAGMA foreign_keys=ON",
+            f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
+        ):
             cursor = await connection.execute(pragma)
             await cursor.close()
         store = cls(connection)
@@ -175,100 +422,57 @@ class Store:
     async def migrate(self) -> None:
         current = await self.schema_version()
         for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-            await self._db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+            await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
 
-    # ---------------------------------------------------------------- sessions
+    async def integrity_check(self) -> str:
+        async with self._db.execute("PRAGMA integrity_check") as cursor:
+            return (await cursor.fetchone())[0]
 
-    async def create_session(
-        self,
-        *,
-        game: str,
-        guild_id: int | None,
-        channel_id: int,
-        host_id: int,
-        players: Sequence[int],
-        status: str,
-        state: dict[str, Any],
-        schema_version: int,
-        now: datetime,
-        meta: dict[str, Any] | None = None,
-    ) -> int:
+    # ------------------------------------------------------------ transactions
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """One atomic write: everything done through the yielded object commits together or not at all."""
+        async with self._writer:
+            await self._begin()
+            try:
+                yield Transaction(self._db)
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            try:
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+
+    async def _begin(self) -> None:
+        for attempt in (1, 2):  # the busy timeout waits first; then one more try
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                if not _is_busy(error):
+                    raise
+                if attempt == 2:
+                    raise StoreBusy() from error
+
+    # ------------------------------------------------------------------- reads
+    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
         try:
-            cursor = await self._db.execute(
-                "INSERT INTO sessions (game, guild_id, channel_id, host_id, players, status, state,"
-                " schema_version, created_at, updated_at, meta) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    game,
-                    guild_id,
-                    channel_id,
-                    host_id,
-                    json.dumps(list(players)),
-                    status,
-                    json.dumps(state),
-                    schema_version,
-                    iso(now),
-                    iso(now),
-                    json.dumps(meta or {}),
-                ),
-            )
-        except aiosqlite.IntegrityError as error:
-            raise ChannelBusy(channel_id) from error
-        await self._db.commit()
-        return cursor.lastrowid
+            async with self._db.execute(sql, params) as cursor:
+                return await cursor.fetchone()
+        except sqlite3.OperationalError as error:
+            if _is_busy(error):
+                raise StoreBusy() from error
+            raise
 
     async def get_session(self, session_id: int) -> SessionRecord | None:
-        async with self._db.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self._fetchone("SELECT * FROM sessions WHERE id = ?", (session_id,))
         return _session(row) if row else None
 
     async def live_session(self, channel_id: int) -> SessionRecord | None:
-        placeholders = ",".join("?" * len(LIVE_STATUSES))
-        async with self._db.execute(
-            f"SELECT * FROM sessions WHERE channel_id = ? AND status IN ({placeholders})",
-            (channel_id, *LIVE_STATUSES),
-        ) as cursor:
-            row = await cursor.fetchone()
+        row = await self._fetchone(f"SELECT * FROM sessions WHERE channel_id = ? AND {LIVE_SQL}", (channel_id,))
         return _session(row) if row else None
-
-    async def save_session(
-        self, record: SessionRecord, now: datetime, action: tuple[int | None, dict[str, Any]] | None = None
-    ) -> int | None:
-        """Save a session's state, status, players and meta, with its action, in one transaction.
-
-        Returns the action's sequence number when one was logged.
-        """
-        seq = None
-        try:
-            await self._db.execute(
-                "UPDATE sessions SET players = ?, status = ?, state = ?, schema_version = ?, updated_at = ?,"
-                " message_id = ?, meta = ? WHERE id = ?",
-                (
-                    json.dumps(record.players),
-                    record.status,
-                    json.dumps(record.state),
-                    record.schema_version,
-                    iso(now),
-                    record.message_id,
-                    json.dumps(record.meta),
-                    record.id,
-                ),
-            )
-            if action is not None:
-                player_id, payload = action
-                async with self._db.execute(
-                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE session_id = ?", (record.id,)
-                ) as cursor:
-                    seq = (await cursor.fetchone())[0]
-                await self._db.execute(
-                    "INSERT INTO actions (session_id, seq, player_id, action, at) VALUES (?,?,?,?,?)",
-                    (record.id, seq, player_id, json.dumps(payload), iso(now)),
-                )
-            await self._db.commit()
-        except BaseException:
-            await self._db.rollback()
-            raise
-        record.updated_at = now
-        return seq
 
     async def actions(self, session_id: int) -> list[tuple[int, int | None, dict[str, Any]]]:
         async with self._db.execute(
@@ -277,86 +481,49 @@ class Store:
             return [(row["seq"], row["player_id"], json.loads(row["action"])) async for row in cursor]
 
     async def count_actions(self, session_id: int) -> int:
-        async with self._db.execute("SELECT COUNT(*) FROM actions WHERE session_id = ?", (session_id,)) as cursor:
-            return (await cursor.fetchone())[0]
-
-    # ------------------------------------------------------------------ timers
-
-    async def add_timer(
-        self, session_id: int, kind: str, deadline: datetime, payload: dict[str, Any] | None = None
-    ) -> TimerRecord:
-        cursor = await self._db.execute(
-            "INSERT INTO timers (session_id, kind, deadline, payload) VALUES (?,?,?,?)",
-            (session_id, kind, iso(deadline), json.dumps(payload or {})),
-        )
-        await self._db.commit()
-        return TimerRecord(cursor.lastrowid, session_id, kind, deadline, payload or {})
-
-    async def delete_timer(self, timer_id: int) -> bool:
-        cursor = await self._db.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
-        await self._db.commit()
-        return cursor.rowcount > 0
-
-    async def delete_timers(self, session_id: int, kinds: Iterable[str] | None = None) -> list[int]:
-        query = "SELECT id FROM timers WHERE session_id = ?"
-        params: list[Any] = [session_id]
-        if kinds is not None:
-            kinds = list(kinds)
-            query += f" AND kind IN ({','.join('?' * len(kinds))})"
-            params += kinds
-        async with self._db.execute(query, params) as cursor:
-            ids = [row["id"] async for row in cursor]
-        if ids:
-            await self._db.execute(f"DELETE FROM timers WHERE id IN ({','.join('?' * len(ids))})", ids)
-            await self._db.commit()
-        return ids
+        row = await self._fetchone("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE session_id = ?", (session_id,))
+        return row[0]
 
     async def pending_timers(self) -> list[TimerRecord]:
         async with self._db.execute("SELECT * FROM timers ORDER BY deadline") as cursor:
+            return [_timer(row) async for row in cursor]
+
+    async def timers(self, session_id: int) -> list[TimerRecord]:
+        async with self._db.execute("SELECT * FROM timers WHERE session_id = ? ORDER BY deadline", (session_id,)) as c:
+            return [_timer(row) async for row in c]
+
+    async def outbox(self, session_id: int | None = None) -> list[OutboxEntry]:
+        """Pending outbox entries (of one session, or all), oldest first."""
+        where, params = ("WHERE session_id = ?", (session_id,)) if session_id is not None else ("", ())
+        async with self._db.execute(f"SELECT * FROM outbox {where} ORDER BY id", params) as cursor:
             return [
-                TimerRecord(
-                    row["id"], row["session_id"], row["kind"], parse_iso(row["deadline"]), json.loads(row["payload"])
+                OutboxEntry(
+                    row["id"],
+                    row["session_id"],
+                    row["kind"],
+                    json.loads(row["payload"]),
+                    row["attempts"],
+                    parse_iso(row["next_attempt_at"]),
                 )
                 async for row in cursor
             ]
 
-    # ----------------------------------------------------------------- results
-
-    async def record_result(
-        self,
-        *,
-        session_id: int | None,
-        game: str,
-        guild_id: int | None,
-        players: Sequence[int],
-        scores: Sequence[float],
-        winners: Sequence[int],
-        moves: int,
-        duration_seconds: float,
-        now: datetime,
-    ) -> int:
-        cursor = await self._db.execute(
-            "INSERT INTO results (session_id, game, guild_id, players, scores, winners, moves, duration_seconds,"
-            " finished_at) VALUES (?,?,?,?,?,?,?,?,?)",
-            (
-                session_id,
-                game,
-                guild_id,
-                json.dumps(list(players)),
-                json.dumps(list(scores)),
-                json.dumps(list(winners)),
-                moves,
-                duration_seconds,
-                iso(now),
-            ),
-        )
-        result_id = cursor.lastrowid
-        await self._db.executemany(
-            "INSERT OR IGNORE INTO result_players (result_id, user_id, won) VALUES (?,?,?)",
-            [(result_id, user, int(user in winners)) for user in players],
-        )
-        await self._db.commit()
-        return result_id
+    async def results(self, session_id: int) -> list[ResultRow]:
+        async with self._db.execute("SELECT * FROM results WHERE session_id = ?", (session_id,)) as cursor:
+            return [
+                ResultRow(
+                    row["session_id"],
+                    row["game"],
+                    row["guild_id"],
+                    json.loads(row["players"]),
+                    json.loads(row["scores"]),
+                    json.loads(row["winners"]),
+                    row["moves"],
+                    row["duration_seconds"],
+                    parse_iso(row["finished_at"]),
+                )
+                async for row in cursor
+            ]
 
     async def user_stats(self, guild_id: int | None, user_id: int) -> dict[str, tuple[int, int]]:
         """Per game: (games played, games won) by ``user_id`` in this server."""
@@ -369,51 +536,31 @@ class Store:
             return {row["game"]: (row["games"], row["wins"] or 0) async for row in cursor}
 
     async def ratings(self, guild_id: int | None, game: str, user_ids: Sequence[int] | None = None) -> list[Rating]:
-        query = "SELECT * FROM ratings WHERE guild_id IS ? AND game = ?"
-        params: list[Any] = [guild_id or 0, game]
-        if user_ids is not None:
-            query += f" AND user_id IN ({','.join('?' * len(user_ids))})"
-            params += list(user_ids)
-        async with self._db.execute(query, params) as cursor:
-            return [Rating(row["user_id"], row["mu"], row["sigma"], row["games"], row["wins"]) async for row in cursor]
-
-    async def save_ratings(self, guild_id: int | None, game: str, ratings: Sequence[Rating]) -> None:
-        await self._db.executemany(
-            "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins) VALUES (?,?,?,?,?,?,?)"
-            " ON CONFLICT(guild_id, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-            " games = excluded.games, wins = excluded.wins",
-            [(guild_id or 0, game, r.user_id, r.mu, r.sigma, r.games, r.wins) for r in ratings],
-        )
-        await self._db.commit()
-
-    # ---------------------------------------------------------- bot and server settings
+        return await _ratings(self._db, guild_id, game, user_ids)
 
     async def get_value(self, key: str) -> str | None:
-        async with self._db.execute("SELECT value FROM bot_state WHERE key = ?", (key,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self._fetchone("SELECT value FROM bot_state WHERE key = ?", (key,))
         return row[0] if row else None
 
-    async def set_value(self, key: str, value: str) -> None:
-        await self._db.execute(
-            "INSERT INTO bot_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            (key, value),
-        )
-        await self._db.commit()
-
     async def turn_clock_seconds(self, guild_id: int | None) -> int:
-        async with self._db.execute(
-            "SELECT turn_clock_seconds FROM guild_settings WHERE guild_id = ?", (guild_id or 0,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        row = await self._fetchone("SELECT turn_clock_seconds FROM guild_settings WHERE guild_id = ?", (guild_id or 0,))
         return row[0] if row else 0
 
-    async def set_turn_clock_seconds(self, guild_id: int | None, seconds: int) -> None:
-        await self._db.execute(
-            "INSERT INTO guild_settings (guild_id, turn_clock_seconds) VALUES (?, ?)"
-            " ON CONFLICT(guild_id) DO UPDATE SET turn_clock_seconds = excluded.turn_clock_seconds",
-            (guild_id or 0, seconds),
-        )
-        await self._db.commit()
+
+async def _ratings(
+    db: aiosqlite.Connection, guild_id: int | None, game: str, user_ids: Sequence[int] | None
+) -> list[Rating]:
+    query = "SELECT * FROM ratings WHERE guild_id IS ? AND game = ?"
+    params: list[Any] = [guild_id or 0, game]
+    if user_ids is not None:
+        query += f" AND user_id IN ({','.join('?' * len(user_ids))})"
+        params += list(user_ids)
+    async with db.execute(query, params) as cursor:
+        return [Rating(row["user_id"], row["mu"], row["sigma"], row["games"], row["wins"]) async for row in cursor]
+
+
+def _timer(row: aiosqlite.Row) -> TimerRecord:
+    return TimerRecord(row["id"], row["session_id"], row["kind"], parse_iso(row["deadline"]), json.loads(row["payload"]))
 
 
 def _session(row: aiosqlite.Row) -> SessionRecord:
@@ -431,4 +578,5 @@ def _session(row: aiosqlite.Row) -> SessionRecord:
         updated_at=parse_iso(row["updated_at"]),
         message_id=row["message_id"],
         meta=json.loads(row["meta"]),
+        actions=row["actions"],
     )

@@ -1,6 +1,10 @@
-"""Durable timers: rows in the store, one scheduler task that fires them in deadline order.
+"""Durable timers: rows in the store, one scheduler that fires them when due.
 
-A deadline that passed while the bot was down fires as soon as the scheduler starts.
+A timer is written in the same transaction as the change it belongs to, and fired inside a
+session change that deletes it in its own transaction: if the handler fails or the process
+dies, the row is still there and the timer fires again (at least once; handlers check the
+round or action number, so a second firing does nothing). Timers due together fire
+concurrently, up to a limit. A deadline that passed while the bot was down fires at start.
 """
 
 from __future__ import annotations
@@ -9,56 +13,72 @@ import asyncio
 import heapq
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
 
-import discord
-
+from bot.replies import ErrorLog, UserError
+from bot.sessions import Change, SessionChanged, Sessions, TimerGone
 from bot.store import Store, TimerRecord
 
 log = logging.getLogger(__name__)
 
-TimerHandler = Callable[[TimerRecord], Awaitable[None]]
+TimerHandler = Callable[[Change, TimerRecord], Awaitable[None]]
+CONCURRENT_FIRINGS = 16
+FIRST_RETRY_SECONDS = 5
+LONGEST_RETRY_SECONDS = 300
 
 
 class Scheduler:
-    """Runs only while timers are pending: it sleeps until the earliest deadline, and a new
-    earlier timer restarts that sleep. No task sleeps per game."""
+    """Sleeps only until the earliest deadline; a new earlier timer restarts that sleep."""
 
-    def __init__(self, store: Store, handlers: dict[str, TimerHandler]):
+    def __init__(self, store: Store, sessions: Sessions, errors: ErrorLog):
         self._store = store
-        self._handlers = handlers
-        self._queue: list[tuple[datetime, int, TimerRecord]] = []
+        self._sessions = sessions
+        self._errors = errors
+        self._handlers: dict[str, TimerHandler] = {}
+        self._queue: list[tuple[datetime, int]] = []
+        self._timers: dict[int, TimerRecord] = {}
+        self._failures: dict[int, int] = {}
+        self._slots = asyncio.Semaphore(CONCURRENT_FIRINGS)
+        self._firing: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
         self._sleeping = False
         self._started = False
+        sessions.committed.append(self._on_commit)
+
+    def register(self, kind: str, handler: TimerHandler) -> None:
+        self._handlers[kind] = handler
 
     async def start(self) -> None:
+        """Arm every stored timer. Calling it again (a gateway reconnect) adds nothing twice."""
+        if self._started:
+            return
         for timer in await self._store.pending_timers():
-            heapq.heappush(self._queue, (timer.deadline, timer.id, timer))
+            self._track(timer)
         self._started = True
         self._wake()
 
     async def stop(self) -> None:
         self._started = False
-        if self._task:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-            self._task = None
+        tasks = [t for t in (self._task, *self._firing) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._task = None
 
-    async def add(self, session_id: int, kind: str, deadline: datetime, payload: dict[str, Any] | None = None) -> None:
-        timer = await self._store.add_timer(session_id, kind, deadline, payload)
-        heapq.heappush(self._queue, (timer.deadline, timer.id, timer))
-        self._wake()
+    # ------------------------------------------------------------ bookkeeping
+    def _on_commit(self, _: SessionChanged, added: list[TimerRecord], removed: list[int]) -> None:
+        for timer_id in removed:
+            self._timers.pop(timer_id, None)  # its queue entry is skipped when it comes up
+            self._failures.pop(timer_id, None)
+        for timer in added:
+            self._track(timer)
+        if added:
+            self._wake()
 
-    async def cancel(self, session_id: int, kinds: list[str] | None = None) -> None:
-        removed = set(await self._store.delete_timers(session_id, kinds))
-        if removed:
-            self._queue = [entry for entry in self._queue if entry[1] not in removed]
-            heapq.heapify(self._queue)
+    def _track(self, timer: TimerRecord) -> None:
+        if timer.id not in self._timers:
+            self._timers[timer.id] = timer
+            heapq.heappush(self._queue, (timer.deadline, timer.id))
 
     def _wake(self) -> None:
         if not self._started:
@@ -67,13 +87,16 @@ class Scheduler:
             if self._sleeping:  # restart the sleep: the earliest deadline may have changed
                 self._task.cancel()
             else:
-                return  # busy firing; it looks at the queue again afterwards
-        self._task = asyncio.create_task(self._run(), name="timer-scheduler")
+                return  # busy; it looks at the queue again afterwards
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="timer-scheduler")
 
     async def _run(self) -> None:
         while self._queue:
-            deadline, _, timer = self._queue[0]
-            delay = (deadline - discord.utils.utcnow()).total_seconds()
+            deadline, timer_id = self._queue[0]
+            if timer_id not in self._timers or self._timers[timer_id].deadline != deadline:
+                heapq.heappop(self._queue)  # cancelled, or moved to a later retry
+                continue
+            delay = (deadline - self._sessions.clock()).total_seconds()
             if delay > 0:
                 self._sleeping = True
                 try:
@@ -82,17 +105,40 @@ class Scheduler:
                     self._sleeping = False
                 continue
             heapq.heappop(self._queue)
-            await self._fire(timer)
+            await self._slots.acquire()
+            task = asyncio.get_running_loop().create_task(self._fire(self._timers[timer_id]))
+            self._firing.add(task)
+            task.add_done_callback(self._firing.discard)
 
+    # ------------------------------------------------------------------ firing
     async def _fire(self, timer: TimerRecord) -> None:
-        # Deleting first makes firing at-most-once: a timer cancelled meanwhile is simply gone.
-        if not await self._store.delete_timer(timer.id):
-            return
-        handler = self._handlers.get(timer.kind)
-        if handler is None:
-            log.error("no handler for timer kind %s (session %s)", timer.kind, timer.session_id)
-            return
         try:
-            await handler(timer)
-        except Exception:
-            log.exception("timer %s failed for session %s", timer.kind, timer.session_id)
+            handler = self._handlers.get(timer.kind)
+            if handler is None:
+                log.error("no handler for timer kind %s (session %s)", timer.kind, timer.session_id)
+                return
+            async with self._sessions.change(timer.session_id, timer=timer) as change:
+                await handler(change, timer)
+        except TimerGone:
+            self._timers.pop(timer.id, None)
+        except UserError as error:  # e.g. the session is gone: nothing left to do
+            log.info("timer %s of session %s: %s", timer.kind, timer.session_id, error)
+            self._timers.pop(timer.id, None)
+        except Exception as error:
+            self._retry_later(timer, error)
+        finally:
+            self._slots.release()
+
+    def _retry_later(self, timer: TimerRecord, error: Exception) -> None:
+        """The row is still stored: try again after a pause (and, if the bot stops, at the next start)."""
+        failures = self._failures.get(timer.id, 0) + 1
+        self._failures[timer.id] = failures
+        delay = min(FIRST_RETRY_SECONDS * 2 ** (failures - 1), LONGEST_RETRY_SECONDS)
+        self._errors.append(error)
+        log.error("timer %s failed for session %s; retrying in %ss", timer.kind, timer.session_id, delay, exc_info=error)
+        retry = TimerRecord(
+            timer.id, timer.session_id, timer.kind, self._sessions.clock() + timedelta(seconds=delay), timer.payload
+        )
+        self._timers[timer.id] = retry
+        heapq.heappush(self._queue, (retry.deadline, retry.id))
+        self._wake()

@@ -33,7 +33,7 @@ class World:
 
     async def session(self) -> Any:
         """The live session of #games (a GameSession), or None when nothing runs there."""
-        return await self.platform.live_in_channel(self.channel.id)
+        return await self.platform.sessions.live_in_channel(self.channel.id)
 
     def message(self, message_id: int) -> Any:
         """A message of #games as it is now (edits included)."""

@@ -9,7 +9,7 @@ import discord
 
 from bot.adapter import GameAdapter, GameSession
 from bot.components import SessionButton
-from bot.platform import UserError
+from bot.replies import UserError, acknowledge
 from engines.base import IllegalAction, Outcome
 from render.theme import canvas, centred_text, to_picture
 
@@ -89,24 +89,24 @@ class TinyAdapter(GameAdapter):
     private_view_label = "My view"
 
     def add_commands(self, group):
-        platform = self.platform
+        ctx = self.ctx
 
         @group.command(name="challenge", description="Challenge someone to Tiny.")
         async def challenge(interaction: discord.Interaction, opponent: discord.User) -> None:
-            await platform.challenge(interaction, "tiny", [opponent], {})
+            await acknowledge(interaction)
+            await ctx.challenge(interaction, "tiny", [opponent], {}, None)
 
         @group.command(name="add", description="Add 1 or 2.")
         async def add(interaction: discord.Interaction, amount: int) -> None:
-            session = await platform.session_for(interaction, "tiny")
-            await platform.defer(interaction, private_thinking=True)
-            await platform.act(session.id, interaction.user.id, {"type": "add", "amount": amount})
-            await platform.reply_private(interaction, f"You added {amount}.")
+            await acknowledge(interaction)
+            session = await ctx.session_for(interaction, "tiny")
+            await ctx.act(session.id, interaction.user.id, {"type": "add", "amount": amount})
+            await ctx.reply_private(interaction, f"You added {amount}.")
 
         async def add_button(interaction, session_id, arg):
-            await platform.defer(interaction)
-            await platform.act(session_id, interaction.user.id, {"type": "add", "amount": int(arg)})
+            await ctx.act(session_id, interaction.user.id, {"type": "add", "amount": int(arg)})
 
-        platform.register_button("tiny_add", add_button)
+        ctx.controls.button("tiny_add", add_button)
 
     def components(self, session):
         return [SessionButton(session.id, "tiny_add", str(a), label=f"+{a}") for a in (1, 2)]

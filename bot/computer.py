@@ -1,0 +1,61 @@
+"""Computer players: after any change, if it is this bot's turn, think off the event loop and
+move like any player (through the same session change and turn check).
+
+One move per change: the move's own change is heard here again, so a computer that must move
+twice in a row does, and no two thinkers race (the action number refuses a stale move).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from concurrent.futures import Executor
+
+import discord
+from discord.ext import commands
+
+from bot.adapter import GameAdapter
+from bot.replies import ErrorLog, UserError
+from bot.sessions import SessionChanged, Sessions
+
+log = logging.getLogger(__name__)
+
+
+class ComputerPlayers(commands.Cog):
+    def __init__(
+        self,
+        sessions: Sessions,
+        games: Mapping[str, GameAdapter],
+        bot: discord.Client,
+        errors: ErrorLog,
+        executor: Executor | None = None,
+    ):
+        self.sessions = sessions
+        self.games = games
+        self.bot = bot
+        self.errors = errors
+        self.executor = executor
+
+    @commands.Cog.listener()
+    async def on_session_changed(self, changed: SessionChanged) -> None:
+        session = changed.session
+        if session.status != "active":
+            return
+        adapter = self.games[session.record.game]
+        seat = session.seat_of(self.bot.user.id)
+        if seat is None or adapter.computer_player is None or seat not in adapter.engine.to_act(session.state):
+            return
+        try:
+            level = session.meta.computer_level
+            seed = session.meta.seed + session.action_number
+            choose = type(adapter).computer_player  # a plain function, not a method
+            action = await asyncio.get_running_loop().run_in_executor(
+                self.executor, choose, session.state, seat, level, seed
+            )
+            await self.sessions.act(session.id, self.bot.user.id, action, seat=seat, built_for=session.action_number)
+        except UserError as error:
+            log.info("computer move in session %s was overtaken: %s", session.id, error)
+        except Exception as error:
+            self.errors.append(error)
+            log.exception("the computer player failed in session %s", session.id)

@@ -1,0 +1,56 @@
+"""What a game's Discord side may use of the platform: a narrow context, not the platform.
+
+A game reads and changes its sessions, registers its controls, timers and message kinds,
+draws pictures off the event loop and answers privately; everything else (challenges,
+results, the turn clock, computer players) happens around it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.components import Controls
+from bot.outbox import Outbox
+from bot.rendering import RenderPool
+from bot.replies import UserError, reply_private
+from bot.sessions import GameSession, Sessions
+from bot.timers import Scheduler
+from render.theme import Picture
+
+Challenge = Callable[[discord.Interaction, str, Sequence[discord.abc.User], dict[str, Any], str | None], Awaitable[None]]
+
+
+@dataclass
+class GameContext:
+    sessions: Sessions
+    controls: Controls
+    timers: Scheduler
+    outbox: Outbox
+    renderer: RenderPool
+    bot: discord.Client
+    challenge: Challenge  # the shared challenge-by-mention flow
+    busy_text: Callable[[Any], str]  # "There is already a game of ... in this channel"
+
+    @property
+    def me(self) -> int:
+        """The bot's own user id (the computer player's seat)."""
+        return self.bot.user.id
+
+    async def render(self, draw: Callable[..., Picture], *args: Any) -> Picture:
+        return await self.renderer.render(draw, *args)
+
+    reply_private = staticmethod(reply_private)
+
+    async def act(self, session_id: int, user_id: int, action: dict[str, Any], **how: Any) -> GameSession:
+        return await self.sessions.act(session_id, user_id, action, **how)
+
+    async def session_for(self, interaction: discord.Interaction, game: str) -> GameSession:
+        """This channel's running game of ``game``, or a clear error."""
+        session = await self.sessions.live_in_channel(interaction.channel_id)
+        if session is None or session.record.game != game or session.status != "active":
+            raise UserError(f"There is no {self.sessions.game(game).title} game running in this channel.")
+        return session

@@ -1,0 +1,212 @@
+"""The outbox: public messages are state, written with the change they belong to.
+
+A change adds entries (``change.post(kind, payload)``) in its own transaction; after the
+commit the sender posts or edits each message, in order per session, and deletes the entry.
+A failed send is retried with backoff, also after a restart, and blocks the later entries
+of its session so that messages never appear out of order.
+
+What an entry looks like on Discord is built at send time from the session as stored then,
+by the builder registered for its kind; ``after`` runs once the message is out (e.g. to
+remember the new game message's id, or to start a round's clock once players can see it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+import discord
+
+from bot.rendering import as_file
+from bot.replies import ErrorLog, fit
+from bot.sessions import GameSession, Sessions
+from bot.store import OutboxEntry, Store
+from render.theme import Picture
+
+log = logging.getLogger(__name__)
+
+FIRST_RETRY_SECONDS = 2
+LONGEST_RETRY_SECONDS = 300
+FILES_PER_MESSAGE = 10
+
+
+@dataclass
+class Outgoing:
+    """One message to post (or, with ``edit``, the id of a message to edit)."""
+
+    content: str
+    pictures: list[Picture] = field(default_factory=list)
+    view: discord.ui.View | None = None
+    edit: int | None = None
+    keep_attachments: bool = False  # an edit that leaves the pictures as they are
+
+
+Builder = Callable[[GameSession, dict[str, Any]], Awaitable[Outgoing | None]]
+After = Callable[[GameSession, dict[str, Any], discord.Message | None], Awaitable[None]]
+
+
+@dataclass
+class Kind:
+    build: Builder
+    after: After | None = None
+    coalesce: bool = False  # consecutive entries of this kind are sent once (the newest state wins)
+
+
+class Outbox:
+    def __init__(self, store: Store, sessions: Sessions, bot: discord.Client, errors: ErrorLog):
+        self.store = store
+        self.sessions = sessions
+        self.bot = bot
+        self.errors = errors
+        self.kinds: dict[str, Kind] = {}
+        self._draining: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self._retries: dict[int, asyncio.TimerHandle] = {}
+        self._started = False
+
+    def register(self, kind: str, build: Builder, after: After | None = None, *, coalesce: bool = False) -> None:
+        self.kinds[kind] = Kind(build, after, coalesce)
+
+    # ----------------------------------------------------------------- running
+    async def start(self) -> None:
+        """Send whatever a previous run left unsent (called once the bot can talk to Discord)."""
+        self._started = True
+        for session_id in sorted({entry.session_id for entry in await self.store.outbox()}):
+            self.wake(session_id)
+
+    async def stop(self) -> None:
+        self._started = False
+        for handle in self._retries.values():
+            handle.cancel()
+        self._retries.clear()
+        tasks = list(self._draining.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def wake(self, session_id: int) -> None:
+        """Send this session's pending entries soon (one sender per session at a time)."""
+        if not self._started:
+            return
+        task = self._draining.get(session_id)
+        if task is not None and not task.done():
+            self._again.add(session_id)
+            return
+        self._draining[session_id] = asyncio.get_running_loop().create_task(self._drain(session_id))
+
+    async def flush(self, session_id: int) -> bool:
+        """Send this session's entries now; whether none is left pending (for a first message)."""
+        task = self._draining.get(session_id)
+        if task is not None and not task.done():
+            await asyncio.shield(task)
+        await self._drain(session_id, single_pass=True)
+        return not await self.store.outbox(session_id)
+
+    async def _drain(self, session_id: int, single_pass: bool = False) -> None:
+        try:
+            while True:
+                self._again.discard(session_id)
+                await self._send_pending(session_id)
+                if single_pass or session_id not in self._again:
+                    return
+        finally:
+            if not single_pass and self._draining.get(session_id) is asyncio.current_task():
+                del self._draining[session_id]
+
+    async def _send_pending(self, session_id: int) -> None:
+        entries = await self.store.outbox(session_id)
+        now = self.sessions.clock()
+        while entries:
+            entry = entries[0]
+            if entry.next_attempt_at > now:
+                self._retry_at(session_id, (entry.next_attempt_at - now).total_seconds())
+                return
+            batch = [entry]
+            kind = self.kinds.get(entry.kind)
+            if kind is not None and kind.coalesce:
+                while len(batch) < len(entries) and entries[len(batch)].kind == entry.kind:
+                    batch.append(entries[len(batch)])
+            if not await self._send(batch):
+                return
+            entries = entries[len(batch) :]
+
+    async def _send(self, batch: list[OutboxEntry]) -> bool:
+        """Send one entry (or a coalesced run of them); False if it must be tried again later."""
+        entry = batch[-1]
+        kind = self.kinds.get(entry.kind)
+        payload = dict(entry.payload)
+        for earlier in batch[:-1]:  # e.g. one repost asked for anywhere in the run
+            payload.update({k: v for k, v in earlier.payload.items() if v})
+        try:
+            if kind is None:
+                raise LookupError(f"no outbox kind {entry.kind!r}")
+            session = await self.sessions.load(entry.session_id)
+            outgoing = await kind.build(session, payload)
+            message = await self._deliver(session, outgoing) if outgoing is not None else None
+        except discord.HTTPException as error:
+            await self._failed(entry, f"Discord answered {error.status}")
+            return False
+        except Exception as error:
+            self.errors.append(error)
+            log.exception("outbox entry %s (%s) of session %s failed", entry.id, entry.kind, entry.session_id)
+            await self._failed(entry, "an error")
+            return False
+        async with self.store.transaction() as tx:
+            await tx.outbox_done([e.id for e in batch])
+        if kind.after is not None:
+            try:
+                await kind.after(session, payload, message)
+            except Exception as error:  # the message is out; what follows must not resend it
+                self.errors.append(error)
+                log.exception("after sending outbox entry %s of session %s", entry.id, entry.session_id)
+        return True
+
+    async def _deliver(self, session: GameSession, outgoing: Outgoing) -> discord.Message | None:
+        channel = self.bot.get_partial_messageable(session.record.channel_id)
+        files = [as_file(p) for p in outgoing.pictures]
+        view = outgoing.view or discord.utils.MISSING
+        if outgoing.edit is not None:
+            message = channel.get_partial_message(outgoing.edit)
+            try:
+                if outgoing.keep_attachments:
+                    return await message.edit(content=fit(outgoing.content), view=outgoing.view)
+                return await message.edit(content=fit(outgoing.content), attachments=files, view=outgoing.view)
+            except discord.NotFound:  # deleted by someone: post it anew instead
+                files = [as_file(p) for p in outgoing.pictures]
+        first = None
+        for start in range(0, max(len(files), 1), FILES_PER_MESSAGE):
+            chunk = files[start : start + FILES_PER_MESSAGE]
+            sent = await channel.send(
+                fit(outgoing.content) if start == 0 else "", files=chunk, view=view if start == 0 else discord.utils.MISSING
+            )
+            first = first or sent
+        return first
+
+    async def _failed(self, entry: OutboxEntry, why: str) -> None:
+        delay = min(FIRST_RETRY_SECONDS * 2**entry.attempts, LONGEST_RETRY_SECONDS)
+        log.warning(
+            "could not send outbox entry %s (%s) of session %s: %s; retrying in %ss",
+            entry.id,
+            entry.kind,
+            entry.session_id,
+            why,
+            delay,
+        )
+        async with self.store.transaction() as tx:
+            await tx.outbox_retry_later(entry.id, self.sessions.clock() + timedelta(seconds=delay))
+        self._retry_at(entry.session_id, delay)
+
+    def _retry_at(self, session_id: int, delay: float) -> None:
+        old = self._retries.pop(session_id, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        self._retries[session_id] = loop.call_later(max(delay, 0.0), self._retry_now, session_id)
+
+    def _retry_now(self, session_id: int) -> None:
+        self._retries.pop(session_id, None)
+        self.wake(session_id)

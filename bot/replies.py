@@ -1,0 +1,122 @@
+"""Answers to people: the one error funnel, private replies, and safe repetition of user text.
+
+Every slash command and every control runs through :func:`answer_errors`: a ``UserError``
+becomes a private sentence, a busy database a private "try again", anything else is logged,
+kept for the tests and answered with a private apology. No stack trace ever reaches a player.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Awaitable
+from typing import Any
+
+import discord
+
+from bot.rendering import as_file
+from bot.store import StoreBusy
+from render.theme import Picture
+
+log = logging.getLogger(__name__)
+
+MESSAGE_LIMIT = 2000  # Discord's limit for a message's text
+QUOTE_LIMIT = 60  # how much of a player's own input an answer repeats
+BUSY_TEXT = "I am busy saving other games right now; nothing was changed. Please try again in a moment."
+SORRY_TEXT = "Sorry, something went wrong on my side; nothing was lost. Please try again."
+
+
+class UserError(Exception):
+    """Something a user did that cannot be done; the message is answered privately."""
+
+
+class ErrorLog(deque):
+    """Unexpected errors, newest last and bounded, for tests and diagnostics to look at."""
+
+    def __init__(self, size: int = 100):
+        super().__init__(maxlen=size)
+
+
+def sentence(text: str) -> str:
+    """An engine's reason as a sentence: capital first letter, final full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def escape(text: str, limit: int | None = None) -> str:
+    """A player-chosen text made safe for message text: trimmed, no markdown, no mentions."""
+    text = " ".join(str(text).split())
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def quote(text: str) -> str:
+    """What a player typed, repeated in an answer: short and escaped."""
+    return escape(text, QUOTE_LIMIT)
+
+
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def acknowledge(interaction: discord.Interaction, *, private: bool = True) -> None:
+    """Acknowledge at once, before any database read or render (Discord allows 3 seconds).
+
+    ``private``: the answer will be a private message ("thinking" that only its user sees).
+    Otherwise a command's answer is public, and a control's click becomes a deferred update
+    of the message it is on.
+    """
+    if interaction.response.is_done():
+        return
+    try:
+        if private:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        elif interaction.type == discord.InteractionType.application_command:
+            await interaction.response.defer(thinking=True)
+        else:
+            await interaction.response.defer()
+    except discord.HTTPException:
+        log.warning("could not acknowledge interaction %s", interaction.id)
+
+
+async def reply_private(
+    interaction: discord.Interaction, text: str, picture: Picture | None = None, view: discord.ui.View | None = None
+) -> None:
+    kwargs: dict[str, Any] = {"ephemeral": True}
+    if picture is not None:
+        kwargs["file"] = as_file(picture)
+    if view is not None:
+        kwargs["view"] = view
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(fit(text), **kwargs)
+        else:
+            await interaction.response.send_message(fit(text), **kwargs)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s privately", interaction.id)
+
+
+async def answer_errors(
+    interaction: discord.Interaction, work: Awaitable[Any], errors: ErrorLog, context: str = ""
+) -> None:
+    """Run one handler's work; whatever goes wrong is answered privately and never twice."""
+    try:
+        await work
+    except Exception as error:  # the one place that turns errors into answers
+        await answer_error(interaction, error, errors, context)
+
+
+async def answer_error(interaction: discord.Interaction, error: BaseException, errors: ErrorLog, context: str) -> None:
+    if isinstance(error, UserError):
+        await reply_private(interaction, str(error))
+    elif isinstance(error, StoreBusy):
+        log.warning("database busy while handling %s", context or interaction.id)
+        await reply_private(interaction, BUSY_TEXT)
+    else:
+        errors.append(error)
+        log.error("error handling %s", context or f"interaction {interaction.id}", exc_info=error)
+        await reply_private(interaction, SORRY_TEXT)

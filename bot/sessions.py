@@ -1,0 +1,431 @@
+"""Sessions: the one way a game in a channel changes.
+
+    async with sessions.change(session_id) as change:
+        change.apply(seat, action, by=user_id)
+
+takes the session's lock, loads it, lets the caller apply engine actions, and commits in
+**one transaction** the new state, the action log rows, the timers added and removed, the
+result and ratings when the game ends (planners contribute those), and the outbox entries
+(public messages to post or edit). Nothing is written if the block raises. After the commit
+the listeners (computer players, the outbox sender) hear of it through
+``bot.dispatch("session_changed", ...)``.
+
+Nothing else in ``bot/`` takes a lock or opens a transaction.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import asdict, dataclass, field, fields
+from datetime import datetime
+from typing import Any, Protocol
+
+import asyncio
+
+from bot.replies import UserError, sentence
+from bot.store import ChannelBusy, SessionRecord, Store, TimerRecord, Transaction
+from engines.base import Engine, IllegalAction, Outcome
+
+STALE_TEXT = "This menu is out of date: the game has moved on since it was opened. Open it again."
+
+
+class GameInfo(Protocol):
+    """What sessions need to know of a game: its engine and its name for people."""
+
+    engine: Engine
+    title: str
+
+
+@dataclass
+class SessionMeta:
+    """The bot's own details of a session, stored beside the engine state."""
+
+    names: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    started_at: str | None = None
+    computer_level: str = "medium"
+    pending: list[int] = field(default_factory=list)  # challenged players who have not accepted yet
+    seats: list[int] = field(default_factory=list)  # a challenge's seat order, for when it starts
+    expires_at: int | None = None  # unix time an open challenge expires
+    last_event: str = ""  # the public sentence for the latest action
+    turn_deadline: int | None = None  # unix time the turn clock runs out
+    stopped_by: int | None = None
+    ended_note: str = ""  # why a challenge or lobby closed (declined, expired, could not be posted)
+    # Octagion's lobby and rounds.
+    team_count: int | None = None
+    player_teams: dict[str, int] = field(default_factory=dict)
+    round_deadline: int | None = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionMeta:
+        known = {f.name for f in fields(cls)}
+        return cls(**{key: value for key, value in data.items() if key in known})
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class GameSession:
+    """A stored session with its engine state loaded."""
+
+    record: SessionRecord
+    state: Any
+    meta: SessionMeta
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def status(self) -> str:
+        return self.record.status
+
+    @property
+    def players(self) -> list[int]:
+        return self.record.players
+
+    @property
+    def names(self) -> list[str]:
+        return self.meta.names or [str(p) for p in self.players]
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.meta.options
+
+    @property
+    def action_number(self) -> int:
+        """How many actions this game has had: what every control is built for."""
+        return self.record.actions
+
+    def seat_of(self, user_id: int) -> int | None:
+        return self.players.index(user_id) if user_id in self.players else None
+
+    def mention(self, seat: int) -> str:
+        return f"<@{self.players[seat]}>"
+
+
+@dataclass(frozen=True)
+class SessionChanged:
+    """What listeners hear after a change committed."""
+
+    session: GameSession
+    actions: int  # how many actions this change applied
+    finished: bool  # the game ended in this change
+    outcome: Outcome | None
+
+
+class Change:
+    """The work of one ``sessions.change`` block: build it up, then it commits as one."""
+
+    def __init__(self, session: GameSession, game: GameInfo, now: datetime, timer: TimerRecord | None):
+        self.session = session
+        self.game = game
+        self.now = now
+        self.timer = timer
+        self.logged: list[tuple[int | None, dict[str, Any]]] = []
+        self.new_timers: list[tuple[str, datetime, dict[str, Any]]] = []
+        self.cancelled: list[list[str] | None] = []
+        self.posts: list[tuple[str, dict[str, Any]]] = []
+        self.show_table = False  # redraw the game message after the commit
+        self.repost_table = False  # post it anew (at the bottom of the channel) instead of editing it
+        self.in_transaction: list[Callable[[Transaction], Awaitable[None]]] = []
+        self.was_status = session.record.status
+        self.outcome: Outcome | None = None
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def state(self) -> Any:
+        return self.session.state
+
+    @property
+    def meta(self) -> SessionMeta:
+        return self.session.meta
+
+    @property
+    def record(self) -> SessionRecord:
+        return self.session.record
+
+    @property
+    def finished(self) -> bool:
+        return self.was_status != "finished" and self.record.status == "finished"
+
+    # ---------------------------------------------------------------- changing
+    def apply(
+        self, seat: int, action: dict[str, Any], *, by: int | None, event: str | None = None, quiet: bool = False
+    ) -> None:
+        """Apply one engine action for ``seat`` (the engine explains a refusal, as a UserError).
+
+        ``quiet``: nothing public changes (an Octagion variant), so the game message stays.
+        ``event`` replaces the game's own sentence for the action (a forfeit is not a resignation).
+        """
+        engine = self.game.engine
+        try:
+            self.session.state = engine.apply(self.session.state, seat, action)
+        except IllegalAction as error:
+            raise UserError(sentence(str(error))) from None
+        self.logged.append((by, dict(action)))
+        self.record.actions += 1
+        describe = getattr(self.game, "describe_action", None)
+        self.meta.last_event = event if event is not None else (describe(self.session, seat, action) if describe else "")
+        if not quiet:
+            self.show_table = True
+        self.outcome = engine.outcome(self.session.state)
+        if self.outcome is not None:
+            self.record.status = "finished"
+            self.show_table = True
+
+    def start(self, players: list[int], names: list[str], options: dict[str, Any], seed: int) -> None:
+        """Turn a challenge or lobby into a running game."""
+        self.session.state = self.game.engine.new_game(len(players), options, seed)
+        self.record.players = list(players)
+        self.record.status = "active"
+        self.meta.names = list(names)
+        self.meta.options = dict(options)
+        self.meta.seed = seed
+        self.meta.started_at = self.now.isoformat()
+        self.meta.pending = []
+        self.show_table = True
+
+    def end(self, status: str, note: str = "") -> None:
+        """Close the session without a result (stopped, declined, expired)."""
+        self.record.status = status
+        self.meta.ended_note = note
+        self.cancel_timers()
+        self.show_table = True
+
+    def add_timer(self, kind: str, deadline: datetime, payload: dict[str, Any] | None = None) -> None:
+        self.new_timers.append((kind, deadline, payload or {}))
+
+    def cancel_timers(self, kinds: list[str] | None = None) -> None:
+        """Remove this session's pending timers (of ``kinds``, or all), including ones added earlier here."""
+        self.cancelled.append(kinds)
+        self.new_timers = [t for t in self.new_timers if kinds is not None and t[0] not in kinds]
+
+    def post(self, kind: str, payload: dict[str, Any] | None = None) -> None:
+        """A public message to send after the commit (the outbox keeps trying until it is out)."""
+        self.posts.append((kind, payload or {}))
+
+    def show(self, *, repost: bool = False) -> None:
+        """Redraw the game message after the commit (``repost``: as a new message)."""
+        self.show_table = True
+        self.repost_table = self.repost_table or repost
+
+    def quiet(self) -> None:
+        """Do not redraw the game message for this change (the caller posts what is needed)."""
+        self.show_table = False
+        self.repost_table = False
+
+    def during_commit(self, step: Callable[[Transaction], Awaitable[None]]) -> None:
+        """Extra writes that must share this change's transaction (results, ratings)."""
+        self.in_transaction.append(step)
+
+
+Planner = Callable[[Change], Awaitable[None]]
+Listener = Callable[[SessionChanged], None]
+
+
+class Sessions:
+    def __init__(self, store: Store, games: Mapping[str, GameInfo], clock: Callable[[], datetime]):
+        self.store = store
+        self.games = games
+        self.clock = clock
+        self.planners: list[Planner] = []  # contribute to a change before it commits
+        self.committed: list[Callable[[SessionChanged, list[TimerRecord], list[int]], None]] = []
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    # -------------------------------------------------------------------- reads
+    def game(self, name: str) -> GameInfo:
+        return self.games[name]
+
+    def _loaded(self, record: SessionRecord) -> GameSession:
+        game = self.games.get(record.game)
+        if game is None:
+            raise UserError("That game is not available on this bot any more.")
+        state = game.engine.load(record.state) if record.state else None
+        return GameSession(record, state, SessionMeta.from_json(record.meta))
+
+    async def load(self, session_id: int) -> GameSession:
+        record = await self.store.get_session(session_id)
+        if record is None:
+            raise UserError("That game no longer exists.")
+        return self._loaded(record)
+
+    async def live_in_channel(self, channel_id: int) -> GameSession | None:
+        record = await self.store.live_session(channel_id)
+        return self._loaded(record) if record else None
+
+    # ------------------------------------------------------------ the turn check
+    def check_can_act(self, session: GameSession, user_id: int, seat: int | None = None, any_time: bool = False) -> int:
+        """The seat of a user who may act now in a running game, or a UserError saying why not."""
+        if session.status != "active":
+            raise UserError(
+                "This game has not started yet." if session.status in ("challenge", "lobby") else "This game is over."
+            )
+        seat = session.seat_of(user_id) if seat is None else seat
+        if seat is None:
+            raise UserError("You are not playing in this game.")
+        to_act = self.games[session.record.game].engine.to_act(session.state)
+        if not any_time and seat not in to_act:
+            raise UserError(self.turn_sentence(session, to_act))
+        return seat
+
+    @staticmethod
+    def turn_sentence(session: GameSession, to_act: list[int]) -> str:
+        if not to_act:
+            return "Nobody can act right now."
+        if len(to_act) == 1:
+            return f"It is {session.mention(to_act[0])}'s turn."
+        return "Waiting for " + ", ".join(session.mention(s) for s in to_act) + "."
+
+    # ------------------------------------------------------------------ writes
+    def _lock(self, session_id: int) -> asyncio.Lock:
+        lock = self._locks.get(session_id)
+        if lock is None:  # held only while in use: nothing grows with the number of games
+            lock = self._locks[session_id] = asyncio.Lock()
+        return lock
+
+    @asynccontextmanager
+    async def open(
+        self,
+        *,
+        game: str,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        players: list[int],
+        status: str,
+        meta: SessionMeta,
+        busy_text: Callable[[SessionRecord], str],
+    ) -> AsyncIterator[Change]:
+        """A new session in a channel (a challenge, a lobby, or a game against the computer).
+
+        The block sets it up (timers, the first message, ``change.start``); the row and all of
+        that commit together. A channel that already has a live session raises a UserError.
+        """
+        now = self.clock()
+        record = SessionRecord(
+            id=0,
+            game=game,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            players=list(players),
+            status=status,
+            state={},
+            schema_version=self.games[game].engine.schema_version,
+            created_at=now,
+            updated_at=now,
+            meta={},
+        )
+        change = Change(GameSession(record, None, meta), self.games[game], now, None)
+        change.was_status = "new"
+        yield change
+        for planner in self.planners:
+            await planner(change)
+        self._prepare(change)
+        try:
+            async with self.store.transaction() as tx:
+                record.id = await tx.insert_session(
+                    game=game,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=host_id,
+                    players=record.players,
+                    status=record.status,
+                    state=record.state,
+                    schema_version=record.schema_version,
+                    now=now,
+                    meta=record.meta,
+                )
+                added, removed = await self._write(tx, change)
+        except ChannelBusy:
+            existing = await self.store.live_session(channel_id)
+            raise UserError(busy_text(existing) if existing else "This channel is busy.") from None
+        self._announce(change, added, removed)
+
+    @asynccontextmanager
+    async def change(
+        self, session_id: int, *, built_for: int | None = None, timer: TimerRecord | None = None
+    ) -> AsyncIterator[Change]:
+        """Change one session in one transaction (see the module's docstring).
+
+        ``built_for``: the action number a control was made for; an older one is refused (stale).
+        ``timer``: the timer being fired; it is deleted in this transaction, and a timer that is
+        already gone (fired or cancelled) raises ``TimerGone`` before anything runs.
+        """
+        async with self._lock(session_id):
+            session = await self.load(session_id)
+            if built_for is not None and built_for != session.action_number:
+                raise UserError(STALE_TEXT)
+            if timer is not None and timer.id not in {t.id for t in await self.store.timers(session_id)}:
+                raise TimerGone(timer.id)
+            change = Change(session, self.games[session.record.game], self.clock(), timer)
+            yield change
+            for planner in self.planners:
+                await planner(change)
+            self._prepare(change)
+            async with self.store.transaction() as tx:
+                if timer is not None and not await tx.delete_timer(timer.id):
+                    raise TimerGone(timer.id)
+                added, removed = await self._write(tx, change)
+            if timer is not None:
+                removed.append(timer.id)
+        self._announce(change, added, removed)
+
+    async def act(
+        self,
+        session_id: int,
+        user_id: int,
+        action: dict[str, Any],
+        *,
+        seat: int | None = None,
+        built_for: int | None = None,
+        quiet: bool = False,
+        event: str | None = None,
+    ) -> GameSession:
+        """One player's action: the turn check, the engine, one transaction. Returns the new session."""
+        async with self.change(session_id, built_for=built_for) as change:
+            any_time = action.get("type") == "resign"
+            seat = self.check_can_act(change.session, user_id, seat, any_time=any_time)
+            change.apply(seat, action, by=user_id, event=event, quiet=quiet)
+        return change.session
+
+    # ------------------------------------------------------------ committing
+    @staticmethod
+    def _prepare(change: Change) -> None:
+        session, record = change.session, change.record
+        if session.state is not None:
+            record.state = change.game.engine.dump(session.state)
+            record.schema_version = change.game.engine.schema_version
+        record.meta = session.meta.to_json()
+
+    @staticmethod
+    async def _write(tx: Transaction, change: Change) -> tuple[list[TimerRecord], list[int]]:
+        record = change.record
+        await tx.update_session(record, change.now)
+        first_seq = record.actions - len(change.logged) + 1
+        for offset, (player_id, action) in enumerate(change.logged):
+            await tx.append_action(record.id, first_seq + offset, player_id, action, change.now)
+        removed: list[int] = []
+        for kinds in change.cancelled:
+            removed += await tx.delete_timers(record.id, kinds)
+        added = [await tx.add_timer(record.id, *timer) for timer in change.new_timers]
+        for kind, payload in change.posts:
+            await tx.add_outbox(record.id, kind, payload, change.now)
+        for step in change.in_transaction:
+            await step(tx)
+        record.updated_at = change.now
+        return added, removed
+
+    def _announce(self, change: Change, added: list[TimerRecord], removed: list[int]) -> None:
+        changed = SessionChanged(change.session, len(change.logged), change.finished, change.outcome)
+        for listener in self.committed:
+            listener(changed, added, removed)
+
+
+class TimerGone(Exception):
+    """The timer being fired was already fired or cancelled: nothing to do."""

@@ -1,0 +1,143 @@
+"""The game message: one public message per session that shows whatever the session is now.
+
+A challenge shows its invitation with Accept/Decline, a lobby its players, a running game
+its picture, turn line and controls, a finished game its result and Rematch, and a closed
+challenge or lobby the sentence that closed it. A change that should be seen asks for it
+(``change.show()``); the outbox then edits (or posts) the message from the stored session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from bot.adapter import GameAdapter
+from bot.components import SessionButton, view_of
+from bot.outbox import Outbox, Outgoing
+from bot.rendering import RenderPool
+from bot.replies import escape
+from bot.sessions import Change, GameSession, Sessions
+
+GAME_MESSAGE = "game_message"
+TEXT = "text"
+CLOSED_STATUSES = ("declined", "expired", "closed")
+
+
+class Table:
+    def __init__(
+        self,
+        sessions: Sessions,
+        outbox: Outbox,
+        renderer: RenderPool,
+        games: Mapping[str, GameAdapter],
+        bot: discord.Client,
+    ):
+        self.sessions = sessions
+        self.renderer = renderer
+        self.games = games
+        self.bot = bot
+        outbox.register(GAME_MESSAGE, self._build, self._remember_message, coalesce=True)
+        outbox.register(TEXT, self._build_text)
+        sessions.planners.append(self._plan)
+
+    async def _plan(self, change: Change) -> None:
+        if change.show_table:
+            change.post(GAME_MESSAGE, {"repost": change.repost_table})
+
+    # ------------------------------------------------------------------ sending
+    async def _build(self, session: GameSession, payload: dict[str, Any]) -> Outgoing | None:
+        adapter = self.games[session.record.game]
+        edit = None if payload.get("repost") else session.record.message_id
+        status = session.status
+        if status == "challenge":
+            return Outgoing(self.challenge_content(session), view=self._challenge_view(session), edit=edit)
+        if status == "lobby":
+            content, view = adapter.lobby_message(session)
+            return Outgoing(content, view=view, edit=edit)
+        if session.state is None:  # a challenge or lobby that closed: its last word, no controls
+            if edit is None:
+                return None  # it was never shown: nothing to say
+            return Outgoing(session.meta.ended_note or "This session is closed.", edit=edit)
+        picture = await self.renderer.render(adapter.render_public, session)
+        return Outgoing(self.content(session), [picture], view_of(self.components(session)), edit=edit)
+
+    async def _remember_message(self, session: GameSession, _: dict[str, Any], message: discord.Message | None) -> None:
+        if message is None or message.id == session.record.message_id:
+            return
+        async with self.sessions.change(session.id) as change:
+            change.record.message_id = message.id
+
+    @staticmethod
+    async def _build_text(_: GameSession, payload: dict[str, Any]) -> Outgoing:
+        return Outgoing(payload["content"])
+
+    # ------------------------------------------------------------------ content
+    def content(self, session: GameSession) -> str:
+        adapter = self.games[session.record.game]
+        names = " vs ".join(f"**{escape(n, 40)}**" for n in session.names)
+        lines = [f"## {adapter.title}", names]
+        if session.meta.last_event:
+            lines.append(session.meta.last_event)
+        status = adapter.status_text(session)
+        if status:
+            lines.append(status)
+        if session.status == "active" and not adapter.simultaneous:
+            lines.append("▶ " + self.sessions.turn_sentence(session, adapter.engine.to_act(session.state)))
+            if session.meta.turn_deadline:
+                lines.append(f"⏱ Turn ends <t:{session.meta.turn_deadline}:R>")
+        elif session.status == "finished":
+            lines.append(self.result_sentence(session))
+        elif session.status in ("stopped", "closed"):
+            lines.append(session.meta.ended_note or "⏹ Stopped.")
+        return "\n".join(lines)
+
+    def result_sentence(self, session: GameSession) -> str:
+        outcome = self.games[session.record.game].engine.outcome(session.state)
+        if outcome is None:
+            return "⏹ The game ended."
+        if outcome.is_draw:
+            return f"🤝 Draw ({outcome.reason})."
+        winners = " and ".join(session.mention(seat) for seat in outcome.winners)
+        return f"🏆 {winners} won ({outcome.reason})."
+
+    def components(self, session: GameSession) -> list[discord.ui.Item]:
+        adapter = self.games[session.record.game]
+        if session.status == "finished":
+            humans = [p for p in session.players if p != self.bot.user.id]
+            rematch = SessionButton(session.id, "rematch", label="Rematch", style=discord.ButtonStyle.primary)
+            return [rematch] if humans else []
+        if session.status != "active":
+            return []
+        items = list(adapter.components(session))
+        if adapter.private_view_label:
+            items.append(SessionButton(session.id, "private", label=adapter.private_view_label))
+        items.append(SessionButton(session.id, "resign", label="Resign", style=discord.ButtonStyle.danger))
+        return items
+
+    # --------------------------------------------------------------- challenges
+    def challenge_content(self, session: GameSession) -> str:
+        adapter = self.games[session.record.game]
+        meta = session.meta
+        host = f"<@{session.record.host_id}>"
+        invited = [p for p in meta.seats if p != session.record.host_id and p != self.bot.user.id]
+        mentions = ", ".join(f"<@{p}>" for p in invited)
+        invitation = f"{mentions}: {host} challenges you to **{adapter.title}**{adapter.options_text(meta.options)}."
+        if meta.expires_at:
+            invitation += f" Expires <t:{meta.expires_at}:R>."
+        lines = [f"## {adapter.title} challenge", invitation]
+        accepted = [p for p in invited if p not in meta.pending]
+        if accepted:
+            waiting = ", ".join(f"<@{p}>" for p in meta.pending)
+            lines.append(f"✅ {', '.join(f'<@{p}>' for p in accepted)} accepted; waiting for {waiting}.")
+        return "\n".join(lines)
+
+    @staticmethod
+    def _challenge_view(session: GameSession) -> discord.ui.View:
+        return view_of(
+            [
+                SessionButton(session.id, "accept", label="Accept", style=discord.ButtonStyle.success),
+                SessionButton(session.id, "decline", label="Decline", style=discord.ButtonStyle.danger),
+            ]
+        )
