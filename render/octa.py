@@ -348,7 +348,7 @@ def render_table(state: OctaState, names: Sequence[str], viewer: int | None = No
 def _draw_last_move(
     draw: ImageDraw.ImageDraw, state: OctaState, names: Sequence[str], box: tuple[int, int, int, int]
 ) -> None:
-    x0, y0, x1, y1 = box
+    x0, y0, x1, _y1 = box
     draw.rounded_rectangle(box, radius=12, fill=theme.PANEL)
     draw.text((x0 + 14, y0 + 12), "Last move", font=theme.font(17), fill=theme.MUTED)
     text = _event_text(state, names) or "-"

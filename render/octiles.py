@@ -530,4 +530,4 @@ def describe(state: OctilesState, names: Sequence[str]) -> str:
     return " ".join(parts)
 
 
-__all__ = ["render_board", "render_orientations", "describe", "picture_height", "tile_path_curve"]
+__all__ = ["describe", "picture_height", "render_board", "render_orientations", "tile_path_curve"]

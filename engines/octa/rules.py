@@ -387,7 +387,7 @@ def legal_actions(state: OctaState, seat: int) -> list[dict[str, Any]]:
     if step == "place_action":
         actions += [{"type": "flip", "pile": 0}, {"type": "flip", "pile": 1}]
     elif step == "action":
-        actions += _action_uses(state, seat) + [{"type": "skip_action"}]
+        actions += [*_action_uses(state, seat), {"type": "skip_action"}]
     elif step == "option":
         actions += [
             {"type": "lay_run", "cards": cards, "token": token}
@@ -408,7 +408,7 @@ def legal_actions(state: OctaState, seat: int) -> list[dict[str, Any]]:
         if state.b_played or not _can_play_any(state, seat, hand, state.b_taken):
             actions.append({"type": "pass_step"})
     elif step == "exchange":
-        actions += _exchanges(state, seat) + [{"type": "pass_step"}]
+        actions += [*_exchanges(state, seat), {"type": "pass_step"}]
     elif step == "discard":
         if state.discards_this_turn == 0 or len(hand) > HAND_SIZE:
             actions += [{"type": "discard", "card": c} for c in _distinct(hand)]
@@ -442,7 +442,7 @@ def _additions(state: OctaState, seat: int, hand: list[str]) -> list[dict[str, A
                 ]
                 if not candidates:
                     break
-                trial = cards + [candidates[0]] if step_dir == 1 else [candidates[0]] + cards
+                trial = [*cards, candidates[0]] if step_dir == 1 else [candidates[0], *cards]
                 if extension_side(run["start"], run_end(run), run["suit"], trial) is None:
                     break
                 cards = trial

@@ -106,10 +106,7 @@ def _normalise_variations(raw: Any) -> list[str]:
 def _normalise_teams(players: int, raw: Any) -> list[int]:
     if raw is None:
         return list(range(players))
-    if isinstance(raw, Mapping):
-        labels = [raw.get(seat, raw.get(str(seat))) for seat in range(players)]
-    else:
-        labels = list(raw)
+    labels = [raw.get(seat, raw.get(str(seat))) for seat in range(players)] if isinstance(raw, Mapping) else list(raw)
     if len(labels) != players or any(label is None for label in labels):
         raise ValueError("teams must give a team for every seat")
     order: dict[Any, int] = {}

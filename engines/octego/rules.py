@@ -7,6 +7,7 @@ digit followed by the piece kind, e.g. ``"0O"`` (seat 0's Octego) or ``"13"`` (s
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -378,7 +379,7 @@ def _explain_full_path(board: Board, seat: int, squares: list[int]) -> str | Non
         if board[squares[1]]:
             return f"The space {names[1]} is occupied: changing grids needs an empty space and cannot capture."
         return None
-    if any(b not in DIAGONAL_NEIGHBOURS[a] for a, b in zip(squares, squares[1:], strict=False)):
+    if any(b not in DIAGONAL_NEIGHBOURS[a] for a, b in itertools.pairwise(squares)):
         return None  # not a step-by-step path: treated as a short form by the caller
     if len(squares) - 1 != STEPS[kind]:
         article = "An" if kind == OCTEGO else "A"

@@ -244,4 +244,4 @@ def _choose_scramble(state: OctilesState, colour: str, level: str) -> dict[str, 
     return {"type": "scramble", "tiles": spaces[:4]}
 
 
-__all__ = ["LEVELS", "choose_action", "evaluate", "CENTRAL_STOPS"]
+__all__ = ["CENTRAL_STOPS", "LEVELS", "choose_action", "evaluate"]
