@@ -51,13 +51,15 @@ def types(actions):
 def test_setup_deals_pool_hands_stock_and_action_cards():
     state = ENGINE.new_game(2, {}, seed=3)
     assert all_cards(state) == FULL_DECK
-    assert len(state.pool) == 8 and all(state.pool)
+    assert len(state.pool) == 8
+    assert all(state.pool)
     starter = state.current
     assert len(state.hands[starter]) == 9  # 8 dealt + the automatic draw of step 1
     assert len(state.hands[1 - starter]) == 8
     assert len(state.set_aside) == 8
     assert [len(p) for p in state.action_piles] == [1, 1]
-    assert len(state.action_stack) == 13 and state.revealed  # 16 - 2 face up - 1 revealed
+    assert len(state.action_stack) == 13  # 16 - 2 face up - 1 revealed
+    assert state.revealed
     assert len(state.stock) == 80 - 8 - 16 - 1
     assert state.tokens == [CENTRE, CENTRE]
     assert state.step == "place_action"
@@ -71,7 +73,7 @@ def test_first_player_is_random_but_reproducible():
 
 
 def test_only_two_players():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="exactly two players"):
         ENGINE.new_game(3, {}, seed=1)
 
 
@@ -112,7 +114,8 @@ def test_flip_to_matching_suit_offers_the_action():
     assert state.revealed == "JS"
     # Covering the Q♦ leaves K♠ and J♠ face up: same suit, so the Jack may be used.
     after = ENGINE.apply(state, 0, {"type": "flip", "pile": 1})
-    assert after.step == "action" and after.action_piles[1] == ["QD", "JS"]
+    assert after.step == "action"
+    assert after.action_piles[1] == ["QD", "JS"]
     assert {"type": "skip_action"} in ENGINE.legal_actions(after, 0)
     other = ENGINE.apply(state, 0, {"type": "flip", "pile": 0})
     assert other.step == "option"
@@ -142,7 +145,8 @@ def test_jack_covers_a_card_with_a_face_down_stock_card():
     assert action in ENGINE.legal_actions(state, 0)
     after = ENGINE.apply(state, 0, action)
     assert after.runs[1][0]["slots"] == ["4H", "5H", "#" + stock_top, "7H"]
-    assert run_length(after.runs[1][0]) == 3 and table_count(after, 1) == 3
+    assert run_length(after.runs[1][0]) == 3
+    assert table_count(after, 1) == 3
     assert "6H" in after.hands[0]
     assert after.step == "option"
     assert all_cards(after) == FULL_DECK
@@ -171,7 +175,8 @@ def test_either_player_may_replace_the_face_down_card_and_take_it():
     assert action in ENGINE.legal_actions(state, 0)
     after = ENGINE.apply(state, 0, action)
     assert after.runs[1][0]["slots"] == ["4H", "5H", "6H", "7H"]
-    assert "9D" in after.hands[0] and "6H" not in after.hands[0]
+    assert "9D" in after.hands[0]
+    assert "6H" not in after.hands[0]
     with pytest.raises(IllegalAction):
         ENGINE.apply(state, 0, {"type": "fill_hidden", "owner": 1, "run": 0, "card": "2C"})
 
@@ -184,7 +189,9 @@ def test_queen_takes_two_same_suit_pool_cards_refilled_from_stock():
     stock_before = list(state.stock)
     after = ENGINE.apply(state, 0, {"type": "use_action", "action": "queen", "positions": [3, 1]})
     assert {"2D", "8D"} <= set(after.hands[0])
-    assert after.pool[0] == stock_before[-1] and after.pool[2] == stock_before[-2]  # reading order
+    # refilled in reading order
+    assert after.pool[0] == stock_before[-1]
+    assert after.pool[2] == stock_before[-2]
     assert after.discard == ["AH"]  # the Queen refills from the stock only
 
 
@@ -205,7 +212,8 @@ def test_king_draws_two_from_stock_or_discard_in_order():
     after = ENGINE.apply(state, 0, {"type": "use_action", "action": "king", "source": "stock"})
     assert after.hands[0][-2:] == [top_two[1], top_two[0]]
     after = ENGINE.apply(state, 0, {"type": "use_action", "action": "king", "source": "discard"})
-    assert after.hands[0][-2:] == ["7C", "6C"] and after.discard == ["5C"]
+    assert after.hands[0][-2:] == ["7C", "6C"]
+    assert after.discard == ["5C"]
 
 
 def test_king_from_discard_needs_two_cards():
@@ -242,7 +250,8 @@ def test_option_a_lays_a_run_with_the_token():
     assert action in ENGINE.legal_actions(state, 0)
     after = ENGINE.apply(state, 0, action)
     assert after.runs[0][-1]["slots"] == ["7H", "8H", "9H"]
-    assert after.tokens[0] == "run:0" and after.step == "exchange"
+    assert after.tokens[0] == "run:0"
+    assert after.step == "exchange"
     with pytest.raises(IllegalAction):  # only one option per turn
         ENGINE.apply(after, 0, {"type": "lay_run", "cards": ["2C", "3C", "4C"], "token": False})
 
@@ -291,16 +300,19 @@ def test_option_b_needs_a_token_placed_on_a_run_in_an_earlier_turn():
 
 def test_option_b_takes_a_line_and_must_play_a_taken_card():
     state = ENGINE.apply(_b_ready(), 0, {"type": "take_line", "line": "bottom"})
-    assert state.step == "b_play" and {"7S", "8S", "10D"} <= set(state.hands[0])
+    assert state.step == "b_play"
+    assert {"7S", "8S", "10D"} <= set(state.hands[0])
     assert state.pool[5:] == [None, None, None]
     assert {"type": "pass_step"} not in ENGINE.legal_actions(state, 0)
     with pytest.raises(IllegalAction, match="at least one"):
         ENGINE.apply(state, 0, {"type": "pass_step"})
     state = ENGINE.apply(state, 0, {"type": "lay_run", "cards": ["5S", "6S", "7S", "8S"], "token": False})
     state = ENGINE.apply(state, 0, {"type": "pass_step"})
-    assert state.tokens[0] == CENTRE and state.step == "exchange"
+    assert state.tokens[0] == CENTRE
+    assert state.step == "exchange"
     # Refill: discard first (top card first), then stock, left to right, top to bottom.
-    assert state.pool[5:7] == ["2H", "AH"] and state.pool[7] is not None
+    assert state.pool[5:7] == ["2H", "AH"]
+    assert state.pool[7] is not None
     assert state.discard == []
 
 
@@ -310,7 +322,8 @@ def test_option_b_extension_of_own_run_counts_as_playing():
     state = ENGINE.apply(state, 0, {"type": "take_line", "line": "top"})
     assert {"type": "pass_step"} not in ENGINE.legal_actions(state, 0)
     state = ENGINE.apply(state, 0, {"type": "add_to_run", "run": 0, "cards": ["4D"]})
-    assert state.b_played and {"type": "pass_step"} in ENGINE.legal_actions(state, 0)
+    assert state.b_played
+    assert {"type": "pass_step"} in ENGINE.legal_actions(state, 0)
     assert {"9S", "2C"} <= set(state.hands[0])  # the rest stays in hand
 
 
@@ -330,7 +343,9 @@ def test_option_c_claims_own_pool_run_and_refills():
     assert {"type": "claim_pool_run"} in ENGINE.legal_actions(state, 0)
     after = ENGINE.apply(state, 0, {"type": "claim_pool_run"})
     assert after.runs[0][-1]["slots"] == ["2D", "3D", "4D"]
-    assert after.tokens[0] == CENTRE and after.pool[0] == "9C" and all(after.pool)
+    assert after.tokens[0] == CENTRE
+    assert after.pool[0] == "9C"
+    assert all(after.pool)
     state.tokens = ["centre", "pool:top"]
     assert {"type": "claim_pool_run"} not in ENGINE.legal_actions(state, 0)
 
@@ -357,7 +372,9 @@ def test_exchange_needs_a_same_suit_neighbour_one_rank_away():
     action = {"type": "exchange", "hand_card": "2H", "pool_position": 1, "token": False}
     assert action in ENGINE.legal_actions(state, 0)
     after = ENGINE.apply(state, 0, action)
-    assert after.pool[0] == "2H" and "AC" in after.hands[0] and after.step == "discard"
+    assert after.pool[0] == "2H"
+    assert "AC" in after.hands[0]
+    assert after.step == "discard"
     with pytest.raises(IllegalAction, match="next to"):
         ENGINE.apply(state, 0, {"type": "exchange", "hand_card": "5C", "pool_position": 1, "token": False})
 
@@ -373,7 +390,8 @@ def test_exchange_forming_a_pool_run_may_take_the_token():
     action = {"type": "exchange", "hand_card": "2H", "pool_position": 1, "token": True, "line": "top"}
     assert action in ENGINE.legal_actions(state, 0)
     after = ENGINE.apply(state, 0, action)
-    assert after.tokens[0] == "pool:top" and protected_positions(after) == {1, 2, 3}
+    assert after.tokens[0] == "pool:top"
+    assert protected_positions(after) == {1, 2, 3}
     assert line_is_run(after.pool[0:3])
 
 
@@ -407,18 +425,22 @@ def test_discard_required_with_eight_or_more_and_ends_the_turn():
     with pytest.raises(IllegalAction, match="discard"):
         ENGINE.apply(state, 0, {"type": "end_turn"})
     after = ENGINE.apply(state, 0, {"type": "discard", "card": "2C"})
-    assert after.discard[-1] == "2C" and after.current == 1 and after.step == "place_action"
+    assert after.discard[-1] == "2C"
+    assert after.current == 1
+    assert after.step == "place_action"
 
 
 def test_hand_limit_discards_one_by_one_down_to_eight():
     hand = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "AS", "2S"]
     state = game(step="discard", hands=[hand, []])
     state = ENGINE.apply(state, 0, {"type": "discard", "card": "2C"})
-    assert state.current == 0 and {"type": "end_turn"} not in ENGINE.legal_actions(state, 0)
+    assert state.current == 0
+    assert {"type": "end_turn"} not in ENGINE.legal_actions(state, 0)
     state = ENGINE.apply(state, 0, {"type": "discard", "card": "3C"})
     assert state.current == 0
     state = ENGINE.apply(state, 0, {"type": "discard", "card": "4C"})
-    assert state.current == 1 and len(state.hands[0]) == 8
+    assert state.current == 1
+    assert len(state.hands[0]) == 8
 
 
 def test_fewer_than_eight_cards_may_end_without_discarding():
@@ -434,7 +456,8 @@ def test_add_to_own_runs_at_any_step_of_own_turn_at_either_end():
     assert {"type": "add_to_run", "run": 0, "cards": ["9H", "10H"]} in actions
     assert {"type": "add_to_run", "run": 0, "cards": ["3H"]} in actions
     after = ENGINE.apply(state, 0, {"type": "add_to_run", "run": 0, "cards": ["3H"]})
-    assert after.runs[0][0]["slots"][0] == "3H" and after.runs[0][0]["start"] == 3
+    assert after.runs[0][0]["slots"][0] == "3H"
+    assert after.runs[0][0]["start"] == 3
     assert not [a for a in ENGINE.legal_actions(state, 1) if a["type"] == "add_to_run"]
 
 
@@ -469,11 +492,13 @@ def test_first_stock_runout_reshuffles_discard_and_runs_of_three():
     state.stock = state.stock[-1:]  # the next turn's draw empties it
     state.tokens = ["run:1", "run:0"]
     after = ENGINE.apply(state, 0, {"type": "end_turn"})
-    assert after.stock_runouts == 1 and not after.final_turn
+    assert after.stock_runouts == 1
+    assert not after.final_turn
     assert [r["slots"] for r in after.runs[0]] == [["AS", "2S", "3S", "4S"]]
     assert after.runs[1] == []
     assert after.tokens == ["run:0", CENTRE]
-    assert after.discard == [] and len(after.stock) > 0
+    assert after.discard == []
+    assert len(after.stock) > 0
     assert {"4H", "7D"} <= set(after.stock)
     assert all_cards(after) == all_cards(state)
 
@@ -488,12 +513,16 @@ def test_second_runout_plays_out_the_turn_then_most_cards_wins():
     state.discard = state.discard + state.stock[:-1]
     state.stock = state.stock[-1:]
     after = ENGINE.apply(state, 0, {"type": "end_turn"})
-    assert after.current == 1 and after.final_turn and ENGINE.outcome(after) is None
+    assert after.current == 1
+    assert after.final_turn
+    assert ENGINE.outcome(after) is None
     after.step = "discard"
     done = ENGINE.apply(after, 1, {"type": "end_turn"})
     result = ENGINE.outcome(done)
-    assert result.winners == (1,) and result.scores == (4.0, 5.0)
-    assert done.step == "over" and ENGINE.legal_actions(done, 0) == []
+    assert result.winners == (1,)
+    assert result.scores == (4.0, 5.0)
+    assert done.step == "over"
+    assert ENGINE.legal_actions(done, 0) == []
 
 
 def test_equal_table_after_second_runout_is_a_draw():
@@ -505,11 +534,14 @@ def test_equal_table_after_second_runout_is_a_draw():
 
 def test_win_needs_an_octa_and_28_table_cards():
     state = ENGINE.new_game(2, near_win_options(), seed=2)
-    assert table_count(state, 0) == 27 and not has_won(state, 0)
+    assert table_count(state, 0) == 27
+    assert not has_won(state, 0)
     state = ENGINE.apply(state, 0, {"type": "flip", "pile": 0})
     done = ENGINE.apply(state, 0, {"type": "add_to_run", "run": 3, "cards": ["5C"]})
     result = ENGINE.outcome(done)
-    assert result.winners == (0,) and result.scores[0] == 28 and "Octa" in result.reason
+    assert result.winners == (0,)
+    assert result.scores[0] == 28
+    assert "Octa" in result.reason
 
 
 def test_28_cards_without_an_octa_do_not_win_and_face_down_cards_do_not_count():
@@ -524,7 +556,8 @@ def test_28_cards_without_an_octa_do_not_win_and_face_down_cards_do_not_count():
             [],
         ]
     )
-    assert table_count(state, 0) == 28 and not has_won(state, 0)
+    assert table_count(state, 0) == 28
+    assert not has_won(state, 0)
     state.runs[0][0]["slots"] += ["8H"]
     assert has_won(state, 0)
     state.runs[0][0]["slots"][3] = "#9C"
@@ -536,7 +569,8 @@ def test_28_cards_without_an_octa_do_not_win_and_face_down_cards_do_not_count():
 
 def test_step_name_and_description():
     state = game()
-    assert state.step == "place_action" and "action pile" in step_description(state)
+    assert state.step == "place_action"
+    assert "action pile" in step_description(state)
 
 
 def test_dump_load_round_trip_through_json():
@@ -554,4 +588,5 @@ def test_apply_never_mutates_its_input():
 
 
 def test_accounting_counts_each_code_twice():
-    assert set(Counter(FULL_DECK).values()) == {2} and sum(FULL_DECK.values()) == 104
+    assert set(Counter(FULL_DECK).values()) == {2}
+    assert sum(FULL_DECK.values()) == 104

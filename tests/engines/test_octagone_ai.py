@@ -23,7 +23,8 @@ def _play(seed: int, players: int, computer_seats: set[int], level: str) -> Outc
         seat = state.to_move
         if seat in computer_seats:
             action = choose_action(state, seat, level, seed)
-            assert action in ENGINE.legal_actions(state, seat) and action["type"] != "resign"
+            assert action in ENGINE.legal_actions(state, seat)
+            assert action["type"] != "resign"
         else:
             action = _random_move(state, seat, rng)
         state = ENGINE.apply(state, seat, action)

@@ -74,7 +74,9 @@ def place(state, seat, shield, direction):
 
 
 def test_board_has_42_boxes_in_six_coloured_rows_and_22_perimeter_boxes():
-    assert len(BOXES) == 42 and BOXES[0] == "A1" and BOXES[-1] == "F7"
+    assert len(BOXES) == 42
+    assert BOXES[0] == "A1"
+    assert BOXES[-1] == "F7"
     assert len(set(COLOURS)) == 6
     assert len(PERIMETER) == 22
 
@@ -117,7 +119,8 @@ def test_placement_skips_occupied_boxes_along_the_arrow():
     )
     after = place(state, 0, "orange", "E")
     assert after.board["A1"] == Placement("orange", "E", 0, 3)
-    assert after.target == "A4" and after.last_box == "A1"
+    assert after.target == "A4"
+    assert after.last_box == "A1"
 
 
 # --- the joker's last free box (advanced level only) --------------------------------------------------
@@ -182,7 +185,8 @@ def test_perimeter_triangles_are_coloured_like_the_first_box_of_the_connected_li
     assert triangles[("A3", "N")] == "pink"  # the line starts at F3
     assert triangles[("A3", "NE")] == "green"  # starts at C1
     assert triangles[("D7", "E")] == "yellow"
-    assert ("A1", "NE") not in triangles and ("A1", "NW") in triangles
+    assert ("A1", "NE") not in triangles
+    assert ("A1", "NW") in triangles
     assert {box for box, _ in triangles} == set(PERIMETER)
     assert all(3 <= sum(1 for (box, _) in triangles if box == edge) <= 4 for edge in PERIMETER)
 
@@ -233,7 +237,8 @@ def test_aim_options_name_the_designated_box_and_its_colour():
     state = position({"A1": ("orange", "S")}, target="B1", hands=[hand(sky=1, joker=1), hand(sky=1)])
     options = {option["direction"]: option for option in aim_options(state, JOKER)}
     assert options["E"] == {"direction": "E", "box": "B7", "colour": "sky"}
-    assert options["S"]["box"] == "F1" and options["S"]["colour"] == "pink"
+    assert options["S"]["box"] == "F1"
+    assert options["S"]["colour"] == "pink"
     assert {option["direction"]: option["box"] for option in aim_options(state, "sky")}["E"] == "B2"
 
 
@@ -253,7 +258,8 @@ def test_apply_never_mutates_its_input():
 def test_player_without_matching_shield_or_joker_skips_and_the_other_plays_the_same_box():
     state = position({"A1": ("orange", "S")}, target="B1", hands=[hand(sky=1, green=2), hand(orange=3)])
     after = place(state, 0, "sky", "S")  # designates C1 (green): seat 1 has no green and no joker
-    assert after.target == "C1" and after.to_move == 0
+    assert after.target == "C1"
+    assert after.to_move == 0
     assert [event["type"] for event in last_events(after)] == ["place", "skip"]
     assert last_events(after)[1] == {"type": "skip", "seat": 1, "box": "C1", "action": after.actions}
     assert ENGINE.legal_actions(after, 1) == [{"type": "resign"}]
@@ -262,7 +268,8 @@ def test_player_without_matching_shield_or_joker_skips_and_the_other_plays_the_s
 def test_two_skips_in_a_row_end_the_game():
     state = position({"A1": ("orange", "S")}, target="B1", hands=[hand(sky=1, orange=1), hand(orange=3)])
     after = place(state, 0, "sky", "S")  # C1 is green: nobody has green or a joker
-    assert after.over and after.result["condition"] == "no_shield"
+    assert after.over
+    assert after.result["condition"] == "no_shield"
     assert [event["type"] for event in last_events(after)] == ["place", "skip", "skip", "end"]
     assert ENGINE.outcome(after).ranks == (1, 2)  # seat 0 has 1 shield, seat 1 has 3
     assert ENGINE.to_act(after) == []
@@ -280,7 +287,9 @@ def test_the_starter_opens_with_the_white_lady_anywhere_and_aims_her():
     with pytest.raises(IllegalAction, match="not your turn"):
         ENGINE.apply(state, 1 - starter, {"type": "white_lady", "box": "C4", "direction": "NE"})
     opened = ENGINE.apply(state, starter, {"type": "white_lady", "box": "C4", "direction": "NE"})
-    assert opened.board["C4"].shield == WHITE_LADY and opened.target == "B5" and opened.to_move == 1 - starter
+    assert opened.board["C4"].shield == WHITE_LADY
+    assert opened.target == "B5"
+    assert opened.to_move == 1 - starter
     assert shields_left(opened, starter) == 21  # she is no player's shield
     with pytest.raises(IllegalAction, match="only opens"):
         ENGINE.apply(opened, opened.to_move, {"type": "white_lady", "box": "A1", "direction": "S"})
@@ -298,9 +307,11 @@ def test_white_lady_aim_must_designate_a_box():
 def test_white_lady_is_removed_after_the_next_players_turn():
     state = ENGINE.new_game(2, {}, seed=3)
     opened = ENGINE.apply(state, state.to_move, {"type": "white_lady", "box": "C4", "direction": "E"})
-    assert opened.white_lady == "C4" and opened.target == "C5"
+    assert opened.white_lady == "C4"
+    assert opened.target == "C5"
     reply = ENGINE.apply(opened, opened.to_move, {"type": "place", "shield": JOKER, "direction": "W"})
-    assert "C4" not in reply.board and reply.white_lady is None
+    assert "C4" not in reply.board
+    assert reply.white_lady is None
     assert {"type": "white_lady_removed", "box": "C4", "action": 2} in last_events(reply)
     # Her box is free again at once: the joker on C5 aiming west designates the farthest free box, C1,
     # and a coloured shield would have designated C4 itself.
@@ -315,7 +326,8 @@ def test_four_player_deal_gives_each_pair_one_extra_joker():
     state = ENGINE.new_game(4, {}, seed=8)
     for seat in range(4):
         coloured = sum(state.hands[seat][colour] for colour in COLOURS)
-        assert coloured == 9 and state.hands[seat][JOKER] in (1, 2)
+        assert coloured == 9
+        assert state.hands[seat][JOKER] in (1, 2)
     assert state.hands[0][JOKER] + state.hands[2][JOKER] == 3
     assert state.hands[1][JOKER] + state.hands[3][JOKER] == 3
     # default: the pair member who plays second gets it
@@ -326,9 +338,9 @@ def test_four_player_deal_gives_each_pair_one_extra_joker():
 
 
 def test_four_players_play_the_advanced_level_only():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="four players play the advanced level only"):
         ENGINE.new_game(4, {"level": BASIC}, seed=1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="played by 2 or 4 players"):
         ENGINE.new_game(3, {}, seed=1)
 
 
@@ -351,7 +363,9 @@ def test_pairs_add_their_shields_and_fewest_wins():
     assert after.result["condition"] == "empty_hand"
     # pair {0, 2}: 0 + 4 = 4 shields; pair {1, 3}: 1 + 2 = 3 shields -> pair {1, 3} wins
     outcome = ENGINE.outcome(after)
-    assert outcome.scores == (4, 3, 4, 3) and outcome.ranks == (2, 1, 2, 1) and outcome.winners == (1, 3)
+    assert outcome.scores == (4, 3, 4, 3)
+    assert outcome.ranks == (2, 1, 2, 1)
+    assert outcome.winners == (1, 3)
     assert outcome.sides() == [(0, 2), (1, 3)], "partners are one side for ratings"
 
 
@@ -361,8 +375,10 @@ def test_pairs_add_their_shields_and_fewest_wins():
 def test_game_ends_when_a_player_has_no_more_shields():
     state = position({"A1": ("orange", "E")}, target="A2", hands=[hand(orange=1), hand(orange=2, joker=1)])
     after = place(state, 0, "orange", "E")
-    assert after.over and after.result["condition"] == "empty_hand"
-    assert ENGINE.outcome(after).ranks == (1, 2) and ENGINE.outcome(after).scores == (0, 3)
+    assert after.over
+    assert after.result["condition"] == "empty_hand"
+    assert ENGINE.outcome(after).ranks == (1, 2)
+    assert ENGINE.outcome(after).scores == (0, 3)
 
 
 def test_game_ends_when_the_placed_shield_cannot_be_aimed_at_any_free_box():
@@ -371,13 +387,15 @@ def test_game_ends_when_the_placed_shield_cannot_be_aimed_at_any_free_box():
     actions = [action for action in ENGINE.legal_actions(state, 0) if action["type"] == "place"]
     assert sorted(action["direction"] for action in actions) == sorted(DIRECTIONS)  # any aim: none is possible
     after = place(state, 0, "pink", "NW")
-    assert after.result["condition"] == "no_aim" and ENGINE.outcome(after).ranks == (1, 2)
+    assert after.result["condition"] == "no_aim"
+    assert ENGINE.outcome(after).ranks == (1, 2)
 
 
 def test_equal_counts_are_a_draw():
     state = position({"A1": ("orange", "S")}, target="B1", hands=[hand(sky=2, orange=1), hand(orange=2)])
     after = place(state, 0, "sky", "S")  # C1 green: nobody can play; 2 shields each
-    assert ENGINE.outcome(after).is_draw and ENGINE.outcome(after).scores == (2, 2)
+    assert ENGINE.outcome(after).is_draw
+    assert ENGINE.outcome(after).scores == (2, 2)
 
 
 def test_resigning_loses_for_the_whole_pair():
@@ -409,7 +427,8 @@ def test_two_player_deal_and_replay_from_the_seed():
     assert ENGINE.dump(ENGINE.new_game(2, {}, seed=77)) == ENGINE.dump(state)
     starters = {ENGINE.new_game(2, {}, seed=seed).starter for seed in range(20)}
     assert starters == {0, 1}
-    assert state.level == ADVANCED and state.open_hands is False
+    assert state.level == ADVANCED
+    assert state.open_hands is False
 
 
 # --- properties over random games --------------------------------------------------------------------

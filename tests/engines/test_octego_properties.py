@@ -57,7 +57,8 @@ def test_random_games_conserve_pieces_alternate_and_round_trip(seed, plies):
         state = new
         check_invariants(state)
     if state.is_over:
-        assert ENGINE.outcome(state) is not None and ENGINE.to_act(state) == []
+        assert ENGINE.outcome(state) is not None
+        assert ENGINE.to_act(state) == []
 
 
 @settings(max_examples=25, deadline=None)
@@ -88,7 +89,8 @@ def test_every_listed_move_is_accepted_and_obeys_the_movement_rules(seed, plies)
         assert ("x" in notation) == bool(target)
         straight = path[0][0] == path[-1][0] or path[0][1] == path[-1][1]
         if len(path) == 2 and straight:  # a grid change: one space, colour flips, no capture
-            assert kind != OCTEGO and not target
+            assert kind != OCTEGO
+            assert not target
             assert is_black(square_index(path[0])) != is_black(square_index(path[1]))
         else:
             assert len(path) - 1 == STEPS[kind]
@@ -96,7 +98,8 @@ def test_every_listed_move_is_accepted_and_obeys_the_movement_rules(seed, plies)
             assert all(not state.board[square_index(sq)] for sq in path[1:-1])
             assert is_black(square_index(path[0])) == is_black(square_index(path[-1]))
         if target:
-            assert kind != OCTEGO and target[0] != str(seat)
+            assert kind != OCTEGO
+            assert target[0] != str(seat)
 
 
 @settings(max_examples=25, deadline=None)

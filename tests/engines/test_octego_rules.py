@@ -151,7 +151,8 @@ def test_a_2_cannot_take_a_diagonal_neighbour_but_a_3_can_by_a_detour():
     three = start("3d4 Oa1 / Oh8 1e5")
     assert "e5" in ends(three, "d4")
     after = move(three, 0, "d4-c5-d6xe5")
-    assert piece_at(after, "e5") == (0, "3") and piece_at(after, "d4") is None
+    assert piece_at(after, "e5") == (0, "3")
+    assert piece_at(after, "d4") is None
 
 
 def test_pieces_may_not_end_on_their_own_piece():
@@ -276,7 +277,8 @@ def test_capturing_both_octegos_wins():
     state = start("1d4 Oa1 / Oe5 1h6")
     state = move(state, 0, "d4xe5")
     outcome = ENGINE.outcome(state)
-    assert outcome.winners == (0,) and outcome.scores == (1.0, 0.0)
+    assert outcome.winners == (0,)
+    assert outcome.scores == (1.0, 0.0)
     assert outcome.reason == "both Octegos captured"
 
 
@@ -284,7 +286,8 @@ def test_a_player_with_no_legal_move_loses():
     state = start("Oc1 Oe1 1b7 / Oa8")  # seat 1's Octego can only go to b7, which it cannot take
     state = move(state, 0, "c1-d2")
     outcome = ENGINE.outcome(state)
-    assert outcome.winners == (0,) and outcome.reason == "no legal move"
+    assert outcome.winners == (0,)
+    assert outcome.reason == "no legal move"
     blocked_at_start = start("Oc1 Oe1 1b7 / Oa8", to_move=1)
     assert ENGINE.outcome(blocked_at_start).winners == (0,)
 
@@ -293,7 +296,8 @@ def test_game_over_refuses_moves_and_lists_nothing():
     state = move(start("Oc7 Oa1 / Oh8"), 0, "c7-d8")
     with pytest.raises(IllegalAction, match="over"):
         move(state, 1, "h8-g7")
-    assert ENGINE.legal_actions(state, 0) == [] and ENGINE.legal_actions(state, 1) == []
+    assert ENGINE.legal_actions(state, 0) == []
+    assert ENGINE.legal_actions(state, 1) == []
 
 
 def test_resignation_any_time_by_either_player():
@@ -316,7 +320,8 @@ def test_threefold_repetition_with_the_same_player_to_move_is_a_draw():
         assert ENGINE.outcome(state) is None, ply
         state = move(state, ply % 2, SHUFFLE[ply % 4])
     outcome = ENGINE.outcome(state)
-    assert outcome.is_draw and outcome.reason == "threefold repetition"
+    assert outcome.is_draw
+    assert outcome.reason == "threefold repetition"
     assert outcome.scores == (0.5, 0.5)
 
 
@@ -349,7 +354,8 @@ def test_100_moves_without_a_capture_is_a_draw_and_a_capture_resets_the_count():
     data["board"][square_index("f6")] = "11"
     state = ENGINE.load(data)
     after = move(state, 0, "d4-e5xf6")
-    assert ENGINE.outcome(after) is None and after.moves_since_capture == 0
+    assert ENGINE.outcome(after) is None
+    assert after.moves_since_capture == 0
 
 
 # ---------------------------------------------------------------- notation
@@ -369,7 +375,8 @@ def test_move_notation_prints_full_paths_with_x_for_captures():
 
 def test_grid_change_notation_is_a_straight_step():
     state = start("2a3 Oc1 / Oh8")
-    assert "a3-a4" in legal_moves(state, 0) and "a3-a2" in legal_moves(state, 0)
+    assert "a3-a4" in legal_moves(state, 0)
+    assert "a3-a2" in legal_moves(state, 0)
 
 
 def test_short_form_accepted_when_exactly_one_path_joins_the_squares():
@@ -445,8 +452,13 @@ def test_position_option_derives_captured_pieces_and_rejects_nonsense():
     assert state.to_move == 1
     assert sorted(state.captured[1]) == sorted(["O", "1", "2", "2", "3", "3"])
     assert sorted(state.captured[0]) == sorted(["1", "1", "2", "3", "3"])
-    for bad in ("Od4", "Xd4 / Oe8", "Od4 Od4 / Oe8", "Od4 Oe4 Of4 / Oe8"):
-        with pytest.raises(ValueError):
+    for bad, reason in (
+        ("Od4", "a position is '<seat 0 pieces> / <seat 1 pieces>'"),
+        ("Xd4 / Oe8", "bad piece 'Xd4'"),
+        ("Od4 Od4 / Oe8", "two pieces on d4"),
+        ("Od4 Oe4 Of4 / Oe8", "seat 0 has too many Octego pieces"),
+    ):
+        with pytest.raises(ValueError, match=reason):
             start(bad)
 
 
@@ -457,7 +469,8 @@ def test_helpers_group_moves_by_piece_and_destination():
     assert sum(len(v) for v in grouped.values()) == len(legal_moves(state, 0))
     destinations = destinations_by_piece(state, 0)
     assert destinations["h1"]["g4"] == ["h1-g2-h3-g4", "h1-g2-f3-g4"]
-    assert moves_by_piece(state, 1) == {} and legal_moves(state, 1) == []
+    assert moves_by_piece(state, 1) == {}
+    assert legal_moves(state, 1) == []
     actions = ENGINE.legal_actions(state, 0)
     assert actions[-1] == {"type": "resign"}
     assert [a["path"] for a in actions[:-1]] == legal_moves(state, 0)

@@ -129,7 +129,8 @@ def test_new_game_deals_17_tiles_and_a_spare_and_draws_colours():
     for seed in range(12):
         state = ENGINE.new_game(2, {}, seed)
         placed = sorted([placed[0] for placed in state.tiles.values()] + [state.spare])
-        assert placed == list(TILE_NUMBERS) and set(state.tiles) == set(SPACES)
+        assert placed == list(TILE_NUMBERS)
+        assert set(state.tiles) == set(SPACES)
         assert all(0 <= placed[1] < 8 for placed in state.tiles.values())
         assert ENGINE.to_act(state) == [state.gold_seat]
         golds.add(state.gold_seat)
@@ -173,7 +174,8 @@ def test_move_onto_own_prize_collects_it():
     state = start()
     gold = seat_of(state, "gold")
     state = accepted(state, gold, {"type": "move", "to": "D1"})
-    assert state.runners["gold"] == "D1" and "D1" not in state.prizes
+    assert state.runners["gold"] == "D1"
+    assert "D1" not in state.prizes
     assert prizes_collected(state)[gold] == 1
     assert last_route(state)["steps"] == [["b2", 5, 4], ["c1", 6, 2], ["d1", 6, 4]]
 
@@ -216,7 +218,8 @@ def test_two_routes_to_one_destination_need_a_via():
     assert sorted(a["via"] for a in listed) == ["b2.NE", "b3.SE"]
     for action in listed:
         moved = accepted(state, gold, action)
-        assert moved.last_route["via"] == action["via"] and moved.runners["gold"] == "B3"
+        assert moved.last_route["via"] == action["via"]
+        assert moved.runners["gold"] == "B3"
     assert accepted(state, gold, listed[0] | {"via": "B2.ne"}).last_route["steps"][0][0] == "b2"
 
 
@@ -245,9 +248,11 @@ def test_option_3_rotate_or_replace_without_moving():
     state = start(gold="C3", teal="B5")
     gold = seat_of(state, "gold")
     rotated = accepted(state, gold, {"type": "rotate", "space": "e4", "orientation": 2})
-    assert rotated.tiles["e4"][1] == 2 and rotated.runners["gold"] == "C3"
+    assert rotated.tiles["e4"][1] == 2
+    assert rotated.runners["gold"] == "C3"
     replaced = accepted(state, gold, {"type": "replace", "space": "e4", "orientation": 5})
-    assert replaced.tiles["e4"] == [state.spare, 5] and replaced.spare == state.tiles["e4"][0]
+    assert replaced.tiles["e4"] == [state.spare, 5]
+    assert replaced.spare == state.tiles["e4"][0]
     assert replaced.runners == state.runners
     rejected(state, gold, {"type": "rotate", "space": "c1", "orientation": 3}, "changes nothing")  # tile 1
     rejected(state, gold, {"type": "rotate", "space": "zz", "orientation": 3}, "not a tile space")
@@ -287,7 +292,8 @@ def test_cannot_change_the_tile_the_opponent_just_changed_except_with_option_1()
     # the restriction lasts only for that next turn
     later = accepted(state, teal, {"type": "rotate", "space": "e3", "orientation": 3})
     later = accepted(later, gold, {"type": "move", "to": "D4"})
-    assert restricted_space(later, gold) is None and restricted_space(later, teal) is None
+    assert restricted_space(later, gold) is None
+    assert restricted_space(later, teal) is None
 
 
 def test_option_1_change_does_not_restrict_the_opponent():
@@ -313,9 +319,11 @@ def test_marker_flow_from_the_first_prize():
     state = start(gold="B2", teal="D4")
     gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
     state = accepted(state, gold, {"type": "move", "to": "D1"})  # first prize
-    assert state.phase == "marker" and ENGINE.to_act(state) == [teal]  # the other player places it
+    assert state.phase == "marker"
+    assert ENGINE.to_act(state) == [teal]  # the other player places it
     assert state.pending_marker["colour"] == "orange"  # the collector's marker
-    assert len(free_stops(state)) == 15 and "D4" not in free_stops(state)
+    assert len(free_stops(state)) == 15
+    assert "D4" not in free_stops(state)
     rejected(state, teal, {"type": "place_marker", "stop": "D4"}, "runner")
     rejected(state, gold, {"type": "place_marker", "stop": "B2"}, "not your turn")
     state = accepted(state, teal, {"type": "place_marker", "stop": "B2"})
@@ -324,10 +332,14 @@ def test_marker_flow_from_the_first_prize():
     state = accepted(state, teal, {"type": "move", "to": "C3"})  # D4 -> c3 -> C3
     # Gold must reach the marker: D1 -> d1 -> c1 -> printed line -> b2 -> B2
     state = accepted(state, gold, {"type": "move", "to": "B2"})
-    assert state.marker is None and state.phase == "marker"
-    assert ENGINE.to_act(state) == [gold] and state.pending_marker["colour"] == "plum"
+    assert state.marker is None
+    assert state.phase == "marker"
+    assert ENGINE.to_act(state) == [gold]
+    assert state.pending_marker["colour"] == "plum"
     stops = [a["stop"] for a in ENGINE.legal_actions(state, gold)]
-    assert "B2" not in stops and "C3" not in stops and len(stops) == 14
+    assert "B2" not in stops
+    assert "C3" not in stops
+    assert len(stops) == 14
     state = accepted(state, gold, {"type": "place_marker", "stop": "E5"})
     assert state.marker == {"colour": "plum", "stop": "E5"}
     # the plum marker takes effect at once: Teal may not collect until reaching E5
@@ -340,7 +352,8 @@ def test_later_prizes_do_not_place_a_new_marker():
     state = start(gold="B2", teal="D4", collected={"teal": 1}, marker={"colour": "plum", "stop": "E5"})
     gold = seat_of(state, "gold")
     state = accepted(state, gold, {"type": "move", "to": "D1"})
-    assert state.phase == "turn" and state.marker == {"colour": "plum", "stop": "E5"}
+    assert state.phase == "turn"
+    assert state.marker == {"colour": "plum", "stop": "E5"}
 
 
 # ------------------------------------------------------------------ scramble, win, pass, draw, resign
@@ -352,7 +365,8 @@ def test_scramble_is_offered_after_a_move_once_per_game():
     state = start(gold="C3", teal="B5", scramble=True)
     gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
     state = accepted(state, gold, {"type": "move", "to": "D4"})
-    assert state.phase == "scramble" and ENGINE.to_act(state) == [gold]
+    assert state.phase == "scramble"
+    assert ENGINE.to_act(state) == [gold]
     assert {"type": "skip_scramble"} in ENGINE.legal_actions(state, gold)
     rejected(state, gold, {"type": "scramble", "tiles": ["a2", "a3", "b2"]}, "exactly four")
     rejected(state, gold, {"type": "scramble", "tiles": ["a2", "a2", "b2", "b3"]}, "different")
@@ -361,8 +375,10 @@ def test_scramble_is_offered_after_a_move_once_per_game():
     scrambled = accepted(state, gold, {"type": "scramble", "tiles": chosen})
     assert sorted(scrambled.tiles[s][0] for s in chosen) == sorted(state.tiles[s][0] for s in chosen)
     assert all(scrambled.tiles[s] == state.tiles[s] for s in SPACES if s not in chosen)
-    assert scrambled.spare == state.spare and scrambled.scramble_used[gold]
-    assert ENGINE.to_act(scrambled) == [teal] and scrambled.last_scramble == chosen
+    assert scrambled.spare == state.spare
+    assert scrambled.scramble_used[gold]
+    assert ENGINE.to_act(scrambled) == [teal]
+    assert scrambled.last_scramble == chosen
     # replays exactly from the seed
     assert accepted(state, gold, {"type": "scramble", "tiles": chosen}).tiles == scrambled.tiles
     # Gold is never offered it again; Teal still is
@@ -371,7 +387,8 @@ def test_scramble_is_offered_after_a_move_once_per_game():
     assert after_teal.phase == "scramble"
     after_teal = accepted(after_teal, teal, {"type": "skip_scramble"})
     again = accepted(after_teal, gold, {"type": "move", "to": "C3"})
-    assert again.phase == "turn" and ENGINE.to_act(again) == [teal]
+    assert again.phase == "turn"
+    assert ENGINE.to_act(again) == [teal]
 
 
 def test_collecting_the_fifth_prize_wins():
@@ -379,8 +396,11 @@ def test_collecting_the_fifth_prize_wins():
     gold = seat_of(state, "gold")
     state = accepted(state, gold, {"type": "move", "to": "D1"})
     outcome = ENGINE.outcome(state)
-    assert outcome.winners == (gold,) and outcome.scores[gold] == 5 and "all 5" in outcome.reason
-    assert ENGINE.to_act(state) == [] and ENGINE.legal_actions(state, gold) == []
+    assert outcome.winners == (gold,)
+    assert outcome.scores[gold] == 5
+    assert "all 5" in outcome.reason
+    assert ENGINE.to_act(state) == []
+    assert ENGINE.legal_actions(state, gold) == []
     rejected(state, 1 - gold, {"type": "resign"}, "over")
 
 
@@ -412,11 +432,13 @@ def test_a_player_with_no_legal_option_passes_and_two_passes_draw():
     gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
     assert ENGINE.legal_actions(state, gold) == [{"type": "pass"}]
     state = accepted(state, gold, {"type": "pass"})
-    assert ENGINE.outcome(state) is None and ENGINE.to_act(state) == [teal]
+    assert ENGINE.outcome(state) is None
+    assert ENGINE.to_act(state) == [teal]
     assert ENGINE.legal_actions(state, teal) == [{"type": "pass"}]
     state = accepted(state, teal, {"type": "pass"})
     outcome = ENGINE.outcome(state)
-    assert outcome.is_draw and "pass" in outcome.reason
+    assert outcome.is_draw
+    assert "pass" in outcome.reason
 
 
 def test_pass_is_refused_while_an_option_exists_and_a_move_resets_the_count():
@@ -425,7 +447,8 @@ def test_pass_is_refused_while_an_option_exists_and_a_move_resets_the_count():
     state = accepted(state, gold, {"type": "pass"})
     rejected(state, teal, {"type": "pass"}, "may not pass")
     state = accepted(state, teal, {"type": "rotate", "space": "e4", "orientation": 3})
-    assert state.passes_in_row == 0 and ENGINE.outcome(state) is None
+    assert state.passes_in_row == 0
+    assert ENGINE.outcome(state) is None
 
 
 def test_resign_ends_the_game_for_the_other_player():
@@ -439,11 +462,14 @@ def test_dump_load_round_trip_through_json():
     state = start(scramble=True)
     state = accepted(state, seat_of(state, "gold"), {"type": "move", "to": "D1"})
     data = json.loads(json.dumps(ENGINE.dump(state)))
-    assert ENGINE.load(data) == state and ENGINE.dump(ENGINE.load(data)) == ENGINE.dump(state)
-    with pytest.raises(ValueError):
+    assert ENGINE.load(data) == state
+    assert ENGINE.dump(ENGINE.load(data)) == ENGINE.dump(state)
+    with pytest.raises(ValueError, match="schema 99"):
         ENGINE.load({**data, "schema": 99})
 
 
 def test_colour_helpers():
     state = start(gold_seat=1)
-    assert colour_of(state, 1) == "gold" and colour_of(state, 0) == "teal" and seat_of(state, "teal") == 0
+    assert colour_of(state, 1) == "gold"
+    assert colour_of(state, 0) == "teal"
+    assert seat_of(state, "teal") == 0

@@ -93,7 +93,8 @@ def test_public_board_with_hidden_hands_does_not_reveal_them():
     other = replace(state, hands=swapped_hands)
     for viewer in (None, 0):
         first, second = render_board(state, NAMES[:2], viewer), render_board(other, NAMES[:2], viewer)
-        assert first.png == second.png and first.description == second.description
+        assert first.png == second.png
+        assert first.description == second.description
     assert render_hand(state, NAMES[:2], 0).png == render_hand(other, NAMES[:2], 0).png
     assert render_hand(state, NAMES[:2], 1).png != render_hand(other, NAMES[:2], 1).png
 
@@ -103,7 +104,8 @@ def test_open_hands_are_shown_to_everyone():
     shown = replace(hidden, open_hands=True)
     hidden_picture, open_picture = render_board(hidden, NAMES[:2]), render_board(shown, NAMES[:2])
     assert _image(open_picture).height > _image(hidden_picture).height
-    assert "holds" in open_picture.description and "holds" not in hidden_picture.description
+    assert "holds" in open_picture.description
+    assert "holds" not in hidden_picture.description
 
 
 def test_private_hand_lists_counts_per_colour_and_what_fits_the_target():
@@ -125,7 +127,8 @@ def test_four_player_board_with_pairs_and_the_white_lady_beside_the_winners():
     assert state.over
     picture = render_board(state, NAMES)
     image = _image(picture)
-    assert "Game over" in picture.description and "Pairs:" in picture.description
+    assert "Game over" in picture.description
+    assert "Pairs:" in picture.description
     winners = ENGINE.outcome(state).winners
     if winners != (0, 1, 2, 3):
         assert " & ".join(NAMES[seat] for seat in winners) + " win" in picture.description

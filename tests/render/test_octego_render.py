@@ -118,14 +118,15 @@ def test_description_lets_a_blind_player_follow():
     assert len(text) <= 1024
 
 
-@pytest.mark.parametrize("ending, winner", [("resign", "Grace wins"), ("octego", "Ada wins")])
+@pytest.mark.parametrize(("ending", "winner"), [("resign", "Grace wins"), ("octego", "Ada wins")])
 def test_finished_game_says_who_won(ending, winner):
     if ending == "resign":
         state = ENGINE.apply(played(), 0, {"type": "resign"})
     else:
         state = played("c7-d8", position="Oc7 Oa1 / Oh8")
     picture = render_board(state, NAMES)
-    assert winner in picture.description and "Game over" in picture.description
+    assert winner in picture.description
+    assert "Game over" in picture.description
     decode(picture)
 
 

@@ -37,7 +37,8 @@ def test_set_up_picture_decodes_and_fits_a_phone():
     state = ENGINE.new_game(2, {}, 3)
     picture = view.render_board(state, NAMES)
     image = image_of(picture)
-    assert image.width <= theme.MAX_WIDTH and image.height == view.picture_height()
+    assert image.width <= theme.MAX_WIDTH
+    assert image.height == view.picture_height()
     assert picture.filename.endswith(".png")
     assert "places the runners" in picture.description
     gold = NAMES[state.gold_seat]
@@ -102,7 +103,8 @@ def test_tile_curves_start_and_end_on_edge_midpoints():
     curve = view.tile_path_curve((0.0, 0.0), 0, 3)
     assert curve[0] == (0.0, 0.5)
     end_x, end_y = curve[-1]
-    assert abs(end_x - 0.5 * 0.7071) < 1e-3 and abs(end_y + 0.5 * 0.7071) < 1e-3
+    assert abs(end_x - 0.5 * 0.7071) < 1e-3
+    assert abs(end_y + 0.5 * 0.7071) < 1e-3
 
 
 def test_orientation_picker_shows_eight_numbered_turns_of_the_tile():
@@ -110,7 +112,8 @@ def test_orientation_picker_shows_eight_numbered_turns_of_the_tile():
     picture = view.render_orientations(state, "c3")
     image = image_of(picture)
     assert image.width <= theme.MAX_WIDTH
-    assert "Tile 2 on c3" in picture.description and "orientation 7" in picture.description
+    assert "Tile 2 on c3" in picture.description
+    assert "orientation 7" in picture.description
     spare = view.render_orientations(state)
     assert f"Spare tile {state.spare}" in spare.description
     # the current orientation (7, bottom-right cell) is outlined in the "changed" colour

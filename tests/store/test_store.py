@@ -53,7 +53,9 @@ async def test_old_file_is_migrated_without_losing_data(tmp_path):
     try:
         assert await store.schema_version() == len(MIGRATIONS)
         record = await store.live_session(1)
-        assert record.players == [5, 6] and record.meta == {} and record.message_id is None
+        assert record.players == [5, 6]
+        assert record.meta == {}
+        assert record.message_id is None
     finally:
         await store.close()
 
