@@ -28,9 +28,9 @@ ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=Tr
 
 def all_games() -> list[type[GameAdapter]]:
     """Every game the bot hosts, in the order /games lists them."""
-    from bot.games import GAMES
+    from bot.games import all_games as load_games
 
-    return list(GAMES)
+    return load_games()
 
 
 class OctagonBot(commands.Bot):

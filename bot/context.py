@@ -32,8 +32,11 @@ class GameContext:
     outbox: Outbox
     renderer: RenderPool
     bot: discord.Client
+    table: Any  # bot.table.Table: the game message's content and controls
     challenge: Challenge  # the shared challenge-by-mention flow
     busy_text: Callable[[Any], str]  # "There is already a game of ... in this channel"
+    first_message_or_close: Callable[[discord.Interaction, Any], Awaitable[None]]
+    new_seed: Callable[[], int]
 
     @property
     def me(self) -> int:

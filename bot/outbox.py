@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 FIRST_RETRY_SECONDS = 2
 LONGEST_RETRY_SECONDS = 300
 FILES_PER_MESSAGE = 10
+GIVE_UP_AFTER = 10  # attempts (about 25 minutes of retries); then the entry is dropped and logged
 
 
 @dataclass
@@ -122,16 +123,21 @@ class Outbox:
         now = self.sessions.clock()
         while entries:
             entry = entries[0]
+            kind = self.kinds.get(entry.kind)
+            skippable = kind is not None and kind.coalesce  # a redraw of the game message blocks nothing
             if entry.next_attempt_at > now:
                 self._retry_at(session_id, (entry.next_attempt_at - now).total_seconds())
-                return
+                if not skippable:
+                    return
+                entries = entries[1:]
+                continue
             batch = [entry]
-            kind = self.kinds.get(entry.kind)
-            if kind is not None and kind.coalesce:
+            if skippable:
                 while len(batch) < len(entries) and entries[len(batch)].kind == entry.kind:
                     batch.append(entries[len(batch)])
-            if not await self._send(batch):
-                return
+            sent = await self._send(batch)
+            if not sent and not skippable:
+                return  # later messages wait, so that they never appear out of order
             entries = entries[len(batch) :]
 
     async def _send(self, batch: list[OutboxEntry]) -> bool:
@@ -187,6 +193,11 @@ class Outbox:
         return first
 
     async def _failed(self, entry: OutboxEntry, why: str) -> None:
+        if entry.attempts + 1 >= GIVE_UP_AFTER:
+            log.error("giving up outbox entry %s (%s) of session %s: %s", entry.id, entry.kind, entry.session_id, why)
+            async with self.store.transaction() as tx:
+                await tx.outbox_done([entry.id])
+            return
         delay = min(FIRST_RETRY_SECONDS * 2**entry.attempts, LONGEST_RETRY_SECONDS)
         log.warning(
             "could not send outbox entry %s (%s) of session %s: %s; retrying in %ss",
@@ -201,11 +212,14 @@ class Outbox:
         self._retry_at(entry.session_id, delay)
 
     def _retry_at(self, session_id: int, delay: float) -> None:
-        old = self._retries.pop(session_id, None)
-        if old is not None:
-            old.cancel()
         loop = asyncio.get_running_loop()
-        self._retries[session_id] = loop.call_later(max(delay, 0.0), self._retry_now, session_id)
+        when = loop.time() + max(delay, 0.0)
+        old = self._retries.get(session_id)
+        if old is not None:
+            if old.when() <= when:
+                return  # an earlier retry is already planned; it looks at everything pending
+            old.cancel()
+        self._retries[session_id] = loop.call_at(when, self._retry_now, session_id)
 
     def _retry_now(self, session_id: int) -> None:
         self._retries.pop(session_id, None)

@@ -13,7 +13,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 
 import discord
 
@@ -41,6 +42,7 @@ class Platform:
         self.store = store
         self.errors = ErrorLog()  # unexpected errors, for tests and diagnostics
         self.games: dict[str, GameAdapter] = {}
+        self.new_seed: Callable[[], int] = lambda: random.SystemRandom().randrange(2**31)
         self.renderer = RenderPool(render_workers)
         self.sessions = Sessions(store, self.games, discord.utils.utcnow)
         self.controls = Controls(self.errors)
@@ -52,6 +54,7 @@ class Platform:
         self.challenges = Challenges(self.sessions, self.outbox, self.controls, self.timers, self.games, bot)
         self.computer = ComputerPlayers(self.sessions, self.games, bot, self.errors)
         self.sessions.committed.append(self._after_commit)
+        self.challenges.new_seed = lambda: self.new_seed()
         context = GameContext(
             self.sessions,
             self.controls,
@@ -59,8 +62,11 @@ class Platform:
             self.outbox,
             self.renderer,
             bot,
+            self.table,
             self.challenges.challenge,
             self.challenges.busy_text,
+            self.challenges.first_message_or_close,
+            lambda: self.new_seed(),
         )
         for adapter_class in adapters:
             adapter = adapter_class(context)

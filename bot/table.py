@@ -22,6 +22,7 @@ from bot.sessions import Change, GameSession, Sessions
 
 GAME_MESSAGE = "game_message"
 TEXT = "text"
+EDIT_TEXT = "edit_text"  # replace an older message's text and remove its controls
 CLOSED_STATUSES = ("declined", "expired", "closed")
 
 
@@ -40,6 +41,7 @@ class Table:
         self.bot = bot
         outbox.register(GAME_MESSAGE, self._build, self._remember_message, coalesce=True)
         outbox.register(TEXT, self._build_text)
+        outbox.register(EDIT_TEXT, self._build_edit_text)
         sessions.planners.append(self._plan)
 
     async def _plan(self, change: Change) -> None:
@@ -72,6 +74,10 @@ class Table:
     @staticmethod
     async def _build_text(_: GameSession, payload: dict[str, Any]) -> Outgoing:
         return Outgoing(payload["content"])
+
+    @staticmethod
+    async def _build_edit_text(_: GameSession, payload: dict[str, Any]) -> Outgoing:
+        return Outgoing(payload["content"], edit=payload["message_id"])
 
     # ------------------------------------------------------------------ content
     def content(self, session: GameSession) -> str:

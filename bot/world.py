@@ -44,6 +44,7 @@ class World:
         from bot.app import create_bot
 
         old = self.env.bot
+        await old.platform.stop()  # as a process that ends: nothing of the old bot sends any more
         await self.env.restart_bot(create_bot(settings, games))
         await old.release()
 

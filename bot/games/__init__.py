@@ -1,12 +1,22 @@
-"""The games the bot hosts: one adapter module per game, in the order /games lists them."""
+"""The games the bot hosts: one adapter module per game, in the order /games lists them.
+
+Importing one game's module does not import the others; :func:`all_games` loads them all.
+"""
 
 from __future__ import annotations
 
-from bot.adapter import GameAdapter
-from bot.games.octa import OctaAdapter
-from bot.games.octagion import OctagionAdapter
-from bot.games.octagone import OctagoneAdapter
-from bot.games.octego import OctegoAdapter
-from bot.games.octiles import OctilesAdapter
+from importlib import import_module
 
-GAMES: list[type[GameAdapter]] = [OctagionAdapter, OctegoAdapter, OctaAdapter, OctagoneAdapter, OctilesAdapter]
+from bot.adapter import GameAdapter
+
+GAME_ADAPTERS = (
+    ("octagion", "OctagionAdapter"),
+    ("octego", "OctegoAdapter"),
+    ("octa", "OctaAdapter"),
+    ("octagone", "OctagoneAdapter"),
+    ("octiles", "OctilesAdapter"),
+)
+
+
+def all_games() -> list[type[GameAdapter]]:
+    return [getattr(import_module(f"bot.games.{module}"), name) for module, name in GAME_ADAPTERS]

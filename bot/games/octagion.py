@@ -1,28 +1,32 @@
-"""Octagion on Discord: a lobby, timed rounds, variants by modal or command, Got it!, results.
+"""Octagion on Discord: a lobby, timed rounds, variants by form or command, Got it!, results.
 
 Thin glue: the rules live in ``engines.octagion``, the pictures in ``render.octagion``.
 
-Flow: ``/octagion start`` opens a lobby (a session with status "lobby"); the host presses
-**Start**. Each round is posted as a new game message (``refresh_message(repost=True)``) and
-arms a durable ``octagion_round_end`` timer. The round ends once, by the timer or by
-**Got it!** (both go through ``platform.act`` under the channel lock; the engine rejects the
-second), and only whoever actually ended it posts the result and arms the durable
-``octagion_next_round`` timer: the next round starts by itself after ``NEXT_ROUND_PAUSE``.
+Flow: ``/octagion start`` opens a lobby (a session with status "lobby", closed after
+``LOBBY_IDLE_MINUTES`` without activity); the host presses **Start**. Each round is posted
+as a new game message through the outbox, and its clock starts only once that message is
+out (``octagion_round_end`` is armed then, with the deadline the message shows). The round
+ends once, by the timer or by **Got it!** (one session change each; the engine refuses the
+second), and that same change writes the result message and the ``octagion_next_round``
+timer, so nothing can be lost between them.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+import asyncio
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.adapter import GameAdapter, GameSession
-from bot.components import SessionButton, SessionSelect, view_of
-from bot.platform import UserError, escape
-from bot.rendering import as_file
+from bot.components import SessionButton, SessionSelect, session_modal, view_of
+from bot.outbox import Outgoing
+from bot.replies import BUSY_TEXT, UserError, acknowledge, escape
+from bot.sessions import Change, SessionMeta
 from bot.store import TimerRecord
+from bot.table import EDIT_TEXT
 from engines.base import IllegalAction
 from engines.octagion import ENGINE, TREATMENT
 from engines.octagion import rules as octagion_rules
@@ -40,6 +44,9 @@ GAME = "octagion"
 NEXT_ROUND_PAUSE = 15  # seconds between a round's result and the next round
 MAX_LOBBY = ENGINE.max_players
 MAX_TEXT = 1900
+LOBBY_IDLE_MINUTES = 15
+ROUND_END, NEXT_ROUND, LOBBY_EXPIRY = "octagion_round_end", "octagion_next_round", "octagion_lobby_expiry"
+ROUND_POST, RESULT_POST, ROUND_OVER = "octagion_round", "octagion_result", "octagion_round_over"
 VARIATION_CHOICES = ["none", "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "virulent"]
 VARIATION_HELP = {
     "none": "basic rules",
@@ -89,30 +96,6 @@ def _seconds_text(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-class VariantModal(discord.ui.Modal):
-    """In-memory by nature (Discord modals are answered once); the session is loaded on submit."""
-
-    def __init__(self, adapter: OctagionAdapter, session_id: int, state: Any, seat: int):
-        team = octagion_rules.team_of(state, seat)
-        super().__init__(title=f"Octagion · round {state.round}", custom_id=f"octagion_variant:{session_id}")
-        self.adapter, self.session_id = adapter, session_id
-        self.cards = discord.ui.TextInput(
-            label=f"Spell {state.words[team]}"[:45],
-            custom_id="variant",
-            required=False,
-            max_length=80,
-            default=variant_text(state.variants[team]) if any(state.variants[team]) else None,
-            placeholder="S5 T7 R3 A1 N4 G2 E8 R6 · a digit, * Treatment, _ empty",
-        )
-        self.add_item(self.cards)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        platform = self.adapter.platform
-        await platform.guard(
-            interaction, self.session_id, self.adapter.set_variant(interaction, self.session_id, self.cards.value or "")
-        )
-
-
 class OctagionAdapter(GameAdapter):
     engine = ENGINE
     name, title = GAME, "Octagion"
@@ -122,16 +105,22 @@ class OctagionAdapter(GameAdapter):
     simultaneous = True
     private_view_label = "My deck"
 
-    def __init__(self, platform):
-        super().__init__(platform)
-        platform.register_button("octagion_join", self._join_button)
-        platform.register_button("octagion_leave", self._leave_button)
-        platform.register_button("octagion_start", self._start_button)
-        platform.register_select("octagion_team", self._team_select)
-        platform.register_button("octagion_build", self._build_button)
-        platform.register_button("octagion_gotit", self._got_it_button)
-        platform.register_timer("octagion_round_end", self._round_end_timer)
-        platform.register_timer("octagion_next_round", self._next_round_timer)
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        controls = ctx.controls
+        controls.button("octagion_join", self._join_button)
+        controls.button("octagion_leave", self._leave_button)
+        controls.button("octagion_start", self._start_button)
+        controls.select("octagion_team", self._team_select)
+        controls.button("octagion_build", self._build_button, ack="modal")
+        controls.modal("octagion_variant", self._variant_submitted)
+        controls.button("octagion_gotit", self._got_it_button)
+        ctx.timers.register(ROUND_END, self._round_end_timer)
+        ctx.timers.register(NEXT_ROUND, self._next_round_timer)
+        ctx.timers.register(LOBBY_EXPIRY, self._lobby_expiry_timer)
+        ctx.outbox.register(ROUND_POST, self._build_round, self._round_visible)
+        ctx.outbox.register(RESULT_POST, self._build_result)
+        ctx.outbox.register(ROUND_OVER, self._build_round_over)
 
     # ------------------------------------------------------------ pictures and texts
 
@@ -147,8 +136,8 @@ class OctagionAdapter(GameAdapter):
         state = session.state
         rounds = state.options["rounds"]
         if state.phase == "playing":
-            deadline = session.record.meta.get("round_deadline")
-            ends = f" · ends <t:{deadline}:R>" if deadline and session.record.status == "active" else ""
+            deadline = session.meta.round_deadline
+            ends = f" · ends <t:{deadline}:R>" if deadline and session.status == "active" else ""
             return (
                 f"**Round {state.round} of {rounds}**{ends}\nBuild your variant (eight different numbers) "
                 f"with **Build variant** or `/octagion play`; **Got it!** ends the round for everyone."
@@ -159,7 +148,7 @@ class OctagionAdapter(GameAdapter):
 
     def describe_action(self, session: GameSession, seat: int | None, action: dict[str, Any]) -> str:
         kind = action.get("type")
-        who = escape(session.names[seat]) if seat is not None and seat < len(session.names) else "Someone"
+        who = escape(session.names[seat], 40) if seat is not None and seat < len(session.names) else "Someone"
         if kind == "got_it":
             return f"🖐 **{who}** called **Got it!**"
         if kind == "end_round":
@@ -180,9 +169,6 @@ class OctagionAdapter(GameAdapter):
             SessionButton(session.id, "octagion_gotit", round_no, label="Got it!", style=discord.ButtonStyle.success),
         ]
 
-    def default_options(self) -> dict[str, Any]:
-        return {}
-
     def _team_label(self, session: GameSession, team: int) -> str:
         return escape(team_name(session.state, session.names, team, limit=60))
 
@@ -194,7 +180,7 @@ class OctagionAdapter(GameAdapter):
     # ------------------------------------------------------------ commands
 
     def add_commands(self, group: app_commands.Group) -> None:
-        platform = self.platform
+        ctx = self.ctx
 
         @group.command(name="start", description="Open an Octagion lobby in this channel.")
         @app_commands.describe(
@@ -217,6 +203,7 @@ class OctagionAdapter(GameAdapter):
             teams: app_commands.Range[int, 2, 25] | None = None,
             party: bool = False,
         ) -> None:
+            await acknowledge(interaction)
             options: dict[str, Any] = {
                 "rounds": rounds,
                 "variation": variation.value if variation else None,
@@ -232,21 +219,22 @@ class OctagionAdapter(GameAdapter):
             cards="Cards in order: S5 T7 ...; a digit = that position's letter, * Treatment, _ empty"
         )
         async def play(interaction: discord.Interaction, cards: str) -> None:
-            session = await platform.session_for(interaction, GAME)
-            await self.set_variant(interaction, session.id, cards)
+            await acknowledge(interaction)
+            session = await ctx.session_for(interaction, GAME)
+            await self.set_variant(interaction, session.id, cards, None)
 
         @group.command(name="gotit", description="Got it! End the round for everyone now.")
         async def gotit(interaction: discord.Interaction) -> None:
-            session = await platform.session_for(interaction, GAME)
-            await platform.defer(interaction, private_thinking=True)
+            await acknowledge(interaction)
+            session = await ctx.session_for(interaction, GAME)
             await self.got_it(interaction.user.id, session.id, None)
-            await platform.reply_private(interaction, "🖐 You called **Got it!** The result is posted below.")
+            await ctx.reply_private(interaction, "🖐 You called **Got it!** The result is posted below.")
 
     # ------------------------------------------------------------ lobby
 
     def _lobby_text(self, session: GameSession) -> str:
-        meta = session.record.meta
-        options = meta.get("options", {})
+        meta = session.meta
+        options = meta.options
         rounds = options.get("rounds", octagion_rules.DEFAULT_ROUNDS)
         parts = [f"{rounds} round{'s' if rounds != 1 else ''}"]
         variation = options.get("variation")
@@ -258,14 +246,12 @@ class OctagionAdapter(GameAdapter):
         if options.get("party"):
             parts.append("party mode")
         lines = [f"## {self.title} lobby", f"Host: <@{session.record.host_id}> · " + ", ".join(parts)]
-        team_count = meta.get("team_count")
-        if team_count:
-            chosen = meta.get("player_teams", {})
-            for team in range(team_count):
+        if meta.team_count:
+            for team in range(meta.team_count):
                 members = [
-                    escape(name)
+                    escape(name, 40)
                     for uid, name in zip(session.players, session.names, strict=True)
-                    if chosen.get(str(uid)) == team
+                    if meta.player_teams.get(str(uid)) == team
                 ]
                 if members:
                     lines.append(f"**Team {team + 1}**: " + ", ".join(members))
@@ -273,24 +259,18 @@ class OctagionAdapter(GameAdapter):
                 f"{len(session.players)} player(s). Pick a team to join (or switch); the host presses **Start**."
             )
         else:
-            lines.append(f"**Players ({len(session.players)})**: " + ", ".join(escape(n) for n in session.names))
+            lines.append(f"**Players ({len(session.players)})**: " + ", ".join(escape(n, 40) for n in session.names))
             lines.append("Press **Join** to play; the host presses **Start**. Alone, it is a practice game.")
         return "\n".join(lines)
 
-    def _lobby_view(self, session: GameSession) -> discord.ui.View:
-        team_count = session.record.meta.get("team_count")
+    def lobby_message(self, session: GameSession) -> tuple[str, discord.ui.View | None]:
         items: list[discord.ui.Item] = []
-        if team_count:
-            items.append(
-                SessionSelect(
-                    session.id,
-                    "octagion_team",
-                    placeholder="Join a team…",
-                    options=[
-                        discord.SelectOption(label=f"Team {team + 1}", value=str(team)) for team in range(team_count)
-                    ],
-                )
-            )
+        if session.meta.team_count:
+            options = [
+                discord.SelectOption(label=f"Team {team + 1}", value=str(team))
+                for team in range(session.meta.team_count)
+            ]
+            items.append(SessionSelect(session.id, "octagion_team", placeholder="Join a team…", options=options))
         else:
             items.append(
                 SessionButton(session.id, "octagion_join", label="Join", style=discord.ButtonStyle.primary, row=1)
@@ -299,51 +279,57 @@ class OctagionAdapter(GameAdapter):
         items.append(
             SessionButton(session.id, "octagion_start", label="Start", style=discord.ButtonStyle.success, row=1)
         )
-        return view_of(items)
+        return self._lobby_text(session), view_of(items)
+
+    @staticmethod
+    def _keep_lobby_open(change: Change) -> None:
+        """Any activity restarts the lobby's idle clock."""
+        change.cancel_timers([LOBBY_EXPIRY])
+        change.add_timer(LOBBY_EXPIRY, change.now + timedelta(minutes=LOBBY_IDLE_MINUTES))
+        change.show()
 
     async def open_lobby(
         self, interaction: discord.Interaction, options: dict[str, Any], team_count: int | None
     ) -> None:
-        platform = self.platform
         try:  # check the options now, not when the host presses Start
             ENGINE.new_game(1, options, 0)
         except (ValueError, IllegalAction) as error:
             raise UserError(f"Those options do not work: {error}.") from None
-        meta: dict[str, Any] = {"options": options}
+        meta = SessionMeta(names=[interaction.user.display_name], options=options)
         if team_count:
-            meta.update(team_count=team_count, player_teams={str(interaction.user.id): 0})
-        session = await platform.open_session(
-            interaction, GAME, "lobby", players=[interaction.user.id], names=[interaction.user.display_name], meta=meta
-        )
-        await interaction.response.send_message(self._lobby_text(session), view=self._lobby_view(session))
-        message = await interaction.original_response()
-        async with platform.lock(session.record.channel_id):
-            session = await platform.load(session.id)
-            session.record.message_id = message.id
-            await platform.save(session)
+            meta.team_count = team_count
+            meta.player_teams = {str(interaction.user.id): 0}
+        async with self.ctx.sessions.open(
+            game=GAME,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            players=[interaction.user.id],
+            status="lobby",
+            meta=meta,
+            busy_text=self.ctx.busy_text,
+        ) as change:
+            self._keep_lobby_open(change)
+        await self.ctx.first_message_or_close(interaction, change)
+        await self.ctx.reply_private(interaction, "The lobby is open below; press **Start** when everyone has joined.")
 
-    async def _lobby(self, session_id: int) -> GameSession:
-        session = await self.platform.load(session_id)
-        if session.record.status != "lobby":
+    @staticmethod
+    def _lobby_of(change: Change) -> None:
+        if change.record.status != "lobby":
             raise UserError("This lobby is closed.")
-        return session
 
     async def _lobby_change(
         self, interaction: discord.Interaction, session_id: int, team: int | None, leave: bool = False
     ) -> None:
-        platform = self.platform
-        record = await platform.store.get_session(session_id)
-        if record is None:
-            raise UserError("That game no longer exists.")
-        async with platform.lock(record.channel_id):
-            session = await self._lobby(session_id)
+        async with self.ctx.sessions.change(session_id) as change:
+            self._lobby_of(change)
             user = interaction.user
-            players, names = list(session.players), list(session.names)
-            chosen = session.record.meta.setdefault("player_teams", {})
+            players, names = change.record.players, change.meta.names
+            chosen = change.meta.player_teams
             if leave:
                 if user.id not in players:
                     raise UserError("You are not in this lobby.")
-                if user.id == session.record.host_id:
+                if user.id == change.record.host_id:
                     raise UserError("You are the host: press **Start**, or close the lobby with `/stop`.")
                 index = players.index(user.id)
                 del players[index], names[index]
@@ -359,11 +345,10 @@ class OctagionAdapter(GameAdapter):
                     players.append(user.id)
                     names.append(user.display_name)
                 if team is not None:
+                    if not 0 <= team < (change.meta.team_count or 0):
+                        raise UserError("Pick one of the teams in the list.")
                     chosen[str(user.id)] = team
-            session.record.players = players
-            session.record.meta["names"] = names
-            await platform.save(session)
-            await interaction.response.edit_message(content=self._lobby_text(session), view=self._lobby_view(session))
+            self._keep_lobby_open(change)
 
     async def _join_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
         await self._lobby_change(interaction, session_id, None)
@@ -372,25 +357,25 @@ class OctagionAdapter(GameAdapter):
         await self._lobby_change(interaction, session_id, None, leave=True)
 
     async def _team_select(self, interaction: discord.Interaction, session_id: int, _: str, values: list[str]) -> None:
-        session = await self._lobby(session_id)
         team = int(values[0]) if values and values[0].isdigit() else -1
-        if not 0 <= team < session.record.meta.get("team_count", 0):
-            raise UserError("Pick one of the teams in the list.")
         await self._lobby_change(interaction, session_id, team)
 
+    async def _lobby_expiry_timer(self, change: Change, _: TimerRecord) -> None:
+        if change.record.status == "lobby":
+            change.end(
+                "expired", f"⌛ The {self.title} lobby closed after {LOBBY_IDLE_MINUTES} minutes without a start."
+            )
+
     async def _start_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
-        platform = self.platform
-        record = await platform.store.get_session(session_id)
-        if record is None:
-            raise UserError("That game no longer exists.")
-        async with platform.lock(record.channel_id):
-            session = await self._lobby(session_id)
-            if interaction.user.id != session.record.host_id:
-                raise UserError(f"Only the host (<@{session.record.host_id}>) can start the game.")
-            players, names = list(session.players), list(session.names)
-            options = dict(session.options)
-            if session.record.meta.get("team_count"):
-                chosen = session.record.meta.get("player_teams", {})
+        async with self.ctx.sessions.change(session_id) as change:
+            self._lobby_of(change)
+            host = change.record.host_id
+            if interaction.user.id != host:
+                raise UserError(f"Only the host (<@{host}>) can start the game.")
+            players, names = list(change.record.players), list(change.meta.names)
+            options = dict(change.meta.options)
+            if change.meta.team_count:
+                chosen = change.meta.player_teams
                 seats = sorted(range(len(players)), key=lambda s: (chosen.get(str(players[s]), 0), s))
                 players, names = [players[s] for s in seats], [names[s] for s in seats]
                 options["teams"] = [chosen.get(str(p), 0) for p in players]
@@ -398,99 +383,114 @@ class OctagionAdapter(GameAdapter):
                 ENGINE.new_game(len(players), options, 0)
             except (ValueError, IllegalAction) as error:
                 raise UserError(f"The game cannot start: {error}.") from None
-            who = ", ".join(escape(n) for n in names)
-            await interaction.response.edit_message(
-                content=f"## {self.title}\n▶ Started by <@{session.record.host_id}> with {who}."
-                + (" (practice game)" if len(players) == 1 else ""),
-                view=None,
-            )
-            await platform.start_game(session, players, names, options)
-            await self._begin_round(session)
+            lobby_message = change.record.message_id
+            change.cancel_timers([LOBBY_EXPIRY])
+            change.start(players, names, options, self.ctx.new_seed())
+            change.quiet()  # the round gets its own message; the lobby's says who started
+            who = ", ".join(escape(n, 40) for n in names)
+            practice = " (practice game)" if len(players) == 1 else ""
+            if lobby_message:
+                started = f"## {self.title}\n▶ Started by <@{host}> with {who}.{practice}"
+                change.post(EDIT_TEXT, {"message_id": lobby_message, "content": started})
+            change.post(ROUND_POST, {"round": 1})
 
     async def rematch(self, interaction: discord.Interaction, session: GameSession) -> None:
         """A rematch is a new lobby with the same options (players choose their teams again)."""
         options = {key: value for key, value in session.options.items() if key != "teams"}
-        await self.open_lobby(interaction, options, session.record.meta.get("team_count"))
+        await self.open_lobby(interaction, options, session.meta.team_count)
 
     # ------------------------------------------------------------ rounds
 
-    async def _begin_round(self, session: GameSession) -> None:
-        """Reveal the round: the timer starts as the sequence is posted (the caller holds the lock)."""
+    async def _build_round(self, session: GameSession, payload: dict[str, Any]) -> Outgoing | None:
+        """A round's message, with the deadline it shows; the clock starts once it is out."""
         state = session.state
-        deadline = discord.utils.utcnow() + timedelta(seconds=octagion_rules.round_seconds(state))
-        session.record.meta["round_deadline"] = int(deadline.timestamp())
-        await self.platform.save(session)
-        await self.platform.scheduler.add(session.id, "octagion_round_end", deadline, {"round": state.round})
-        await self.platform.refresh_message(session, repost=True)
+        if session.status != "active" or state.phase != "playing" or state.round != payload["round"]:
+            return None  # stopped or moved on meanwhile
+        if session.meta.round_deadline is None:
+            deadline = self.ctx.sessions.clock() + timedelta(seconds=octagion_rules.round_seconds(state))
+            payload["deadline"] = int(deadline.timestamp())
+            session.meta.round_deadline = payload["deadline"]
+        picture = await self.ctx.render(self.render_public, session)
+        table = self.ctx.table
+        return Outgoing(table.content(session), [picture], view_of(table.components(session)))
 
-    async def _system_act(self, session_id: int, action: dict[str, Any], refresh: bool = True) -> GameSession:
-        """The bot's own action (timer), sent for a seat still in the game."""
-        session = await self.platform.load(session_id)
-        seats = ENGINE.to_act(session.state) if session.state is not None else []
-        if session.record.status != "active" or not seats:
-            raise UserError("This game is over.")
-        return await self.platform.act(session_id, self.platform.bot.user.id, action, seat=seats[0], refresh=refresh)
+    async def _round_visible(self, session: GameSession, payload: dict[str, Any], message: Any) -> None:
+        if message is None or "deadline" not in payload:
+            return
+        async with self.ctx.sessions.change(session.id) as change:
+            state = change.state
+            if change.record.status != "active" or state.phase != "playing" or state.round != payload["round"]:
+                return
+            change.record.message_id = message.id
+            if change.meta.round_deadline is None:
+                deadline = datetime.fromtimestamp(payload["deadline"], tz=UTC)
+                change.meta.round_deadline = payload["deadline"]
+                change.add_timer(ROUND_END, deadline, {"round": state.round})
 
-    async def _round_end_timer(self, timer: TimerRecord) -> None:
-        try:
-            session = await self._system_act(
-                timer.session_id, {"type": "end_round", "reason": "timer", "round": timer.payload.get("round")}
-            )
-        except UserError:
+    async def _round_end_timer(self, change: Change, timer: TimerRecord) -> None:
+        state = change.state
+        if change.record.status != "active" or state.phase != "playing" or state.round != timer.payload.get("round"):
             return  # that round already ended (Got it!, /stop, everyone left): nothing to do
-        await self._after_round(session)
+        seat = ENGINE.to_act(state)[0]
+        change.apply(seat, {"type": "end_round", "reason": "timer", "round": state.round}, by=None)
+        self._after_round(change)
 
     async def got_it(self, user_id: int, session_id: int, round_no: int | None) -> None:
-        await self._player_session(user_id, session_id)
-        action: dict[str, Any] = {"type": "got_it"}
-        if round_no is not None:
-            action["round"] = round_no
-        session = await self.platform.act(session_id, user_id, action)
-        await self.platform.scheduler.cancel(session_id, ["octagion_round_end"])
-        await self._after_round(session)
+        async with self.ctx.sessions.change(session_id) as change:
+            seat = self._seat_in_game(change.session, user_id)
+            action: dict[str, Any] = {"type": "got_it"}
+            if round_no is not None:
+                action["round"] = round_no
+            change.apply(seat, action, by=user_id)
+            self._after_round(change)
 
     async def _got_it_button(self, interaction: discord.Interaction, session_id: int, arg: str) -> None:
-        await self.platform.defer(interaction)
         await self.got_it(interaction.user.id, session_id, int(arg) if arg.isdigit() else None)
 
-    async def _after_round(self, session: GameSession) -> None:
-        """Only whoever ended the round gets here: post its result, then the next round or the end."""
-        platform = self.platform
-        state = session.state
-        record = state.history[-1]
-        between = state.phase == "between"
-        next_at = None
-        if between:  # armed first, so a failure below cannot stall the game
-            next_at = discord.utils.utcnow() + timedelta(seconds=NEXT_ROUND_PAUSE)
-            await platform.scheduler.add(session.id, "octagion_next_round", next_at, {"round": state.round})
-        pictures = [
-            await platform.renderer.render(render_round_result, state, session.names, None, None, page)
-            for page in range(result_pages(state))
-        ]
-        text = self._result_text(session, record)
-        if next_at is not None:
-            text += f"\nRound {state.round + 1} starts <t:{int(next_at.timestamp())}:R>."
-        channel = platform.bot.get_partial_messageable(session.record.channel_id)
-        for start in range(0, len(pictures), 10):  # at most 10 files per message
-            await channel.send(text if start == 0 else "", files=[as_file(p) for p in pictures[start : start + 10]])
-        if between:
+    def _after_round(self, change: Change) -> None:
+        """In the change that ended a round: its result, then the next round's timer or the end."""
+        state = change.state
+        change.cancel_timers([ROUND_END])
+        change.meta.round_deadline = None
+        if state.phase == "between":
+            next_at = change.now + timedelta(seconds=NEXT_ROUND_PAUSE)
+            change.add_timer(NEXT_ROUND, next_at, {"round": state.round})
+            change.post(RESULT_POST, {"round": state.round, "next_at": int(next_at.timestamp())})
+            change.show()  # the round's message: "over, the result is below", without buttons
             return
-        # The game is over: the score sheet becomes the game message, at the bottom of the channel,
-        # and the last round's message shows its round again.
-        old_message = session.record.message_id
-        async with platform.lock(session.record.channel_id):
-            session = await platform.load(session.id)
-            await platform.refresh_message(session, repost=True)
-        if old_message:
-            picture = await platform.renderer.render(render_round, state, session.names)
-            try:
-                await channel.get_partial_message(old_message).edit(
-                    content=f"## {self.title}\nRound {record['round']} of {state.options['rounds']}: over.",
-                    attachments=[as_file(picture)],
-                    view=None,
-                )
-            except discord.HTTPException:
-                pass  # cosmetic only
+        if state.phase != "over":
+            return
+        # The result, then the last round's message shows its round again, and the score sheet
+        # becomes the game message at the bottom of the channel.
+        change.post(RESULT_POST, {"round": state.history[-1]["round"]})
+        if change.record.message_id:
+            change.post(ROUND_OVER, {"message_id": change.record.message_id})
+        change.show(repost=True)
+
+    async def _next_round_timer(self, change: Change, timer: TimerRecord) -> None:
+        state = change.state
+        if change.record.status != "active" or state.phase != "between" or state.round != timer.payload.get("round"):
+            return
+        seat = ENGINE.to_act(state)[0]
+        change.apply(seat, {"type": "next_round"}, by=None, quiet=True)
+        change.meta.round_deadline = None
+        change.post(ROUND_POST, {"round": change.state.round})
+
+    async def _build_result(self, session: GameSession, payload: dict[str, Any]) -> Outgoing:
+        state = session.state
+        record = next(r for r in state.history if r["round"] == payload["round"])
+        pages = range(result_pages(state)) if record is state.history[-1] else range(1)
+        pictures = [await self.ctx.render(render_round_result, state, session.names, None, None, p) for p in pages]
+        text = self._result_text(session, record)
+        if payload.get("next_at") and session.status == "active":
+            text += f"\nRound {record['round'] + 1} starts <t:{payload['next_at']}:R>."
+        return Outgoing(text, pictures)
+
+    async def _build_round_over(self, session: GameSession, payload: dict[str, Any]) -> Outgoing:
+        state = session.state
+        picture = await self.ctx.render(render_round, state, session.names)
+        content = f"## {self.title}\nRound {state.history[-1]['round']} of {state.options['rounds']}: over."
+        return Outgoing(content, [picture], edit=payload["message_id"])
 
     def _result_text(self, session: GameSession, record: dict[str, Any]) -> str:
         state = session.state
@@ -524,62 +524,61 @@ class OctagionAdapter(GameAdapter):
         text = "\n".join(lines)
         return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
 
-    async def _next_round_timer(self, timer: TimerRecord) -> None:
-        platform = self.platform
-        record = await platform.store.get_session(timer.session_id)
-        if record is None:
-            return
-        session = await platform.load(timer.session_id)
-        state = session.state
-        if session.record.status != "active" or state.phase != "between" or state.round != timer.payload.get("round"):
-            return
-        # Not redrawn in place: the previous round's message keeps its word; the new round gets
-        # a new message, posted under the lock so nothing slips in between.
-        session = await self._system_act(session.id, {"type": "next_round"}, refresh=False)
-        async with platform.lock(record.channel_id):
-            session = await platform.load(session.id)
-            await self._begin_round(session)
-
     # ------------------------------------------------------------ variants
 
-    async def _player_session(self, user_id: int, session_id: int) -> tuple[GameSession, int]:
-        session = await self.platform.load(session_id)
-        if session.record.status != "active":
-            raise UserError(
-                "This game is over." if session.record.status != "lobby" else "This game has not started yet."
-            )
-        seat = session.seat_of(user_id)
-        if seat is None:
-            raise UserError("You are not playing in this game.")
+    def _seat_in_game(self, session: GameSession, user_id: int) -> int:
+        seat = self.ctx.sessions.check_can_act(session, user_id, any_time=True)
         if session.state.resigned[seat]:
             raise UserError("You left this game.")
-        return session, seat
+        return seat
 
     async def _build_button(self, interaction: discord.Interaction, session_id: int, arg: str) -> None:
-        session, seat = await self._player_session(interaction.user.id, session_id)
+        """A form must be the first answer, so this is the one handler that reads before answering:
+        with a short limit, so a locked database gets a clear "try again" within Discord's window."""
+        try:
+            session = await asyncio.wait_for(self.ctx.sessions.load(session_id), timeout=2)
+        except TimeoutError:
+            raise UserError(BUSY_TEXT) from None
+        seat = self._seat_in_game(session, interaction.user.id)
         state = session.state
-        if state.phase != "playing":
+        if state.phase != "playing" or str(state.round) != arg:
             raise UserError("The round is over; wait for the next one.")
-        await interaction.response.send_modal(VariantModal(self, session_id, state, seat))
-
-    async def set_variant(self, interaction: discord.Interaction, session_id: int, text: str) -> None:
-        """A variant typed by a player (modal or /octagion play): the engine parses it under the lock."""
-        platform = self.platform
-        await platform.defer(interaction, private_thinking=True)
-        await self._player_session(interaction.user.id, session_id)
-        # A variant is private until the round ends: nothing public to redraw.
-        session = await platform.act(
-            session_id, interaction.user.id, {"type": "set_variant", "text": text}, refresh=False
+        team = octagion_rules.team_of(state, seat)
+        cards = discord.ui.TextInput(
+            label=f"Spell {state.words[team]}"[:45],
+            custom_id="variant",
+            required=False,
+            max_length=80,
+            default=variant_text(state.variants[team]) if any(state.variants[team]) else None,
+            placeholder="S5 T7 R3 A1 N4 G2 E8 R6 · a digit, * Treatment, _ empty",
         )
-        seat = session.seat_of(interaction.user.id)
+        title = f"Octagion · round {state.round}"
+        await interaction.response.send_modal(session_modal(session_id, "octagion_variant", arg, title, [cards]))
+
+    async def _variant_submitted(
+        self, interaction: discord.Interaction, session_id: int, arg: str, values: dict[str, str]
+    ) -> None:
+        await self.set_variant(interaction, session_id, values.get("variant", ""), int(arg) if arg.isdigit() else None)
+
+    async def set_variant(
+        self, interaction: discord.Interaction, session_id: int, text: str, round_no: int | None
+    ) -> None:
+        """A variant typed by a player (form or /octagion play): the engine parses it in the change."""
+        async with self.ctx.sessions.change(session_id) as change:
+            seat = self._seat_in_game(change.session, interaction.user.id)
+            if round_no is not None and change.state.round != round_no:
+                raise UserError(f"Round {round_no} is already over.")
+            # A variant is private until the round ends: nothing public to redraw.
+            change.apply(seat, {"type": "set_variant", "text": text[:200]}, by=interaction.user.id, quiet=True)
+        session = change.session
         state = session.state
         team = octagion_rules.team_of(state, seat)
         cells = state.variants[team]
         placed = sum(cell is not None for cell in cells)
         treatment = cells.count(TREATMENT)
-        picture = await platform.renderer.render(render_variant, state, session.names, seat)
+        picture = await self.ctx.render(render_variant, state, session.names, seat)
         note = f" ({treatment} Treatment Card{'s' if treatment != 1 else ''})" if treatment else ""
-        await platform.reply_private(
+        await self.ctx.reply_private(
             interaction,
             f"Your team's variant for **{state.words[team]}**: `{variant_text(cells)}` "
             f"({placed} of 8 placed{note}). Only you can see this.",
