@@ -114,7 +114,7 @@ def create_bot(settings: Settings | None = None, games: Sequence[type[GameAdapte
 def build_commands(bot: OctagonBot) -> None:
     tree = bot.tree
     tree.clear_commands(guild=None)
-    add_common_commands(bot)
+    add_common_commands(tree, bot.platform)
     for adapter in bot.platform.games.values():
         tree.add_command(game_group(bot.platform, adapter))
 

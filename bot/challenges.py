@@ -26,8 +26,7 @@ from bot.timers import Scheduler
 CHALLENGE_SECONDS = 5 * 60
 EXPIRY = "challenge_expiry"
 NOT_POSTED = (
-    "I could not post in this channel, so nothing was started. Check that I may send messages "
-    "here, then try again."
+    "I could not post in this channel, so nothing was started. Check that I may send messages here, then try again."
 )
 
 

@@ -14,7 +14,6 @@ from bot.replies import UserError, acknowledge, escape, reply_private
 from bot.table import TEXT
 
 if TYPE_CHECKING:
-    from bot.app import OctagonBot
     from bot.platform import Platform
 
 LEADERBOARD_SIZE = 10
@@ -62,9 +61,7 @@ async def stop(platform: Platform, interaction: discord.Interaction) -> None:
     await reply_private(interaction, f"⏹ You stopped the {title} session.")
 
 
-def add_common_commands(bot: OctagonBot) -> None:
-    platform = bot.platform
-    tree = bot.tree
+def add_common_commands(tree: app_commands.CommandTree, platform: Platform) -> None:
     games = platform.games
     game_choices = [app_commands.Choice(name=a.title, value=a.name) for a in games.values()]
     platform.controls.button("resign", lambda i, sid, _: resign(platform, i, sid))
@@ -148,9 +145,7 @@ def add_common_commands(bot: OctagonBot) -> None:
     async def turn_clock(interaction: discord.Interaction, minutes: app_commands.Range[int, 0, 10080]) -> None:
         await acknowledge(interaction)
         await platform.turn_clock.set_seconds(interaction.guild_id, minutes * 60)
-        text = (
-            f"Turn clock set to {minutes} minute(s) per turn for new turns." if minutes else "Turn clock turned off."
-        )
+        text = f"Turn clock set to {minutes} minute(s) per turn for new turns." if minutes else "Turn clock turned off."
         await reply_private(interaction, text)
 
     tree.add_command(settings_group)

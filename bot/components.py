@@ -172,7 +172,9 @@ class SessionSelect(
         await interaction.client.controls.on_select(interaction, self.session_id, self.name, self.arg, values)
 
 
-def session_modal(session_id: int, name: str, arg: str, title: str, inputs: list[discord.ui.TextInput]) -> discord.ui.Modal:
+def session_modal(
+    session_id: int, name: str, arg: str, title: str, inputs: list[discord.ui.TextInput]
+) -> discord.ui.Modal:
     """A form whose answer is dispatched by its custom id; stopped before it is sent, so
     discord.py keeps no object for it (the answer is handled by :meth:`Controls.on_interaction`)."""
     modal = discord.ui.Modal(title=title[:45], custom_id=custom_id("m", session_id, name, arg))

@@ -21,7 +21,9 @@ from bot.sessions import GameSession, Sessions
 from bot.timers import Scheduler
 from render.theme import Picture
 
-Challenge = Callable[[discord.Interaction, str, Sequence[discord.abc.User], dict[str, Any], str | None], Awaitable[None]]
+Challenge = Callable[
+    [discord.Interaction, str, Sequence[discord.abc.User], dict[str, Any], str | None], Awaitable[None]
+]
 
 
 @dataclass

@@ -187,7 +187,9 @@ class Outbox:
         for start in range(0, max(len(files), 1), FILES_PER_MESSAGE):
             chunk = files[start : start + FILES_PER_MESSAGE]
             sent = await channel.send(
-                fit(outgoing.content) if start == 0 else "", files=chunk, view=view if start == 0 else discord.utils.MISSING
+                fit(outgoing.content) if start == 0 else "",
+                files=chunk,
+                view=view if start == 0 else discord.utils.MISSING,
             )
             first = first or sent
         return first

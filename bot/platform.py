@@ -1,14 +1,14 @@
 """The platform wires the parts every game shares; it holds no game logic of its own.
 
-    sessions   the one way to change a session (one transaction per change)
-    outbox     public messages as state, sent after the commit and retried
-    table      the game message of each session
-    timers     durable timers, fired inside a session change
-    challenges invitations, Accept/Decline, expiry, rematch
-    turn_clock the optional per-server turn clock
-    results    the result row and ratings of a finished game
-    computer   computer players, a cog listening to ``session_changed``
-    controls   the one dispatcher of buttons, selects and modals
+sessions   the one way to change a session (one transaction per change)
+outbox     public messages as state, sent after the commit and retried
+table      the game message of each session
+timers     durable timers, fired inside a session change
+challenges invitations, Accept/Decline, expiry, rematch
+turn_clock the optional per-server turn clock
+results    the result row and ratings of a finished game
+computer   computer players, a cog listening to ``session_changed``
+controls   the one dispatcher of buttons, selects and modals
 """
 
 from __future__ import annotations

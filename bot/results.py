@@ -67,4 +67,3 @@ class Results:
                 wins = (old.wins if old else 0) + int(seat in outcome.winners)
                 updated.append(Rating(user, new.mu, new.sigma, games, wins))
         await tx.save_ratings(row.guild_id, row.game, updated)
-

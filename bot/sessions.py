@@ -170,7 +170,9 @@ class Change:
         self.logged.append((by, dict(action)))
         self.record.actions += 1
         describe = getattr(self.game, "describe_action", None)
-        self.meta.last_event = event if event is not None else (describe(self.session, seat, action) if describe else "")
+        self.meta.last_event = (
+            event if event is not None else (describe(self.session, seat, action) if describe else "")
+        )
         if not quiet:
             self.show_table = True
         self.outcome = engine.outcome(self.session.state)

@@ -278,8 +278,9 @@ class Transaction:
             ),
         )
 
-    async def append_action(self, session_id: int, seq: int, player_id: int | None, action: dict[str, Any],
-                            now: datetime) -> None:
+    async def append_action(
+        self, session_id: int, seq: int, player_id: int | None, action: dict[str, Any], now: datetime
+    ) -> None:
         """Log action number ``seq``; the primary key refuses a second writer of the same number."""
         await self._execute(
             "INSERT INTO actions (session_id, seq, player_id, action, at) VALUES (?,?,?,?,?)",
@@ -560,7 +561,9 @@ async def _ratings(
 
 
 def _timer(row: aiosqlite.Row) -> TimerRecord:
-    return TimerRecord(row["id"], row["session_id"], row["kind"], parse_iso(row["deadline"]), json.loads(row["payload"]))
+    return TimerRecord(
+        row["id"], row["session_id"], row["kind"], parse_iso(row["deadline"]), json.loads(row["payload"])
+    )
 
 
 def _session(row: aiosqlite.Row) -> SessionRecord:

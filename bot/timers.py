@@ -135,7 +135,9 @@ class Scheduler:
         self._failures[timer.id] = failures
         delay = min(FIRST_RETRY_SECONDS * 2 ** (failures - 1), LONGEST_RETRY_SECONDS)
         self._errors.append(error)
-        log.error("timer %s failed for session %s; retrying in %ss", timer.kind, timer.session_id, delay, exc_info=error)
+        log.error(
+            "timer %s failed for session %s; retrying in %ss", timer.kind, timer.session_id, delay, exc_info=error
+        )
         retry = TimerRecord(
             timer.id, timer.session_id, timer.kind, self._sessions.clock() + timedelta(seconds=delay), timer.payload
         )
