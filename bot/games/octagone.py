@@ -3,8 +3,9 @@
 Thin glue only: the rules live in ``engines/octagone`` and the pictures in ``render/octagone``.
 The Place button opens a private menu issued fresh each time (ephemeral messages cannot be
 edited after 15 minutes): White Lady opening = row, then column, then direction; any other
-turn = shield, then direction. Every select carries what it was built for (the box, the
-shield), so a stale menu cannot place anything on a box that is no longer the target.
+turn = shield, then direction. Every select carries the session's action number it was built
+for (the platform's one stale check), so a menu left open while the game moved on cannot
+place anything.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from discord import app_commands
 
 from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter, GameSession
 from bot.components import SessionButton, SessionSelect, view_of
-from bot.platform import UserError, escape
+from bot.replies import UserError, acknowledge, escape
+from bot.sessions import STALE_TEXT
 from engines.octagone import (
     ADVANCED,
     BASIC,
@@ -40,6 +42,7 @@ from render.octagone import colour_words, render_board, render_hand
 GAME = "octagone"
 ROWS = "ABCDEF"
 COLUMNS = 7
+NAME_LIMIT = 40  # how much of a player's name a message repeats
 ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
 DIRECTION_WORDS = {
     "N": "north",
@@ -104,7 +107,7 @@ def box_words(box: str) -> str:
 def parse_box(text: str) -> str:
     box = text.strip().upper().replace(" ", "")
     if box not in BOXES:
-        raise UserError(f"`{escape(text)[:20]}` is not a box: use a row A–F and a column 1–7, e.g. C4.")
+        raise UserError(f"`{escape(text, 20)}` is not a box: use a row A–F and a column 1–7, e.g. C4.")
     return box
 
 
@@ -150,17 +153,18 @@ class OctagoneAdapter(GameAdapter):
 
     # --------------------------------------------------------------- texts
     def _name(self, session: GameSession, seat: int) -> str:
-        return f"**{escape(session.names[seat])}**"
+        return f"**{escape(session.names[seat], NAME_LIMIT)}**"
 
     def _counts(self, session: GameSession) -> str:
         state = session.state
         counts = " · ".join(
-            f"{escape(session.names[seat])} {shields_left(state, seat)}" for seat in range(state.players)
+            f"{escape(session.names[seat], NAME_LIMIT)} {shields_left(state, seat)}" for seat in range(state.players)
         )
         text = f"Shields left: {counts}"
         if state.players == 4:
             pairs = " · ".join(
-                f"{escape(session.names[a])} & {escape(session.names[a + 2])} {team_shields_left(state, a)}"
+                f"{escape(session.names[a], NAME_LIMIT)} & {escape(session.names[a + 2], NAME_LIMIT)} "
+                f"{team_shields_left(state, a)}"
                 for a in (0, 1)
             )
             text += f"\nPairs: {pairs}"
@@ -232,7 +236,7 @@ class OctagoneAdapter(GameAdapter):
         return [challenger, opponents[0], partner, opponents[1]]
 
     def add_commands(self, group: app_commands.Group) -> None:
-        platform = self.platform
+        ctx = self.ctx
 
         @group.command(name="challenge", description="Challenge someone (or three people, in pairs) to Octagone.")
         @app_commands.describe(
@@ -259,6 +263,7 @@ class OctagoneAdapter(GameAdapter):
             open_hands: bool = False,
             computer: str | None = None,
         ) -> None:
+            await acknowledge(interaction)
             if (partner is None) != (opponent2 is None):
                 raise UserError("For four players give both `partner` and `opponent2`; for two players, neither.")
             invitees = [opponent] if partner is None else [opponent, partner, opponent2]
@@ -267,7 +272,7 @@ class OctagoneAdapter(GameAdapter):
             options: dict[str, Any] = {"level": level or ADVANCED, "open_hands": bool(open_hands)}
             if partner is not None:
                 options["_pairs"] = [[interaction.user.id, partner.id], [opponent.id, opponent2.id]]
-            await platform.challenge(interaction, GAME, invitees, options, computer)
+            await ctx.challenge(interaction, GAME, invitees, options, computer)
 
         directions = [app_commands.Choice(name=f"{d} {ARROWS[d]} ({DIRECTION_WORDS[d]})", value=d) for d in DIRECTIONS]
         shields = [
@@ -286,7 +291,8 @@ class OctagoneAdapter(GameAdapter):
         async def place(
             interaction: discord.Interaction, direction: str, shield: str | None = None, box: str | None = None
         ) -> None:
-            session = await platform.session_for(interaction, GAME)
+            await acknowledge(interaction)
+            session = await ctx.session_for(interaction, GAME)
             if session.state.opening:
                 if box is None:
                     raise UserError("The game opens with the White Lady: give her `box` (e.g. C4) and a `direction`.")
@@ -300,34 +306,47 @@ class OctagoneAdapter(GameAdapter):
                 action = {"type": "place", "shield": shield, "direction": direction}
                 if box is not None:
                     action["box"] = parse_box(box)
-            await platform.defer(interaction, private_thinking=True)
-            session = await self.platform.act(session.id, interaction.user.id, action)
-            await platform.reply_private(interaction, self._done_text(session))
+            session = await ctx.act(session.id, interaction.user.id, action)
+            await ctx.reply_private(interaction, self._done_text(session))
 
         @place.autocomplete("box")
         async def box_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
             typed = current.strip().upper()
             return [app_commands.Choice(name=box_words(b), value=b) for b in BOXES if b.startswith(typed)][:25]
 
-        platform.register_button("octagone_place", self._place_button)
-        platform.register_select("octagone_row", self._row_select)
-        platform.register_select("octagone_col", self._column_select)
-        platform.register_select("octagone_shield", self._shield_select)
-        platform.register_select("octagone_aim", self._aim_select)
+        # The Place button answers with a private menu; the selects update that menu.
+        ctx.controls.button("octagone_place", self._place_button, ack="private")
+        ctx.controls.select("octagone_row", self._row_select)
+        ctx.controls.select("octagone_col", self._column_select)
+        ctx.controls.select("octagone_shield", self._shield_select)
+        ctx.controls.select("octagone_aim", self._aim_select)
 
     # ------------------------------------------------------------ the Place flow
-    def _done_text(self, session: GameSession) -> str:
-        return "Done. " + (session.record.meta.get("last_event") or "")
+    @staticmethod
+    def _done_text(session: GameSession) -> str:
+        return "Done. " + session.meta.last_event
+
+    async def _menu_step(
+        self, interaction: discord.Interaction, session_id: int, built_for: str | None = None
+    ) -> tuple[GameSession, int]:
+        """The session and the clicker's seat, if the clicker may place now (and, for a menu,
+        the game has not moved on since the menu was built: the same sentence as the platform's)."""
+        session = await self.ctx.sessions.load(session_id)
+        seat = self.ctx.sessions.check_can_act(session, interaction.user.id)
+        if built_for is not None and built_for != str(session.action_number):
+            raise UserError(STALE_TEXT)
+        return session, seat
 
     async def _place_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
-        session, seat = await self.platform.seat_to_act(session_id, interaction.user.id)
+        session, seat = await self._menu_step(interaction, session_id)
         state = session.state
+        built_for = str(session.action_number)
         if state.opening:
             rows = [
                 discord.SelectOption(label=f"Row {row} ({colour_words(colour)})", value=row)
                 for row, colour in ROW_COLOURS.items()
             ]
-            select = SessionSelect(session_id, "octagone_row", "", options=rows, placeholder="White Lady: row…")
+            select = SessionSelect(session_id, "octagone_row", built_for, options=rows, placeholder="White Lady: row…")
             text = "**Place the White Lady** (1/3): choose her row."
         else:
             target = state.target
@@ -336,16 +355,18 @@ class OctagoneAdapter(GameAdapter):
                 for s in placeable_shields(state, seat)
             ]
             select = SessionSelect(
-                session_id, "octagone_shield", target, options=options, placeholder=f"Shield for {target}…"
+                session_id, "octagone_shield", built_for, options=options, placeholder=f"Shield for {target}…"
             )
             text = (
                 f"**Place a shield on {box_words(target)}** (1/2): a {colour_words(box_colour(target))} "
                 f"shield or a joker."
             )
-        await self.platform.reply_private(interaction, text, view=view_of([select]))
+        await self.ctx.reply_private(interaction, text, view=view_of([select]))
 
-    async def _row_select(self, interaction: discord.Interaction, session_id: int, _: str, values: list[str]) -> None:
-        session, _seat = await self.platform.seat_to_act(session_id, interaction.user.id)
+    async def _row_select(
+        self, interaction: discord.Interaction, session_id: int, built_for: str, values: list[str]
+    ) -> None:
+        session, _seat = await self._menu_step(interaction, session_id, built_for)
         row = values[0] if values and values[0] in ROWS else None
         if row is None or not session.state.opening:
             raise UserError("The White Lady has already been placed." if row else "Choose a row.")
@@ -353,16 +374,19 @@ class OctagoneAdapter(GameAdapter):
             discord.SelectOption(label=box_words(f"{row}{column}"), value=f"{row}{column}")
             for column in range(1, COLUMNS + 1)
         ]
-        select = SessionSelect(session_id, "octagone_col", row, options=options, placeholder=f"Row {row}: column…")
-        await interaction.response.edit_message(
+        select = SessionSelect(
+            session_id, "octagone_col", f"{built_for}:{row}", options=options, placeholder=f"Row {row}: column…"
+        )
+        await interaction.edit_original_response(
             content=f"**Place the White Lady** (2/3): row {row} ({colour_words(ROW_COLOURS[row])}); choose her column.",
             view=view_of([select]),
         )
 
     async def _column_select(
-        self, interaction: discord.Interaction, session_id: int, row: str, values: list[str]
+        self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
     ) -> None:
-        session, _seat = await self.platform.seat_to_act(session_id, interaction.user.id)
+        built_for, _, _row = arg.partition(":")
+        session, _seat = await self._menu_step(interaction, session_id, built_for)
         if not session.state.opening:
             raise UserError("The White Lady has already been placed.")
         box = values[0] if values else ""
@@ -371,47 +395,49 @@ class OctagoneAdapter(GameAdapter):
         select = SessionSelect(
             session_id,
             "octagone_aim",
-            f"{WHITE_LADY}:{box}",
+            f"{built_for}:{WHITE_LADY}:{box}",
             options=aim_choices(session.state, WHITE_LADY, box),
             placeholder="Aim her arrow…",
         )
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             content=f"**Place the White Lady on {box_words(box)}** (3/3): aim her arrow at the next box.",
             view=view_of([select]),
         )
 
     async def _shield_select(
-        self, interaction: discord.Interaction, session_id: int, target: str, values: list[str]
+        self, interaction: discord.Interaction, session_id: int, built_for: str, values: list[str]
     ) -> None:
-        session, seat = await self.platform.seat_to_act(session_id, interaction.user.id)
+        session, seat = await self._menu_step(interaction, session_id, built_for)
         state = session.state
-        if state.target != target:
-            raise UserError(f"The target has changed to {state.target}: click **Place** again.")
+        target = state.target
         shield = values[0] if values else ""
         if shield not in placeable_shields(state, seat):
             raise UserError(f"You cannot put that shield on {box_words(target)}.")
         select = SessionSelect(
             session_id,
             "octagone_aim",
-            f"{shield}:{target}",
+            f"{built_for}:{shield}:{target}",
             options=aim_choices(state, shield),
             placeholder="Aim the arrow…",
         )
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             content=f"**Place a {shield_label(shield)} on {box_words(target)}** (2/2): aim its arrow; each "
             f"direction shows the box it designates.",
             view=view_of([select]),
         )
 
     async def _aim_select(self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]) -> None:
-        shield, _, box = arg.partition(":")
+        built_for, shield, box = ([*arg.split(":"), "", ""])[:3]
+        # The turn first, as for every menu step: a player whose turn has passed hears whose it is.
+        await self._menu_step(interaction, session_id)
+        if not built_for.isdigit():  # a menu from before action numbers were stamped
+            raise UserError(STALE_TEXT)
         direction = values[0] if values else ""
         if shield == WHITE_LADY:
             action = {"type": "white_lady", "box": box, "direction": direction}
         else:
             action = {"type": "place", "shield": shield, "box": box, "direction": direction}
-        await self.platform.defer(interaction)
-        session = await self.platform.act(session_id, interaction.user.id, action)
+        session = await self.ctx.act(session_id, interaction.user.id, action, built_for=int(built_for))
         await interaction.edit_original_response(content=self._done_text(session), view=None)
 
 

@@ -3,8 +3,8 @@
 Thin glue only: the rules live in ``engines/octego`` and the picture in ``render/octego``.
 The Move button opens a private menu issued fresh each time (ephemeral messages cannot be
 edited after 15 minutes): the piece, then its destination, then the path only when several
-paths lead there. Every select carries the move number it was built for, so a menu left
-open from an earlier turn cannot play anything.
+paths lead there. Every select carries the session's action number it was built for, so a
+menu left open from an earlier turn cannot play anything (the platform's one stale check).
 """
 
 from __future__ import annotations
@@ -17,15 +17,17 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapter import GameAdapter, GameSession
+from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter, GameSession
 from bot.components import SessionButton, SessionSelect, view_of
-from bot.platform import UserError, escape
+from bot.replies import UserError, acknowledge, escape
+from bot.sessions import STALE_TEXT
 from engines.octego import ENGINE, destinations_by_piece, legal_moves, octego_count, piece_at
 from engines.octego.ai import choose_action
 from render.octego import render_board
 
 GAME = "octego"
 MAX_CHOICES = 25  # Discord's limit for autocomplete choices and select options
+NAME_LIMIT = 40  # how much of a player's name a message repeats
 KIND_WORDS = {"1": "1", "2": "2", "3": "3", "O": "Octego"}
 FIRST_CHOICES = {"me": None, "them": "opponent", "random": "coin toss"}  # stored as options["first"]
 
@@ -94,13 +96,15 @@ class OctegoAdapter(GameAdapter):
 
     # --------------------------------------------------------------- texts
     def _name(self, session: GameSession, seat: int) -> str:
-        return f"**{escape(session.names[seat])}**"
+        return f"**{escape(session.names[seat], NAME_LIMIT)}**"
 
     def status_text(self, session: GameSession) -> str:
         state = session.state
         if state is None:
             return ""
-        counts = " · ".join(f"{escape(session.names[seat])} {octego_count(state.board, seat)}" for seat in (0, 1))
+        counts = " · ".join(
+            f"{escape(session.names[seat], NAME_LIMIT)} {octego_count(state.board, seat)}" for seat in (0, 1)
+        )
         return f"Octegos on the board: {counts} · Moves played: {state.move_number}"
 
     def describe_action(self, session: GameSession, seat: int | None, action: dict[str, Any]) -> str:
@@ -138,7 +142,7 @@ class OctegoAdapter(GameAdapter):
         return [*invitees, challenger] if opponent_first else [challenger, *invitees]
 
     def add_commands(self, group: app_commands.Group) -> None:
-        platform = self.platform
+        ctx = self.ctx
 
         @group.command(name="challenge", description="Challenge someone to Octego (challenge me to play the computer).")
         @app_commands.describe(
@@ -152,15 +156,16 @@ class OctegoAdapter(GameAdapter):
                 app_commands.Choice(name="them", value="them"),
                 app_commands.Choice(name="random (coin toss)", value="random"),
             ],
-            level=[app_commands.Choice(name=level, value=level) for level in ("easy", "medium", "hard")],
+            level=COMPUTER_LEVEL_CHOICES,
         )
         async def challenge(
             interaction: discord.Interaction, opponent: discord.User, first: str | None = None, level: str | None = None
         ) -> None:
+            await acknowledge(interaction)
             options: dict[str, Any] = {}
             if FIRST_CHOICES.get(first or "me"):
                 options["first"] = FIRST_CHOICES[first]
-            await platform.challenge(interaction, GAME, [opponent], options, level)
+            await ctx.challenge(interaction, GAME, [opponent], options, level)
 
         @group.command(name="move", description="Move a piece along its path, e.g. c1-d2 or a1-b2-c3-d4.")
         @app_commands.describe(
@@ -168,28 +173,30 @@ class OctegoAdapter(GameAdapter):
             "joins them); suggestions list your legal moves"
         )
         async def move(interaction: discord.Interaction, path: str) -> None:
-            session = await platform.session_for(interaction, GAME)
-            await platform.defer(interaction, private_thinking=True)
-            session = await platform.act(session.id, interaction.user.id, {"type": "move", "path": path[:60]})
-            await platform.reply_private(interaction, self._done_text(session))
+            await acknowledge(interaction)
+            session = await ctx.session_for(interaction, GAME)
+            session = await ctx.act(session.id, interaction.user.id, {"type": "move", "path": path[:60]})
+            await ctx.reply_private(interaction, self._done_text(session))
 
         @move.autocomplete("path")
         async def path_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
             return await self._path_choices(interaction, current)
 
-        platform.register_button("octego_move", self._move_button)
-        platform.register_select("octego_piece", self._piece_select)
-        platform.register_select("octego_dest", self._destination_select)
-        platform.register_select("octego_path", self._path_select)
+        # The Move button answers with a private menu; the selects update that menu.
+        ctx.controls.button("octego_move", self._move_button, ack="private")
+        ctx.controls.select("octego_piece", self._piece_select)
+        ctx.controls.select("octego_dest", self._destination_select)
+        ctx.controls.select("octego_path", self._path_select)
 
     # ------------------------------------------------------------ autocomplete
     async def _path_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The caller's legal moves that fit what is typed; nothing unless it is their turn."""
-        session = await self.platform.live_in_channel(interaction.channel_id)
-        if session is None or session.record.game != GAME or session.record.status != "active":
+        session = await self.ctx.sessions.live_in_channel(interaction.channel_id)
+        if session is None or session.record.game != GAME:
             return []
-        seat = session.seat_of(interaction.user.id)
-        if seat is None:
+        try:
+            seat = self.ctx.sessions.check_can_act(session, interaction.user.id)
+        except UserError:
             return []
         state = session.state
         choices = []
@@ -207,31 +214,23 @@ class OctegoAdapter(GameAdapter):
         return choices
 
     # ------------------------------------------------------------ the Move flow
-    def _done_text(self, session: GameSession) -> str:
-        return "Done. " + (session.record.meta.get("last_event") or "")
+    @staticmethod
+    def _done_text(session: GameSession) -> str:
+        return "Done. " + session.meta.last_event
 
-    async def _my_turn(
+    async def _menu_step(
         self, interaction: discord.Interaction, session_id: int, built_for: str | None = None
     ) -> tuple[GameSession, int]:
-        """The session and the clicker's seat, if the clicker is to move in a running game
-        (and, for a menu, the position is still the one the menu was built for)."""
-        session = await self.platform.load(session_id)
-        if session.record.status != "active":
-            raise UserError(
-                "This game is over." if session.record.status != "challenge" else "This game has not started yet."
-            )
-        seat = session.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserError("You are not playing in this game.")
-        to_act = self.engine.to_act(session.state)
-        if seat not in to_act:
-            raise UserError(self.platform.turn_sentence(session, to_act))
-        if built_for is not None and built_for != str(session.state.move_number):
-            raise UserError("The board has changed since this menu was opened: click **Move** again.")
+        """The session and the clicker's seat, if the clicker may move now (and, for a menu,
+        the game has not moved on since the menu was built: the same sentence as the platform's)."""
+        session = await self.ctx.sessions.load(session_id)
+        seat = self.ctx.sessions.check_can_act(session, interaction.user.id)
+        if built_for is not None and built_for != str(session.action_number):
+            raise UserError(STALE_TEXT)
         return session, seat
 
     async def _move_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
-        session, seat = await self._my_turn(interaction, session_id)
+        session, seat = await self._menu_step(interaction, session_id)
         state = session.state
         options = []
         for start, ends in destinations_by_piece(state, seat).items():
@@ -244,16 +243,16 @@ class OctegoAdapter(GameAdapter):
         select = SessionSelect(
             session_id,
             "octego_piece",
-            str(state.move_number),
+            str(session.action_number),
             options=options[:MAX_CHOICES],
             placeholder="Piece to move…",
         )
-        await self.platform.reply_private(interaction, "**Your move** (1/2): choose a piece.", view=view_of([select]))
+        await self.ctx.reply_private(interaction, "**Your move** (1/2): choose a piece.", view=view_of([select]))
 
     async def _piece_select(
         self, interaction: discord.Interaction, session_id: int, built_for: str, values: list[str]
     ) -> None:
-        session, seat = await self._my_turn(interaction, session_id, built_for)
+        session, seat = await self._menu_step(interaction, session_id, built_for)
         state = session.state
         start = values[0] if values else ""
         ends = destinations_by_piece(state, seat).get(start)
@@ -277,7 +276,7 @@ class OctegoAdapter(GameAdapter):
             options=options[:MAX_CHOICES],
             placeholder=f"Where does the {kind} on {start} go?",
         )
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             content=f"**Your move** (2/2): the {kind} on **{start}** goes to…", view=view_of([select])
         )
 
@@ -285,19 +284,19 @@ class OctegoAdapter(GameAdapter):
         self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
     ) -> None:
         built_for, _, start = arg.partition(":")
-        session, seat = await self._my_turn(interaction, session_id, built_for)
+        session, seat = await self._menu_step(interaction, session_id, built_for)
         end = values[0] if values else ""
         paths = destinations_by_piece(session.state, seat).get(start, {}).get(end)
         if not paths:
             raise UserError("That move is not possible now: click **Move** again.")
         if len(paths) == 1:
-            await self._play(interaction, session_id, paths[0])
+            await self._play(interaction, session_id, built_for, paths[0])
             return
         options = [discord.SelectOption(label=path, value=path) for path in paths[:MAX_CHOICES]]
         select = SessionSelect(
             session_id, "octego_path", f"{built_for}:{start}:{end}", options=options, placeholder="Which way?"
         )
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             content=f"**Your move**: {len(paths)} paths lead from **{start}** to **{end}**; choose one "
             f"(the squares passed through must be empty).",
             view=view_of([select]),
@@ -306,16 +305,18 @@ class OctegoAdapter(GameAdapter):
     async def _path_select(
         self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
     ) -> None:
-        built_for, start, end = (arg.split(":") + ["", ""])[:3]
-        session, seat = await self._my_turn(interaction, session_id, built_for)
+        built_for, start, end = ([*arg.split(":"), "", ""])[:3]
+        session, seat = await self._menu_step(interaction, session_id, built_for)
         path = values[0] if values else ""
         if path not in destinations_by_piece(session.state, seat).get(start, {}).get(end, []):
             raise UserError("That path is not possible now: click **Move** again.")
-        await self._play(interaction, session_id, path)
+        await self._play(interaction, session_id, built_for, path)
 
-    async def _play(self, interaction: discord.Interaction, session_id: int, path: str) -> None:
-        await self.platform.defer(interaction)
-        session = await self.platform.act(session_id, interaction.user.id, {"type": "move", "path": path})
+    async def _play(self, interaction: discord.Interaction, session_id: int, built_for: str, path: str) -> None:
+        """Play the chosen path; the platform refuses it if the game moved on meanwhile."""
+        session = await self.ctx.act(
+            session_id, interaction.user.id, {"type": "move", "path": path}, built_for=int(built_for)
+        )
         await interaction.edit_original_response(content=self._done_text(session), view=None)
 
 

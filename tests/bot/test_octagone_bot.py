@@ -24,7 +24,7 @@ def games():
 
 
 async def session_by_id(world, session_id):
-    return await world.platform.load(session_id)
+    return await world.platform.sessions.load(session_id)
 
 
 def actor_of(world, session, seat):
@@ -114,10 +114,8 @@ async def test_two_player_game_to_the_end(world):
         assert message.id == session.record.message_id  # the game message is edited, not reposted
         assert_hands_hidden(message, session)
         where = action.get("box") or state.target
-        assert (
-            f"**{names[seat]}** placed" in message.content
-            and f"on **{where}** aiming {action['direction']}" in message.content
-        )
+        assert f"**{names[seat]}** placed" in message.content
+        assert f"on **{where}** aiming {action['direction']}" in message.content
         for event in session.state.events:
             if event["type"] == "skip" and event["action"] == session.state.actions:
                 skipped_seen = True
@@ -170,11 +168,13 @@ async def test_place_button_flow_menus(world):
         "NW → B3 (sky blue)",
     ]
     await actor.select(menu, ["NE"])
-    assert menu.content.startswith("Done.") and "White Lady on **C4** aiming NE" in menu.content
+    assert menu.content.startswith("Done.")
+    assert "White Lady on **C4** aiming NE" in menu.content
     session = await session_by_id(world, session.id)
     assert session.state.target == "B5"
     public = world.channel.last_message.content
-    assert "placed the White Lady on **C4** aiming NE" in public and "Target: **B5**" in public
+    assert "placed the White Lady on **C4** aiming NE" in public
+    assert "Target: **B5**" in public
 
     # The other player: a select of the shields that fit B5, then the directions from B5.
     seat = session.state.to_move
@@ -193,7 +193,8 @@ async def test_place_button_flow_menus(world):
     direction = aim_options(session.state, shield)[0]["direction"]
     await other.select(menu, [direction])
     after = await session_by_id(world, session.id)
-    assert after.state.board["B5"].shield == shield and after.state.board["B5"].direction == direction
+    assert after.state.board["B5"].shield == shield
+    assert after.state.board["B5"].direction == direction
     assert "The White Lady leaves C4." in world.channel.last_message.content
 
 
@@ -214,12 +215,15 @@ async def test_illegal_inputs_are_answered_privately(world):
     await refused(mover, "give her `box`", direction="N")
     await refused(mover, "is not a box", direction="N", box="Z9")
     choices = await mover.autocomplete(world.channel, "octagone place", "box", "c")
-    assert [c["value"] for c in choices] == [f"C{n}" for n in range(1, 8)] and choices[3]["name"] == "C4 (green)"
+    assert [c["value"] for c in choices] == [f"C{n}" for n in range(1, 8)]
+    assert choices[3]["name"] == "C4 (green)"
     await refused(mover, "From A1 the arrow pointing N designates no box", direction="N", box="A1")
     clicked = await world.cy.click(world.channel.last_message, label="Place")
-    assert clicked.ephemeral and private_texts(clicked) == ["You are not playing in this game."]
+    assert clicked.ephemeral
+    assert private_texts(clicked) == ["You are not playing in this game."]
     clicked = await waiter.click(world.channel.last_message, label="Place")
-    assert clicked.ephemeral and private_texts(clicked) == [f"It is <@{mover.id}>'s turn."]
+    assert clicked.ephemeral
+    assert private_texts(clicked) == [f"It is <@{mover.id}>'s turn."]
 
     # An opening menu left open while the move is made by command goes stale.
     stale = (await mover.click(world.channel.last_message, label="Place")).response
@@ -230,7 +234,8 @@ async def test_illegal_inputs_are_answered_privately(world):
     assert session.state.target == "C1"
     placed = ENGINE.dump(session.state)
     late = await mover.select(stale, ["W"])
-    assert late.followups and late.followups[-1].ephemeral
+    assert late.followups
+    assert late.followups[-1].ephemeral
     assert late.followups[-1].content == f"It is <@{session.players[session.state.to_move]}>'s turn."
     assert ENGINE.dump((await session_by_id(world, session.id)).state) == placed
 
@@ -253,20 +258,24 @@ async def test_illegal_inputs_are_answered_privately(world):
     await player.select(menu, [shield])
     await play_by_command(player, world, {"type": "place", "shield": shield, "direction": "E"})
     late = await player.select(menu, ["E"])
-    assert late.followups[-1].ephemeral and "It is <@" in late.followups[-1].content
+    assert late.followups[-1].ephemeral
+    assert "It is <@" in late.followups[-1].content
 
 
 async def test_four_players_wait_for_all_accepts(world):
     bad = await world.ada.slash(world.channel, "octagone challenge", opponent=world.bo, partner=world.cy)
-    assert bad.ephemeral and "give both `partner` and `opponent2`" in private_texts(bad)[0]
+    assert bad.ephemeral
+    assert "give both `partner` and `opponent2`" in private_texts(bad)[0]
     bad = await world.ada.slash(
         world.channel, "octagone challenge", opponent=world.bo, partner=world.cy, opponent2=world.di, level="basic"
     )
-    assert bad.ephemeral and "Four players play the advanced level only" in private_texts(bad)[0]
+    assert bad.ephemeral
+    assert "Four players play the advanced level only" in private_texts(bad)[0]
     bad = await world.ada.slash(
         world.channel, "octagone challenge", opponent=bot_member(world), partner=world.cy, opponent2=world.di
     )
-    assert bad.ephemeral and "only as the single opponent" in private_texts(bad)[0]
+    assert bad.ephemeral
+    assert "only as the single opponent" in private_texts(bad)[0]
     assert await world.platform.store.live_session(world.channel.id) is None
 
     world.platform.new_seed = lambda: 21
@@ -276,19 +285,22 @@ async def test_four_players_wait_for_all_accepts(world):
     for member in (world.ada, world.bo, world.cy):
         assert member.mention in challenge.content
     not_invited = await world.di.click(challenge, label="Accept")
-    assert not_invited.ephemeral and "This challenge is for" in private_texts(not_invited)[0]
+    # The click updates nothing; its answer is a private follow-up.
+    assert "This challenge is for" in private_texts(not_invited)[0]
     await world.cy.click(challenge, label="Accept")
     await world.ada.click(challenge, label="Accept")
     record = await world.platform.store.live_session(world.channel.id)
     assert record.status == "challenge"
     assert "waiting for" in world.channel.last_message.content
     place = await world.di.slash(world.channel, "octagone place", direction="N", box="C4")
-    assert place.ephemeral and "There is no Octagone game running" in private_texts(place)[0]
+    assert place.ephemeral
+    assert "There is no Octagone game running" in private_texts(place)[0]
     await world.bo.click(challenge, label="Accept")
     session = await world.session()
     assert session.record.status == "active"
     assert session.players == [world.di.id, world.ada.id, world.bo.id, world.cy.id]
-    assert session.state.players == 4 and session.state.level == "advanced"
+    assert session.state.players == 4
+    assert session.state.level == "advanced"
     message = world.channel.last_message
     assert "**Di** vs **Ada** vs **Bo** vs **Cy**" in message.content
     assert "Pairs: Di & Bo 21 · Ada & Cy 21" in message.content
@@ -299,7 +311,8 @@ async def test_four_players_wait_for_all_accepts(world):
         actor_of(world, session, starter), world, {"type": "white_lady", "box": "D4", "direction": "N"}
     )
     session = await session_by_id(world, session.id)
-    assert session.state.board["D4"].seat == starter and session.state.target == "C4"
+    assert session.state.board["D4"].seat == starter
+    assert session.state.target == "C4"
     nxt = session.state.to_move
     assert nxt == (starter + 1) % 4 or any(e["type"] == "skip" for e in session.state.events)
 
@@ -325,7 +338,8 @@ async def test_hands_stay_private(world):
         if other != held_words(session.state, session.names, seat):
             assert other not in description
     stranger = await world.cy.click(world.channel.last_message, label="My shields")
-    assert stranger.ephemeral and private_texts(stranger) == ["You are not playing in this game."]
+    assert stranger.ephemeral
+    assert private_texts(stranger) == ["You are not playing in this game."]
 
 
 async def test_open_hands_show_every_hand(world):
@@ -344,7 +358,8 @@ async def test_against_the_computer(world):
     await world.ada.slash(world.channel, "octagone challenge", opponent=me, computer="easy")
     session = await world.session()
     assert session.players == [world.ada.id, me.id]
-    assert session.state.starter == 1 and session.state.white_lady is not None
+    assert session.state.starter == 1
+    assert session.state.white_lady is not None
     assert "**TestBot** placed the White Lady" in world.channel.last_message.content
     moves = 0
     bot_moves = 0
@@ -364,7 +379,7 @@ async def test_against_the_computer(world):
     assert bot_moves >= 3
     assert session.record.status == "finished"
     assert "Final count" in world.channel.last_message.content
-    assert world.platform.errors == []
+    assert list(world.platform.errors) == []
 
 
 async def test_four_player_rematch_keeps_the_pairs(world):
@@ -391,10 +406,13 @@ async def test_four_player_rematch_keeps_the_pairs(world):
     for member in (world.ada, world.cy, world.di):
         await member.click(rematch, label="Accept")
     again = await world.session()
-    assert again.id != session.id and again.record.status == "active"
-    assert again.players[0] == world.bo.id and again.players[2] == world.di.id
+    assert again.id != session.id
+    assert again.record.status == "active"
+    assert again.players[0] == world.bo.id
+    assert again.players[2] == world.di.id
     assert set(again.players[1::2]) == {world.ada.id, world.cy.id}
-    assert again.state.open_hands and again.state.level == "advanced"
+    assert again.state.open_hands
+    assert again.state.level == "advanced"
 
 
 async def test_place_menu_survives_a_restart(world, settings):
@@ -407,7 +425,8 @@ async def test_place_menu_survives_a_restart(world, settings):
     await actor.select(menu, ["NW"])
     assert menu.content.startswith("Done.")
     session = await session_by_id(world, session.id)
-    assert session.state.board["F7"].shield == "white_lady" and session.state.target == "E6"
+    assert session.state.board["F7"].shield == "white_lady"
+    assert session.state.target == "E6"
 
 
 async def test_rules_summarise_both_levels_and_the_commands(world):

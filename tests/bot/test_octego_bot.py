@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games.octego import RULES, OctegoAdapter
+from bot.sessions import STALE_TEXT
 from bot.world import bot_member, private_texts
 from engines.octego import ENGINE, describe_position, legal_moves
 from render.octego import render_board
@@ -26,9 +27,13 @@ async def start(world, **options):
     """Ada challenges Bo by mention and Bo accepts; returns the running session."""
     world.platform.new_seed = lambda: SEED
     result = await world.ada.slash(world.channel, "octego challenge", opponent=world.bo, **options)
-    assert result.acknowledged and not result.ephemeral
+    # The challenge is posted in the channel; the command's own answer is private.
+    assert result.acknowledged
+    assert result.ephemeral
+    assert private_texts(result)[-1] == "Challenge posted: 1 player(s) invited."
     challenge = world.channel.last_message
-    assert world.bo.mention in challenge.content and "challenges you to **Octego**" in challenge.content
+    assert world.bo.mention in challenge.content
+    assert "challenges you to **Octego**" in challenge.content
     await world.bo.click(challenge, label="Accept")
     session = await world.session()
     assert session.record.status == "active"
@@ -67,7 +72,8 @@ async def test_game_message_shows_board_turn_and_controls(world):
     assert session.players == [world.ada.id, world.bo.id]  # the challenger moves first by default
     message = world.channel.last_message
     assert message.id == session.record.message_id
-    assert "## Octego" in message.content and "**Ada** vs **Bo**" in message.content
+    assert "## Octego" in message.content
+    assert "**Ada** vs **Bo**" in message.content
     assert f"▶ It is {world.ada.mention}'s turn." in message.content
     assert labels(message) == ["Move", "Resign"]
     picture = message.attachments[0]
@@ -80,7 +86,7 @@ async def test_first_option_chooses_who_moves_first(world, monkeypatch):
     session = await start(world, first="them")
     assert session.players == [world.bo.id, world.ada.id]
     assert f"It is {world.bo.mention}'s turn." in world.channel.last_message.content
-    assert "Done. **Bo** moved **d1-e2**." == await move(world.bo, world, "d1-e2")
+    assert await move(world.bo, world, "d1-e2") == "Done. **Bo** moved **d1-e2**."
     await world.ada.slash(world.channel, "octego resign")
     assert "🏳 **Ada** resigned." in world.channel.last_message.content
     assert f"🏆 {world.bo.mention} won (resignation)." in world.channel.last_message.content
@@ -99,9 +105,10 @@ async def test_win_by_capturing_both_octegos_then_stats_and_rematch(world):
     session = await start(world)
     # Test set-up: replace the opening with a near-end position (Ada = seat 0 to move). Ada's
     # 1s on c5 and g5 attack Bo's Octegos on d6 and f6.
-    session.state = ENGINE.new_game(2, {"position": "Od1 Oe1 1c5 1g5 / Od6 Of6 1a8 2h8", "to_move": 0}, SEED)
-    await world.platform.save(session)
-    await world.platform.refresh_message(session)
+    async with world.platform.sessions.change(session.id) as change:
+        change.session.state = ENGINE.new_game(2, {"position": "Od1 Oe1 1c5 1g5 / Od6 Of6 1a8 2h8", "to_move": 0}, SEED)
+        change.show()
+    await world.platform.outbox.flush(session.id)  # the game message shows the new position
 
     assert await move(world.ada, world, "c5xd6") == "Done. **Ada** moved **c5xd6**, capturing **Bo**'s Octego."
     message = world.channel.last_message
@@ -114,7 +121,7 @@ async def test_win_by_capturing_both_octegos_then_stats_and_rematch(world):
     assert await move(world.bo, world, "a8-b7") == "Done. **Bo** moved **a8-b7**."
     # The short form with an x is accepted: the only path from g5 to f6.
     assert await move(world.ada, world, "g5 x f6") == "Done. **Ada** moved **g5xf6**, capturing **Bo**'s Octego."
-    session = await world.platform.load(session.id)
+    session = await world.platform.sessions.load(session.id)
     assert await world.platform.store.live_session(world.channel.id) is None
     assert session.record.status == "finished"
     final = world.channel.last_message
@@ -123,7 +130,8 @@ async def test_win_by_capturing_both_octegos_then_stats_and_rematch(world):
     assert labels(final) == ["Rematch"]
     assert "Game over: Ada wins (both Octegos captured)." in final.attachments[0].description
     late = await world.bo.slash(world.channel, "octego move", path="b7-c6")
-    assert late.ephemeral and private_texts(late) == ["There is no Octego game running in this channel."]
+    assert late.ephemeral
+    assert private_texts(late) == ["There is no Octego game running in this channel."]
 
     stats = await world.ada.slash(world.channel, "stats")
     assert "**Octego**: 1 won of 1" in stats.response.content
@@ -136,7 +144,8 @@ async def test_win_by_capturing_both_octegos_then_stats_and_rematch(world):
     assert f"{world.ada.mention}: {world.bo.mention} challenges you" in challenge.content
     await world.ada.click(challenge, label="Accept")
     rematch = await world.session()
-    assert rematch.id != session.id and rematch.record.status == "active"
+    assert rematch.id != session.id
+    assert rematch.record.status == "active"
     assert rematch.players == [world.bo.id, world.ada.id]
     assert describe_position(rematch.state.board) == describe_position(ENGINE.new_game(2, {}, 1).board)
 
@@ -150,7 +159,8 @@ async def test_move_button_flow(world):
     assert menu.content.startswith("**Your move** (1/2)")
     pieces = select_options(menu)
     assert [o["value"] for o in pieces] == ["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1"]
-    assert pieces[0]["label"] == "3 on a1" and pieces[0]["description"] == "4 destinations: d4, b4, d2, a2"
+    assert pieces[0]["label"] == "3 on a1"
+    assert pieces[0]["description"] == "4 destinations: d4, b4, d2, a2"
     assert pieces[3]["label"] == "Octego on d1"
 
     await world.ada.select(menu, ["a1"])
@@ -188,14 +198,16 @@ async def test_move_button_flow(world):
     await move(world.bo, world, "f7-g6")
     before = ENGINE.dump((await world.session()).state)
     late = await world.ada.select(stale, ["c1"])
-    assert private_texts(late)[-1] == "The board has changed since this menu was opened: click **Move** again."
+    assert private_texts(late)[-1] == STALE_TEXT
     assert ENGINE.dump((await world.session()).state) == before
 
     # Only the player on turn gets a menu.
     result = await world.bo.click(game, label="Move")
-    assert result.ephemeral and private_texts(result) == [f"It is {world.ada.mention}'s turn."]
+    assert result.ephemeral
+    assert private_texts(result) == [f"It is {world.ada.mention}'s turn."]
     result = await world.cy.click(game, label="Move")
-    assert result.ephemeral and private_texts(result) == ["You are not playing in this game."]
+    assert result.ephemeral
+    assert private_texts(result) == ["You are not playing in this game."]
 
 
 async def test_autocomplete_lists_the_players_legal_moves(world):
@@ -213,8 +225,8 @@ async def test_autocomplete_lists_the_players_legal_moves(world):
     assert await world.cy.autocomplete(world.channel, "octego move", "path", "") == []
 
     # A capture is labelled as one (test set-up: a position with a capture available).
-    session.state = ENGINE.new_game(2, {"position": "Od1 Oe1 1c5 / Od6 Oe8 2b6", "to_move": 0}, SEED)
-    await world.platform.save(session)
+    async with world.platform.sessions.change(session.id) as change:
+        change.session.state = ENGINE.new_game(2, {"position": "Od1 Oe1 1c5 / Od6 Oe8 2b6", "to_move": 0}, SEED)
     choices = await world.ada.autocomplete(world.channel, "octego move", "path", "c5")
     assert {c["value"]: c["name"] for c in choices} == {
         "c5xd6": "c5xd6 (1, captures Octego)",
@@ -253,8 +265,9 @@ async def test_old_move_button_works_after_a_restart(world, settings):
     await world.bo.select(menu, ["d8"])
     await world.bo.select(menu, ["c7"])
     assert menu.content == "Done. **Bo** moved **d8-c7**."
-    session = await world.platform.load(session.id)
-    assert session.state.move_number == 2 and session.state.to_move == 0
+    session = await world.platform.sessions.load(session.id)
+    assert session.state.move_number == 2
+    assert session.state.to_move == 0
     assert "**Bo** moved **d8-c7**." in world.message(game.id).content
     assert f"It is {world.ada.mention}'s turn." in world.message(game.id).content
 
@@ -265,19 +278,21 @@ async def test_against_the_computer(world):
     await world.ada.slash(world.channel, "octego challenge", opponent=me, level="easy")
     session = await world.session()
     assert session.players == [world.ada.id, me.id]
-    assert session.record.meta["computer_level"] == "easy"
+    assert session.meta.computer_level == "easy"
     game = world.channel.last_message
     for turn in range(4):
-        assert session.state.to_move == 0 and session.state.move_number == 2 * turn
+        assert session.state.to_move == 0
+        assert session.state.move_number == 2 * turn
         answer = await move(world.ada, world, legal_moves(session.state, 0)[0])
         assert answer.startswith("Done. **Ada** moved")
-        session = await world.platform.load(session.id)
+        session = await world.platform.sessions.load(session.id)
         if session.record.status != "active":
             break
         # The computer has answered: its move is on the game message and it is Ada's turn again.
         assert session.state.last_move["seat"] == 1
         content = world.message(game.id).content
-        assert "**TestBot** moved" in content and f"It is {world.ada.mention}'s turn." in content
+        assert "**TestBot** moved" in content
+        assert f"It is {world.ada.mention}'s turn." in content
     assert session.state.move_number >= 7
 
 
@@ -286,7 +301,8 @@ async def test_computer_moves_first_when_asked(world):
     await world.ada.slash(world.channel, "octego challenge", opponent=me, first="them", level="easy")
     session = await world.session()
     assert session.players == [me.id, world.ada.id]
-    assert session.state.move_number == 1 and session.state.to_move == 1
+    assert session.state.move_number == 1
+    assert session.state.to_move == 1
     assert "**TestBot** moved" in world.channel.last_message.content
 
 
