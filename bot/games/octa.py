@@ -3,14 +3,16 @@
 The game message carries a "Turn panel" button. It answers ephemerally with the player's
 hand (drawn as cards) and controls for the current engine step, built only from
 ``ENGINE.legal_actions`` (so they show exactly what is legal now). Every panel control
-carries the state's move counter: a control from an older panel is refused and the panel is
-redrawn. After each action the panel message is replaced by a fresh one for the next step.
+carries the session's action number it was built for: a control from an older panel is
+refused and the panel is redrawn (the platform also refuses an outdated action under the
+session lock). After each action the panel message is replaced by a fresh one for the next
+step.
 No rules live here: the engine decides and explains (its IllegalAction sentences).
 
 Custom ids (``b:``/``s:<session>:<name>:<arg>``):
 - ``octa_panel``  open the panel (game message);
-- ``octa_do``     arg ``<moves>:<code>``: one complete action (pile, skip, king, line, pass ...);
-- ``octa_pick``   arg ``<moves>:<kind>:<mode>:<group>``: a select; mode ``v`` chooses an action,
+- ``octa_do``     arg ``<action number>:<code>``: one complete action (pile, skip, king, line, pass ...);
+- ``octa_pick``   arg ``<action number>:<kind>:<mode>:<group>``: a select; mode ``v`` chooses an action,
   mode ``g`` chooses a group first (a run, a hand card), which redraws the panel narrowed to it.
 """
 
@@ -25,8 +27,8 @@ from discord import app_commands
 
 from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter, GameSession
 from bot.components import SessionButton, SessionSelect, view_of
-from bot.platform import UserError, escape
 from bot.rendering import as_file
+from bot.replies import UserError, acknowledge, escape
 from engines.octa import ENGINE
 from engines.octa.ai import choose_action
 from engines.octa.cards import POOL_LINES, WIN_TABLE_CARDS, card_name
@@ -129,7 +131,7 @@ class OctaAdapter(GameAdapter):
         return [SessionButton(session.id, "octa_panel", label="Turn panel", style=discord.ButtonStyle.primary)]
 
     def add_commands(self, group: app_commands.Group) -> None:
-        platform = self.platform
+        ctx = self.ctx
 
         @group.command(name="challenge", description="Challenge someone to Octa (challenge me to play the computer).")
         @app_commands.describe(opponent="Who you want to play", level="The computer's strength (when you challenge me)")
@@ -137,24 +139,26 @@ class OctaAdapter(GameAdapter):
         async def challenge(
             interaction: discord.Interaction, opponent: discord.Member, level: str | None = None
         ) -> None:
-            await platform.challenge(interaction, self.name, [opponent], {}, level)
+            await acknowledge(interaction)
+            await ctx.challenge(interaction, self.name, [opponent], {}, level)
 
-        platform.register_button("octa_panel", self._open_panel)
-        platform.register_button("octa_do", self._panel_button)
-        platform.register_select("octa_pick", self._panel_select)
+        # The Turn panel button is on the public game message and answers with a private panel;
+        # the panel's own controls update the panel they are on.
+        ctx.controls.button("octa_panel", self._open_panel, ack="private")
+        ctx.controls.button("octa_do", self._panel_button)
+        ctx.controls.select("octa_pick", self._panel_select)
 
     # ------------------------------------------------------------ the panel: handlers
     async def _player(self, interaction: discord.Interaction, session_id: int) -> tuple[GameSession, int]:
         """The session and the clicker's seat; the panel opens off-turn too (it then says whose turn it is)."""
-        session = await self.platform.load(session_id)
-        return session, self.platform.check_can_act(session, interaction.user.id, any_time=True)
+        session = await self.ctx.sessions.load(session_id)
+        return session, self.ctx.sessions.check_can_act(session, interaction.user.id, any_time=True)
 
     async def _open_panel(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
         session, seat = await self._player(interaction, session_id)
-        await self.platform.defer(interaction, private_thinking=True)
         text, view = self.panel(session, seat)
-        picture = await self.platform.renderer.render(render_hand, session.state, session.names, seat)
-        await self.platform.reply_private(interaction, text, picture, view)
+        picture = await self.ctx.render(render_hand, session.state, session.names, seat)
+        await self.ctx.reply_private(interaction, text, picture, view)
 
     async def _show(
         self,
@@ -165,23 +169,23 @@ class OctaAdapter(GameAdapter):
         note: str = "",
         just_acted: bool = False,
     ) -> None:
-        """Replace the panel the control was on with a fresh one (the interaction is deferred)."""
+        """Replace the panel the control was on with a fresh one (the click is already acknowledged)."""
         text, view = self.panel(session, seat, focus, just_acted)
-        picture = await self.platform.renderer.render(render_hand, session.state, session.names, seat)
+        picture = await self.ctx.render(render_hand, session.state, session.names, seat)
         if note:
             text = f"{note}\n{text}"
         try:
             await interaction.edit_original_response(content=text, attachments=[as_file(picture)], view=view)
         except discord.HTTPException:  # e.g. the panel is gone: send a new one instead
-            await self.platform.reply_private(interaction, text, picture, view)
+            await self.ctx.reply_private(interaction, text, picture, view)
 
     async def _current(
         self, interaction: discord.Interaction, session_id: int, stamp: str
     ) -> tuple[GameSession, int] | None:
-        """The session if the control's panel is current; otherwise redraw the panel and return None."""
+        """The session if the control's panel is current (built for this action number);
+        otherwise redraw the panel and return None."""
         session, seat = await self._player(interaction, session_id)
-        if stamp != str(session.state.moves):
-            await self.platform.defer(interaction)
+        if stamp != str(session.action_number):
             await self._show(
                 interaction,
                 session,
@@ -194,8 +198,8 @@ class OctaAdapter(GameAdapter):
     async def _act(
         self, interaction: discord.Interaction, session: GameSession, seat: int, action: dict[str, Any]
     ) -> None:
-        await self.platform.defer(interaction)
-        session = await self.platform.act(session.id, interaction.user.id, action)
+        # built_for: the platform refuses the action if another one got in first (under the lock).
+        session = await self.ctx.act(session.id, interaction.user.id, action, built_for=session.action_number)
         await self._show(interaction, session, seat, just_acted=True)
 
     async def _panel_button(self, interaction: discord.Interaction, session_id: int, arg: str) -> None:
@@ -218,7 +222,6 @@ class OctaAdapter(GameAdapter):
             return
         session, seat = checked
         if mode == "g":
-            await self.platform.defer(interaction)
             await self._show(interaction, session, seat, focus=(kind, values[0]))
             return
         await self._act(interaction, session, seat, self._select_action(kind, group, values))
@@ -277,7 +280,7 @@ class OctaAdapter(GameAdapter):
     ) -> tuple[str, discord.ui.View | None]:
         """The panel's text and controls for ``seat`` right now (controls only on its turn)."""
         state = session.state
-        if session.record.status != "active" or state.step == "over":
+        if session.status != "active" or state.step == "over":
             return (
                 f"**Octa: the game is over.** {self._named(session, state.last_event)}\n"
                 f"Your hand is below (only you can see this).",
@@ -292,7 +295,7 @@ class OctaAdapter(GameAdapter):
                 None,
             )
         legal = ENGINE.legal_actions(state, seat)
-        builder = _PanelBuilder(session.id, state, seat, str(state.moves), focus)
+        builder = _PanelBuilder(session.id, state, seat, str(session.action_number), focus)
         lines = [f"**Octa: your turn** (turn {state.turn + 1}). Only you can see this panel."]
         if state.last_event:
             lines.append(f"Last: {self._named(session, state.last_event)}")

@@ -5,8 +5,10 @@ One button on the game message opens the private menu of whatever the position n
 player who must act (``acting(state)``): **Set up** (Gold's central stops, then Teal's first
 prize circle), **Move** (move / rotate / replace menus), **Place marker**, **Scramble** (with
 **Skip scramble** beside it). Private menus are issued fresh from that button each time
-(ephemeral messages cannot be edited after 15 minutes), and every turn menu carries the turn
-number it was built for, so a stale menu cannot change a later position.
+(ephemeral messages cannot be edited after 15 minutes), and every menu carries the session's
+action number it was built for, so a stale menu cannot change a later position (the platform
+refuses an outdated action under the session lock). Whatever a player typed is repeated only
+through ``quote`` (trimmed and escaped).
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ import discord
 from discord import app_commands
 
 from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter, GameSession
-from bot.components import SessionButton, SessionSelect, view_of
-from bot.platform import UserError, escape
+from bot.components import NO_LONGER_AVAILABLE, SessionButton, SessionSelect, view_of
 from bot.rendering import as_file
+from bot.replies import UserError, acknowledge, escape, quote, sentence
+from bot.sessions import STALE_TEXT
 from engines.octiles import (
     CENTRAL_STOPS,
     CIRCLES,
@@ -29,6 +32,7 @@ from engines.octiles import (
     PRIZES_TO_WIN,
     RING,
     SPACES,
+    STOPS,
     Route,
     acting,
     change_options,
@@ -44,11 +48,12 @@ from engines.octiles import (
     seat_of,
 )
 from engines.octiles.ai import choose_action
+from engines.octiles.board import parse_edge_id
 from render.octiles import render_board, render_orientations
+from render.theme import Picture
 
 GAME = "octiles"
 SELECT_LIMIT = 25
-OUT_OF_DATE = "This menu is out of date: click **Move** on the game message again."
 
 RULES = """\
 **Goal**: be the first to collect all **five of your prizes** from the circles round the rim.
@@ -129,11 +134,50 @@ def parse_destination(text: str) -> tuple[str, str | None]:
 
 
 def move_action(kind: str, target: str, **extra: Any) -> dict[str, Any]:
+    """A move to what a player typed or chose; what they typed is repeated only through ``quote``."""
     to, via = parse_destination(target)
+    if to not in STOPS and to not in CIRCLES:
+        raise UserError(f"{quote(to)} is not a stop or circle.")
+    if via and parse_edge_id(via) is None:
+        raise UserError(f"No route to {to} leaves by {quote(via)}.")
     action: dict[str, Any] = {"type": kind, **extra, "to": to}
     if via:
         action["via"] = via
     return action
+
+
+def tile_space(text: str) -> str:
+    """A typed tile space (`c3`, `C3`), or a refusal that repeats it only through ``quote``."""
+    space = str(text).strip().lower()
+    if space not in SPACES:
+        raise UserError(sentence(f"{quote(space) or '?'} is not a tile space (spaces: {', '.join(SPACES)})"))
+    return space
+
+
+def stop_name(text: str) -> str:
+    """A typed stop (`B2`, `b2`), or a refusal that repeats it only through ``quote``."""
+    stop = str(text).strip().upper()
+    if stop not in STOPS:
+        raise UserError(f"{quote(stop) or '?'} is not a stop.")
+    return stop
+
+
+def built_for(stamp: str) -> int:
+    """The action number a private menu was built for (carried in its controls)."""
+    if not stamp.isdigit():
+        raise UserError(STALE_TEXT)
+    return int(stamp)
+
+
+def first(values: list[str]) -> str:
+    return values[0] if values else ""
+
+
+def orientation_of(values: list[str]) -> int:
+    value = first(values)
+    if not value.isdigit() or not 0 <= int(value) <= 7:
+        raise UserError(NO_LONGER_AVAILABLE)
+    return int(value)
 
 
 class OctilesAdapter(GameAdapter):
@@ -198,7 +242,7 @@ class OctilesAdapter(GameAdapter):
             return ""
         who = self._who(session, seat)
         kind = action.get("type")
-        previous = session.record.meta.get("last_event") or ""
+        previous = session.meta.last_event  # describe_action runs before the new event is stored
         if kind == "place_runners":
             return (
                 f"{who} put the Gold runner on **{state.runners['gold']}** and the Teal runner on "
@@ -285,7 +329,7 @@ class OctilesAdapter(GameAdapter):
         return {"scramble": False}
 
     def add_commands(self, group: app_commands.Group) -> None:
-        platform = self.platform
+        ctx = self.ctx
 
         @group.command(name="challenge", description="Challenge someone to Octiles Scavenger Hunt.")
         @app_commands.describe(
@@ -300,11 +344,13 @@ class OctilesAdapter(GameAdapter):
             scramble: bool = False,
             computer: str | None = None,
         ) -> None:
-            await platform.challenge(interaction, GAME, [opponent], {"scramble": bool(scramble)}, computer)
+            await acknowledge(interaction)
+            await ctx.challenge(interaction, GAME, [opponent], {"scramble": bool(scramble)}, computer)
 
         @group.command(name="move", description="Option 2: move your runner to a stop or circle.")
         @app_commands.describe(to="Where your runner ends (autocomplete lists your legal moves)")
         async def move(interaction: discord.Interaction, to: str) -> None:
+            await acknowledge(interaction)
             await self._command(interaction, move_action("move", to))
 
         @group.command(name="rotate", description="Option 3: rotate a tile to another orientation (no move).")
@@ -312,9 +358,8 @@ class OctilesAdapter(GameAdapter):
         async def rotate(
             interaction: discord.Interaction, tile: str, orientation: app_commands.Range[int, 0, 7]
         ) -> None:
-            await self._command(
-                interaction, {"type": "rotate", "space": tile.strip().lower(), "orientation": orientation}
-            )
+            await acknowledge(interaction)
+            await self._command(interaction, {"type": "rotate", "space": tile_space(tile), "orientation": orientation})
 
         @group.command(name="replace", description="Put the spare tile on a space; with `to` also move (option 1).")
         @app_commands.describe(
@@ -328,14 +373,16 @@ class OctilesAdapter(GameAdapter):
             orientation: app_commands.Range[int, 0, 7],
             to: str | None = None,
         ) -> None:
-            extra = {"space": tile.strip().lower(), "orientation": orientation}
+            await acknowledge(interaction)
+            extra = {"space": tile_space(tile), "orientation": orientation}
             action = move_action("replace_move", to, **extra) if to else {"type": "replace", **extra}
             await self._command(interaction, action)
 
         @group.command(name="marker", description="Place a decoy marker on a free stop (when it is your choice).")
         @app_commands.describe(stop="A free stop, e.g. B2")
         async def marker(interaction: discord.Interaction, stop: str) -> None:
-            await self._command(interaction, {"type": "place_marker", "stop": stop.strip().upper()})
+            await acknowledge(interaction)
+            await self._command(interaction, {"type": "place_marker", "stop": stop_name(stop)})
 
         @move.autocomplete("to")
         async def move_to(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -383,20 +430,23 @@ class OctilesAdapter(GameAdapter):
                 app_commands.Choice(name=stop, value=stop) for stop in free_stops(found[0]) if stop.startswith(typed)
             ]
 
-        platform.register_button("octiles_open", self._open_button)
-        platform.register_button("octiles_skip", self._skip_button)
-        platform.register_button("octiles_pass", self._pass_button)
-        platform.register_select("octiles_gold", self._gold_select)
-        platform.register_select("octiles_teal", self._teal_select)
-        platform.register_select("octiles_circle", self._circle_select)
-        platform.register_select("octiles_mark", self._marker_select)
-        platform.register_select("octiles_scr", self._scramble_select)
-        platform.register_select("octiles_go", self._move_select)
-        platform.register_select("octiles_rot", self._rotate_space_select)
-        platform.register_select("octiles_rotto", self._rotate_select)
-        platform.register_select("octiles_rep", self._replace_space_select)
-        platform.register_select("octiles_repto", self._replace_orientation_select)
-        platform.register_select("octiles_repmv", self._replace_select)
+        # The game message's button answers with a private menu; every other control is on a
+        # private menu (or, Skip scramble, also on the game message) and updates the message it is on.
+        controls = ctx.controls
+        controls.button("octiles_open", self._open_button, ack="private")
+        controls.button("octiles_skip", self._skip_button)
+        controls.button("octiles_pass", self._pass_button)
+        controls.select("octiles_gold", self._gold_select)
+        controls.select("octiles_teal", self._teal_select)
+        controls.select("octiles_circle", self._circle_select)
+        controls.select("octiles_mark", self._marker_select)
+        controls.select("octiles_scr", self._scramble_select)
+        controls.select("octiles_go", self._move_select)
+        controls.select("octiles_rot", self._rotate_space_select)
+        controls.select("octiles_rotto", self._rotate_select)
+        controls.select("octiles_rep", self._replace_space_select)
+        controls.select("octiles_repto", self._replace_orientation_select)
+        controls.select("octiles_repmv", self._replace_select)
 
     # ------------------------------------------------------------ commands
     @staticmethod
@@ -411,57 +461,70 @@ class OctilesAdapter(GameAdapter):
 
     async def _my_state(self, interaction: discord.Interaction) -> tuple[Any, int] | None:
         """(state, seat) of the user in this channel's running game, for autocomplete; None if none."""
-        record = await self.platform.store.live_session(interaction.channel_id)
-        if record is None or record.game != GAME or record.status != "active":
+        session = await self.ctx.sessions.live_in_channel(interaction.channel_id)
+        if session is None or session.record.game != GAME or session.status != "active":
             return None
-        session = await self.platform.load(record.id)
         seat = session.seat_of(interaction.user.id)
         if seat is None:
             return None
         return session.state, seat
 
     async def _command(self, interaction: discord.Interaction, action: dict[str, Any]) -> None:
-        session = await self.platform.session_for(interaction, GAME)
-        await self.platform.defer(interaction, private_thinking=True)
-        session = await self.platform.act(session.id, interaction.user.id, action)
+        """A slash command's action (the command is already acknowledged privately)."""
+        session = await self.ctx.session_for(interaction, GAME)
+        session = await self.ctx.act(session.id, interaction.user.id, action)
         text, view = self._done(session, interaction.user.id)
-        await self.platform.reply_private(interaction, text, view=view)
+        await self.ctx.reply_private(interaction, text, view=view)
 
     def _done(self, session: GameSession, user_id: int) -> tuple[str, discord.ui.View | None]:
         """The private answer to an action; offers the scramble at once when it is the mover's choice."""
-        text = "Done. " + (session.record.meta.get("last_event") or "")
+        text = "Done. " + session.meta.last_event
         state = session.state
         seat = session.seat_of(user_id)
-        if session.record.status == "active" and state.phase == "scramble" and acting(state)[0] == seat:
+        if session.status == "active" and state.phase == "scramble" and acting(state)[0] == seat:
             text += "\n🔀 You may **scramble** four tiles now (once per game), or skip."
             return text, view_of(self._scramble_items(session))
-        if session.record.status == "active" and state.phase == "marker" and acting(state)[0] == seat:
+        if session.status == "active" and state.phase == "marker" and acting(state)[0] == seat:
             text += "\n📍 Now place the marker:"
             return text, view_of([self._marker_menu(session)])
         return text, None
 
     # ------------------------------------------------------------ private menus
+    def _seat_to_act(self, session: GameSession, user_id: int) -> int:
+        """The platform's turn check, its refusal saying what the position waits for."""
+        try:
+            return self.ctx.sessions.check_can_act(session, user_id)
+        except UserError:
+            expected, why = acting(session.state) if session.status == "active" else (None, "")
+            if expected is None or session.seat_of(user_id) is None:
+                raise
+            word = "turn" if session.state.phase == "turn" else "choice"
+            raise UserError(f"It is {session.mention(expected)}'s {word}: {why}.") from None
+
     async def _turn_of(self, interaction: discord.Interaction, session_id: int) -> tuple[GameSession, int]:
         """The session and the clicker's seat, if the clicker must act now in a running game."""
-        session = await self.platform.load(session_id)
-        seat = self.platform.check_can_act(session, interaction.user.id, any_time=True)
-        expected, why = acting(session.state)
-        if seat != expected:
-            word = "turn" if session.state.phase == "turn" else "choice"
-            raise UserError(f"It is {session.mention(expected)}'s {word}: {why}.")
+        session = await self.ctx.sessions.load(session_id)
+        return session, self._seat_to_act(session, interaction.user.id)
+
+    async def _fresh(self, interaction: discord.Interaction, session_id: int, stamp: str) -> tuple[GameSession, int]:
+        """For a step that only narrows the choices: the clicker's turn, and a menu built for
+        the current action number (an action from the menu is checked again by the platform)."""
+        session, seat = await self._turn_of(interaction, session_id)
+        if stamp != str(session.action_number):
+            raise UserError(STALE_TEXT)
         return session, seat
 
     async def _open_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
         session, seat = await self._turn_of(interaction, session_id)
-        state = session.state
+        state, stamp = session.state, str(session.action_number)
         if state.phase == "runners":
             options = [discord.SelectOption(label=f"Gold runner on {stop}", value=stop) for stop in CENTRAL_STOPS]
-            select = SessionSelect(session_id, "octiles_gold", "", options=options, placeholder="Gold runner on…")
+            select = SessionSelect(session_id, "octiles_gold", stamp, options=options, placeholder="Gold runner on…")
             text = (
                 "**Set up** (1/2): you are Gold. Choose the central stop for the **Gold** runner (yours); "
                 "then the Teal runner's."
             )
-            await self.platform.reply_private(interaction, text, view=view_of([select]))
+            await self.ctx.reply_private(interaction, text, view=view_of([select]))
         elif state.phase == "prizes":
             options = []
             for circle in RING:
@@ -472,18 +535,20 @@ class OctilesAdapter(GameAdapter):
                         label=f"Start at {circle}", value=circle, description=f"Plum (yours): {plum}"[:100]
                     )
                 )
-            select = SessionSelect(session_id, "octiles_circle", "", options=options, placeholder="First prize circle…")
+            select = SessionSelect(
+                session_id, "octiles_circle", stamp, options=options, placeholder="First prize circle…"
+            )
             text = (
                 "**Set up**: you are Teal. Choose the circle for the first **plum** prize; prizes then go on "
                 "every other circle round the rim, alternating plum and orange."
             )
-            await self.platform.reply_private(interaction, text, view=view_of([select]))
+            await self.ctx.reply_private(interaction, text, view=view_of([select]))
         elif state.phase == "marker":
             colour = state.pending_marker["colour"]
             text = f"**Place the {colour} marker** on a free stop; its owner must reach it before collecting again."
-            await self.platform.reply_private(interaction, text, view=view_of([self._marker_menu(session)]))
+            await self.ctx.reply_private(interaction, text, view=view_of([self._marker_menu(session)]))
         elif state.phase == "scramble":
-            await self.platform.reply_private(
+            await self.ctx.reply_private(
                 interaction,
                 "🔀 **Scramble**: choose four tile spaces; their tiles are shuffled back in random "
                 "orientations. Once per game.",
@@ -498,13 +563,13 @@ class OctilesAdapter(GameAdapter):
         return SessionSelect(
             session.id,
             "octiles_mark",
-            str(state.turn_number),
+            str(session.action_number),
             options=options[:SELECT_LIMIT],
             placeholder=f"{state.pending_marker['colour'].title()} marker on…",
         )
 
     def _scramble_items(self, session: GameSession) -> list[discord.ui.Item]:
-        state = session.state
+        state, stamp = session.state, str(session.action_number)
         options = [
             discord.SelectOption(label=space, value=space, description=f"tile {state.tiles[space][0]}")
             for space in SPACES
@@ -513,18 +578,18 @@ class OctilesAdapter(GameAdapter):
             SessionSelect(
                 session.id,
                 "octiles_scr",
-                str(state.turn_number),
+                stamp,
                 options=options,
                 placeholder="Four tiles to scramble…",
                 min_values=4,
                 max_values=4,
             ),
-            SessionButton(session.id, "octiles_skip", label="Skip scramble"),
+            SessionButton(session.id, "octiles_skip", stamp, label="Skip scramble"),
         ]
 
     async def _move_menu(self, interaction: discord.Interaction, session: GameSession, seat: int) -> None:
         state = session.state
-        stamp = str(state.turn_number)
+        stamp = str(session.action_number)
         colour = colour_of(state, seat)
         lines = [
             f"**Your turn** ({colour.title()}, runner on {state.runners[colour]}; spare tile {state.spare}). "
@@ -580,91 +645,105 @@ class OctilesAdapter(GameAdapter):
         if not has_turn_option(state, seat):
             lines.append("• You have no legal option: you must pass.")
             items = [SessionButton(session.id, "octiles_pass", stamp, label="Pass", style=discord.ButtonStyle.danger)]
-        await self.platform.reply_private(interaction, "\n".join(lines), view=view_of(items))
+        await self.ctx.reply_private(interaction, "\n".join(lines), view=view_of(items))
 
-    async def _fresh_turn(
-        self, interaction: discord.Interaction, session_id: int, stamp: str
-    ) -> tuple[GameSession, int]:
-        session, seat = await self._turn_of(interaction, session_id)
-        if session.state.phase != "turn" or str(session.state.turn_number) != stamp:
-            raise UserError(OUT_OF_DATE)
-        return session, seat
+    async def _edit_menu(
+        self,
+        interaction: discord.Interaction,
+        text: str,
+        view: discord.ui.View | None,
+        picture: Picture | None = None,
+        *,
+        keep_picture: bool = False,
+    ) -> None:
+        """Replace the private menu the control is on (the click is already acknowledged);
+        ``keep_picture``: leave the menu's picture as it is."""
+        pictures = {} if keep_picture else {"attachments": [as_file(picture)] if picture else []}
+        try:
+            await interaction.edit_original_response(content=text, view=view, **pictures)
+        except discord.HTTPException:  # e.g. the menu is gone: answer with a new one
+            await self.ctx.reply_private(interaction, text, picture, view)
 
-    async def _finish_menu(self, interaction: discord.Interaction, session_id: int, action: dict[str, Any]) -> None:
-        """Act from a private menu, then turn the menu into the answer."""
-        await self.platform.defer(interaction)
-        session = await self.platform.act(session_id, interaction.user.id, action)
+    async def _finish_menu(
+        self, interaction: discord.Interaction, session_id: int, stamp: str, action: dict[str, Any]
+    ) -> None:
+        """Act from a private menu built for action number ``stamp``, then turn the menu into the answer."""
+        await self._turn_of(interaction, session_id)  # refused in the game's words (whose choice it is)
+        session = await self.ctx.act(session_id, interaction.user.id, action, built_for=built_for(stamp))
         text, view = self._done(session, interaction.user.id)
-        await interaction.edit_original_response(content=text, view=view, attachments=[])
+        await self._edit_menu(interaction, text, view)
 
     # set-up
-    async def _gold_select(self, interaction: discord.Interaction, session_id: int, _: str, values: list[str]) -> None:
-        session, _seat = await self._turn_of(interaction, session_id)
+    async def _gold_select(
+        self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
+    ) -> None:
+        session, _seat = await self._fresh(interaction, session_id, stamp)
         gold = values[0] if values else ""
         if session.state.phase != "runners" or gold not in CENTRAL_STOPS:
             raise UserError("The runners have already been placed.")
         options = [
             discord.SelectOption(label=f"Teal runner on {stop}", value=stop) for stop in CENTRAL_STOPS if stop != gold
         ]
-        select = SessionSelect(session_id, "octiles_teal", gold, options=options, placeholder="Teal runner on…")
-        await interaction.response.edit_message(
-            content=f"**Set up** (2/2): Gold runner on **{gold}**. Now the central stop for the **Teal** runner.",
-            view=view_of([select]),
+        select = SessionSelect(
+            session_id, "octiles_teal", f"{stamp}:{gold}", options=options, placeholder="Teal runner on…"
+        )
+        await self._edit_menu(
+            interaction,
+            f"**Set up** (2/2): Gold runner on **{gold}**. Now the central stop for the **Teal** runner.",
+            view_of([select]),
         )
 
     async def _teal_select(
-        self, interaction: discord.Interaction, session_id: int, gold: str, values: list[str]
+        self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
     ) -> None:
+        stamp, _, gold = arg.partition(":")
         teal = values[0] if values else ""
-        await self._finish_menu(interaction, session_id, {"type": "place_runners", "gold": gold, "teal": teal})
+        await self._finish_menu(interaction, session_id, stamp, {"type": "place_runners", "gold": gold, "teal": teal})
 
     async def _circle_select(
-        self, interaction: discord.Interaction, session_id: int, _: str, values: list[str]
+        self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
     ) -> None:
-        await self._finish_menu(interaction, session_id, {"type": "first_circle", "circle": values[0]})
+        await self._finish_menu(interaction, session_id, stamp, {"type": "first_circle", "circle": first(values)})
 
     # markers and scramble
     async def _marker_select(
-        self, interaction: discord.Interaction, session_id: int, _: str, values: list[str]
+        self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
     ) -> None:
-        await self._finish_menu(interaction, session_id, {"type": "place_marker", "stop": values[0]})
+        await self._finish_menu(interaction, session_id, stamp, {"type": "place_marker", "stop": first(values)})
 
     async def _scramble_select(
-        self, interaction: discord.Interaction, session_id: int, _: str, values: list[str]
+        self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
     ) -> None:
-        await self._finish_menu(interaction, session_id, {"type": "scramble", "tiles": list(values)})
+        await self._finish_menu(interaction, session_id, stamp, {"type": "scramble", "tiles": list(values)})
 
-    async def _skip_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
-        await self._turn_of(interaction, session_id)
+    async def _skip_button(self, interaction: discord.Interaction, session_id: int, stamp: str) -> None:
         message = interaction.message
         if message is not None and message.flags.ephemeral:  # the offer in a private answer
-            await self._finish_menu(interaction, session_id, {"type": "skip_scramble"})
+            await self._finish_menu(interaction, session_id, stamp, {"type": "skip_scramble"})
             return
-        await self.platform.defer(interaction)
-        await self.platform.act(session_id, interaction.user.id, {"type": "skip_scramble"})
+        # On the game message (no stamp: the message is redrawn after every action).
+        await self._turn_of(interaction, session_id)
+        await self.ctx.act(session_id, interaction.user.id, {"type": "skip_scramble"})
 
     async def _pass_button(self, interaction: discord.Interaction, session_id: int, stamp: str) -> None:
-        await self._fresh_turn(interaction, session_id, stamp)
-        await self._finish_menu(interaction, session_id, {"type": "pass"})
+        await self._finish_menu(interaction, session_id, stamp, {"type": "pass"})
 
     # the Move flow
     async def _move_select(
         self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
     ) -> None:
-        await self._fresh_turn(interaction, session_id, stamp)
-        await self._finish_menu(interaction, session_id, move_action("move", values[0]))
+        await self._finish_menu(interaction, session_id, stamp, move_action("move", first(values)))
 
     async def _rotate_space_select(
         self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
     ) -> None:
-        session, seat = await self._fresh_turn(interaction, session_id, stamp)
-        space = values[0]
+        session, seat = await self._fresh(interaction, session_id, stamp)
+        space = first(values)
         rotations, _ = change_options(session.state, seat)
         allowed = [a["orientation"] for a in rotations if a["space"] == space]
         if not allowed:
-            raise UserError(f"You cannot rotate the tile on {space} this turn.")
-        await self.platform.defer(interaction)
-        picture = await self.platform.renderer.render(render_orientations, session.state, space)
+            raise UserError(f"You cannot rotate the tile on {quote(space)} this turn.")
+        picture = await self.ctx.render(render_orientations, session.state, space)
         tile, current = session.state.tiles[space]
         options = [discord.SelectOption(label=f"Orientation {o}", value=str(o)) for o in allowed]
         select = SessionSelect(
@@ -674,31 +753,29 @@ class OctilesAdapter(GameAdapter):
             options=options,
             placeholder=f"Turn {space} to orientation…",
         )
-        await interaction.edit_original_response(
-            content=f"**Rotate tile {tile} on {space}** (now orientation {current}): choose its new orientation "
+        await self._edit_menu(
+            interaction,
+            f"**Rotate tile {tile} on {space}** (now orientation {current}): choose its new orientation "
             "(the picture numbers them 0–7; orientations that look the same as now are left out).",
-            attachments=[as_file(picture)],
-            view=view_of([select]),
+            view_of([select]),
+            picture,
         )
 
     async def _rotate_select(
         self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
     ) -> None:
         stamp, _, space = arg.partition(":")
-        await self._fresh_turn(interaction, session_id, stamp)
-        await self._finish_menu(
-            interaction, session_id, {"type": "rotate", "space": space, "orientation": int(values[0])}
-        )
+        action = {"type": "rotate", "space": space, "orientation": orientation_of(values)}
+        await self._finish_menu(interaction, session_id, stamp, action)
 
     async def _replace_space_select(
         self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
     ) -> None:
-        session, seat = await self._fresh_turn(interaction, session_id, stamp)
-        state, space = session.state, values[0]
+        session, seat = await self._fresh(interaction, session_id, stamp)
+        state, space = session.state, first(values)
         if space not in SPACES:
             raise UserError("Choose a tile space.")
-        await self.platform.defer(interaction)
-        picture = await self.platform.renderer.render(render_orientations, state)
+        picture = await self.ctx.render(render_orientations, state)
         options = []
         for orientation in range(8):
             routes = legal_routes(state, seat, replaced_tiles(state, space, orientation), crossing=space)
@@ -714,19 +791,22 @@ class OctilesAdapter(GameAdapter):
             options=options,
             placeholder=f"Spare tile {state.spare} on {space} in orientation…",
         )
-        await interaction.edit_original_response(
-            content=f"**Replace tile {state.tiles[space][0]} on {space}** with spare tile {state.spare}: choose the "
+        await self._edit_menu(
+            interaction,
+            f"**Replace tile {state.tiles[space][0]} on {space}** with spare tile {state.spare}: choose the "
             "spare's orientation (the picture numbers them 0–7); then move across it or not.",
-            attachments=[as_file(picture)],
-            view=view_of([select]),
+            view_of([select]),
+            picture,
         )
 
     async def _replace_orientation_select(
         self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
     ) -> None:
         stamp, _, space = arg.partition(":")
-        session, seat = await self._fresh_turn(interaction, session_id, stamp)
-        state, orientation = session.state, int(values[0])
+        session, seat = await self._fresh(interaction, session_id, stamp)
+        state, orientation = session.state, orientation_of(values)
+        if space not in SPACES:
+            raise UserError(NO_LONGER_AVAILABLE)
         routes = legal_routes(state, seat, replaced_tiles(state, space, orientation), crossing=space)
         options = [
             discord.SelectOption(label=label, value=value, description=note or "option 1: replace and move")
@@ -750,20 +830,26 @@ class OctilesAdapter(GameAdapter):
             options=options,
             placeholder="Move across the new tile to…",
         )
-        await interaction.response.edit_message(
-            content=f"**Spare tile {state.spare} on {space}, orientation {orientation}**: choose where to move "
+        # The orientations picture stays while the player chooses where to move.
+        await self._edit_menu(
+            interaction,
+            f"**Spare tile {state.spare} on {space}, orientation {orientation}**: choose where to move "
             "across it" + (", or don't move." if can_change else "."),
-            view=view_of([select]),
+            view_of([select]),
+            keep_picture=True,
         )
 
     async def _replace_select(
         self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
     ) -> None:
-        stamp, space, orientation = arg.split(":")
-        await self._fresh_turn(interaction, session_id, stamp)
+        parts = arg.split(":")
+        if len(parts) != 3 or not parts[2].isdigit():
+            raise UserError(NO_LONGER_AVAILABLE)
+        stamp, space, orientation = parts
         extra = {"space": space, "orientation": int(orientation)}
-        action = {"type": "replace", **extra} if values[0] == "-" else move_action("replace_move", values[0], **extra)
-        await self._finish_menu(interaction, session_id, action)
+        target = first(values)
+        action = {"type": "replace", **extra} if target == "-" else move_action("replace_move", target, **extra)
+        await self._finish_menu(interaction, session_id, stamp, action)
 
 
 __all__ = ["OctilesAdapter"]

@@ -55,7 +55,7 @@ async def pick(actor, message, kind: str, values: list[str]):
 
 
 async def start(world, seed: int = SEED):
-    world.platform.new_seed = lambda: seed
+    world.platform.challenges.new_seed = lambda: seed
     await world.ada.slash(world.channel, "octa challenge", opponent=world.bo)
     await world.bo.click(world.channel.last_message, label="Accept")
     game = world.channel.last_message
@@ -64,7 +64,7 @@ async def start(world, seed: int = SEED):
 
 
 async def state_of(world, session_id):
-    return (await world.platform.load(session_id)).state
+    return (await world.platform.sessions.load(session_id)).state
 
 
 async def open_panel(actor, game):
@@ -223,10 +223,10 @@ async def test_panel_controls_survive_a_restart(world, settings):
 
 async def redeal(world, sid, options) -> None:
     """Test set-up only: replace the running game's cards with an engine test deal (engines/octa/testing.py)."""
-    session = await world.platform.load(sid)
-    session.state = ENGINE.new_game(2, options, SEED)
-    await world.platform.save(session)
-    await world.platform.refresh_message(session)
+    async with world.platform.sessions.change(sid) as change:
+        change.session.state = ENGINE.new_game(2, options, SEED)
+        change.show()
+    await world.platform.outbox.flush(sid)  # the game message shows the new deal before the test goes on
 
 
 async def test_laying_a_run_by_picking_its_cards(world):
@@ -283,13 +283,16 @@ async def test_a_finished_game(world):
 
 
 async def test_the_computer_plays_its_turn(world):
-    world.platform.new_seed = lambda: SEED
+    world.platform.challenges.new_seed = lambda: SEED
     me = MemberActor(world.env, world.guild, UserHandle(world.env, world.env.backend.get_user(world.bot.user.id)))
     result = await world.bo.slash(world.channel, "octa challenge", opponent=me, level="easy")
     record = await world.platform.store.live_session(world.channel.id)
     sid = record.id
-    assert result.response.id == record.message_id and not result.ephemeral  # the game message
+    # The game message is posted in the channel; the command's own answer is private.
+    assert result.ephemeral
+    assert result.response.id != record.message_id
     game = next(m for m in world.channel.history() if m.id == record.message_id)
+    assert not game.flags.ephemeral
     assert f"It is <@{world.bo.id}>'s turn" in game.content and "**Bo** vs **TestBot**" in game.content
     panel = await plain_turn(world.bo, await open_panel(world.bo, game))
     await world.env.advance_time(1)

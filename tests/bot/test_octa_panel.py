@@ -12,13 +12,14 @@ import pytest
 
 from bot.adapter import GameSession
 from bot.games.octa import OctaAdapter
+from bot.sessions import SessionMeta
 from engines.octa import ENGINE
 from engines.octa.ai import choose_action
 
 
 def _session(state) -> GameSession:
-    record = SimpleNamespace(id=7, status="active", players=[101, 202], meta={"names": ["Ada", "Bo"]})
-    return GameSession(record, state)
+    record = SimpleNamespace(id=7, status="active", players=[101, 202], actions=0)
+    return GameSession(record, state, SessionMeta(names=["Ada", "Bo"]))
 
 
 def _key(action: dict) -> str:

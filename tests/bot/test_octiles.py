@@ -3,9 +3,12 @@ by the Move flow, autocomplete, markers, scramble, illegal inputs, a finished ga
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.games.octiles import OctilesAdapter
+from bot.sessions import STALE_TEXT
 from bot.world import bot_member, private_texts
 from engines.octiles import (
     ENGINE,
@@ -30,7 +33,7 @@ def games():
 
 
 async def current(world, session_id):
-    return await world.platform.load(session_id)
+    return await world.platform.sessions.load(session_id)
 
 
 def labels(message):
@@ -52,12 +55,12 @@ def option_labels(menu, index=0):
 
 
 async def start(world, seed=SEED, **options):
-    world.platform.new_seed = lambda: seed
+    world.platform.challenges.new_seed = lambda: seed
     result = await world.ada.slash(world.channel, "octiles challenge", opponent=world.bo, **options)
     assert result.acknowledged
     await world.bo.click(world.channel.last_message, label="Accept")
     record = await world.platform.store.live_session(world.channel.id)
-    session = await world.platform.load(record.id)
+    session = await world.platform.sessions.load(record.id)
     assert session.record.status == "active" and session.players == [world.ada.id, world.bo.id]
     return session
 
@@ -83,10 +86,10 @@ async def set_up_by_menus(world, session, gold="C3", teal="D4", circle="A2"):
 async def replace_state(world, session, layout, seed=SEED, **options):
     """TEST SET-UP ONLY: swap the running session's state for a fixed position (the engine's
     test-only ``layout`` option), then show it on the game message."""
-    session = await current(world, session.id)
-    session.state = ENGINE.new_game(2, {"layout": layout, **options}, seed)
-    await world.platform.save(session)
-    await world.platform.refresh_message(session)
+    async with world.platform.sessions.change(session.id) as change:
+        change.session.state = ENGINE.new_game(2, {"layout": layout, **options}, seed)
+        change.show()
+    await world.platform.outbox.flush(session.id)  # the game message shows it before the test goes on
     return await current(world, session.id)
 
 
@@ -335,6 +338,51 @@ async def test_illegal_inputs_are_private_and_change_nothing(world):
     assert ENGINE.dump((await current(world, session.id)).state) == before
 
 
+async def test_a_menu_from_before_the_players_last_action_is_refused(world):
+    session = await set_up_by_menus(world, await start(world, scramble=True))
+    shown = await world.ada.click(world.channel.last_message, label="Move")
+    menu = shown.response
+    await world.ada.slash(world.channel, "octiles move", to="C4")
+    session = await current(world, session.id)
+    assert session.state.phase == "scramble"  # still Ada's choice, but the Move menu is out of date
+    before = ENGINE.dump(session.state)
+    moved = await world.ada.select(menu, ["C4 via c3.SW"], custom_id=select_options(menu, 0)["custom_id"])
+    assert private_texts(moved)[-1] == STALE_TEXT
+    last = len(menu.components) - 1
+    narrowed = await world.ada.select(
+        menu, [option_values(menu, last)[0]], custom_id=select_options(menu, last)["custom_id"]
+    )
+    assert private_texts(narrowed)[-1] == STALE_TEXT
+    assert ENGINE.dump((await current(world, session.id)).state) == before
+    # The current choice is still open: Skip scramble on the game message.
+    skipped = await world.ada.click(world.channel.last_message, label="Skip scramble")
+    assert private_texts(skipped) == []
+    session = await current(world, session.id)
+    assert session.state.phase == "turn"
+    assert session.state.turn_seat == 1
+    assert "(No scramble.)" in world.channel.last_message.content
+
+
+async def test_long_or_formatted_typed_input_is_repeated_short_and_escaped(world):
+    session = await set_up_by_menus(world, await start(world))
+    before = ENGINE.dump(session.state)
+    typed = [
+        ("move", {"to": "Z" * 6000}),
+        ("move", {"to": "C4 via " + "x" * 6000}),
+        ("rotate", {"tile": "@everyone" + "q" * 6000, "orientation": 1}),
+        ("replace", {"tile": "c3", "orientation": 1, "to": "_" + "y" * 6000}),
+        ("marker", {"stop": "**" + "B" * 6000}),
+    ]
+    for command, options in typed:
+        result = await world.ada.slash(world.channel, f"octiles {command}", **options)
+        answer = private_texts(result)[-1]
+        assert len(answer) < 400, (command, answer[:200])
+        assert "…" in answer, answer  # trimmed
+        assert "@everyone" not in answer  # escaped: no ping
+        assert not re.search(r"(?<!\\)[*_]", answer), answer[:80]  # markdown escaped
+    assert ENGINE.dump((await current(world, session.id)).state) == before
+
+
 async def test_marker_is_asked_from_the_right_player_and_scramble_is_offered(world):
     session = await start(world, scramble=True)
     assert session.options == {"scramble": True}
@@ -442,11 +490,11 @@ async def test_rules_text(world):
 
 
 async def test_against_the_computer(world):
-    world.platform.new_seed = lambda: 77
+    world.platform.challenges.new_seed = lambda: 77
     me = bot_member(world)
     await world.ada.slash(world.channel, "octiles challenge", opponent=me, computer="easy")
     record = await world.platform.store.live_session(world.channel.id)
-    session = await world.platform.load(record.id)
+    session = await world.platform.sessions.load(record.id)
     assert session.players == [world.ada.id, me.id]
     # Seed 77 makes the computer Gold: it has already placed both runners; Teal (Ada) chooses next.
     assert session.state.gold_seat == 1 and session.state.phase == "prizes"
