@@ -16,7 +16,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -66,7 +66,7 @@ class Outbox:
         self.kinds: dict[str, Kind] = {}
         self._draining: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
-        self._retries: dict[int, asyncio.TimerHandle] = {}
+        self._retries: dict[int, tuple[datetime, asyncio.Task[None]]] = {}
         self._started = False
 
     def register(self, kind: str, build: Builder, after: After | None = None, *, coalesce: bool = False) -> None:
@@ -81,10 +81,8 @@ class Outbox:
 
     async def stop(self) -> None:
         self._started = False
-        for handle in self._retries.values():
-            handle.cancel()
+        tasks = [task for _, task in self._retries.values()] + list(self._draining.values())
         self._retries.clear()
-        tasks = list(self._draining.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -214,15 +212,16 @@ class Outbox:
         self._retry_at(entry.session_id, delay)
 
     def _retry_at(self, session_id: int, delay: float) -> None:
-        loop = asyncio.get_running_loop()
-        when = loop.time() + max(delay, 0.0)
-        old = self._retries.get(session_id)
-        if old is not None:
-            if old.when() <= when:
-                return  # an earlier retry is already planned; it looks at everything pending
-            old.cancel()
-        self._retries[session_id] = loop.call_at(when, self._retry_now, session_id)
+        """Wake this session's sender after ``delay`` (one pending retry per session, the earliest)."""
+        when = self.sessions.clock() + timedelta(seconds=max(delay, 0.0))
+        pending = self._retries.get(session_id)
+        if pending is not None and not pending[1].done():
+            if pending[0] <= when:
+                return
+            pending[1].cancel()
+        self._retries[session_id] = (when, asyncio.get_running_loop().create_task(self._retry(session_id, delay)))
 
-    def _retry_now(self, session_id: int) -> None:
+    async def _retry(self, session_id: int, delay: float) -> None:
+        await asyncio.sleep(max(delay, 0.0))
         self._retries.pop(session_id, None)
         self.wake(session_id)

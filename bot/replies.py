@@ -8,7 +8,6 @@ kept for the tests and answered with a private apology. No stack trace ever reac
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Awaitable
 from typing import Any
 
@@ -30,11 +29,16 @@ class UserError(Exception):
     """Something a user did that cannot be done; the message is answered privately."""
 
 
-class ErrorLog(deque):
-    """Unexpected errors, newest last and bounded, for tests and diagnostics to look at."""
+class ErrorLog(list):
+    """Unexpected errors, newest last, at most ``limit`` of them: for tests and diagnostics."""
 
-    def __init__(self, size: int = 100):
-        super().__init__(maxlen=size)
+    def __init__(self, limit: int = 100):
+        super().__init__()
+        self.limit = limit
+
+    def append(self, error: BaseException) -> None:
+        super().append(error)
+        del self[: -self.limit]
 
 
 def sentence(text: str) -> str:

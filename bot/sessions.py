@@ -390,9 +390,11 @@ class Sessions:
         event: str | None = None,
     ) -> GameSession:
         """One player's action: the turn check, the engine, one transaction. Returns the new session."""
-        async with self.change(session_id, built_for=built_for) as change:
+        async with self.change(session_id) as change:
             any_time = action.get("type") == "resign"
             seat = self.check_can_act(change.session, user_id, seat, any_time=any_time)
+            if built_for is not None and built_for != change.session.action_number:
+                raise UserError(STALE_TEXT)  # after the turn check: "it is X's turn" says more
             change.apply(seat, action, by=user_id, event=event, quiet=quiet)
         return change.session
 

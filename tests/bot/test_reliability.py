@@ -256,7 +256,7 @@ async def test_locks_and_error_log_do_not_grow_with_the_number_of_games(world):
         await member.click(game, label="+1")
     gc.collect()
     assert len(world.platform.sessions._locks) == 0
-    assert world.platform.errors.maxlen is not None
+    assert world.platform.errors.limit == 100
 
 
 async def test_octagion_echoes_no_raw_user_text(world):
