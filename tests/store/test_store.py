@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.store import MIGRATIONS, ChannelBusy, Store
+from bot.store import LIVE_SQL, MIGRATIONS, ChannelBusy, ResultRow, Store
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -20,17 +20,29 @@ async def store(tmp_path):
 
 
 async def new_session(store, channel=1, status="active"):
-    return await store.create_session(
-        game="tiny",
-        guild_id=9,
-        channel_id=channel,
-        host_id=5,
-        players=[5, 6],
-        status=status,
-        state={"total": 0},
-        schema_version=1,
-        now=NOW,
-    )
+    async with store.transaction() as tx:
+        return await tx.insert_session(
+            game="tiny",
+            guild_id=9,
+            channel_id=channel,
+            host_id=5,
+            players=[5, 6],
+            status=status,
+            state={"total": 0},
+            schema_version=1,
+            now=NOW,
+            meta={},
+        )
+
+
+async def save(store, record, *actions):
+    """The state and its actions, as one change would write them."""
+    first = record.actions + 1
+    record.actions += len(actions)
+    async with store.transaction() as tx:
+        await tx.update_session(record, NOW)
+        for offset, (player, action) in enumerate(actions):
+            await tx.append_action(record.id, first + offset, player, action, NOW)
 
 
 async def test_fresh_file_reaches_the_newest_schema(store):
@@ -70,59 +82,82 @@ async def test_one_live_session_per_channel(store):
 async def test_state_and_action_are_saved_together(store):
     record = await store.get_session(await new_session(store))
     record.state = {"total": 2}
-    assert await store.save_session(record, NOW, (5, {"type": "add", "amount": 2})) == 1
+    await save(store, record, (5, {"type": "add", "amount": 2}))
     record.state = {"total": 3}
-    assert await store.save_session(record, NOW, (6, {"type": "add", "amount": 1})) == 2
-    assert (await store.get_session(record.id)).state == {"total": 3}
+    await save(store, record, (6, {"type": "add", "amount": 1}))
+    stored = await store.get_session(record.id)
+    assert stored.state == {"total": 3}
+    assert stored.actions == 2
     assert await store.actions(record.id) == [
         (1, 5, {"type": "add", "amount": 2}),
         (2, 6, {"type": "add", "amount": 1}),
     ]
 
 
-async def test_a_failed_save_changes_nothing(store):
+async def test_a_failed_transaction_changes_nothing(store):
     record = await store.get_session(await new_session(store))
     record.state = {"total": 2}
     with pytest.raises(TypeError):
-        await store.save_session(record, NOW, (5, {"not json": object()}))
-    assert (await store.get_session(record.id)).state == {"total": 0}
+        await save(store, record, (5, {"type": "add", "amount": 2}), (5, {"not json": object()}))
+    stored = await store.get_session(record.id)
+    assert stored.state == {"total": 0}
+    assert stored.actions == 0
     assert await store.actions(record.id) == []
+
+
+async def test_an_action_number_is_written_once(store):
+    record = await store.get_session(await new_session(store))
+    await save(store, record, (5, {"type": "add", "amount": 1}))
+    record.actions = 0  # a writer that loaded the session before that action
+    with pytest.raises(sqlite3.IntegrityError):
+        await save(store, record, (6, {"type": "add", "amount": 2}))
+    assert [a[2] for a in await store.actions(record.id)] == [{"type": "add", "amount": 1}]
 
 
 async def test_timers_are_returned_in_deadline_order_and_cancelled_by_kind(store):
     session = await new_session(store)
-    await store.add_timer(session, "late", NOW + timedelta(minutes=5))
-    await store.add_timer(session, "early", NOW + timedelta(minutes=1), {"seq": 3})
+    async with store.transaction() as tx:
+        await tx.add_timer(session, "late", NOW + timedelta(minutes=5))
+        await tx.add_timer(session, "early", NOW + timedelta(minutes=1), {"seq": 3})
     assert [t.kind for t in await store.pending_timers()] == ["early", "late"]
     assert (await store.pending_timers())[0].payload == {"seq": 3}
-    await store.delete_timers(session, ["early"])
+    async with store.transaction() as tx:
+        await tx.delete_timers(session, ["early"])
     assert [t.kind for t in await store.pending_timers()] == ["late"]
 
 
-async def test_results_feed_stats(store):
+async def test_outbox_entries_are_kept_in_order_until_done(store):
     session = await new_session(store)
-    await store.record_result(
-        session_id=session,
-        game="tiny",
-        guild_id=9,
-        players=[5, 6],
-        scores=[1, 0],
-        winners=[5],
-        moves=4,
-        duration_seconds=30,
-        now=NOW,
-    )
-    await store.record_result(
-        session_id=None,
-        game="tiny",
-        guild_id=9,
-        players=[5, 6],
-        scores=[0.5, 0.5],
-        winners=[5, 6],
-        moves=9,
-        duration_seconds=60,
-        now=NOW,
-    )
+    async with store.transaction() as tx:
+        first = await tx.add_outbox(session, "text", {"content": "one"}, NOW)
+        await tx.add_outbox(session, "text", {"content": "two"}, NOW)
+    assert [e.payload["content"] for e in await store.outbox(session)] == ["one", "two"]
+    async with store.transaction() as tx:
+        await tx.outbox_retry_later(first, NOW + timedelta(seconds=2))
+    assert (await store.outbox(session))[0].attempts == 1
+    async with store.transaction() as tx:
+        await tx.outbox_done([first])
+    assert [e.payload["content"] for e in await store.outbox()] == ["two"]
+
+
+def result(session, winners, scores, moves):
+    return ResultRow(session, "tiny", 9, [5, 6], scores, winners, moves, 30.0, NOW)
+
+
+async def test_results_feed_stats_and_a_session_has_one_result(store):
+    session = await new_session(store)
+    async with store.transaction() as tx:
+        assert await tx.record_result(result(session, [5], [1, 0], 4)) is not None
+        assert await tx.record_result(result(session, [6], [0, 1], 4)) is None, "exactly once"
+        assert await tx.record_result(result(None, [5, 6], [0.5, 0.5], 9)) is not None
     assert await store.user_stats(9, 5) == {"tiny": (2, 2)}
     assert await store.user_stats(9, 6) == {"tiny": (2, 1)}
     assert await store.user_stats(10, 5) == {}
+
+
+async def test_the_live_session_lookup_uses_the_partial_index(store):
+    async with store._db.execute(
+        "EXPLAIN QUERY PLAN SELECT * FROM sessions WHERE channel_id = ? AND " + LIVE_SQL, (1,)
+    ) as cursor:
+        plan = " ".join(str(row[-1]) for row in await cursor.fetchall())
+    assert "one_live_session_per_channel" in plan
