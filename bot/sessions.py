@@ -15,14 +15,13 @@ Nothing else in ``bot/`` takes a lock or opens a transaction.
 
 from __future__ import annotations
 
+import asyncio
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from typing import Any, Protocol
-
-import asyncio
 
 from bot.replies import UserError, sentence
 from bot.store import ChannelBusy, SessionRecord, Store, TimerRecord, Transaction

@@ -112,9 +112,11 @@ async def test_full_turns_through_the_turn_panel(world):
 
     # Only players get a panel; the player waiting is told whose turn it is, with no controls.
     result = await world.cy.click(game, label="Turn panel")
-    assert result.ephemeral and private_texts(result) == ["You are not playing in this game."]
+    assert result.ephemeral
+    assert private_texts(result) == ["You are not playing in this game."]
     bo_panel = await open_panel(world.bo, game)
-    assert f"It is now <@{world.ada.id}>'s turn" in bo_panel.content and bo_panel.components == []
+    assert f"It is now <@{world.ada.id}>'s turn" in bo_panel.content
+    assert bo_panel.components == []
 
     # Step 1: the action pile. The hand is drawn privately, the public message shows no hand.
     panel = await open_panel(world.ada, game)
@@ -131,7 +133,8 @@ async def test_full_turns_through_the_turn_panel(world):
     # An out-of-date panel is refused and redrawn; nothing changes.
     before = ENGINE.dump(await state_of(world, sid))
     result = await click(world.ada, spare, "Pile 2")
-    assert "out of date" in result.response.content and ENGINE.dump(await state_of(world, sid)) == before
+    assert "out of date" in result.response.content
+    assert ENGINE.dump(await state_of(world, sid)) == before
     assert find(result.response, kind="queen")
 
     # Step 2: the Queen. Two cards of different suits: a private error, state unchanged.
@@ -161,7 +164,8 @@ async def test_full_turns_through_the_turn_panel(world):
     panel = result.response
     assert "Exchange **5♦**" in panel.content
     positions = [c for c in controls(panel) if ":xch:v:5D" in c.get("custom_id", "")]
-    assert len(positions) == 1 and option_values(positions[0]) == ["3", "8"]
+    assert len(positions) == 1
+    assert option_values(positions[0]) == ["3", "8"]
     result = await panel_pick(world.ada, panel, positions[0]["custom_id"], ["3"])
     panel = result.response
     assert "exchanged 5♦ for 8♣ at pool position 3" in world.channel.last_message.content
@@ -184,7 +188,8 @@ async def test_full_turns_through_the_turn_panel(world):
     state = await state_of(world, sid)
     assert (state.current, state.turn) == (1, 3)
     description = world.channel.last_message.attachments[0].description
-    assert description.startswith("Octa, turn 4.") and "'s hand" not in description
+    assert description.startswith("Octa, turn 4.")
+    assert "'s hand" not in description
     assert hand_text not in public_texts(world.channel.last_message)
 
 
@@ -201,13 +206,16 @@ async def test_acting_out_of_turn_or_with_a_stale_panel_changes_nothing(world):
     assert before["current"] == 1
     # Ada's second panel still shows step 1 of her finished turn: refused, redrawn, nothing changes.
     result = await click(world.ada, spare, "Pile 1")
-    assert not result.followups and result.response.id == spare.id
+    assert not result.followups
+    assert result.response.id == spare.id
     assert "out of date" in result.response.content
-    assert f"It is now <@{world.bo.id}>'s turn" in result.response.content and result.response.components == []
+    assert f"It is now <@{world.bo.id}>'s turn" in result.response.content
+    assert result.response.components == []
     # A non-player has neither a hand nor a panel.
     for label in ("My hand", "Turn panel"):
         result = await world.cy.click(world.channel.last_message, label=label)
-        assert result.ephemeral and private_texts(result) == ["You are not playing in this game."]
+        assert result.ephemeral
+        assert private_texts(result) == ["You are not playing in this game."]
     assert ENGINE.dump(await state_of(world, sid)) == before
 
 
@@ -249,13 +257,15 @@ async def test_laying_a_run_by_picking_its_cards(world):
     panel = await open_panel(world.ada, game)
     panel = (await click(world.ada, panel, "Pile 1")).response  # K♣ on J♥: no action, on to the options
     select = find(panel, kind="laym")
-    assert sorted(option_values(select)) == sorted(hearts) and (select["min_values"], select["max_values"]) == (3, 10)
+    assert sorted(option_values(select)) == sorted(hearts)
+    assert (select["min_values"], select["max_values"]) == (3, 10)
     before = ENGINE.dump(await state_of(world, sid))
     result = await pick(world.ada, panel, "laym", ["2H", "4H", "5H"])
     assert private_texts(result)[-1] == (
         "Those cards are not a run: 3 or more cards of one suit in a row (Ace low or high)."
     )
-    assert result.followups[-1].ephemeral and ENGINE.dump(await state_of(world, sid)) == before
+    assert result.followups[-1].ephemeral
+    assert ENGINE.dump(await state_of(world, sid)) == before
     result = await pick(world.ada, panel, "laymt", ["5H", "3H", "4H"])
     assert "laid the run 3♥ 4♥ 5♥ with their token" in world.channel.last_message.content
     assert "Exchange" in result.response.content
@@ -271,7 +281,8 @@ async def test_a_finished_game(world):
     assert "a.3.5C" in option_values(add)
     result = await pick(world.ada, panel, "add", ["a.3.5C"])
     panel = result.response
-    assert panel.content.startswith("**Octa: the game is over.**") and panel.components == []
+    assert panel.content.startswith("**Octa: the game is over.**")
+    assert panel.components == []
     game = world.channel.last_message
     assert f"🏆 <@{world.ada.id}> won (an Octa and 28+ cards on the table)" in game.content
     assert [c.get("label") for c in controls(game)] == ["Rematch"]
@@ -293,7 +304,8 @@ async def test_the_computer_plays_its_turn(world):
     assert result.response.id != record.message_id
     game = next(m for m in world.channel.history() if m.id == record.message_id)
     assert not game.flags.ephemeral
-    assert f"It is <@{world.bo.id}>'s turn" in game.content and "**Bo** vs **TestBot**" in game.content
+    assert f"It is <@{world.bo.id}>'s turn" in game.content
+    assert "**Bo** vs **TestBot**" in game.content
     panel = await plain_turn(world.bo, await open_panel(world.bo, game))
     await world.env.advance_time(1)
     state = await state_of(world, sid)

@@ -50,7 +50,8 @@ async def open_game(world, joiners, **options):
     """`/octagion start` by Ada, Join by ``joiners``, Start by Ada; returns the first round message."""
     world.platform.new_seed = lambda: SEED
     result = await world.ada.slash(world.channel, "octagion start", **options)
-    assert result.acknowledged and result.ephemeral, "the lobby is a channel message; the answer is private"
+    assert result.acknowledged
+    assert result.ephemeral, "the lobby is a channel message; the answer is private"
     lobby = world.channel.last_message
     assert lobby.content.startswith("## Octagion lobby")
     for member in joiners:
@@ -124,7 +125,8 @@ async def test_three_player_game_from_lobby_to_score_sheet(world):
     assert "Time is up" in result1.content
     assert "**Ada**: 8 pts (no penalty)" in result1.content
     assert "**Bo**: 1 pts (7 penalties)" in result1.content
-    assert "One solution for" in result1.content and "solutions)" in result1.content
+    assert "One solution for" in result1.content
+    assert "solutions)" in result1.content
     assert result1.attachments[0].filename == "octagion-result-1-1.png"
     assert result1.attachments[0].description.startswith("Round 1 scores:")
     round1_now = next(m for m in world.channel.history() if m.id == round1.id)
@@ -137,7 +139,8 @@ async def test_three_player_game_from_lobby_to_score_sheet(world):
     # Round 2 starts by itself after the pause, in a new message.
     await world.env.advance_time(NEXT_ROUND_PAUSE + 1)
     round2 = world.channel.last_message
-    assert "Round 2 of 2" in round2.content and round2.id != round1.id
+    assert "Round 2 of 2" in round2.content
+    assert round2.id != round1.id
     assert (await live(world)).record.message_id == round2.id
 
     word2 = await word_now(world)
@@ -203,7 +206,8 @@ async def test_invalid_inputs_are_answered_privately_and_change_nothing(world):
     await assert_rejected(world, world.ada, "hello", "I can't read 'HEL': write cards like S5, a number, * or _.")
     await assert_rejected(world, world.di, "E1", "You are not playing in this game.")
     not_player = await world.di.click(round1, label="Build variant")
-    assert not_player.modal is None and "You are not playing" in private_answer(not_player, round1)
+    assert not_player.modal is None
+    assert "You are not playing" in private_answer(not_player, round1)
     not_player = await world.di.click(round1, label="Got it!")
     assert "You are not playing" in private_answer(not_player, round1)
     assert (await live(world)).state.phase == "playing"
@@ -275,7 +279,8 @@ async def test_got_it_and_timer_together_post_one_result(world, settings, first)
     [result] = results_posted(world, 1)
     assert ("called Got it!" if first == "click" else "Time is up") in result.content
     after = await live(world)
-    assert after.state.phase == "between" and len(after.state.history) == 1
+    assert after.state.phase == "between"
+    assert len(after.state.history) == 1
     assert await world.platform.store.count_actions(session.id) == 1
     if first == "timer":  # the click lost the race: its clicker is told privately
         assert private_answer(clicked, round1) == "The round is over."
@@ -300,12 +305,14 @@ async def test_team_lobby_shares_a_variant(world):
     host_leave = await world.ada.click(world.channel.last_message, label="Leave")
     assert "You are the host" in private_answer(host_leave, world.channel.last_message)
     lobby = world.channel.last_message
-    assert "**Team 1**: Ada, Bo" in lobby.content and "**Team 2**: Cy" in lobby.content
+    assert "**Team 1**: Ada, Bo" in lobby.content
+    assert "**Team 2**: Cy" in lobby.content
     assert "Di" not in lobby.content
     await world.ada.click(lobby, label="Start")
     round1 = world.channel.last_message
     session = await live(world)
-    assert session.state.teams == [0, 0, 1] and session.state.treatments == [3, 3]
+    assert session.state.teams == [0, 0, 1]
+    assert session.state.treatments == [3, 3]
     word = session.state.words[0]
     await world.bo.slash(world.channel, "octagion play", cards=" ".join(solution(word)[:4]))
     shown = await world.ada.click(round1, label="Build variant")  # Ada sees her team's variant
@@ -321,7 +328,8 @@ async def test_busy_channel_and_no_game(world):
     nothing = await world.cy.slash(world.channel, "octagion play", cards="E1")
     assert "There is no Octagion game running" in private_answer(nothing)
     opened = await world.ada.slash(world.channel, "octagion start", party=True, teams=2, rounds=1)
-    assert opened.acknowledged and "party mode" in world.channel.last_message.content
+    assert opened.acknowledged
+    assert "party mode" in world.channel.last_message.content
     busy = await world.bo.slash(world.channel, "octagion start")
     assert "There is already a lobby of Octagion" in private_answer(busy)
     early = await world.ada.slash(world.channel, "octagion play", cards="E1")
@@ -331,7 +339,8 @@ async def test_busy_channel_and_no_game(world):
 async def test_practice_game_and_rematch_opens_a_new_lobby(world):
     round1 = await open_game(world, [], rounds=1, seconds=45, variation="alpha")
     session = await live(world)
-    assert session.players == [world.ada.id] and session.state.seconds == 120  # Alpha: round 1 lasts 2:00
+    assert session.players == [world.ada.id]
+    assert session.state.seconds == 120  # Alpha: round 1 lasts 2:00
     await world.ada.click(round1, label="Got it!")
     final = world.channel.last_message
     assert f"🏆 <@{world.ada.id}> won" in final.content

@@ -61,7 +61,8 @@ async def start(world, seed=SEED, **options):
     await world.bo.click(world.channel.last_message, label="Accept")
     record = await world.platform.store.live_session(world.channel.id)
     session = await world.platform.sessions.load(record.id)
-    assert session.record.status == "active" and session.players == [world.ada.id, world.bo.id]
+    assert session.record.status == "active"
+    assert session.players == [world.ada.id, world.bo.id]
     return session
 
 
@@ -74,7 +75,8 @@ async def set_up_by_menus(world, session, gold="C3", teal="D4", circle="A2"):
     await world.ada.select(menu, [gold])
     assert option_values(menu) == [s for s in ["C3", "C4", "D3", "D4"] if s != gold]
     await world.ada.select(menu, [teal])
-    assert menu.content.startswith("Done.") and menu.components == []
+    assert menu.content.startswith("Done.")
+    assert menu.components == []
     shown = await world.bo.click(world.channel.last_message, label="Set up")
     menu = shown.response
     assert len(option_values(menu)) == 20
@@ -115,9 +117,11 @@ async def test_set_up_choices_are_private_and_for_the_right_player(world):
     message = world.channel.last_message
     assert labels(message) == ["Set up", "Resign"]
     assert f"🛠 <@{world.ada.id}>'s choice — set-up: Gold places the Gold and Teal runners" in message.content
-    assert message.attachments and "Ada (Gold) places the runners" in message.attachments[0].description
+    assert message.attachments
+    assert "Ada (Gold) places the runners" in message.attachments[0].description
     other = await world.bo.click(message, label="Set up")
-    assert other.ephemeral and private_texts(other)[0].startswith(f"It is <@{world.ada.id}>'s choice: set-up")
+    assert other.ephemeral
+    assert private_texts(other)[0].startswith(f"It is <@{world.ada.id}>'s choice: set-up")
     stranger = await world.cy.click(message, label="Set up")
     assert private_texts(stranger) == ["You are not playing in this game."]
 
@@ -127,7 +131,8 @@ async def test_set_up_choices_are_private_and_for_the_right_player(world):
     assert option_labels(menu) == ["Teal runner on C4", "Teal runner on D3", "Teal runner on D4"]
     await world.ada.select(menu, ["D4"])
     session = await current(world, session.id)
-    assert session.state.runners == {"gold": "C3", "teal": "D4"} and session.state.phase == "prizes"
+    assert session.state.runners == {"gold": "C3", "teal": "D4"}
+    assert session.state.phase == "prizes"
     public = world.channel.last_message.content
     assert "**Ada** (Gold) put the Gold runner on **C3** and the Teal runner on **D4**." in public
     assert f"🛠 <@{world.bo.id}>'s choice — set-up: Teal chooses the circle" in public
@@ -140,7 +145,8 @@ async def test_set_up_choices_are_private_and_for_the_right_player(world):
     assert a2["description"] == "Plum (yours): A2 A6 E6 F3 D1"
     await world.bo.select(menu, ["A2"])
     session = await current(world, session.id)
-    assert session.state.phase == "turn" and session.state.prizes["A2"] == "plum"
+    assert session.state.phase == "turn"
+    assert session.state.prizes["A2"] == "plum"
     message = world.channel.last_message
     assert "set out the prizes from **A2**: plum on A2 A6 E6 F3 D1; orange on A4 C6 F5 F1 B1." in message.content
     assert labels(message) == ["Move", "Resign"]
@@ -158,7 +164,8 @@ async def test_turns_by_commands_and_the_move_flow(world):
     assert "**Your turn** (Gold, runner on C3" in menu.content
     assert option_labels(menu, 0) == ["C4 via c3.SW (1 tile)"]
     await world.ada.select(menu, ["C4 via c3.SW"], custom_id=select_options(menu, 0)["custom_id"])
-    assert menu.content.startswith("Done.") and menu.components == []
+    assert menu.content.startswith("Done.")
+    assert menu.components == []
     session = await current(world, session.id)
     assert session.state.runners["gold"] == "C4"
     message = world.channel.last_message
@@ -171,7 +178,8 @@ async def test_turns_by_commands_and_the_move_flow(world):
     result = await world.bo.slash(
         world.channel, "octiles rotate", tile=rotation["space"].upper(), orientation=rotation["orientation"]
     )
-    assert result.ephemeral and private_texts(result)[-1].startswith("Done.")
+    assert result.ephemeral
+    assert private_texts(result)[-1].startswith("Done.")
     session = await current(world, session.id)
     assert session.state.tiles[rotation["space"]] == [tile, rotation["orientation"]]
     assert (
@@ -185,7 +193,8 @@ async def test_turns_by_commands_and_the_move_flow(world):
     assert [c["value"] for c in choices] == [f"{end} via {r.via}" for end, rs in destinations.items() for r in rs]
     target = choices[0]["value"]
     result = await world.ada.slash(world.channel, "octiles move", to=target.lower())
-    assert result.ephemeral and private_texts(result)[-1].startswith("Done.")
+    assert result.ephemeral
+    assert private_texts(result)[-1].startswith("Done.")
     session = await current(world, session.id)
     assert session.state.runners["gold"] == target.split()[0]
 
@@ -198,7 +207,8 @@ async def test_turns_by_commands_and_the_move_flow(world):
     action = replace_move_actions(session.state, 1)[0]
     replace_menu = select_options(menu, len(placeholders) - 1)
     await world.bo.select(menu, [action["space"]], custom_id=replace_menu["custom_id"])
-    assert menu.attachments and menu.attachments[0].description.startswith(f"Spare tile {session.state.spare}")
+    assert menu.attachments
+    assert menu.attachments[0].description.startswith(f"Spare tile {session.state.spare}")
     await world.bo.select(menu, [str(action["orientation"])])
     routes = legal_routes(
         session.state,
@@ -214,7 +224,8 @@ async def test_turns_by_commands_and_the_move_flow(world):
     ]
     spare, chosen = session.state.spare, option_values(menu)[0]
     await world.bo.select(menu, [chosen])
-    assert menu.content.startswith("Done.") and not menu.attachments
+    assert menu.content.startswith("Done.")
+    assert not menu.attachments
     session = await current(world, session.id)
     assert session.state.tiles[action["space"]][0] == spare
     assert session.state.runners["teal"] == chosen.split()[0]
@@ -226,7 +237,8 @@ async def test_turns_by_commands_and_the_move_flow(world):
     result = await world.ada.slash(world.channel, "octiles replace", tile=space, orientation=5)
     assert private_texts(result)[-1].startswith("Done.")
     session = await current(world, session.id)
-    assert session.state.tiles[space] == [spare, 5] and session.state.spare == old
+    assert session.state.tiles[space] == [spare, 5]
+    assert session.state.spare == old
     assert f"tile {old} is now the spare (no move)." in world.channel.last_message.content
 
     # 6. Bo, Move flow rotate: space, then orientation (with the orientations picture).
@@ -253,14 +265,16 @@ async def test_turns_by_commands_and_the_move_flow(world):
     choices = await world.ada.autocomplete(
         world.channel, "octiles replace", "to", "", tile=action["space"], orientation=action["orientation"]
     )
-    assert choices and all(c["value"].split()[0] == c["name"].split()[0] for c in choices)
+    assert choices
+    assert all(c["value"].split()[0] == c["name"].split()[0] for c in choices)
     assert action["to"] in [c["value"].split()[0] for c in choices]
     result = await world.ada.slash(
         world.channel, "octiles replace", tile=action["space"], orientation=action["orientation"], to=action["to"]
     )
     assert private_texts(result)[-1].startswith("Done."), private_texts(result)
     session = await current(world, session.id)
-    assert session.state.runners["gold"] == action["to"] and session.state.turn_seat == 1
+    assert session.state.runners["gold"] == action["to"]
+    assert session.state.turn_seat == 1
     assert world.channel.last_message.id == game_message_id
 
 
@@ -392,7 +406,8 @@ async def test_marker_is_asked_from_the_right_player_and_scramble_is_offered(wor
         "Done. **Ada** (Gold) moved **B4 → A4** (via a3.NE, through a3) and collected an orange prize (1/5)."
     )
     session = await current(world, session.id)
-    assert session.state.phase == "marker" and session.state.pending_marker == {"colour": "orange", "placer": 1}
+    assert session.state.phase == "marker"
+    assert session.state.pending_marker == {"colour": "orange", "placer": 1}
     message = world.channel.last_message
     assert labels(message) == ["Place marker", "Resign"]
     assert f"📍 <@{world.bo.id}>'s choice — place Gold's orange marker on a free stop" in message.content
@@ -403,11 +418,13 @@ async def test_marker_is_asked_from_the_right_player_and_scramble_is_offered(wor
     occupied = await world.bo.slash(world.channel, "octiles marker", stop="D4")
     assert private_texts(occupied)[-1] == "Stop D4 has a runner on it: choose a free stop."
     choices = await world.bo.autocomplete(world.channel, "octiles marker", "stop", "")
-    assert "D4" not in [c["value"] for c in choices] and "B2" in [c["value"] for c in choices]
+    assert "D4" not in [c["value"] for c in choices]
+    assert "B2" in [c["value"] for c in choices]
 
     shown = await world.bo.click(message, label="Place marker")
     menu = shown.response
-    assert "A4" not in option_values(menu) and "D4" not in option_values(menu)
+    assert "A4" not in option_values(menu)
+    assert "D4" not in option_values(menu)
     await world.bo.select(menu, ["B2"])
     session = await current(world, session.id)
     assert session.state.marker == {"colour": "orange", "stop": "B2"}
@@ -425,7 +442,8 @@ async def test_marker_is_asked_from_the_right_player_and_scramble_is_offered(wor
     await world.ada.select(menu, ["a2", "b3", "c4", "d1"])
     assert menu.content.startswith("Done.")
     session = await current(world, session.id)
-    assert session.state.scramble_used == [True, False] and session.state.phase == "turn"
+    assert session.state.scramble_used == [True, False]
+    assert session.state.phase == "turn"
     assert sorted(session.state.tiles[s][0] for s in ("a2", "b3", "c4", "d1")) == sorted(
         tiles_before[s][0] for s in ("a2", "b3", "c4", "d1")
     )
@@ -446,9 +464,11 @@ async def test_marker_is_asked_from_the_right_player_and_scramble_is_offered(wor
     answer = [m for m in (result.response, *result.followups) if m is not None and m.flags.ephemeral][-1]
     assert "You may **scramble** four tiles now" in answer.content
     await world.bo.click(answer, label="Skip scramble")
-    assert answer.content.startswith("Done.") and answer.components == []
+    assert answer.content.startswith("Done.")
+    assert answer.components == []
     session = await current(world, session.id)
-    assert session.state.phase == "turn" and session.state.turn_seat == 0
+    assert session.state.phase == "turn"
+    assert session.state.turn_seat == 0
     assert "(No scramble.)" in world.channel.last_message.content
 
 
@@ -459,7 +479,8 @@ async def test_a_finished_game(world):
     result = await world.ada.slash(world.channel, "octiles move", to="A4")
     assert private_texts(result)[-1].startswith("Done.")
     session = await current(world, session.id)
-    assert session.record.status == "finished" and session.state.winner == 0
+    assert session.record.status == "finished"
+    assert session.state.winner == 0
     final = world.channel.last_message
     assert f"🏆 <@{world.ada.id}> won (Gold collected all 5 prizes)." in final.content
     assert "Ada (Gold, orange) 5/5" in final.content
@@ -497,7 +518,8 @@ async def test_against_the_computer(world):
     session = await world.platform.sessions.load(record.id)
     assert session.players == [world.ada.id, me.id]
     # Seed 77 makes the computer Gold: it has already placed both runners; Teal (Ada) chooses next.
-    assert session.state.gold_seat == 1 and session.state.phase == "prizes"
+    assert session.state.gold_seat == 1
+    assert session.state.phase == "prizes"
     assert "**TestBot** (Gold) put the Gold runner on **" in world.channel.last_message.content
     assert f"🛠 <@{world.ada.id}>'s choice — set-up: Teal chooses" in world.channel.last_message.content
     turns = 0
@@ -550,4 +572,5 @@ async def test_old_game_message_works_after_a_restart(world, settings):
     assert option_labels(menu, 0) == ["C4 via c3.SW (1 tile)"]
     await world.ada.select(menu, ["C4 via c3.SW"], custom_id=select_options(menu, 0)["custom_id"])
     session = await current(world, session.id)
-    assert session.state.runners["gold"] == "C4" and session.state.turn_seat == 1
+    assert session.state.runners["gold"] == "C4"
+    assert session.state.turn_seat == 1

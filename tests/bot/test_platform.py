@@ -63,7 +63,8 @@ async def test_challenge_expires_after_five_minutes(world):
     assert (await world.session()).record.status == "challenge"
     await world.env.advance_time(2)
     message = world.channel.last_message
-    assert "expired" in message.content and message.components == []
+    assert "expired" in message.content
+    assert message.components == []
     assert await world.session() is None
     # The channel is free again.
     await world.ada.slash(world.channel, "tiny challenge", opponent=world.cy)
@@ -72,10 +73,12 @@ async def test_challenge_expires_after_five_minutes(world):
 
 async def test_cannot_challenge_yourself_or_another_bot(world):
     result = await world.ada.slash(world.channel, "tiny challenge", opponent=world.ada)
-    assert result.ephemeral and "cannot challenge yourself" in private_texts(result)[0]
+    assert result.ephemeral
+    assert "cannot challenge yourself" in private_texts(result)[0]
     robot = world.guild.add_member(world.env.create_user("robot", bot=True))
     result = await world.ada.slash(world.channel, "tiny challenge", opponent=robot)
-    assert result.ephemeral and "is a bot" in private_texts(result)[0]
+    assert result.ephemeral
+    assert "is a bot" in private_texts(result)[0]
     assert await world.session() is None
 
 
@@ -94,7 +97,8 @@ async def test_one_session_per_channel(world):
 async def test_stop_is_for_the_host_or_moderators(world):
     await start_game(world)
     result = await world.cy.slash(world.channel, "stop")
-    assert result.ephemeral and "Only the host" in private_texts(result)[0]
+    assert result.ephemeral
+    assert "Only the host" in private_texts(result)[0]
     assert (await world.session()).record.status == "active"
 
     moderators = world.guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
@@ -169,7 +173,8 @@ async def test_two_simultaneous_actions_serialise(world):
     )
     await world.env.settle()
     errors = [r for r in results if isinstance(r, Exception)]
-    assert len(errors) == 1 and isinstance(errors[0], UserError)
+    assert len(errors) == 1
+    assert isinstance(errors[0], UserError)
     assert str(errors[0]) == f"It is {world.bo.mention}'s turn."
     assert (await world.session()).state.total == 2
     assert [a[2] for a in await world.platform.store.actions(session.id)] == [add_two]
@@ -222,7 +227,8 @@ async def test_resign_finishes_and_records_the_result(world):
     assert "**Tiny**: 0 won of 1" in stats.response.content
     board = await world.ada.slash(world.channel, "leaderboard", game="tiny")
     lines = board.response.content.splitlines()
-    assert lines[1].startswith(f"1. {world.ada.mention}") and lines[2].startswith(f"2. {world.bo.mention}")
+    assert lines[1].startswith(f"1. {world.ada.mention}")
+    assert lines[2].startswith(f"2. {world.bo.mention}")
 
     await world.bo.click(message, label="Rematch")
     assert f"{world.ada.mention}: {world.bo.mention} challenges you" in world.channel.last_message.content
@@ -231,8 +237,10 @@ async def test_resign_finishes_and_records_the_result(world):
 async def test_game_against_the_computer(world):
     result = await world.ada.slash(world.channel, "tiny challenge", opponent=bot_member(world))
     game = world.channel.last_message
-    assert result.ephemeral and "has started" in result.response.content, "the answer is private"
-    assert "## Tiny" in game.content and game.attachments
+    assert result.ephemeral, "the answer is private"
+    assert "has started" in result.response.content
+    assert "## Tiny" in game.content
+    assert game.attachments
     await world.ada.click(game, label="+1")
     session = await world.session()
     assert session.state.total == 3, "the computer answered with +2"
@@ -300,7 +308,8 @@ async def test_player_names_cannot_ping_or_format(world):
     content = world.channel.last_message.content
     assert "@everyone" not in content.replace("@\u200beveryone", "")
     assert "\\*\\*x\\*\\*" in content
-    assert world.bot.allowed_mentions.everyone is False and world.bot.allowed_mentions.roles is False
+    assert world.bot.allowed_mentions.everyone is False
+    assert world.bot.allowed_mentions.roles is False
 
 
 async def test_partners_are_rated_as_one_side(world):

@@ -63,8 +63,10 @@ async def test_a_slash_command_in_the_playground_reaches_the_bot(tmp_path):
         stop.set()
 
     await playground.run_playground(Settings(database_path=str(tmp_path / "pg.db")), ready=play, stop=stop)
-    assert "## Octego" in seen["content"] and "It is <@" in seen["content"]
-    assert seen["attachments"] and seen["attachments"][0].endswith(".png")
+    assert "## Octego" in seen["content"]
+    assert "It is <@" in seen["content"]
+    assert seen["attachments"]
+    assert seen["attachments"][0].endswith(".png")
     assert seen["url"].startswith("http://127.0.0.1:")
 
 
