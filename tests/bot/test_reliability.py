@@ -314,3 +314,24 @@ def test_only_the_store_and_sessions_take_locks_or_roll_back():
         if re.search(r"rollback|\.lock\b", line)
     ]
     assert offenders == []
+
+
+async def test_a_timer_whose_handler_fails_fires_again(world):
+    await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
+    expire = world.platform.challenges._expire
+    fired = []
+
+    async def fails_once(change, timer):
+        fired.append(timer.id)
+        if len(fired) == 1:
+            raise RuntimeError("injected handler failure")
+        await expire(change, timer)
+
+    world.platform.timers.register("challenge_expiry", fails_once)
+    await world.env.advance_time(5 * 60 + 30)
+    assert len(fired) == 2, "the row survived the failure, so the timer fired again"
+    assert fired[0] == fired[1]
+    assert await live(world) is None
+    assert "expired" in world.channel.last_message.content
+    assert [str(e) for e in world.platform.errors] == ["injected handler failure"]
+    world.platform.errors.clear()
