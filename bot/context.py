@@ -17,7 +17,7 @@ from bot.components import Controls
 from bot.outbox import Outbox
 from bot.rendering import RenderPool
 from bot.replies import UserError, reply_private
-from bot.sessions import GameSession, Sessions
+from bot.sessions import STALE_TEXT, GameSession, Sessions
 from bot.timers import Scheduler
 from render.theme import Picture
 
@@ -52,6 +52,15 @@ class GameContext:
 
     async def act(self, session_id: int, user_id: int, action: dict[str, Any], **how: Any) -> GameSession:
         return await self.sessions.act(session_id, user_id, action, **how)
+
+    async def menu_step(self, user_id: int, session_id: int, built_for: str | None = None) -> tuple[GameSession, int]:
+        """For a step of a private menu: the session and the user's seat if they may act now and,
+        for a menu built earlier, the game has not moved on since (the platform's stale sentence)."""
+        session = await self.sessions.load(session_id)
+        seat = self.sessions.check_can_act(session, user_id)
+        if built_for is not None and built_for != str(session.action_number):
+            raise UserError(STALE_TEXT)
+        return session, seat
 
     async def session_for(self, interaction: discord.Interaction, game: str) -> GameSession:
         """This channel's running game of ``game``, or a clear error."""

@@ -326,19 +326,8 @@ class OctagoneAdapter(GameAdapter):
     def _done_text(session: GameSession) -> str:
         return "Done. " + session.meta.last_event
 
-    async def _menu_step(
-        self, interaction: discord.Interaction, session_id: int, built_for: str | None = None
-    ) -> tuple[GameSession, int]:
-        """The session and the clicker's seat, if the clicker may place now (and, for a menu,
-        the game has not moved on since the menu was built: the same sentence as the platform's)."""
-        session = await self.ctx.sessions.load(session_id)
-        seat = self.ctx.sessions.check_can_act(session, interaction.user.id)
-        if built_for is not None and built_for != str(session.action_number):
-            raise UserError(STALE_TEXT)
-        return session, seat
-
     async def _place_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
-        session, seat = await self._menu_step(interaction, session_id)
+        session, seat = await self.ctx.menu_step(interaction.user.id, session_id)
         state = session.state
         built_for = str(session.action_number)
         if state.opening:
@@ -366,7 +355,7 @@ class OctagoneAdapter(GameAdapter):
     async def _row_select(
         self, interaction: discord.Interaction, session_id: int, built_for: str, values: list[str]
     ) -> None:
-        session, _seat = await self._menu_step(interaction, session_id, built_for)
+        session, _seat = await self.ctx.menu_step(interaction.user.id, session_id, built_for)
         row = values[0] if values and values[0] in ROWS else None
         if row is None or not session.state.opening:
             raise UserError("The White Lady has already been placed." if row else "Choose a row.")
@@ -386,7 +375,7 @@ class OctagoneAdapter(GameAdapter):
         self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
     ) -> None:
         built_for, _, _row = arg.partition(":")
-        session, _seat = await self._menu_step(interaction, session_id, built_for)
+        session, _seat = await self.ctx.menu_step(interaction.user.id, session_id, built_for)
         if not session.state.opening:
             raise UserError("The White Lady has already been placed.")
         box = values[0] if values else ""
@@ -407,7 +396,7 @@ class OctagoneAdapter(GameAdapter):
     async def _shield_select(
         self, interaction: discord.Interaction, session_id: int, built_for: str, values: list[str]
     ) -> None:
-        session, seat = await self._menu_step(interaction, session_id, built_for)
+        session, seat = await self.ctx.menu_step(interaction.user.id, session_id, built_for)
         state = session.state
         target = state.target
         shield = values[0] if values else ""
@@ -429,7 +418,7 @@ class OctagoneAdapter(GameAdapter):
     async def _aim_select(self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]) -> None:
         built_for, shield, box = ([*arg.split(":"), "", ""])[:3]
         # The turn first, as for every menu step: a player whose turn has passed hears whose it is.
-        await self._menu_step(interaction, session_id)
+        await self.ctx.menu_step(interaction.user.id, session_id)
         if not built_for.isdigit():  # a menu from before action numbers were stamped
             raise UserError(STALE_TEXT)
         direction = values[0] if values else ""

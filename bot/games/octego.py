@@ -20,7 +20,6 @@ from discord import app_commands
 from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter, GameSession
 from bot.components import SessionButton, SessionSelect, view_of
 from bot.replies import UserError, acknowledge, escape
-from bot.sessions import STALE_TEXT
 from engines.octego import ENGINE, destinations_by_piece, legal_moves, octego_count, piece_at
 from engines.octego.ai import choose_action
 from render.octego import render_board
@@ -218,19 +217,8 @@ class OctegoAdapter(GameAdapter):
     def _done_text(session: GameSession) -> str:
         return "Done. " + session.meta.last_event
 
-    async def _menu_step(
-        self, interaction: discord.Interaction, session_id: int, built_for: str | None = None
-    ) -> tuple[GameSession, int]:
-        """The session and the clicker's seat, if the clicker may move now (and, for a menu,
-        the game has not moved on since the menu was built: the same sentence as the platform's)."""
-        session = await self.ctx.sessions.load(session_id)
-        seat = self.ctx.sessions.check_can_act(session, interaction.user.id)
-        if built_for is not None and built_for != str(session.action_number):
-            raise UserError(STALE_TEXT)
-        return session, seat
-
     async def _move_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
-        session, seat = await self._menu_step(interaction, session_id)
+        session, seat = await self.ctx.menu_step(interaction.user.id, session_id)
         state = session.state
         options = []
         for start, ends in destinations_by_piece(state, seat).items():
@@ -252,7 +240,7 @@ class OctegoAdapter(GameAdapter):
     async def _piece_select(
         self, interaction: discord.Interaction, session_id: int, built_for: str, values: list[str]
     ) -> None:
-        session, seat = await self._menu_step(interaction, session_id, built_for)
+        session, seat = await self.ctx.menu_step(interaction.user.id, session_id, built_for)
         state = session.state
         start = values[0] if values else ""
         ends = destinations_by_piece(state, seat).get(start)
@@ -284,7 +272,7 @@ class OctegoAdapter(GameAdapter):
         self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
     ) -> None:
         built_for, _, start = arg.partition(":")
-        session, seat = await self._menu_step(interaction, session_id, built_for)
+        session, seat = await self.ctx.menu_step(interaction.user.id, session_id, built_for)
         end = values[0] if values else ""
         paths = destinations_by_piece(session.state, seat).get(start, {}).get(end)
         if not paths:
@@ -306,7 +294,7 @@ class OctegoAdapter(GameAdapter):
         self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
     ) -> None:
         built_for, start, end = ([*arg.split(":"), "", ""])[:3]
-        session, seat = await self._menu_step(interaction, session_id, built_for)
+        session, seat = await self.ctx.menu_step(interaction.user.id, session_id, built_for)
         path = values[0] if values else ""
         if path not in destinations_by_piece(session.state, seat).get(start, {}).get(end, []):
             raise UserError("That path is not possible now: click **Move** again.")
