@@ -17,9 +17,10 @@ from discord.ext import commands
 
 from bot.adapter import GameAdapter
 from bot.replies import ErrorLog, UserError
-from bot.sessions import SessionChanged, Sessions
+from bot.sessions import GameSession, SessionChanged, Sessions
 
 log = logging.getLogger(__name__)
+ATTEMPTS = 3  # a computer move that fails (not refused) is tried again, so the game never waits for ever
 
 
 class ComputerPlayers(commands.Cog):
@@ -46,16 +47,26 @@ class ComputerPlayers(commands.Cog):
         seat = session.seat_of(self.bot.user.id)
         if seat is None or adapter.computer_player is None or seat not in adapter.engine.to_act(session.state):
             return
-        try:
-            level = session.meta.computer_level
-            seed = session.meta.seed + session.action_number
-            choose = type(adapter).computer_player  # a plain function, not a method
-            action = await asyncio.get_running_loop().run_in_executor(
-                self.executor, choose, session.state, seat, level, seed
-            )
-            await self.sessions.act(session.id, self.bot.user.id, action, seat=seat, built_for=session.action_number)
-        except UserError as error:
-            log.info("computer move in session %s was overtaken: %s", session.id, error)
-        except Exception as error:
-            self.errors.append(error)
-            log.exception("the computer player failed in session %s", session.id)
+        for attempt in range(ATTEMPTS):
+            try:
+                await self._move(session, adapter, seat)
+                return
+            except UserError as error:
+                log.info("computer move in session %s was overtaken: %s", session.id, error)
+                return
+            except Exception as error:  # e.g. the database was busy: think and try again shortly
+                if attempt == ATTEMPTS - 1:
+                    self.errors.append(error)
+                log.warning(
+                    "the computer player failed in session %s (attempt %d)", session.id, attempt + 1, exc_info=error
+                )
+                await asyncio.sleep(2**attempt)
+
+    async def _move(self, session: GameSession, adapter: GameAdapter, seat: int) -> None:
+        level = session.meta.computer_level
+        seed = session.meta.seed + session.action_number
+        choose = type(adapter).computer_player  # a plain function, not a method
+        action = await asyncio.get_running_loop().run_in_executor(
+            self.executor, choose, session.state, seat, level, seed
+        )
+        await self.sessions.act(session.id, self.bot.user.id, action, seat=seat, built_for=session.action_number)
