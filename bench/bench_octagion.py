@@ -75,12 +75,12 @@ def run() -> list[Row]:
 
 async def _round_running(world):
     """Untimed: a practice game whose first round runs (virtual time stands still), and what to type."""
-    session = await world.platform.live_in_channel(world.channel.id)
+    session = await world.platform.sessions.live_in_channel(world.channel.id)
     if session is None:
         world.platform.new_seed = lambda: 1234
         await world.ada.slash(world.channel, "octagion start")
         await world.ada.click(world.channel.last_message, label="Start")
-        session = await world.platform.live_in_channel(world.channel.id)
+        session = await world.platform.sessions.live_in_channel(world.channel.id)
     cards = solution(session.state.words[0])
     shift = len(session.state.history) + await world.platform.store.count_actions(session.id)
     return " ".join(cards[: 1 + shift % 8])  # a different variant each time

@@ -20,7 +20,7 @@ async def _fresh_game(world):
     await world.ada.slash(world.channel, "octagone challenge", opponent=world.bo)
     await world.bo.click(world.channel.last_message, label="Accept")
     record = await world.platform.store.live_session(world.channel.id)
-    session = await world.platform.load(record.id)
+    session = await world.platform.sessions.load(record.id)
     return world.ada if session.players[session.state.to_move] == world.ada.id else world.bo
 
 

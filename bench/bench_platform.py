@@ -24,24 +24,29 @@ def _store_saves(repeat: int = 200) -> Row:
         with tempfile.TemporaryDirectory() as folder:
             store = await Store.open(str(Path(folder) / "bench.db"))
             now = datetime.now(UTC)
-            session = await store.create_session(
-                game="bench",
-                guild_id=1,
-                channel_id=1,
-                host_id=1,
-                players=[1, 2],
-                status="active",
-                state={},
-                schema_version=1,
-                now=now,
-            )
+            async with store.transaction() as tx:
+                session = await tx.insert_session(
+                    game="bench",
+                    guild_id=1,
+                    channel_id=1,
+                    host_id=1,
+                    players=[1, 2],
+                    status="active",
+                    state={},
+                    schema_version=1,
+                    now=now,
+                    meta={},
+                )
             record = await store.get_session(session)
             state = {"board": list(range(64)), "hands": [[f"card{i}" for i in range(8)]] * 2, "turn": 0}
             samples = []
             for move in range(repeat):
                 record.state = {**state, "turn": move}
+                record.actions += 1
                 start = time.perf_counter()
-                await store.save_session(record, now, (1, {"type": "move", "path": "c1-d2-e3"}))
+                async with store.transaction() as tx:
+                    await tx.update_session(record, now)
+                    await tx.append_action(record.id, record.actions, 1, {"type": "move", "path": "c1-d2-e3"}, now)
                 samples.append(time.perf_counter() - start)
             await store.close()
             return samples
