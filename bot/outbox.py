@@ -23,7 +23,7 @@ import discord
 
 from bot.rendering import as_file
 from bot.replies import ErrorLog, fit
-from bot.sessions import GameSession, Sessions
+from bot.sessions import Change, GameSession, Sessions
 from bot.store import OutboxEntry, Store
 from render.theme import Picture
 
@@ -47,7 +47,7 @@ class Outgoing:
 
 
 Builder = Callable[[GameSession, dict[str, Any]], Awaitable[Outgoing | None]]
-After = Callable[[GameSession, dict[str, Any], discord.Message | None], Awaitable[None]]
+After = Callable[[Change, dict[str, Any], discord.Message], Awaitable[None]]
 
 
 @dataclass
@@ -159,14 +159,22 @@ class Outbox:
             log.exception("outbox entry %s (%s) of session %s failed", entry.id, entry.kind, entry.session_id)
             await self._failed(entry, "an error")
             return False
-        async with self.store.transaction() as tx:
-            await tx.outbox_done([e.id for e in batch])
-        if kind.after is not None:
+        ids = [e.id for e in batch]
+        if kind.after is not None and message is not None:
+            # What follows the message (its id, a round's clock) commits with the entry's removal:
+            # a crash in between sends the message again rather than losing what follows it.
             try:
-                await kind.after(session, payload, message)
-            except Exception as error:  # the message is out; what follows must not resend it
+                async with self.sessions.change(entry.session_id) as change:
+                    change.during_commit(lambda tx: tx.outbox_done(ids))
+                    await kind.after(change, payload, message)
+                return True
+            except Exception as error:
                 self.errors.append(error)
                 log.exception("after sending outbox entry %s of session %s", entry.id, entry.session_id)
+                await self._failed(entry, "what follows the message failed")
+                return False
+        async with self.store.transaction() as tx:
+            await tx.outbox_done(ids)
         return True
 
     async def _deliver(self, session: GameSession, outgoing: Outgoing) -> discord.Message | None:

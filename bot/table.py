@@ -65,11 +65,9 @@ class Table:
         picture = await self.renderer.render(adapter.render_public, session)
         return Outgoing(self.content(session), [picture], view_of(self.components(session)), edit=edit)
 
-    async def _remember_message(self, session: GameSession, _: dict[str, Any], message: discord.Message | None) -> None:
-        if message is None or message.id == session.record.message_id:
-            return
-        async with self.sessions.change(session.id) as change:
-            change.record.message_id = message.id
+    @staticmethod
+    async def _remember_message(change: Change, _: dict[str, Any], message: discord.Message) -> None:
+        change.record.message_id = message.id
 
     @staticmethod
     async def _build_text(_: GameSession, payload: dict[str, Any]) -> Outgoing:

@@ -406,26 +406,24 @@ class OctagionAdapter(GameAdapter):
         state = session.state
         if session.status != "active" or state.phase != "playing" or state.round != payload["round"]:
             return None  # stopped or moved on meanwhile
-        if session.meta.round_deadline is None:
-            deadline = self.ctx.sessions.clock() + timedelta(seconds=octagion_rules.round_seconds(state))
-            payload["deadline"] = int(deadline.timestamp())
-            session.meta.round_deadline = payload["deadline"]
+        deadline = self.ctx.sessions.clock() + timedelta(seconds=octagion_rules.round_seconds(state))
+        payload["deadline"] = int(deadline.timestamp())
+        session.meta.round_deadline = payload["deadline"]
         picture = await self.ctx.render(self.render_public, session)
         table = self.ctx.table
         return Outgoing(table.content(session), [picture], view_of(table.components(session)))
 
-    async def _round_visible(self, session: GameSession, payload: dict[str, Any], message: Any) -> None:
-        if message is None or "deadline" not in payload:
+    @staticmethod
+    async def _round_visible(change: Change, payload: dict[str, Any], message: Any) -> None:
+        state = change.state
+        if change.record.status != "active" or state.phase != "playing" or state.round != payload["round"]:
             return
-        async with self.ctx.sessions.change(session.id) as change:
-            state = change.state
-            if change.record.status != "active" or state.phase != "playing" or state.round != payload["round"]:
-                return
-            change.record.message_id = message.id
-            if change.meta.round_deadline is None:
-                deadline = datetime.fromtimestamp(payload["deadline"], tz=UTC)
-                change.meta.round_deadline = payload["deadline"]
-                change.add_timer(ROUND_END, deadline, {"round": state.round})
+        change.record.message_id = message.id
+        if change.meta.round_deadline is None or "deadline" in payload:
+            change.meta.round_deadline = payload["deadline"]
+            change.cancel_timers([ROUND_END])
+            deadline = datetime.fromtimestamp(payload["deadline"], tz=UTC)
+            change.add_timer(ROUND_END, deadline, {"round": state.round})
 
     async def _round_end_timer(self, change: Change, timer: TimerRecord) -> None:
         state = change.state
