@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.adapter import GameAdapter
 from bot.replies import ErrorLog, UserError
-from bot.sessions import GameSession, SessionChanged, Sessions
+from bot.sessions import GameSession, Sessions
 
 log = logging.getLogger(__name__)
 ATTEMPTS = 3  # a computer move that fails (not refused) is tried again, so the game never waits for ever
@@ -39,8 +39,7 @@ class ComputerPlayers(commands.Cog):
         self.executor = executor
 
     @commands.Cog.listener()
-    async def on_session_changed(self, changed: SessionChanged) -> None:
-        session = changed.session
+    async def on_session_changed(self, session: GameSession) -> None:
         if session.status != "active":
             return
         adapter = self.games[session.record.game]

@@ -17,7 +17,7 @@ from bot.components import Controls
 from bot.outbox import Outbox
 from bot.rendering import RenderPool
 from bot.replies import UserError, reply_private
-from bot.sessions import STALE_TEXT, GameSession, Sessions
+from bot.sessions import GameSession, Sessions
 from bot.timers import Scheduler
 from render.theme import Picture
 
@@ -58,8 +58,7 @@ class GameContext:
         for a menu built earlier, the game has not moved on since (the platform's stale sentence)."""
         session = await self.sessions.load(session_id)
         seat = self.sessions.check_can_act(session, user_id)
-        if built_for is not None and built_for != str(session.action_number):
-            raise UserError(STALE_TEXT)
+        self.sessions.check_fresh(session, built_for)
         return session, seat
 
     async def session_for(self, interaction: discord.Interaction, game: str) -> GameSession:

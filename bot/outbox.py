@@ -43,7 +43,6 @@ class Outgoing:
     pictures: list[Picture] = field(default_factory=list)
     view: discord.ui.View | None = None
     edit: int | None = None
-    keep_attachments: bool = False  # an edit that leaves the pictures as they are
 
 
 Builder = Callable[[GameSession, dict[str, Any]], Awaitable[Outgoing | None]]
@@ -184,8 +183,6 @@ class Outbox:
         if outgoing.edit is not None:
             message = channel.get_partial_message(outgoing.edit)
             try:
-                if outgoing.keep_attachments:
-                    return await message.edit(content=fit(outgoing.content), view=outgoing.view)
                 return await message.edit(content=fit(outgoing.content), attachments=files, view=outgoing.view)
             except discord.NotFound:  # deleted by someone: post it anew instead
                 files = [as_file(p) for p in outgoing.pictures]

@@ -27,7 +27,7 @@ from bot.outbox import Outbox
 from bot.rendering import RenderPool
 from bot.replies import ErrorLog
 from bot.results import Results
-from bot.sessions import SessionChanged, Sessions
+from bot.sessions import GameSession, Sessions
 from bot.store import Store, TimerRecord
 from bot.table import Table
 from bot.timers import Scheduler
@@ -73,9 +73,9 @@ class Platform:
             self.games[adapter.name] = adapter
         self.context = context
 
-    def _after_commit(self, changed: SessionChanged, _added: list[TimerRecord], _removed: list[int]) -> None:
-        self.outbox.wake(changed.session.id)
-        self.bot.dispatch("session_changed", changed)
+    def _after_commit(self, session: GameSession, _added: list[TimerRecord], _removed: list[int]) -> None:
+        self.outbox.wake(session.id)
+        self.bot.dispatch("session_changed", session)
 
     async def start(self) -> None:
         """Once the bot can talk to Discord: send what is unsent, arm the timers (idempotent)."""

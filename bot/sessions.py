@@ -107,24 +107,13 @@ class GameSession:
         return f"<@{self.players[seat]}>"
 
 
-@dataclass(frozen=True)
-class SessionChanged:
-    """What listeners hear after a change committed."""
-
-    session: GameSession
-    actions: int  # how many actions this change applied
-    finished: bool  # the game ended in this change
-    outcome: Outcome | None
-
-
 class Change:
     """The work of one ``sessions.change`` block: build it up, then it commits as one."""
 
-    def __init__(self, session: GameSession, game: GameInfo, now: datetime, timer: TimerRecord | None):
+    def __init__(self, session: GameSession, game: GameInfo, now: datetime):
         self.session = session
         self.game = game
         self.now = now
-        self.timer = timer
         self.logged: list[tuple[int | None, dict[str, Any]]] = []
         self.new_timers: list[tuple[str, datetime, dict[str, Any]]] = []
         self.cancelled: list[list[str] | None] = []
@@ -226,7 +215,8 @@ class Change:
 
 
 Planner = Callable[[Change], Awaitable[None]]
-Listener = Callable[[SessionChanged], None]
+# Told of every commit: the session as committed, the timers it added and the timer ids it removed.
+Committed = Callable[[GameSession, list[TimerRecord], list[int]], None]
 
 
 class Sessions:
@@ -235,7 +225,7 @@ class Sessions:
         self.games = games
         self.clock = clock
         self.planners: list[Planner] = []  # contribute to a change before it commits
-        self.committed: list[Callable[[SessionChanged, list[TimerRecord], list[int]], None]] = []
+        self.committed: list[Committed] = []
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     # -------------------------------------------------------------------- reads
@@ -273,6 +263,12 @@ class Sessions:
         if not any_time and seat not in to_act:
             raise UserError(self.turn_sentence(session, to_act))
         return seat
+
+    @staticmethod
+    def check_fresh(session: GameSession, built_for: int | str | None) -> None:
+        """The one stale check: a control built for an earlier action number is refused."""
+        if built_for is not None and str(built_for) != str(session.action_number):
+            raise UserError(STALE_TEXT)
 
     @staticmethod
     def turn_sentence(session: GameSession, to_act: list[int]) -> str:
@@ -322,7 +318,7 @@ class Sessions:
             updated_at=now,
             meta={},
         )
-        change = Change(GameSession(record, None, meta), self.games[game], now, None)
+        change = Change(GameSession(record, None, meta), self.games[game], now)
         change.was_status = "new"
         yield change
         for planner in self.planners:
@@ -349,22 +345,17 @@ class Sessions:
         self._announce(change, added, removed)
 
     @asynccontextmanager
-    async def change(
-        self, session_id: int, *, built_for: int | None = None, timer: TimerRecord | None = None
-    ) -> AsyncIterator[Change]:
+    async def change(self, session_id: int, *, timer: TimerRecord | None = None) -> AsyncIterator[Change]:
         """Change one session in one transaction (see the module's docstring).
 
-        ``built_for``: the action number a control was made for; an older one is refused (stale).
         ``timer``: the timer being fired; it is deleted in this transaction, and a timer that is
         already gone (fired or cancelled) raises ``TimerGone`` before anything runs.
         """
         async with self._lock(session_id):
             session = await self.load(session_id)
-            if built_for is not None and built_for != session.action_number:
-                raise UserError(STALE_TEXT)
             if timer is not None and timer.id not in {t.id for t in await self.store.timers(session_id)}:
                 raise TimerGone(timer.id)
-            change = Change(session, self.games[session.record.game], self.clock(), timer)
+            change = Change(session, self.games[session.record.game], self.clock())
             yield change
             for planner in self.planners:
                 await planner(change)
@@ -392,8 +383,7 @@ class Sessions:
         async with self.change(session_id) as change:
             any_time = action.get("type") == "resign"
             seat = self.check_can_act(change.session, user_id, seat, any_time=any_time)
-            if built_for is not None and built_for != change.session.action_number:
-                raise UserError(STALE_TEXT)  # after the turn check: "it is X's turn" says more
+            self.check_fresh(change.session, built_for)  # after the turn check: "it is X's turn" says more
             change.apply(seat, action, by=user_id, event=event, quiet=quiet)
         return change.session
 
@@ -425,9 +415,8 @@ class Sessions:
         return added, removed
 
     def _announce(self, change: Change, added: list[TimerRecord], removed: list[int]) -> None:
-        changed = SessionChanged(change.session, len(change.logged), change.finished, change.outcome)
         for listener in self.committed:
-            listener(changed, added, removed)
+            listener(change.session, added, removed)
 
 
 class TimerGone(Exception):

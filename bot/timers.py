@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.replies import ErrorLog, UserError
-from bot.sessions import Change, SessionChanged, Sessions, TimerGone
+from bot.sessions import Change, GameSession, Sessions, TimerGone
 from bot.store import Store, TimerRecord
 
 log = logging.getLogger(__name__)
@@ -66,7 +66,7 @@ class Scheduler:
         self._task = None
 
     # ------------------------------------------------------------ bookkeeping
-    def _on_commit(self, _: SessionChanged, added: list[TimerRecord], removed: list[int]) -> None:
+    def _on_commit(self, _: GameSession, added: list[TimerRecord], removed: list[int]) -> None:
         for timer_id in removed:
             self._timers.pop(timer_id, None)  # its queue entry is skipped when it comes up
             self._failures.pop(timer_id, None)

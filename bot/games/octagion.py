@@ -418,12 +418,12 @@ class OctagionAdapter(GameAdapter):
         state = change.state
         if change.record.status != "active" or state.phase != "playing" or state.round != payload["round"]:
             return
+        # The deadline the message shows (a message sent again after a crash shows a new one).
         change.record.message_id = message.id
-        if change.meta.round_deadline is None or "deadline" in payload:
-            change.meta.round_deadline = payload["deadline"]
-            change.cancel_timers([ROUND_END])
-            deadline = datetime.fromtimestamp(payload["deadline"], tz=UTC)
-            change.add_timer(ROUND_END, deadline, {"round": state.round})
+        change.meta.round_deadline = payload["deadline"]
+        change.cancel_timers([ROUND_END])
+        deadline = datetime.fromtimestamp(payload["deadline"], tz=UTC)
+        change.add_timer(ROUND_END, deadline, {"round": state.round})
 
     async def _round_end_timer(self, change: Change, timer: TimerRecord) -> None:
         state = change.state
@@ -471,7 +471,6 @@ class OctagionAdapter(GameAdapter):
             return
         seat = ENGINE.to_act(state)[0]
         change.apply(seat, {"type": "next_round"}, by=None, quiet=True)
-        change.meta.round_deadline = None
         change.post(ROUND_POST, {"round": change.state.round})
 
     async def _build_result(self, session: GameSession, payload: dict[str, Any]) -> Outgoing:

@@ -19,7 +19,6 @@ from discord import app_commands
 from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter, GameSession
 from bot.components import SessionButton, SessionSelect, view_of
 from bot.replies import UserError, acknowledge, escape
-from bot.sessions import STALE_TEXT
 from engines.octagone import (
     ADVANCED,
     BASIC,
@@ -417,10 +416,7 @@ class OctagoneAdapter(GameAdapter):
 
     async def _aim_select(self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]) -> None:
         built_for, shield, box = ([*arg.split(":"), "", ""])[:3]
-        # The turn first, as for every menu step: a player whose turn has passed hears whose it is.
-        await self.ctx.menu_step(interaction.user.id, session_id)
-        if not built_for.isdigit():  # a menu from before action numbers were stamped
-            raise UserError(STALE_TEXT)
+        await self.ctx.menu_step(interaction.user.id, session_id, built_for)
         direction = values[0] if values else ""
         if shield == WHITE_LADY:
             action = {"type": "white_lady", "box": box, "direction": direction}

@@ -510,8 +510,7 @@ class OctilesAdapter(GameAdapter):
         """For a step that only narrows the choices: the clicker's turn, and a menu built for
         the current action number (an action from the menu is checked again by the platform)."""
         session, seat = await self._turn_of(interaction, session_id)
-        if stamp != str(session.action_number):
-            raise UserError(STALE_TEXT)
+        self.ctx.sessions.check_fresh(session, stamp)
         return session, seat
 
     async def _open_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
