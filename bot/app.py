@@ -129,8 +129,7 @@ def game_group(platform: Platform, adapter: GameAdapter) -> app_commands.Group:
     @group.command(name="resign", description=f"Resign your {adapter.title} game in this channel.")
     async def resign_command(interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
-        session = await platform.context.session_for(interaction, game)
-        await resign(platform, interaction, session.id)
+        await resign(platform, interaction, await platform.context.running_id(interaction, game))
         await reply_private(interaction, "You resigned.")
 
     @group.command(name="board", description=f"Post the current {adapter.title} picture again.")

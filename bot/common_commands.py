@@ -25,8 +25,8 @@ async def resign(platform: Platform, interaction: discord.Interaction, session_i
 
 async def board(platform: Platform, interaction: discord.Interaction, game: str) -> None:
     """Post the current picture again, at the bottom of the channel."""
-    session = await platform.context.session_for(interaction, game)
-    async with platform.sessions.change(session.id) as change:
+    session_id = await platform.context.running_id(interaction, game)
+    async with platform.sessions.change(session_id) as change:
         change.show(repost=True)
     await reply_private(interaction, "Here is the current board.")
 

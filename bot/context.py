@@ -64,6 +64,16 @@ class GameContext:
     async def session_for(self, interaction: discord.Interaction, game: str) -> GameSession:
         """This channel's running game of ``game``, or a clear error."""
         session = await self.sessions.live_in_channel(interaction.channel_id)
-        if session is None or session.record.game != game or session.status != "active":
-            raise UserError(f"There is no {self.sessions.game(game).title} game running in this channel.")
+        self._check_running(game, session and (session.record.game, session.status))
         return session
+
+    async def running_id(self, interaction: discord.Interaction, game: str) -> int:
+        """The id of this channel's running game of ``game`` (or a clear error), for a command that
+        acts at once: the action's own change loads the session, so it is not read twice."""
+        found = await self.sessions.store.live_session_ref(interaction.channel_id)
+        self._check_running(game, found and found[1:])
+        return found[0]
+
+    def _check_running(self, game: str, found: tuple[str, str] | None) -> None:
+        if found != (game, "active"):
+            raise UserError(f"There is no {self.sessions.game(game).title} game running in this channel.")

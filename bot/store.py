@@ -475,6 +475,12 @@ class Store:
         row = await self._fetchone(f"SELECT * FROM sessions WHERE channel_id = ? AND {LIVE_SQL}", (channel_id,))
         return _session(row) if row else None
 
+    async def live_session_ref(self, channel_id: int) -> tuple[int, str, str] | None:
+        """(id, game, status) of the channel's live session, without reading its state."""
+        sql = f"SELECT id, game, status FROM sessions WHERE channel_id = ? AND {LIVE_SQL}"
+        row = await self._fetchone(sql, (channel_id,))
+        return (row[0], row[1], row[2]) if row else None
+
     async def actions(self, session_id: int) -> list[tuple[int, int | None, dict[str, Any]]]:
         async with self._db.execute(
             "SELECT seq, player_id, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,)

@@ -220,14 +220,12 @@ class OctagionAdapter(GameAdapter):
         )
         async def play(interaction: discord.Interaction, cards: str) -> None:
             await acknowledge(interaction)
-            session = await ctx.session_for(interaction, GAME)
-            await self.set_variant(interaction, session.id, cards, None)
+            await self.set_variant(interaction, await ctx.running_id(interaction, GAME), cards, None)
 
         @group.command(name="gotit", description="Got it! End the round for everyone now.")
         async def gotit(interaction: discord.Interaction) -> None:
             await acknowledge(interaction)
-            session = await ctx.session_for(interaction, GAME)
-            await self.got_it(interaction.user.id, session.id, None)
+            await self.got_it(interaction.user.id, await ctx.running_id(interaction, GAME), None)
             await ctx.reply_private(interaction, "🖐 You called **Got it!** The result is posted below.")
 
     # ------------------------------------------------------------ lobby

@@ -173,8 +173,8 @@ class OctegoAdapter(GameAdapter):
         )
         async def move(interaction: discord.Interaction, path: str) -> None:
             await acknowledge(interaction)
-            session = await ctx.session_for(interaction, GAME)
-            session = await ctx.act(session.id, interaction.user.id, {"type": "move", "path": path[:60]})
+            session_id = await ctx.running_id(interaction, GAME)
+            session = await ctx.act(session_id, interaction.user.id, {"type": "move", "path": path[:60]})
             await ctx.reply_private(interaction, self._done_text(session))
 
         @move.autocomplete("path")

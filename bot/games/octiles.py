@@ -471,8 +471,8 @@ class OctilesAdapter(GameAdapter):
 
     async def _command(self, interaction: discord.Interaction, action: dict[str, Any]) -> None:
         """A slash command's action (the command is already acknowledged privately)."""
-        session = await self.ctx.session_for(interaction, GAME)
-        session = await self.ctx.act(session.id, interaction.user.id, action)
+        session_id = await self.ctx.running_id(interaction, GAME)
+        session = await self.ctx.act(session_id, interaction.user.id, action)
         text, view = self._done(session, interaction.user.id)
         await self.ctx.reply_private(interaction, text, view=view)
 

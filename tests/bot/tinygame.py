@@ -99,8 +99,8 @@ class TinyAdapter(GameAdapter):
         @group.command(name="add", description="Add 1 or 2.")
         async def add(interaction: discord.Interaction, amount: int) -> None:
             await acknowledge(interaction)
-            session = await ctx.session_for(interaction, "tiny")
-            await ctx.act(session.id, interaction.user.id, {"type": "add", "amount": amount})
+            session_id = await ctx.running_id(interaction, "tiny")
+            await ctx.act(session_id, interaction.user.id, {"type": "add", "amount": amount})
             await ctx.reply_private(interaction, f"You added {amount}.")
 
         async def add_button(interaction, session_id, arg):
