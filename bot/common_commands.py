@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.components import SessionSelect, view_of
 from bot.replies import UserError, acknowledge, escape, reply_private
+from bot.store import LIVE_STATUSES
 from bot.table import TEXT
 
 if TYPE_CHECKING:
@@ -43,18 +44,18 @@ async def private_view(platform: Platform, interaction: discord.Interaction, ses
 
 
 async def stop(platform: Platform, interaction: discord.Interaction) -> None:
-    session = await platform.sessions.live_in_channel(interaction.channel_id)
-    if session is None:
+    found = await platform.store.live_session_ref(interaction.channel_id)
+    if found is None:
         raise UserError("Nothing is running in this channel.")
-    host = session.record.host_id
-    # The member's permissions in this channel (overwrites included), not server-wide ones.
-    if interaction.user.id != host and not interaction.permissions.manage_messages:
-        raise UserError(f"Only the host (<@{host}>) or a member with Manage Messages here can stop this.")
-    title = platform.games[session.record.game].title
-    note = f"⏹ {interaction.user.mention} stopped the {title} session."
-    async with platform.sessions.change(session.id) as change:
-        if change.record.status not in ("challenge", "lobby", "active"):
+    async with platform.sessions.change(found[0]) as change:
+        if change.record.status not in LIVE_STATUSES:  # it ended while this waited for its turn
             raise UserError("Nothing is running in this channel.")
+        host = change.record.host_id
+        # The member's permissions in this channel (overwrites included), not server-wide ones.
+        if interaction.user.id != host and not interaction.permissions.manage_messages:
+            raise UserError(f"Only the host (<@{host}>) or a member with Manage Messages here can stop this.")
+        title = platform.games[change.record.game].title
+        note = f"⏹ {interaction.user.mention} stopped the {title} session."
         change.meta.stopped_by = interaction.user.id
         change.end("stopped", note)
         change.post(TEXT, {"content": note})
