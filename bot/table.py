@@ -62,7 +62,11 @@ class Table:
             if edit is None:
                 return None  # it was never shown: nothing to say
             return Outgoing(session.meta.ended_note or "This session is closed.", edit=edit)
-        picture = await self.renderer.render(adapter.render_public, session)
+        return await self.game_picture(session, edit)
+
+    async def game_picture(self, session: GameSession, edit: int | None = None) -> Outgoing:
+        """A running or finished game's message: its picture, text and controls."""
+        picture = await self.renderer.render(self.games[session.record.game].render_public, session)
         return Outgoing(self.content(session), [picture], view_of(self.components(session)), edit=edit)
 
     @staticmethod

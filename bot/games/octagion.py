@@ -407,9 +407,7 @@ class OctagionAdapter(GameAdapter):
         deadline = self.ctx.sessions.clock() + timedelta(seconds=octagion_rules.round_seconds(state))
         payload["deadline"] = int(deadline.timestamp())
         session.meta.round_deadline = payload["deadline"]
-        picture = await self.ctx.render(self.render_public, session)
-        table = self.ctx.table
-        return Outgoing(table.content(session), [picture], view_of(table.components(session)))
+        return await self.ctx.table.game_picture(session)
 
     @staticmethod
     async def _round_visible(change: Change, payload: dict[str, Any], message: Any) -> None:
