@@ -35,6 +35,14 @@ class World:
         """The live session of #games (a GameSession), or None when nothing runs there."""
         return await self.platform.sessions.live_in_channel(self.channel.id)
 
+    async def set_state(self, session_id: int, state: Any) -> None:
+        """Test set-up only: put a running game in a chosen position, shown on its game message
+        before the caller goes on (the outbox sends from a task the simulator does not wait for)."""
+        async with self.platform.sessions.change(session_id) as change:
+            change.session.state = state
+            change.show()
+        await self.platform.outbox.flush(session_id)
+
     def message(self, message_id: int) -> Any:
         """A message of #games as it is now (edits included)."""
         return next(m for m in self.channel.history() if m.id == message_id)

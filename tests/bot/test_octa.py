@@ -231,10 +231,7 @@ async def test_panel_controls_survive_a_restart(world, settings):
 
 async def redeal(world, sid, options) -> None:
     """Test set-up only: replace the running game's cards with an engine test deal (engines/octa/testing.py)."""
-    async with world.platform.sessions.change(sid) as change:
-        change.session.state = ENGINE.new_game(2, options, SEED)
-        change.show()
-    await world.platform.outbox.flush(sid)  # the game message shows the new deal before the test goes on
+    await world.set_state(sid, ENGINE.new_game(2, options, SEED))
 
 
 async def test_laying_a_run_by_picking_its_cards(world):

@@ -105,10 +105,8 @@ async def test_win_by_capturing_both_octegos_then_stats_and_rematch(world):
     session = await start(world)
     # Test set-up: replace the opening with a near-end position (Ada = seat 0 to move). Ada's
     # 1s on c5 and g5 attack Bo's Octegos on d6 and f6.
-    async with world.platform.sessions.change(session.id) as change:
-        change.session.state = ENGINE.new_game(2, {"position": "Od1 Oe1 1c5 1g5 / Od6 Of6 1a8 2h8", "to_move": 0}, SEED)
-        change.show()
-    await world.platform.outbox.flush(session.id)  # the game message shows the new position
+    position = {"position": "Od1 Oe1 1c5 1g5 / Od6 Of6 1a8 2h8", "to_move": 0}
+    await world.set_state(session.id, ENGINE.new_game(2, position, SEED))
 
     assert await move(world.ada, world, "c5xd6") == "Done. **Ada** moved **c5xd6**, capturing **Bo**'s Octego."
     message = world.channel.last_message

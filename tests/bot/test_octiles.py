@@ -88,10 +88,7 @@ async def set_up_by_menus(world, session, gold="C3", teal="D4", circle="A2"):
 async def replace_state(world, session, layout, seed=SEED, **options):
     """TEST SET-UP ONLY: swap the running session's state for a fixed position (the engine's
     test-only ``layout`` option), then show it on the game message."""
-    async with world.platform.sessions.change(session.id) as change:
-        change.session.state = ENGINE.new_game(2, {"layout": layout, **options}, seed)
-        change.show()
-    await world.platform.outbox.flush(session.id)  # the game message shows it before the test goes on
+    await world.set_state(session.id, ENGINE.new_game(2, {"layout": layout, **options}, seed))
     return await current(world, session.id)
 
 
