@@ -3,11 +3,13 @@
 A change adds entries (``change.post(kind, payload)``) in its own transaction; after the
 commit the sender posts or edits each message, in order per session, and deletes the entry.
 A failed send is retried with backoff, also after a restart, and blocks the later entries
-of its session so that messages never appear out of order.
+of its session so that messages never appear out of order (a redraw of the game message
+blocks nothing: a later redraw shows the newer state anyway).
 
 What an entry looks like on Discord is built at send time from the session as stored then,
-by the builder registered for its kind; ``after`` runs once the message is out (e.g. to
-remember the new game message's id, or to start a round's clock once players can see it).
+by the builder registered for its kind. ``after`` runs once a new message is out (an edit
+needs nothing more), in a session change that also removes the entry: e.g. to remember the
+new game message's id, or to start a round's clock once players can see it.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ After = Callable[[Change, dict[str, Any], discord.Message], Awaitable[None]]
 @dataclass
 class Kind:
     build: Builder
-    after: After | None = None
+    after: After | None = None  # runs when a message was posted anew, not when one was edited
     coalesce: bool = False  # consecutive entries of this kind are sent once (the newest state wins)
 
 
@@ -159,7 +161,8 @@ class Outbox:
             await self._failed(entry, "an error")
             return False
         ids = [e.id for e in batch]
-        if kind.after is not None and message is not None:
+        posted = message is not None and (outgoing.edit is None or message.id != outgoing.edit)
+        if kind.after is not None and posted:
             # What follows the message (its id, a round's clock) commits with the entry's removal:
             # a crash in between sends the message again rather than losing what follows it.
             try:
