@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.context import GameContext
 from bot.sessions import GameSession
-from engines.base import Engine
+from engines.base import Event, Game
 from render.theme import Picture
 
 # The computer's strength, offered by every game that has a computer opponent.
@@ -28,7 +28,7 @@ __all__ = ["COMPUTER_LEVEL_CHOICES", "GameAdapter", "GameSession"]
 class GameAdapter:
     """Base class: sensible defaults for a two-player, turn-based game."""
 
-    engine: Engine
+    engine: Game
     name: str
     title: str
     summary: str  # one line for /games
@@ -56,8 +56,9 @@ class GameAdapter:
         """A line under the title: last move, phase, scores... (whose turn is added by the platform)."""
         return ""
 
-    def describe_action(self, session: GameSession, seat: int | None, action: dict[str, Any]) -> str:
-        """A short public sentence for an action, e.g. "Ada moved c1-d2"."""
+    def narrate(self, event: Event, names: Sequence[str]) -> str:
+        """One event in words, e.g. "Ada moved c1-d2.": the game's narrator, ``render.<game>.narrate``,
+        also used for the picture's alt text. ``names`` are ready for the text they go into."""
         return ""
 
     def options_text(self, options: dict[str, Any]) -> str:

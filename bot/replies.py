@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's text
 QUOTE_LIMIT = 60  # how much of a player's own input an answer repeats
+NAME_LIMIT = 40  # how much of a player's name a message repeats
 BUSY_TEXT = "I am busy saving other games right now; nothing was changed. Please try again in a moment."
 SORRY_TEXT = "Sorry, something went wrong on my side; nothing was lost. Please try again."
 

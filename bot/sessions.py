@@ -23,9 +23,9 @@ from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from typing import Any, Protocol
 
-from bot.replies import UserError, sentence
+from bot.replies import NAME_LIMIT, UserError, escape, sentence
 from bot.store import ChannelBusy, SessionRecord, Store, TimerRecord, Transaction
-from engines.base import Engine, IllegalAction, Outcome
+from engines.base import Game, IllegalAction, Outcome
 
 STALE_TEXT = "This menu is out of date: the game has moved on since it was opened. Open it again."
 
@@ -33,7 +33,7 @@ STALE_TEXT = "This menu is out of date: the game has moved on since it was opene
 class GameInfo(Protocol):
     """What sessions need to know of a game: its engine and its name for people."""
 
-    engine: Engine
+    engine: Game
     title: str
 
 
@@ -49,7 +49,7 @@ class SessionMeta:
     pending: list[int] = field(default_factory=list)  # challenged players who have not accepted yet
     seats: list[int] = field(default_factory=list)  # a challenge's seat order, for when it starts
     expires_at: int | None = None  # unix time an open challenge expires
-    last_event: str = ""  # the public sentence for the latest action
+    headline: str = ""  # the platform's own line for the latest action (a forfeit), instead of the narrator's
     turn_deadline: int | None = None  # unix time the turn clock runs out
     stopped_by: int | None = None
     ended_note: str = ""  # why a challenge or lobby closed (declined, expired, could not be posted)
@@ -103,6 +103,16 @@ class GameSession:
     def seat_of(self, user_id: int) -> int | None:
         return self.players.index(user_id) if user_id in self.players else None
 
+    @property
+    def shown_names(self) -> list[str]:
+        """Names as message text shows them, trimmed and escaped: the one place this is done."""
+        return [escape(name, NAME_LIMIT) for name in self.names]
+
+    @property
+    def bold_names(self) -> list[str]:
+        """Names for narration in message text (a picture's alt text uses the plain names)."""
+        return [f"**{name}**" for name in self.shown_names]
+
     def mention(self, seat: int) -> str:
         return f"<@{self.players[seat]}>"
 
@@ -148,7 +158,7 @@ class Change:
         """Apply one engine action for ``seat`` (the engine explains a refusal, as a UserError).
 
         ``quiet``: nothing public changes (an Octagion variant), so the game message stays.
-        ``event`` replaces the game's own sentence for the action (a forfeit is not a resignation).
+        ``event`` replaces the narrator's line for the action (a forfeit is not a resignation).
         """
         engine = self.game.engine
         try:
@@ -157,10 +167,7 @@ class Change:
             raise UserError(sentence(str(error))) from None
         self.logged.append((by, dict(action)))
         self.record.actions += 1
-        describe = getattr(self.game, "describe_action", None)
-        self.meta.last_event = (
-            event if event is not None else (describe(self.session, seat, action) if describe else "")
-        )
+        self.meta.headline = event or ""
         if not quiet:
             self.show_table = True
         self.outcome = engine.outcome(self.session.state)

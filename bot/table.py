@@ -17,7 +17,6 @@ from bot.adapter import GameAdapter
 from bot.components import SessionButton, view_of
 from bot.outbox import Outbox, Outgoing
 from bot.rendering import RenderPool
-from bot.replies import escape
 from bot.sessions import Change, GameSession, Sessions
 
 GAME_MESSAGE = "game_message"
@@ -84,10 +83,10 @@ class Table:
     # ------------------------------------------------------------------ content
     def content(self, session: GameSession) -> str:
         adapter = self.games[session.record.game]
-        names = " vs ".join(f"**{escape(n, 40)}**" for n in session.names)
-        lines = [f"## {adapter.title}", names]
-        if session.meta.last_event:
-            lines.append(session.meta.last_event)
+        lines = [f"## {adapter.title}", " vs ".join(session.bold_names)]
+        said = self.narration(session)
+        if said:
+            lines.append(said)
         status = adapter.status_text(session)
         if status:
             lines.append(status)
@@ -100,6 +99,16 @@ class Table:
         elif session.status in ("stopped", "closed"):
             lines.append(session.meta.ended_note or "⏹ Stopped.")
         return "\n".join(lines)
+
+    def narration(self, session: GameSession) -> str:
+        """What the last action did, in words: the platform's own line (a forfeit) or the
+        game's narrator on the engine's events (the result line tells the end)."""
+        if session.meta.headline or session.state is None:
+            return session.meta.headline
+        narrate = self.games[session.record.game].narrate
+        return " ".join(
+            filter(None, (narrate(event, session.bold_names) for event in session.state.events if event.kind != "end"))
+        )
 
     def result_sentence(self, session: GameSession) -> str:
         outcome = self.games[session.record.game].engine.outcome(session.state)

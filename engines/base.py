@@ -1,25 +1,36 @@
-"""The shape every game engine shares, so the bot can host any game the same way.
+"""The kit every game engine is built from, so the bot can host any game the same way.
 
-A game package ``engines/<game>/`` exposes ``ENGINE``, an object with the methods of
-:class:`Engine`. Engines are pure: no discord, no Pillow, no asyncio, no I/O, and
-randomness only through an RNG whose seed lives in the state.
+In the spirit of python-chess (``Board.push``, ``ply()``, ``outcome()``):
 
-Players are *seats*: ``0 .. players-1`` in the order given to ``new_game``. The bot maps
-Discord users to seats; an engine never sees a user id.
+- a state is a dataclass deriving from :class:`GameState`: the game's own fields plus the
+  shared ``seed``, ``players``, ``ply`` (actions applied so far), ``events`` (what the last
+  action did, as :class:`Event` records, never English), ``outcome`` (None while the game
+  runs) and ``schema``;
+- an engine derives from :class:`Game` and writes one ``play_<type>(state, seat, action)``
+  per action type, changing the copy it is given. :meth:`Game.apply` does everything around
+  that the same way for every game: it refuses a malformed action, any action after the end
+  and a seat that is not playing or not to act; it copies the state, advances ``ply``, handles
+  ``resign`` and dispatches. ``new_game``, ``to_act`` and ``legal_actions`` stay per game.
 
-Actions are plain JSON-able dicts with a ``"type"`` key (``{"type": "move", "path":
-"c1-d2"}``). Every engine accepts ``{"type": "resign"}`` from any seat while the game is
-running.
+A game package ``engines/<game>/`` exposes ``ENGINE`` and lists in ``__all__`` everything
+``render/`` and ``bot/`` may use. Engines are pure: no discord, no Pillow, no asyncio, no I/O,
+and randomness only through an RNG derived from the seed in the state.
+
+Players are *seats*: ``0 .. players-1``. The bot maps Discord users to seats. Actions are
+JSON-able dicts with a ``"type"`` key (``{"type": "move", "path": "c1-d2"}``); every engine
+accepts ``{"type": "resign"}`` from any seat while the game runs.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
-
-State = TypeVar("State")
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, ClassVar, Generic, TypeVar
 
 
 class IllegalAction(Exception):
@@ -34,6 +45,7 @@ class Outcome:
     every seat at rank 1). ``scores`` are the numbers shown to players, one per seat.
     ``teams`` gives each seat's team where seats play together (Octagone's pairs, Octagion's
     teams), so ratings treat partners as one side; None means every seat plays for itself.
+    ``reason`` is a short phrase for the result line ("resignation", "threefold repetition").
     """
 
     ranks: tuple[int, ...]
@@ -55,40 +67,177 @@ class Outcome:
         return len(self.winners) == len(self.ranks) > 1
 
 
-class Engine(Protocol[State]):
-    """What the bot needs from a game. Implementations never mutate a state they are given."""
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened: ``kind`` ("move", "capture", "resign", "end" ...) done by
+    ``seat`` (None: the game itself) during action number ``ply``, with JSON-able ``data``.
+    Narrators in ``render/`` turn events into words."""
 
-    name: str  # command name, e.g. "octego"
-    title: str  # display name, e.g. "Octego"
-    min_players: int
-    max_players: int
-    schema_version: int
+    ply: int
+    seat: int | None
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
 
-    def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> State: ...
 
-    def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> State:
-        """Return the state after ``seat`` does ``action``; raise IllegalAction otherwise."""
-        ...
+@dataclass(kw_only=True)
+class GameState:
+    """Fields every game's state has. Subclasses are dataclasses; states are plain data
+    (lists, dicts, strings, numbers and frozen dataclasses), so they copy, dump and replay."""
 
-    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """Every action ``seat`` may take now (for menus, autocomplete and computer players).
+    seed: int
+    players: int
+    ply: int = 0
+    events: list[Event] = field(default_factory=list)  # what the last action did
+    outcome: Outcome | None = None
+    schema: int = field(default=1, compare=False)  # the engine writes its own schema when it dumps
 
-        Games whose action space cannot be listed (Octagion's free-form variant) return the
-        discrete ones only.
-        """
-        ...
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
 
-    def to_act(self, state: State) -> list[int]:
+    def record(self, kind: str, seat: int | None = None, **data: Any) -> None:
+        """Note an event of the action being applied."""
+        self.events.append(Event(self.ply, seat, kind, data))
+
+    def copy(self: S) -> S:
+        """A copy safe to change (frozen dataclasses inside, such as events, are shared)."""
+        copied = object.__new__(type(self))
+        copied.__dict__.update({name: _copy_plain(value) for name, value in self.__dict__.items()})
+        return copied
+
+
+S = TypeVar("S", bound=GameState)
+
+# A field spec in ``Game.actions``: a type (``str``, ``int``, ``list[str]``, ``str | None``);
+# a field name ending in "?" is optional.
+ActionSpec = Mapping[str, Mapping[str, Any]]
+
+
+class Game(Generic[S]):
+    """Base of every engine. Subclasses set the class attributes and write ``new_game``,
+    ``to_act``, ``legal_actions`` and a ``play_<type>`` method per entry of ``actions``."""
+
+    name: ClassVar[str]  # command name, e.g. "octego"
+    title: ClassVar[str]  # display name, e.g. "Octego"
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    state_class: ClassVar[type[GameState]]
+    schema: ClassVar[int] = 1
+    # Action types and their fields; "resign" is added for every game.
+    actions: ClassVar[ActionSpec] = {}
+    # Action types a seat may send when it is not among ``to_act`` (resign always may).
+    out_of_turn: ClassVar[frozenset[str]] = frozenset()
+    # migrations[n] turns a dumped state of schema n into schema n + 1.
+    migrations: ClassVar[Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {}
+
+    # ------------------------------------------------------------ per game
+    def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> S:
+        raise NotImplementedError
+
+    def to_act(self, state: S) -> list[int]:
         """The seats that may act now (several in a simultaneous game, none when over)."""
-        ...
+        raise NotImplementedError
 
-    def outcome(self, state: State) -> Outcome | None:
+    def legal_actions(self, state: S, seat: int) -> list[dict[str, Any]]:
+        """Every action ``seat`` may take now (for menus and computer players); games whose
+        action space cannot be listed (Octagion's variants) list the discrete ones."""
+        raise NotImplementedError
+
+    def outcome(self, state: S) -> Outcome | None:
         """None while the game runs."""
-        ...
+        return state.outcome
 
-    def dump(self, state: State) -> dict[str, Any]: ...
+    def not_your_turn(self, state: S, seat: int) -> str:
+        return "It is not your turn."
 
-    def load(self, data: Mapping[str, Any]) -> State: ...
+    def scores(self, state: S) -> tuple[float, ...]:
+        """The numbers shown beside a result that is not counted by the game (a resignation)."""
+        return tuple(0.0 for _ in range(state.players))
+
+    def teams(self, state: S) -> tuple[int, ...] | None:
+        """Each seat's team where seats play together; None: everyone for themselves."""
+        return None
+
+    # ------------------------------------------------------------ shared
+    def apply(self, state: S, seat: int, action: Mapping[str, Any]) -> S:
+        """The state after ``seat`` does ``action``; IllegalAction, with the reason, otherwise.
+        The given state is never changed."""
+        kind = self.check_shape(action)
+        if state.outcome is not None:
+            raise IllegalAction("The game is over.")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+            raise IllegalAction("You are not playing in this game.")
+        if kind != "resign" and kind not in self.out_of_turn and seat not in self.to_act(state):
+            raise IllegalAction(self.not_your_turn(state, seat))
+        new = state.copy()
+        new.ply += 1
+        new.events = []
+        getattr(self, f"play_{kind}")(new, seat, action)
+        return new
+
+    def play_resign(self, state: S, seat: int, action: Mapping[str, Any]) -> None:
+        """The resigning seat's side loses; everyone else shares the win."""
+        state.record("resign", seat)
+        teams = self.teams(state) or tuple(range(state.players))
+        ranks = tuple(2 if teams[other] == teams[seat] else 1 for other in range(state.players))
+        self.finish(state, Outcome(ranks, self.scores(state), "resignation", self.teams(state)))
+
+    def finish(self, state: S, outcome: Outcome) -> None:
+        """End the game (an "end" event tells the narrator)."""
+        state.outcome = outcome
+        state.record("end", None, reason=outcome.reason, winners=list(outcome.winners), draw=outcome.is_draw)
+
+    def check_shape(self, action: Any) -> str:
+        """The action's type, once it is a dict naming a known type with the right fields."""
+        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+            raise IllegalAction("An action is a dict with a type, like {'type': 'resign'}.")
+        kind = action["type"]
+        spec = {"resign": {}, **self.actions}.get(kind)
+        if spec is None:
+            known = ", ".join(sorted({"resign", *self.actions}))
+            raise IllegalAction(f"{self.title} has no action {kind[:40]!r}: the actions are {known}.")
+        wanted = {name.rstrip("?"): (tp, name.endswith("?")) for name, tp in spec.items()}
+        for name in action:
+            if name != "type" and name not in wanted:
+                raise IllegalAction(f"{_a(kind).capitalize()} action has no field {str(name)[:40]!r}.")
+        for name, (tp, optional) in wanted.items():
+            if name not in action:
+                if optional:
+                    continue
+                raise IllegalAction(f"{_a(kind).capitalize()} action needs its {name}.")
+            if not _matches(action[name], tp):
+                raise IllegalAction(f"The {name} of {_a(kind)} action must be {_type_words(tp)}.")
+        return kind
+
+    def replay(self, players: int, options: Mapping[str, Any], seed: int, actions: Sequence[tuple[int, Any]]) -> S:
+        """The state reached by ``actions`` (seat, action) from a new game: a game record replays exactly."""
+        state = self.new_game(players, options, seed)
+        for seat, action in actions:
+            state = self.apply(state, seat, action)
+        return state
+
+    # ------------------------------------------------------------ storage
+    def dump(self, state: S) -> dict[str, Any]:
+        """JSON-able data; :meth:`load` reads it back (older schemas through ``migrations``)."""
+        data = _to_plain(state)
+        data["schema"] = self.schema
+        return data
+
+    def load(self, data: Mapping[str, Any]) -> S:
+        data = dict(data)
+        version = data.get("schema", data.get("schema_version"))
+        if not isinstance(version, int) or version > self.schema:
+            raise ValueError(f"cannot load a {self.title} state of schema {version!r} (this engine has {self.schema})")
+        while version < self.schema:
+            if version not in self.migrations:
+                raise ValueError(f"no migration from {self.title} state schema {version}")
+            data = self.migrations[version](data)
+            version += 1
+        data["schema"] = version
+        return _from_plain(self.state_class, data)
+
+
+# ---------------------------------------------------------------- helpers for engines
 
 
 def rng_from(seed: int, *salt: Any) -> random.Random:
@@ -106,13 +255,13 @@ def ranks_from_scores(scores: list[float] | tuple[float, ...], higher_is_better:
 
 
 def play_out(
-    engine: Engine[State],
-    choose: Callable[[State, int, str, int], Mapping[str, Any]],
-    state: State,
+    engine: Game[S],
+    choose: Callable[[S, int, str, int], Mapping[str, Any]],
+    state: S,
     moves: int,
     level: str = "medium",
     seed: int = 0,
-) -> State:
+) -> S:
     """Play up to ``moves`` actions with a computer player (for benchmarks and tests of later positions)."""
     for _ in range(moves):
         if engine.outcome(state) is not None:
@@ -120,3 +269,81 @@ def play_out(
         seat = engine.to_act(state)[0]
         state = engine.apply(state, seat, choose(state, seat, level, seed))
     return state
+
+
+# ---------------------------------------------------------------- plain data
+
+
+def _copy_plain(value: Any) -> Any:
+    """A copy of JSON-like data; frozen dataclasses (events, placements) are shared, not copied."""
+    if isinstance(value, list):
+        return [_copy_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _copy_plain(item) for key, item in value.items()}
+    return value
+
+
+def _to_plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, list | tuple):
+        return [_to_plain(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: _to_plain(item) for key, item in value.items()}
+    return value
+
+
+@cache
+def _field_types(cls: type) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
+
+
+def _from_plain(tp: Any, value: Any) -> Any:
+    """Rebuild ``value`` as type ``tp`` (dataclasses, tuples and containers of them)."""
+    if value is None:
+        return None
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        inner = [arg for arg in args if arg is not type(None)]
+        return _from_plain(inner[0], value) if len(inner) == 1 else _copy_plain(value)
+    if dataclasses.is_dataclass(tp):
+        known = _field_types(tp)
+        return tp(**{name: _from_plain(known[name], item) for name, item in value.items() if name in known})
+    if origin is list:
+        return [_from_plain(args[0], item) for item in value]
+    if origin is tuple:
+        item_type = args[0] if args else Any
+        return tuple(_from_plain(item_type, item) for item in value)
+    if origin in (dict, Mapping):
+        return {key: _from_plain(args[1], item) for key, item in value.items()}
+    return _copy_plain(value)
+
+
+def _matches(value: Any, tp: Any) -> bool:
+    if tp is Any:
+        return True
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return any(_matches(value, arg) for arg in args)
+    if tp is type(None):
+        return value is None
+    if origin is list:
+        return isinstance(value, list | tuple) and all(_matches(item, args[0]) for item in value)
+    if tp is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, tp)
+
+
+def _a(word: str) -> str:
+    """``word`` with its indefinite article: "a move", "an add"."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
+def _type_words(tp: Any) -> str:
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_type_words(arg) for arg in args)
+    if origin is list:
+        return f"a list of {_type_words(args[0]).removeprefix('a ').removeprefix('an ')}s"
+    return {str: "a text", int: "a whole number", bool: "true or false", type(None): "empty"}.get(tp, "valid")

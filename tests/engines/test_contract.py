@@ -1,0 +1,188 @@
+"""The contract every engine keeps, checked the same way for all five games.
+
+Each game is played with random legal actions from several seeds; every step is checked
+against the kit's promises: the given state never changes, the ply advances by one, the
+action's events are recorded with its ply, the state survives JSON, refusals leave no
+trace, and a game replays exactly from its seed and actions.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engines.base import Event, Game, IllegalAction
+
+# (game, players, options): every engine, Octagone with pairs as well.
+GAMES = [
+    ("octego", 2, {}),
+    ("octa", 2, {}),
+    ("octagone", 2, {}),
+    ("octagone", 4, {}),
+    ("octiles", 2, {"scramble": True}),
+    ("octagion", 3, {"rounds": 2, "teams": [0, 1, 1]}),
+]
+IDS = [f"{game}-{players}" for game, players, _ in GAMES]
+FIXTURES = Path(__file__).parent / "fixtures"
+STEPS = 40
+
+
+def engine_of(game: str) -> Game:
+    return importlib.import_module(f"engines.{game}").ENGINE
+
+
+def random_action(engine: Game, state: Any, rng: random.Random) -> tuple[int, dict[str, Any]]:
+    seat = rng.choice(engine.to_act(state))
+    choices = [action for action in engine.legal_actions(state, seat) if action["type"] != "resign"]
+    return seat, rng.choice(choices)
+
+
+def play(game: str, players: int, options: dict, seed: int, steps: int = STEPS):
+    """Yield (before, seat, action, after) for up to ``steps`` random legal actions."""
+    engine = engine_of(game)
+    state = engine.new_game(players, options, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if engine.outcome(state) is not None:
+            return
+        seat, action = random_action(engine, state, rng)
+        after = engine.apply(state, seat, action)
+        yield state, seat, action, after
+        state = after
+
+
+def round_trip(engine: Game, state: Any) -> Any:
+    return engine.load(json.loads(json.dumps(engine.dump(state))))
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=IDS)
+def test_the_package_exports_a_kit_engine(game, players, options):
+    package = importlib.import_module(f"engines.{game}")
+    assert "ENGINE" in package.__all__
+    assert isinstance(package.ENGINE, Game)
+    assert package.ENGINE.name == game
+    assert all(hasattr(package, name) for name in package.__all__)
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=IDS)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_action_advances_the_ply_records_events_and_leaves_the_old_state(game, players, options, seed):
+    engine = engine_of(game)
+    steps = 0
+    for before, _seat, action, after in play(game, players, options, seed):
+        kept = copy.deepcopy(engine.dump(before))
+        assert after.ply == before.ply + 1
+        assert after.events, f"{action} recorded no event"
+        assert all(isinstance(event, Event) and event.ply == after.ply for event in after.events)
+        assert all(event.seat is None or 0 <= event.seat < players for event in after.events)
+        assert engine.dump(before) == kept, f"{action} changed the state it was given"
+        assert round_trip(engine, after) == after
+        steps += 1
+    assert steps > 0
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=IDS)
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_game_replays_exactly_from_its_seed_and_actions(game, players, options, seed):
+    engine = engine_of(game)
+    log, final = [], None
+    for _, seat, action, after in play(game, players, options, seed):
+        log.append((seat, json.loads(json.dumps(action))))
+        final = after
+    assert final is not None
+    assert engine.dump(engine.replay(players, options, seed, log)) == engine.dump(final)
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=IDS)
+@pytest.mark.parametrize("moves", [0, 7])
+def test_resigning_ends_the_game_once_and_refuses_everything_after(game, players, options, moves):
+    engine = engine_of(game)
+    state = engine.new_game(players, options, 6)
+    for *_, after in play(game, players, options, 6, moves):
+        state = after
+    assert engine.outcome(state) is None
+    # Every seat resigns in turn until the game ends (Octagion's teams carry on while a member remains).
+    for seat in range(players):
+        before = state
+        state = engine.apply(state, seat, {"type": "resign"})
+        assert any(event.kind == "resign" and event.seat == seat for event in state.events)
+        assert state.ply == before.ply + 1
+        if engine.outcome(state) is not None:
+            break
+    outcome = engine.outcome(state)
+    assert outcome is not None
+    assert seat not in outcome.winners
+    assert engine.to_act(state) == []
+    assert any(event.kind == "end" for event in state.events)
+    for other in range(players):
+        for action in [{"type": "resign"}, *engine.legal_actions(before, other)]:
+            with pytest.raises(IllegalAction):
+                engine.apply(state, other, action)
+    assert round_trip(engine, state) == state
+
+
+MALFORMED: list[Any] = [
+    None,
+    "resign",
+    ["resign"],
+    {},
+    {"type": ["resign"]},
+    {"type": "fly_away"},
+]
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=IDS)
+def test_malformed_actions_are_refused_like_illegal_ones(game, players, options):
+    engine = engine_of(game)
+    for state, seat, action, _ in play(game, players, options, 8, 12):
+        kept = engine.dump(state)
+        broken = [*MALFORMED, {**action, "unexpected": 1}]
+        required = {name for name in engine.actions.get(action["type"], {}) if not name.endswith("?")}
+        for name, value in action.items():
+            if name == "type":
+                continue
+            if name in required:  # a missing field
+                broken.append({key: item for key, item in action.items() if key != name})
+            broken.append({**action, name: [value]})  # a list where one value belongs
+            broken.append({**action, name: {"nested": value}})
+        for bad in broken:
+            with pytest.raises(IllegalAction):
+                engine.apply(state, seat, bad)
+        with pytest.raises(IllegalAction):
+            engine.apply(state, players + 3, action)
+        assert engine.dump(state) == kept
+
+
+def _without_events(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in data.items() if key != "events"}
+
+
+@pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("*_schema1.json")), ids=lambda path: path.stem)
+def test_games_stored_by_the_previous_schema_still_load(fixture):
+    saved = json.loads(fixture.read_text())
+    engine = engine_of(fixture.stem.split("_")[0])
+    actions = [(seat, action) for seat, action in saved["actions"]]
+    loaded = engine.load(saved["state"])
+    replayed = engine.replay(saved["players"], saved["options"], saved["seed"], actions)
+    assert _without_events(engine.dump(loaded)) == _without_events(engine.dump(replayed))
+    assert engine.to_act(loaded) == engine.to_act(replayed)
+    assert engine.outcome(loaded) == engine.outcome(replayed)
+    if engine.outcome(loaded) is None:  # a stored game plays on
+        seat = engine.to_act(loaded)[0]
+        action = engine.legal_actions(loaded, seat)[0]
+        assert engine.dump(engine.apply(loaded, seat, action)) == engine.dump(engine.apply(replayed, seat, action))
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES[:1], ids=IDS[:1])
+def test_a_state_from_a_newer_schema_is_refused(game, players, options):
+    engine = engine_of(game)
+    data = engine.dump(engine.new_game(players, options, 1))
+    data["schema"] = engine.schema + 1
+    with pytest.raises(ValueError, match="schema"):
+        engine.load(data)
