@@ -320,7 +320,7 @@ class Sessions:
             players=list(players),
             status=status,
             state={},
-            schema_version=self.games[game].engine.schema_version,
+            schema_version=self.games[game].engine.schema,
             created_at=now,
             updated_at=now,
             meta={},
@@ -400,7 +400,7 @@ class Sessions:
         session, record = change.session, change.record
         if session.state is not None:
             record.state = change.game.engine.dump(session.state)
-            record.schema_version = change.game.engine.schema_version
+            record.schema_version = change.game.engine.schema
         record.meta = session.meta.to_json()
 
     @staticmethod

@@ -124,7 +124,7 @@ async def test_players_act_in_turn_and_others_cannot(world):
 
     await world.ada.click(game, label="+2")
     assert (await world.session()).state.total == 2
-    assert "Ada added 2." in world.channel.last_message.content
+    assert "**Ada** added 2." in world.channel.last_message.content
     assert f"It is {world.bo.mention}'s turn" in world.channel.last_message.content
 
 
@@ -185,10 +185,10 @@ async def test_rest_failure_does_not_lose_the_move(world):
     world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/*", status=503)
     await world.ada.click(game, label="+2")
     assert (await world.session()).state.total == 2, "the move is saved although Discord failed"
-    assert "Ada added 2." in world.message(game.id).content, "the outbox tried again after the failure"
+    assert "**Ada** added 2." in world.message(game.id).content, "the outbox tried again after the failure"
     result = await world.ada.slash(world.channel, "tiny board")
     assert "Here is the current board." in private_texts(result)
-    assert "Ada added 2." in world.channel.last_message.content
+    assert "**Ada** added 2." in world.channel.last_message.content
 
 
 async def test_every_command_is_acknowledged(world):

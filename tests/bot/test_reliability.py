@@ -150,7 +150,7 @@ async def test_a_failed_game_message_edit_is_retried(world):
     world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{game.id}", status=503, times=2)
     await world.ada.click(game, label="+2")
     await world.env.advance_time(10)  # retries after 2 and 4 seconds
-    assert "Ada added 2." in world.message(game.id).content
+    assert "**Ada** added 2." in world.message(game.id).content
     assert await world.platform.store.outbox() == []
 
 

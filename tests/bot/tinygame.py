@@ -3,70 +3,61 @@ and whoever reaches 8 wins. It exercises every shared mechanism without any real
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass
+from typing import ClassVar
 
 import discord
 
 from bot.adapter import GameAdapter, GameSession
 from bot.components import SessionButton
 from bot.replies import UserError, acknowledge
-from engines.base import IllegalAction, Outcome
+from engines.base import Game, GameState, IllegalAction, Outcome
 from render.theme import canvas, centred_text, to_picture
 
 TARGET = 8
 
 
-@dataclass(frozen=True)
-class TinyState:
+@dataclass(kw_only=True)
+class TinyState(GameState):
     total: int = 0
     turn: int = 0
-    winner: int | None = None
-    reason: str = ""
-    schema: int = 1
 
 
-class TinyEngine:
-    name, title, min_players, max_players, schema_version = "tiny", "Tiny", 2, 2, 1
+class TinyEngine(Game[TinyState]):
+    name, title, min_players, max_players, state_class = "tiny", "Tiny", 2, 2, TinyState
+    actions: ClassVar = {"add": {"amount": int}}
 
     def new_game(self, players, options, seed):
-        return TinyState(turn=1 if options.get("first") == "them" else 0)
+        return TinyState(seed=seed, players=players, turn=1 if options.get("first") == "them" else 0)
 
-    def apply(self, state, seat, action):
-        if state.winner is not None:
-            raise IllegalAction("the game is over")
-        if action.get("type") == "resign":
-            return replace(state, winner=1 - seat, reason="resignation")
-        if action.get("type") != "add" or action.get("amount") not in (1, 2):
+    def play_add(self, state, seat, action):
+        if action["amount"] not in (1, 2):
             raise IllegalAction("add 1 or 2")
-        if seat != state.turn:
-            raise IllegalAction("it is not your turn")
-        total = state.total + action["amount"]
-        if total > TARGET:
+        if state.total + action["amount"] > TARGET:
             raise IllegalAction(f"that would pass {TARGET}")
-        won = total == TARGET
-        return replace(
-            state, total=total, turn=1 - seat, winner=seat if won else None, reason="reached 8" if won else ""
-        )
+        state.total += action["amount"]
+        state.turn = 1 - seat
+        state.record("add", seat, amount=action["amount"])
+        if state.total == TARGET:
+            self.finish(
+                state, Outcome((1, 2) if seat == 0 else (2, 1), (float(seat == 0), float(seat == 1)), "reached 8")
+            )
 
     def legal_actions(self, state, seat):
-        if state.winner is not None or seat != state.turn:
+        if state.over or seat != state.turn:
             return []
         return [{"type": "add", "amount": a} for a in (1, 2) if state.total + a <= TARGET]
 
     def to_act(self, state):
-        return [] if state.winner is not None else [state.turn]
+        return [] if state.over else [state.turn]
 
-    def outcome(self, state):
-        if state.winner is None:
-            return None
-        ranks = tuple(1 if seat == state.winner else 2 for seat in range(2))
-        return Outcome(ranks, tuple(float(r == 1) for r in ranks), state.reason)
 
-    def dump(self, state):
-        return asdict(state)
-
-    def load(self, data):
-        return TinyState(**data)
+def narrate_tiny(event, names):
+    if event.kind == "add":
+        return f"{names[event.seat]} added {event.data['amount']}."
+    if event.kind == "resign":
+        return f"{names[event.seat]} resigned."
+    return ""
 
 
 def tiny_computer(state, seat, level, seed):
@@ -117,10 +108,7 @@ class TinyAdapter(GameAdapter):
     def render_private(self, session, seat):
         return render_tiny(session)
 
-    def describe_action(self, session, seat, action):
-        if action["type"] == "add":
-            return f"{session.names[seat]} added {action['amount']}."
-        return ""
+    narrate = staticmethod(narrate_tiny)
 
 
 __all__ = ["TinyAdapter", "UserError"]
