@@ -3,7 +3,11 @@ and whoever reaches 8 wins. It exercises every shared mechanism without any real
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 import discord
@@ -112,3 +116,21 @@ class TinyAdapter(GameAdapter):
 
 
 __all__ = ["TinyAdapter", "UserError"]
+
+
+def computer_reporting_its_process(state, seat, level, seed):
+    """Adds 2 when it thinks in a worker process, 1 when it thinks in the bot's own process."""
+    return {"type": "add", "amount": 2 if multiprocessing.parent_process() is not None else 1}
+
+
+def died_flag(bot_pid: int, seed: int) -> Path:
+    return Path(tempfile.gettempdir()) / f"tiny-worker-died-{bot_pid}-{seed}"
+
+
+def computer_dying_once(state, seat, level, seed):
+    """Kills its worker process the first time in a game (as the OOM killer would), then adds 2."""
+    flag = died_flag(multiprocessing.parent_process().pid, state.seed)
+    if not flag.exists():
+        flag.write_text("died")
+        os._exit(1)
+    return {"type": "add", "amount": 2}
