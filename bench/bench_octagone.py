@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from bench import Row, game_move_times, measure, picture_rows
 from engines.base import play_out
-from engines.octagone import ENGINE
-from engines.octagone.ai import choose_action
+from engines.octagone import ENGINE, choose_action
 from render.octagone import render_board, render_hand
 
 NAMES = ["Ana", "Bo", "Cy", "Di"]

@@ -12,21 +12,25 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engines.base import Event
 from engines.octagone import (
     ADVANCED,
+    BOXES,
     COLOURS,
+    COLUMNS,
+    DIRECTIONS,
     JOKER,
     ROW_COLOURS,
+    ROWS,
     WHITE_LADY,
     OctagoneState,
     box_colour,
-    last_events,
+    box_position,
     perimeter_triangles,
     placeable_shields,
     shields_left,
     team_shields_left,
 )
-from engines.octagone.board import BOXES, COLOUR_ROW, COLUMNS, DIRECTIONS, ROWS, box_position
 from render import theme
 
 WIDTH = 960
@@ -47,7 +51,7 @@ SHIELD_FILL = {
     JOKER: theme.BLACK,
     WHITE_LADY: theme.WHITE,
 }
-SHIELD_LETTER = {**{colour: COLOUR_ROW[colour] for colour in COLOURS}, JOKER: "J", WHITE_LADY: "WL"}
+SHIELD_LETTER = {**{colour: row for row, colour in ROW_COLOURS.items()}, JOKER: "J", WHITE_LADY: "WL"}
 COLOUR_WORDS = {"sky": "sky blue"}
 
 
@@ -60,7 +64,8 @@ def shield_words(shield: str) -> str:
         return "a joker"
     if shield == WHITE_LADY:
         return "the White Lady"
-    return f"a {colour_words(shield)} shield"
+    words = colour_words(shield)
+    return f"{'an' if words[0] in 'aeiou' else 'a'} {words} shield"
 
 
 def _mix(colour: tuple[int, int, int], other: tuple[int, int, int], share: float) -> tuple[int, int, int]:
@@ -201,10 +206,9 @@ def _shields_words(count: int) -> str:
 
 
 def _winners(state: OctagoneState) -> list[int]:
-    if state.result is None:
+    if state.outcome is None or state.outcome.is_draw:
         return []
-    ranks = state.result["ranks"]
-    return [] if len(set(ranks)) == 1 else [seat for seat, rank in enumerate(ranks) if rank == 1]
+    return list(state.outcome.winners)
 
 
 def _draw_hand_row(draw: ImageDraw.ImageDraw, state: OctagoneState, seat: int, label: str, top: int) -> int:
@@ -309,7 +313,7 @@ def _hand_hint(state: OctagoneState, seat: int, fitting: list[str]) -> str:
 
 
 def _status_line(state: OctagoneState, names: Sequence[str]) -> str:
-    if state.result is not None:
+    if state.over:
         winners = _winners(state)
         if not winners:
             return "Game over: a draw."
@@ -320,28 +324,31 @@ def _status_line(state: OctagoneState, names: Sequence[str]) -> str:
     return f"{player} to play on {state.target} ({colour_words(box_colour(state.target))}, row {state.target[0]})"
 
 
-def _event_sentence(event: dict, names: Sequence[str]) -> str:
-    kind = event["type"]
-    if kind == "white_lady":
-        return f"{names[event['seat']]} placed the White Lady on {event['box']} aiming {event['direction']}."
-    if kind == "place":
-        return (
-            f"{names[event['seat']]} placed {shield_words(event['shield'])} on {event['box']} "
-            f"aiming {event['direction']}."
-        )
-    if kind == "skip":
-        return f"{names[event['seat']]} has no shield for {event['box']} and skips."
-    if kind == "white_lady_removed":
-        return f"The White Lady leaves {event['box']}."
-    if kind == "resign":
-        return f"{names[event['seat']]} resigned."
-    return f"The game ends: {event['reason']}."
+def narrate(event: Event, names: Sequence[str]) -> str:
+    """One event of the engine as a plain sentence; ``names`` are used as given (the bot passes
+    bold, escaped names for message text, the alt text plain ones)."""
+    data = event.data
+    who = names[event.seat] if event.seat is not None else ""
+    if event.kind in ("white_lady", "place"):
+        shield = WHITE_LADY if event.kind == "white_lady" else data["shield"]
+        next_box = f"next target {data['target']}" if data["target"] else "no free box left"
+        return f"{who} placed {shield_words(shield)} on {data['box']} aiming {data['direction']} ({next_box})."
+    if event.kind == "skip":
+        box = data["box"]
+        return f"{who} has no {colour_words(box_colour(box))} shield or joker for {box} and skips."
+    if event.kind == "white_lady_removed":
+        return f"The White Lady leaves {data['box']}."
+    if event.kind == "resign":
+        return f"{who} resigned."
+    if event.kind == "end":
+        return f"The game ends: {data['reason']}."
+    return ""
 
 
 def describe(state: OctagoneState, names: Sequence[str], viewer: int | None = None) -> str:
     """The alt text: last move and its consequences, whose turn, shields left (hands only if visible)."""
     parts = [f"Octagone, {state.level} level."]
-    parts += [_event_sentence(event, names) for event in last_events(state)]
+    parts += filter(None, (narrate(event, names) for event in state.events))
     parts.append(_status_line(state, names) + ".")
     counts = ", ".join(f"{names[seat]} {shields_left(state, seat)}" for seat in range(state.players))
     parts.append(f"Shields left: {counts}.")

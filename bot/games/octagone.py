@@ -23,25 +23,23 @@ from engines.octagone import (
     ADVANCED,
     BASIC,
     BOXES,
+    COLUMNS,
     DIRECTIONS,
     ENGINE,
     JOKER,
     ROW_COLOURS,
+    ROWS,
     WHITE_LADY,
     aim_options,
     box_colour,
-    last_events,
+    choose_action,
     placeable_shields,
     shields_left,
     team_shields_left,
 )
-from engines.octagone.ai import choose_action
-from render.octagone import colour_words, render_board, render_hand
+from render.octagone import colour_words, narrate, render_board, render_hand
 
 GAME = "octagone"
-ROWS = "ABCDEF"
-COLUMNS = 7
-NAME_LIMIT = 40  # how much of a player's name a message repeats
 ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
 DIRECTION_WORDS = {
     "N": "north",
@@ -151,21 +149,15 @@ class OctagoneAdapter(GameAdapter):
         return render_hand(session.state, session.names, seat)
 
     # --------------------------------------------------------------- texts
-    def _name(self, session: GameSession, seat: int) -> str:
-        return f"**{escape(session.names[seat], NAME_LIMIT)}**"
+    narrate = staticmethod(narrate)
 
     def _counts(self, session: GameSession) -> str:
-        state = session.state
-        counts = " · ".join(
-            f"{escape(session.names[seat], NAME_LIMIT)} {shields_left(state, seat)}" for seat in range(state.players)
+        state, names = session.state, session.shown_names
+        text = "Shields left: " + " · ".join(
+            f"{names[seat]} {shields_left(state, seat)}" for seat in range(state.players)
         )
-        text = f"Shields left: {counts}"
         if state.players == 4:
-            pairs = " · ".join(
-                f"{escape(session.names[a], NAME_LIMIT)} & {escape(session.names[a + 2], NAME_LIMIT)} "
-                f"{team_shields_left(state, a)}"
-                for a in (0, 1)
-            )
+            pairs = " · ".join(f"{names[a]} & {names[a + 2]} {team_shields_left(state, a)}" for a in (0, 1))
             text += f"\nPairs: {pairs}"
         return text
 
@@ -173,7 +165,7 @@ class OctagoneAdapter(GameAdapter):
         state = session.state
         if state is None:
             return ""
-        if state.result is not None:
+        if state.over:
             return "🏁 Final count. " + self._counts(session)
         if state.opening:
             where = "🎯 Opening: the White Lady goes on any box."
@@ -184,31 +176,6 @@ class OctagoneAdapter(GameAdapter):
                 f"a {colour_words(box_colour(target))} shield or a joker."
             )
         return where + "\n" + self._counts(session)
-
-    def describe_action(self, session: GameSession, seat: int | None, action: dict[str, Any]) -> str:
-        parts = []
-        for event in last_events(session.state):
-            kind = event["type"]
-            if kind in ("white_lady", "place"):
-                shield = WHITE_LADY if kind == "white_lady" else event["shield"]
-                article = "the" if shield == WHITE_LADY else "a"
-                aimed = f"next target **{event['target']}**" if event["target"] else "no free box left"
-                parts.append(
-                    f"{self._name(session, event['seat'])} placed {article} {shield_label(shield)} on "
-                    f"**{event['box']}** aiming {event['direction']} {ARROWS[event['direction']]} "
-                    f"({aimed})."
-                )
-            elif kind == "skip":
-                parts.append(
-                    f"⏭ {session.mention(event['seat'])} has no {colour_words(box_colour(event['box']))} "
-                    f"shield or joker for **{event['box']}** and skips."
-                )
-            elif kind == "white_lady_removed":
-                parts.append(f"The White Lady leaves {event['box']}.")
-            elif kind == "resign":
-                parts.append(f"{self._name(session, event['seat'])} resigned.")
-            # The end event's reason is already in the platform's result line.
-        return " ".join(parts)
 
     # ------------------------------------------------------------ controls
     def components(self, session: GameSession) -> list[discord.ui.Item]:
@@ -321,9 +288,8 @@ class OctagoneAdapter(GameAdapter):
         ctx.controls.select("octagone_aim", self._aim_select)
 
     # ------------------------------------------------------------ the Place flow
-    @staticmethod
-    def _done_text(session: GameSession) -> str:
-        return "Done. " + session.meta.last_event
+    def _done_text(self, session: GameSession) -> str:
+        return f"Done. {self.ctx.table.narration(session)}".strip()
 
     async def _place_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
         session, seat = await self.ctx.menu_step(interaction.user.id, session_id)

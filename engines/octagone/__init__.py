@@ -1,31 +1,31 @@
-"""Octagone: 2 or 4 players place aimed shields; the fewest shields left wins."""
+"""Octagone: 2 or 4 players place aimed shields; the fewest shields left wins.
 
+``__all__`` is what ``render/``, ``bot/`` and ``bench/`` may use; the rules' details stay in
+the package's modules.
+"""
+
+from engines.octagone.ai import choose_action
 from engines.octagone.board import (
     BOXES,
     COLOURS,
+    COLUMNS,
     DIRECTIONS,
     JOKER,
-    PERIMETER,
     ROW_COLOURS,
+    ROWS,
     WHITE_LADY,
     box_colour,
+    box_position,
     perimeter_triangles,
 )
 from engines.octagone.rules import (
     ADVANCED,
     BASIC,
-    SHIELD_KINDS,
     OctagoneEngine,
     OctagoneState,
-    Placement,
     aim_options,
-    can_play,
-    designated_box,
-    last_events,
     placeable_shields,
     shields_left,
-    target_box,
-    team_of,
     team_shields_left,
 )
 
@@ -36,25 +36,20 @@ __all__ = [
     "BASIC",
     "BOXES",
     "COLOURS",
+    "COLUMNS",
     "DIRECTIONS",
     "ENGINE",
     "JOKER",
-    "PERIMETER",
+    "ROWS",
     "ROW_COLOURS",
-    "SHIELD_KINDS",
     "WHITE_LADY",
-    "OctagoneEngine",
     "OctagoneState",
-    "Placement",
     "aim_options",
     "box_colour",
-    "can_play",
-    "designated_box",
-    "last_events",
+    "box_position",
+    "choose_action",
     "perimeter_triangles",
     "placeable_shields",
     "shields_left",
-    "target_box",
-    "team_of",
     "team_shields_left",
 ]

@@ -14,9 +14,9 @@ from collections import Counter
 from typing import Any
 
 from engines.base import rng_from
-from engines.octagone import ENGINE as ENGINE_FOR_AI
 from engines.octagone.board import BOXES, COLOURS, JOKER, JOKERS, SHIELDS_PER_COLOUR, WHITE_LADY, box_colour
 from engines.octagone.rules import (
+    OctagoneEngine,
     OctagoneState,
     aim_options,
     placeable_shields,
@@ -24,6 +24,7 @@ from engines.octagone.rules import (
     team_shields_left,
 )
 
+ENGINE_FOR_AI = OctagoneEngine()  # engines are stateless: this is the same rules as the package's ENGINE
 LEVELS = ("easy", "medium", "hard")
 WIN = 1000.0
 # How much each feature of a position is worth, in the unit of one shield fewer than the opponent.
@@ -42,7 +43,7 @@ def choose_action(state: OctagoneState, seat: int, level: str = "medium", seed: 
     moves = [action for action in engine.legal_actions(state, seat) if action["type"] != "resign"]
     if not moves:
         raise ValueError("the computer has no move to make here")
-    rng = rng_from(seed, "octagone-ai", state.actions, seat)
+    rng = rng_from(seed, "octagone-ai", state.ply, seat)
     if level == "easy" or len(moves) == 1:
         return rng.choice(moves)
     if state.players == 4:
@@ -72,7 +73,7 @@ def _evaluate(state: OctagoneState, seat: int) -> float:
     opponent = next(other for other in range(state.players) if other not in team_of(state, seat))
     mine, theirs = team_shields_left(state, seat), team_shields_left(state, opponent)
     if state.over:
-        rank = state.result["ranks"]
+        rank = state.outcome.ranks
         if rank[seat] < rank[opponent]:
             return WIN + theirs - mine
         if rank[seat] > rank[opponent]:

@@ -6,20 +6,25 @@ seats {0, 2} and {1, 3}. Actions:
 * ``{"type": "white_lady", "box": "C4", "direction": "NE"}``: the starter's opening move.
 * ``{"type": "place", "shield": "green", "direction": "SW"}``: a coloured shield (its colour
   name) or ``"joker"`` on the target box; ``"box"`` may be given but must be the target box.
-* ``{"type": "resign"}``: any seat, while the game runs.
+* ``{"type": "resign"}``: any seat, while the game runs (the resigner's pair loses).
 
-Skipped turns happen inside ``apply`` (a player with neither a matching shield nor a joker
-cannot act); they are recorded as ``{"type": "skip"}`` events, see :func:`last_events`.
+Events (``state.events``, the last action's only):
+
+* ``white_lady`` (seat): ``box``, ``direction``, ``target`` (the box she designates);
+* ``place`` (seat): ``shield``, ``box``, ``direction``, ``target`` (None: no free box left);
+* ``white_lady_removed`` (no seat): ``box`` she leaves, after the turn that follows hers;
+* ``skip`` (seat): ``box``, the target the seat holds no fitting shield for (skipped turns
+  happen inside the action that led to them);
+* ``resign`` (seat) and ``end`` (no seat), from the kit.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from engines.base import IllegalAction, Outcome, ranks_from_scores, rng_from
+from engines.base import Game, GameState, IllegalAction, Outcome, ranks_from_scores, rng_from
 from engines.octagone.board import (
     BOXES,
     COLOUR_ROW,
@@ -34,7 +39,6 @@ from engines.octagone.board import (
     ray,
 )
 
-SCHEMA_VERSION = 1
 BASIC = "basic"
 ADVANCED = "advanced"
 LEVELS = (BASIC, ADVANCED)
@@ -43,10 +47,11 @@ SHIELD_KINDS: tuple[str, ...] = (*COLOURS, JOKER)
 # Deal sizes from the seed: (jokers, coloured shields) per player.
 DEAL = {2: (3, 18), 4: (1, 9)}
 
-END_ALL_PLACED = "empty_hand"
-END_NO_AIM = "no_aim"
-END_NO_SHIELD = "no_shield"
-END_RESIGN = "resign"
+# Outcome reasons (the result line says "won (last shield placed)").
+END_ALL_PLACED = "last shield placed"
+END_NO_AIM = "no free box to aim at"
+END_NO_SHIELD = "no shield fits the target"
+END_RESIGN = "resignation"
 
 
 @dataclass(frozen=True)
@@ -54,14 +59,11 @@ class Placement:
     shield: str  # a colour name, "joker" or "white_lady"
     direction: str
     seat: int
-    action: int  # number of the action that placed it (1 = the White Lady)
+    ply: int  # the ply that placed it (1 = the White Lady)
 
 
-@dataclass
-class OctagoneState:
-    schema_version: int
-    seed: int
-    players: int
+@dataclass(kw_only=True)
+class OctagoneState(GameState):
     level: str
     open_hands: bool
     starter: int
@@ -70,14 +72,7 @@ class OctagoneState:
     white_lady: str | None = None  # her box while she stands on the board
     last_box: str | None = None  # box of the last placed shield (the White Lady counts)
     target: str | None = None  # the box the player to move must fill
-    to_move: int | None = None
-    actions: int = 0  # actions applied so far
-    events: list[dict[str, Any]] = field(default_factory=list)
-    result: dict[str, Any] | None = None  # {"ranks", "scores", "reason", "condition"}
-
-    @property
-    def over(self) -> bool:
-        return self.result is not None
+    to_move: int | None = None  # None once the game is over
 
     @property
     def opening(self) -> bool:
@@ -100,10 +95,6 @@ def shields_left(state: OctagoneState, seat: int) -> int:
 
 def team_shields_left(state: OctagoneState, seat: int) -> int:
     return sum(shields_left(state, member) for member in team_of(state, seat))
-
-
-def target_box(state: OctagoneState) -> str | None:
-    return state.target
 
 
 def fits(shield: str, box: str) -> bool:
@@ -171,20 +162,72 @@ def aim_options(state: OctagoneState, shield: str, box: str | None = None) -> li
     return options
 
 
-def last_events(state: OctagoneState) -> list[dict[str, Any]]:
-    """What the most recent action caused: the move itself, skips, the White Lady leaving, the end."""
-    return [event for event in state.events if event["action"] == state.actions]
+# --- stored games -------------------------------------------------------------------------------
+
+_SCHEMA_1_REASONS = {
+    "empty_hand": END_ALL_PLACED,
+    "no_aim": END_NO_AIM,
+    "no_shield": END_NO_SHIELD,
+    "resign": END_RESIGN,
+}
+
+
+def _from_schema_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 (``schema_version``, an ``actions`` counter, every action's events as dicts, a
+    ``result`` dict) to schema 2 (``ply``, the last action's events as Event records, an Outcome)."""
+    data = dict(data)
+    data.pop("schema_version", None)
+    ply = data.pop("actions")
+    data["ply"] = ply
+    data["board"] = {
+        box: {key: value for key, value in placed.items() if key != "action"} | {"ply": placed["action"]}
+        for box, placed in data["board"].items()
+    }
+    result = data.pop("result", None)
+    players = data["players"]
+    teams = [seat % 2 for seat in range(players)] if players == 4 else None
+    outcome = None
+    if result is not None:
+        ranks = list(result["ranks"])
+        winners = [seat for seat, rank in enumerate(ranks) if rank == 1]
+        outcome = {
+            "ranks": ranks,
+            "scores": [float(score) for score in result["scores"]],
+            "reason": _SCHEMA_1_REASONS[result["condition"]],
+            "teams": teams,
+        }
+    data["outcome"] = outcome
+    last = [old for old in data.get("events", []) if old.get("action") == ply]
+    for index in range(len(last) - 1):  # schema 1 noted her leaving before the placement that made her leave
+        if last[index]["type"] == "white_lady_removed" and last[index + 1]["type"] == "place":
+            last[index], last[index + 1] = last[index + 1], last[index]
+    events = []
+    for old in last:
+        kind = old["type"]
+        event_data = {key: value for key, value in old.items() if key not in ("type", "action", "seat")}
+        if kind == "end" and outcome is not None:
+            event_data = {"reason": outcome["reason"], "winners": winners, "draw": len(winners) == players > 1}
+        events.append({"ply": ply, "seat": old.get("seat"), "kind": kind, "data": event_data})
+    data["events"] = events
+    data["schema"] = 2
+    return data
 
 
 # --- the engine -------------------------------------------------------------------------------
 
 
-class OctagoneEngine:
+class OctagoneEngine(Game[OctagoneState]):
     name = "octagone"
     title = "Octagone"
     min_players = 2
     max_players = 4
-    schema_version = SCHEMA_VERSION
+    state_class = OctagoneState
+    schema = 2
+    actions: ClassVar = {
+        "white_lady": {"box": str, "direction": str},
+        "place": {"shield": str, "direction": str, "box?": str},
+    }
+    migrations: ClassVar = {1: _from_schema_1}
 
     # -- creation
 
@@ -197,15 +240,14 @@ class OctagoneEngine:
         if players == 4 and level != ADVANCED:
             raise ValueError("four players play the advanced level only")
         starter = rng_from(seed, "starter").randrange(players)
-        hands = self._deal(players, starter, seed, options.get("extra_joker_seats"))
         return OctagoneState(
-            SCHEMA_VERSION,
-            seed,
-            players,
-            level,
-            bool(options.get("open_hands", False)),
-            starter,
-            hands,
+            seed=seed,
+            players=players,
+            schema=self.schema,
+            level=level,
+            open_hands=bool(options.get("open_hands", False)),
+            starter=starter,
+            hands=self._deal(players, starter, seed, options.get("extra_joker_seats")),
             to_move=starter,
         )
 
@@ -232,11 +274,13 @@ class OctagoneEngine:
     def to_act(self, state: OctagoneState) -> list[int]:
         return [] if state.over or state.to_move is None else [state.to_move]
 
-    def outcome(self, state: OctagoneState) -> Outcome | None:
-        if state.result is None:
-            return None
-        teams = tuple(min(team_of(state, seat)) for seat in range(state.players))
-        return Outcome(tuple(state.result["ranks"]), tuple(state.result["scores"]), state.result["reason"], teams)
+    def teams(self, state: OctagoneState) -> tuple[int, ...] | None:
+        """Four players: the pairs {0, 2} and {1, 3}; two players play for themselves."""
+        return tuple(seat % 2 for seat in range(state.players)) if state.players == 4 else None
+
+    def scores(self, state: OctagoneState) -> tuple[float, ...]:
+        """Shields left, counted per pair with four players (fewest is best)."""
+        return tuple(float(team_shields_left(state, seat)) for seat in range(state.players))
 
     def legal_actions(self, state: OctagoneState, seat: int) -> list[dict[str, Any]]:
         if state.over or not 0 <= seat < state.players:
@@ -254,114 +298,64 @@ class OctagoneEngine:
         actions.append({"type": "resign"})
         return actions
 
-    # -- actions
+    # -- actions (``apply`` has checked the shape, the end and the turn; ``state`` is a copy)
 
-    def apply(self, state: OctagoneState, seat: int, action: Mapping[str, Any]) -> OctagoneState:
-        if state.over:
-            raise IllegalAction("the game is over")
-        if not isinstance(seat, int) or not 0 <= seat < state.players:
-            raise IllegalAction("you are not playing in this game")
-        kind = action.get("type") if isinstance(action, Mapping) else None
-        if kind == "resign":
-            new = _copy(state)
-            new.actions += 1
-            new.events.append({"type": "resign", "seat": seat, "action": new.actions})
-            self._finish(new, END_RESIGN, "a player resigned", loser=seat)
-            return new
-        if kind not in ("white_lady", "place"):
-            raise IllegalAction("that is not an Octagone move: place the White Lady, place a shield or resign")
-        if seat != state.to_move:
-            raise IllegalAction("it is not your turn")
-        direction = action.get("direction")
-        if direction not in DIRECTIONS:
-            raise IllegalAction("aim the arrow at one of N, NE, E, SE, S, SW, W, NW")
-        if kind == "white_lady":
-            return self._white_lady(state, seat, action.get("box"), direction)
-        return self._place(state, seat, action, direction)
-
-    def _white_lady(self, state: OctagoneState, seat: int, box: Any, direction: str) -> OctagoneState:
+    def play_white_lady(self, state: OctagoneState, seat: int, action: Mapping[str, Any]) -> None:
         if not state.opening:
-            raise IllegalAction("the White Lady only opens the game")
+            raise IllegalAction("The White Lady only opens the game: place a shield on the target box.")
+        box, direction = action["box"], _direction(action)
         if box not in BOXES:
-            raise IllegalAction("choose a box from A1 to F7 for the White Lady")
+            raise IllegalAction("Choose a box from A1 to F7 for the White Lady.")
         designated = designated_box({box}, box, direction, WHITE_LADY, state.level)
         if designated is None:
-            raise IllegalAction(f"from {box} the arrow pointing {direction} designates no box; aim it elsewhere")
-        new = _copy(state)
-        new.actions += 1
-        new.board[box] = Placement(WHITE_LADY, direction, seat, new.actions)
-        new.white_lady = new.last_box = box
-        new.target = designated
-        new.events.append(
-            {
-                "type": "white_lady",
-                "seat": seat,
-                "box": box,
-                "direction": direction,
-                "target": designated,
-                "action": new.actions,
-            }
-        )
-        self._advance(new, seat)
-        return new
+            raise IllegalAction(f"From {box} the arrow pointing {direction} designates no box; aim it elsewhere.")
+        state.board[box] = Placement(WHITE_LADY, direction, seat, state.ply)
+        state.white_lady = state.last_box = box
+        state.target = designated
+        state.record("white_lady", seat, box=box, direction=direction, target=designated)
+        self._advance(state, seat)
 
-    def _place(self, state: OctagoneState, seat: int, action: Mapping[str, Any], direction: str) -> OctagoneState:
+    def play_place(self, state: OctagoneState, seat: int, action: Mapping[str, Any]) -> None:
         if state.opening:
-            raise IllegalAction("the game opens with the White Lady: choose her box and direction")
+            raise IllegalAction("The game opens with the White Lady: choose her box and direction.")
         target = state.target
         assert target is not None
-        shield = action.get("shield")
-        if "box" in action and action["box"] != target:
-            raise IllegalAction(f"the shield must go on the target box {target}")
+        shield, direction = action["shield"], _direction(action)
+        if action.get("box", target) != target:
+            raise IllegalAction(f"The shield must go on the target box {target}.")
         if shield not in SHIELD_KINDS:
-            raise IllegalAction(f"choose a shield: one of {', '.join(COLOURS)} or joker")
+            raise IllegalAction(f"Choose a shield: one of {', '.join(COLOURS)} or joker.")
         if state.hands[seat][shield] == 0:
-            raise IllegalAction(f"you have no {_shield_words(shield)} left")
+            raise IllegalAction(f"You have no {_shield_words(shield)} left.")
         if not fits(shield, target):
             raise IllegalAction(
-                f"box {target} is {box_colour(target)} (row {target[0]}): "
-                f"play {_a(box_colour(target))} shield or a joker"
+                f"Box {target} is {box_colour(target)} (row {target[0]}): "
+                f"play {_a(box_colour(target))} shield or a joker."
             )
         options = aim_options(state, shield)
         if options and direction not in {option["direction"] for option in options}:
             raise IllegalAction(
-                f"the arrow must designate a free box, and pointing {direction} from {target} "
-                f"designates none; try {', '.join(option['direction'] for option in options)}"
+                f"The arrow must designate a free box, and pointing {direction} from {target} "
+                f"designates none; try {', '.join(option['direction'] for option in options)}."
             )
-        new = _copy(state)
-        new.actions += 1
-        new.hands[seat][shield] -= 1
-        new.board[target] = Placement(shield, direction, seat, new.actions)
-        new.last_box = target
-        self._remove_white_lady(new)
-        designated = designated_box(set(new.board), target, direction, shield, new.level)
-        new.target = designated
-        new.events.append(
-            {
-                "type": "place",
-                "seat": seat,
-                "shield": shield,
-                "box": target,
-                "direction": direction,
-                "target": designated,
-                "action": new.actions,
-            }
-        )
-        if shields_left(new, seat) == 0:
-            self._finish(new, END_ALL_PLACED, "a player placed their last shield")
-        elif designated is None:
-            self._finish(new, END_NO_AIM, f"the shield on {target} cannot be aimed at any free box")
-        else:
-            self._advance(new, seat)
-        return new
-
-    @staticmethod
-    def _remove_white_lady(state: OctagoneState) -> None:
-        """She leaves once the player after the starter has had their turn (a placement or a skip)."""
-        if state.white_lady is not None:
-            del state.board[state.white_lady]
-            state.events.append({"type": "white_lady_removed", "box": state.white_lady, "action": state.actions})
+        state.hands[seat][shield] -= 1
+        state.board[target] = Placement(shield, direction, seat, state.ply)
+        state.last_box = target
+        leaving = state.white_lady
+        if leaving is not None:  # she leaves before the new arrow looks for a free box
+            del state.board[leaving]
             state.white_lady = None
+        designated = designated_box(set(state.board), target, direction, shield, state.level)
+        state.target = designated
+        state.record("place", seat, shield=shield, box=target, direction=direction, target=designated)
+        if leaving is not None:
+            state.record("white_lady_removed", box=leaving)
+        if shields_left(state, seat) == 0:
+            self._end_by_count(state, END_ALL_PLACED)
+        elif designated is None:
+            self._end_by_count(state, END_NO_AIM)
+        else:
+            self._advance(state, seat)
 
     def _advance(self, state: OctagoneState, mover: int) -> None:
         """Pass the turn clockwise; players without a fitting shield skip, and if nobody has one the game ends."""
@@ -370,55 +364,32 @@ class OctagoneEngine:
             if can_play(state, seat):
                 state.to_move = seat
                 return
-            state.events.append({"type": "skip", "seat": seat, "box": state.target, "action": state.actions})
-            self._remove_white_lady(state)
+            state.record("skip", seat, box=state.target)
+            if state.white_lady is not None:  # a skip is a turn: she leaves after it too
+                del state.board[state.white_lady]
+                state.record("white_lady_removed", box=state.white_lady)
+                state.white_lady = None
             seat = (seat + 1) % state.players
-        self._finish(
-            state,
-            END_NO_SHIELD,
-            f"no player holds {_a(box_colour(state.target))} shield or a joker for box {state.target}",
-        )
+        self._end_by_count(state, END_NO_SHIELD)
 
-    @staticmethod
-    def _finish(state: OctagoneState, condition: str, reason: str, loser: int | None = None) -> None:
-        scores = [team_shields_left(state, seat) for seat in range(state.players)]
-        if loser is not None:
-            losing = team_of(state, loser)
-            ranks = [2 if seat in losing else 1 for seat in range(state.players)]
-        else:
-            # Rank the sides (pairs score together), not the seats: a pair shares one place.
-            sides = sorted({team_of(state, seat) for seat in range(state.players)})
-            side_ranks = ranks_from_scores(
-                [team_shields_left(state, side[0]) for side in sides], higher_is_better=False
-            )
-            rank_of_side = dict(zip(sides, side_ranks, strict=True))
-            ranks = [rank_of_side[team_of(state, seat)] for seat in range(state.players)]
+    def _end_by_count(self, state: OctagoneState, reason: str) -> None:
+        """The end of play: the side (a seat, or a pair) with the fewest shields left wins."""
+        sides = sorted({team_of(state, seat) for seat in range(state.players)})
+        side_ranks = ranks_from_scores([team_shields_left(state, side[0]) for side in sides], higher_is_better=False)
+        rank_of_side = dict(zip(sides, side_ranks, strict=True))
+        ranks = tuple(rank_of_side[team_of(state, seat)] for seat in range(state.players))
+        self.finish(state, Outcome(ranks, self.scores(state), reason, self.teams(state)))
+
+    def finish(self, state: OctagoneState, outcome: Outcome) -> None:
         state.to_move = None
-        state.result = {"ranks": ranks, "scores": scores, "reason": reason, "condition": condition}
-        state.events.append({"type": "end", "condition": condition, "reason": reason, "action": state.actions})
-
-    # -- serialisation
-
-    def dump(self, state: OctagoneState) -> dict[str, Any]:
-        return asdict(state)
-
-    def load(self, data: Mapping[str, Any]) -> OctagoneState:
-        if data.get("schema_version") != SCHEMA_VERSION:
-            raise ValueError(f"unsupported Octagone state version {data.get('schema_version')}")
-        fields = copy.deepcopy(dict(data))
-        fields["board"] = {box: Placement(**placed) for box, placed in fields["board"].items()}
-        return OctagoneState(**fields)
+        super().finish(state, outcome)
 
 
-def _copy(state: OctagoneState) -> OctagoneState:
-    """A copy safe to change: placements and recorded events are never mutated, so they are shared."""
-    return replace(
-        state,
-        hands=[dict(hand) for hand in state.hands],
-        board=dict(state.board),
-        events=list(state.events),
-        result=copy.deepcopy(state.result),
-    )
+def _direction(action: Mapping[str, Any]) -> str:
+    direction = action["direction"]
+    if direction not in DIRECTIONS:
+        raise IllegalAction("Aim the arrow at one of N, NE, E, SE, S, SW, W, NW.")
+    return direction
 
 
 def _extra_joker_seats(starter: int, chosen: Any) -> tuple[int, int]:

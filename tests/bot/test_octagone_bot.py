@@ -9,9 +9,7 @@ from simcord.builders import UserHandle
 
 from bot.games.octagone import OctagoneAdapter
 from bot.world import private_texts
-from engines.octagone import ENGINE, aim_options, placeable_shields, shields_left
-from engines.octagone.ai import choose_action
-from engines.octagone.board import COLOURS, box_colour
+from engines.octagone import COLOURS, ENGINE, aim_options, box_colour, choose_action, placeable_shields, shields_left
 from render.octagone import render_hand
 
 
@@ -115,14 +113,16 @@ async def test_two_player_game_to_the_end(world):
         assert_hands_hidden(message, session)
         where = action.get("box") or state.target
         assert f"**{names[seat]}** placed" in message.content
-        assert f"on **{where}** aiming {action['direction']}" in message.content
+        assert f"on {where} aiming {action['direction']} (" in message.content
+        assert session.state.events, "every action has events"
         for event in session.state.events:
-            if event["type"] == "skip" and event["action"] == session.state.actions:
+            assert event.ply == session.state.ply
+            if event.kind == "skip":
                 skipped_seen = True
                 assert (
-                    f"⏭ <@{session.players[event['seat']]}> has no "
-                    f"{box_colour(event['box']).replace('sky', 'sky blue')} shield or joker for "
-                    f"**{event['box']}** and skips."
+                    f"**{names[event.seat]}** has no "
+                    f"{box_colour(event.data['box']).replace('sky', 'sky blue')} shield or joker for "
+                    f"{event.data['box']} and skips."
                 ) in message.content
         assert moves < 60
     assert skipped_seen, "seed 3 has skips: they must be announced"
@@ -169,11 +169,11 @@ async def test_place_button_flow_menus(world):
     ]
     await actor.select(menu, ["NE"])
     assert menu.content.startswith("Done.")
-    assert "White Lady on **C4** aiming NE" in menu.content
+    assert menu.content == f"Done. **{session.names[starter]}** placed the White Lady on C4 aiming NE (next target B5)."
     session = await session_by_id(world, session.id)
     assert session.state.target == "B5"
     public = world.channel.last_message.content
-    assert "placed the White Lady on **C4** aiming NE" in public
+    assert "placed the White Lady on C4 aiming NE (next target B5)." in public
     assert "Target: **B5**" in public
 
     # The other player: a select of the shields that fit B5, then the directions from B5.
@@ -314,7 +314,7 @@ async def test_four_players_wait_for_all_accepts(world):
     assert session.state.board["D4"].seat == starter
     assert session.state.target == "C4"
     nxt = session.state.to_move
-    assert nxt == (starter + 1) % 4 or any(e["type"] == "skip" for e in session.state.events)
+    assert nxt == (starter + 1) % 4 or any(e.kind == "skip" for e in session.state.events)
 
 
 async def test_hands_stay_private(world):
@@ -369,7 +369,7 @@ async def test_against_the_computer(world):
         await play_by_command(world.ada, world, action)
         moves += 1
         session = await session_by_id(world, session.id)
-        bot_moves = sum(1 for e in session.state.events if e["type"] in ("place", "white_lady") and e["seat"] == 1)
+        bot_moves = sum(1 for placed in session.state.board.values() if placed.seat == 1)
         if session.record.status == "active" and bot_moves:
             assert (
                 "**TestBot** placed" in world.channel.last_message.content

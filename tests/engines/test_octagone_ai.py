@@ -8,8 +8,9 @@ from dataclasses import replace
 import pytest
 
 from engines.base import Outcome
-from engines.octagone import ENGINE, JOKER, SHIELD_KINDS, Placement
-from engines.octagone.ai import LEVELS, choose_action
+from engines.octagone import ENGINE, JOKER, choose_action
+from engines.octagone.ai import LEVELS
+from engines.octagone.rules import SHIELD_KINDS, Placement
 
 
 def _random_move(state, seat, rng):
@@ -75,10 +76,10 @@ def test_computer_sends_the_opponent_to_a_colour_it_lacks():
             ["A1", "A2", "A3", "A4", "A5", "A6", "A7", "B1", "B2", "B3", "C1", "C2", "C3", "D1", "D2", "D3", "D4"]
         )
     }
-    state = replace(state, board=board, target="B4", hands=hands, to_move=0, last_box="A4", actions=len(board))
+    state = replace(state, board=board, target="B4", hands=hands, to_move=0, last_box="A4", ply=len(board))
     action = choose_action(state, 0, "medium")
     after = ENGINE.apply(state, 0, action)
     assert after.target[0] not in "AB"  # a colour seat 1 lacks
-    assert any(event["type"] == "skip" and event["seat"] == 1 for event in after.events)
+    assert any(event.kind == "skip" and event.seat == 1 for event in after.events)
     assert after.to_move == 0 or ENGINE.outcome(after).winners == (0,)
     assert hands[1][JOKER] == 0

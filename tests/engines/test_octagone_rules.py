@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from engines.base import IllegalAction
+from engines.base import Event, IllegalAction
 from engines.octagone import (
     ADVANCED,
     BASIC,
@@ -19,16 +20,20 @@ from engines.octagone import (
     DIRECTIONS,
     ENGINE,
     JOKER,
-    PERIMETER,
-    SHIELD_KINDS,
     WHITE_LADY,
-    Placement,
     aim_options,
-    designated_box,
-    last_events,
     perimeter_triangles,
     placeable_shields,
     shields_left,
+)
+from engines.octagone.board import PERIMETER
+from engines.octagone.rules import (
+    END_ALL_PLACED,
+    END_NO_AIM,
+    END_NO_SHIELD,
+    SHIELD_KINDS,
+    Placement,
+    designated_box,
 )
 
 
@@ -62,7 +67,7 @@ def position(
         to_move=to_move,
         last_box=last or next(iter(board), None),
         white_lady=white_lady,
-        actions=len(board),
+        ply=len(board),
     )
 
 
@@ -260,8 +265,8 @@ def test_player_without_matching_shield_or_joker_skips_and_the_other_plays_the_s
     after = place(state, 0, "sky", "S")  # designates C1 (green): seat 1 has no green and no joker
     assert after.target == "C1"
     assert after.to_move == 0
-    assert [event["type"] for event in last_events(after)] == ["place", "skip"]
-    assert last_events(after)[1] == {"type": "skip", "seat": 1, "box": "C1", "action": after.actions}
+    assert [event.kind for event in after.events] == ["place", "skip"]
+    assert after.events[1] == Event(after.ply, 1, "skip", {"box": "C1"})
     assert ENGINE.legal_actions(after, 1) == [{"type": "resign"}]
 
 
@@ -269,8 +274,8 @@ def test_two_skips_in_a_row_end_the_game():
     state = position({"A1": ("orange", "S")}, target="B1", hands=[hand(sky=1, orange=1), hand(orange=3)])
     after = place(state, 0, "sky", "S")  # C1 is green: nobody has green or a joker
     assert after.over
-    assert after.result["condition"] == "no_shield"
-    assert [event["type"] for event in last_events(after)] == ["place", "skip", "skip", "end"]
+    assert after.outcome.reason == END_NO_SHIELD
+    assert [event.kind for event in after.events] == ["place", "skip", "skip", "end"]
     assert ENGINE.outcome(after).ranks == (1, 2)  # seat 0 has 1 shield, seat 1 has 3
     assert ENGINE.to_act(after) == []
 
@@ -312,7 +317,8 @@ def test_white_lady_is_removed_after_the_next_players_turn():
     reply = ENGINE.apply(opened, opened.to_move, {"type": "place", "shield": JOKER, "direction": "W"})
     assert "C4" not in reply.board
     assert reply.white_lady is None
-    assert {"type": "white_lady_removed", "box": "C4", "action": 2} in last_events(reply)
+    assert [event.kind for event in reply.events] == ["place", "white_lady_removed"]
+    assert reply.events[1] == Event(2, None, "white_lady_removed", {"box": "C4"})
     # Her box is free again at once: the joker on C5 aiming west designates the farthest free box, C1,
     # and a coloured shield would have designated C4 itself.
     assert reply.target == "C1"
@@ -350,7 +356,7 @@ def test_four_player_turns_go_clockwise():
     state = ENGINE.apply(state, state.to_move, {"type": "white_lady", "box": "D4", "direction": "W"})
     while len(seats) < 6:
         seats.append(state.to_move)
-        assert not any(event["type"] == "skip" for event in last_events(state))
+        assert not any(event.kind == "skip" for event in state.events)
         options = [action for action in ENGINE.legal_actions(state, state.to_move) if action["type"] == "place"]
         state = ENGINE.apply(state, state.to_move, options[0])
     assert [(seat - seats[0]) % 4 for seat in seats] == [0, 1, 2, 3, 0, 1]
@@ -360,7 +366,7 @@ def test_pairs_add_their_shields_and_fewest_wins():
     hands = [hand(orange=1), hand(sky=1), hand(sky=4), hand(sky=2)]
     state = position({"A1": ("orange", "E")}, target="A2", hands=hands)
     after = place(state, 0, "orange", "S")  # seat 0 places its last shield
-    assert after.result["condition"] == "empty_hand"
+    assert after.outcome.reason == END_ALL_PLACED
     # pair {0, 2}: 0 + 4 = 4 shields; pair {1, 3}: 1 + 2 = 3 shields -> pair {1, 3} wins
     outcome = ENGINE.outcome(after)
     assert outcome.scores == (4, 3, 4, 3)
@@ -376,7 +382,8 @@ def test_game_ends_when_a_player_has_no_more_shields():
     state = position({"A1": ("orange", "E")}, target="A2", hands=[hand(orange=1), hand(orange=2, joker=1)])
     after = place(state, 0, "orange", "E")
     assert after.over
-    assert after.result["condition"] == "empty_hand"
+    assert after.outcome.reason == END_ALL_PLACED
+    assert after.to_move is None
     assert ENGINE.outcome(after).ranks == (1, 2)
     assert ENGINE.outcome(after).scores == (0, 3)
 
@@ -387,7 +394,7 @@ def test_game_ends_when_the_placed_shield_cannot_be_aimed_at_any_free_box():
     actions = [action for action in ENGINE.legal_actions(state, 0) if action["type"] == "place"]
     assert sorted(action["direction"] for action in actions) == sorted(DIRECTIONS)  # any aim: none is possible
     after = place(state, 0, "pink", "NW")
-    assert after.result["condition"] == "no_aim"
+    assert after.outcome.reason == END_NO_AIM
     assert ENGINE.outcome(after).ranks == (1, 2)
 
 
@@ -401,7 +408,15 @@ def test_equal_counts_are_a_draw():
 def test_resigning_loses_for_the_whole_pair():
     state = ENGINE.new_game(4, {}, seed=2)
     after = ENGINE.apply(state, 3, {"type": "resign"})
-    assert ENGINE.outcome(after).ranks == (1, 2, 1, 2)
+    outcome = ENGINE.outcome(after)
+    assert outcome.ranks == (1, 2, 1, 2)
+    assert outcome.winners == (0, 2)
+    assert outcome.teams == (0, 1, 0, 1)
+    assert outcome.reason == "resignation"
+    assert outcome.scores == (21, 21, 21, 21)
+    assert [event.kind for event in after.events] == ["resign", "end"]
+    assert after.events[0].seat == 3
+    assert ENGINE.to_act(after) == []
     with pytest.raises(IllegalAction, match="over"):
         ENGINE.apply(after, 0, {"type": "resign"})
 
@@ -414,6 +429,106 @@ def test_unknown_actions_are_rejected_politely():
         ENGINE.apply(state, state.to_move, {"type": "white_lady", "box": "C4", "direction": "UP"})
     with pytest.raises(IllegalAction, match="A1 to F7"):
         ENGINE.apply(state, state.to_move, {"type": "white_lady", "box": "Z9", "direction": "N"})
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "place", "shield": ["sky"], "direction": "E"},  # a list where a colour belongs
+        {"type": "place", "shield": "sky", "direction": ["E"]},
+        {"type": "place", "shield": "sky", "direction": "E", "box": ["B1"]},
+        {"type": "place", "shield": {"colour": "sky"}, "direction": "E"},
+        {"type": "place", "shield": None, "direction": "E"},
+        {"type": "place", "shield": 3, "direction": "E"},
+        {"type": "place", "direction": "E"},
+        {"type": "place", "shield": "sky"},
+        {"type": "place", "shield": "sky", "direction": "E", "colour": "sky"},
+        {"type": "place", "shield": "red", "direction": "E"},
+        {"type": "white_lady", "box": "C4", "direction": "E"},
+        {"type": ["place"]},
+        {"shield": "sky", "direction": "E"},
+        ["place", "sky", "E"],
+        "place sky E",
+        None,
+    ],
+)
+def test_malformed_actions_are_refused_and_change_nothing(action):
+    state = position({"A1": ("orange", "S")}, target="B1", hands=[hand(sky=2), hand(sky=1)])
+    before = ENGINE.dump(state)
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, 0, action)
+    assert ENGINE.dump(state) == before
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "white_lady", "box": ["C4"], "direction": "N"},
+        {"type": "white_lady", "box": "C4", "direction": ["N"]},
+        {"type": "white_lady", "box": "C4"},
+        {"type": "white_lady", "box": "C4", "direction": "N", "shield": "joker"},
+        {"type": "white_lady", "box": 34, "direction": "N"},
+    ],
+)
+def test_malformed_openings_are_refused(action):
+    state = ENGINE.new_game(2, {}, seed=2)
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, state.to_move, action)
+
+
+def test_every_action_records_its_events_with_the_ply():
+    state = ENGINE.new_game(2, {}, seed=3)
+    starter = state.to_move
+    opened = ENGINE.apply(state, starter, {"type": "white_lady", "box": "C4", "direction": "E"})
+    assert opened.ply == 1
+    assert opened.events == [
+        Event(1, starter, "white_lady", {"box": "C4", "direction": "E", "target": "C5"}),
+    ]
+    assert opened.board["C4"] == Placement(WHITE_LADY, "E", starter, 1)
+    reply = ENGINE.apply(opened, 1 - starter, {"type": "place", "shield": JOKER, "direction": "W", "box": "C5"})
+    assert reply.ply == 2
+    assert reply.events[0] == Event(
+        2, 1 - starter, "place", {"shield": JOKER, "box": "C5", "direction": "W", "target": "C1"}
+    )
+    assert reply.board["C5"].ply == 2
+
+
+def test_the_end_is_an_event_and_the_outcome():
+    state = position({"A1": ("orange", "E")}, target="A2", hands=[hand(orange=1), hand(orange=2, joker=1)])
+    after = place(state, 0, "orange", "E")
+    assert after.events[-1] == Event(after.ply, None, "end", {"reason": END_ALL_PLACED, "winners": [0], "draw": False})
+    assert after.outcome.teams is None  # two players play for themselves
+
+
+# --- stored games -------------------------------------------------------------------------------------
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_a_resigned_game_of_schema_1_loads_with_its_outcome_and_last_events():
+    saved = json.loads((FIXTURES / "octagone_resigned_schema1.json").read_text())
+    loaded = ENGINE.load(saved["state"])
+    assert loaded.ply == saved["state"]["actions"] == 5
+    assert loaded.outcome.reason == "resignation"
+    assert loaded.outcome.ranks == (2, 1)
+    assert [event.kind for event in loaded.events] == ["resign", "end"]
+    assert loaded.events[0] == Event(5, 0, "resign", {})
+    assert loaded.events[1].data == {"reason": "resignation", "winners": [1], "draw": False}
+    assert loaded.board["D2"].ply == 4
+    assert ENGINE.to_act(loaded) == []
+
+
+def test_a_running_four_player_game_of_schema_1_plays_on():
+    saved = json.loads((FIXTURES / "octagone_schema1.json").read_text())
+    loaded = ENGINE.load(saved["state"])
+    assert loaded.ply == 9
+    assert loaded.outcome is None
+    assert [event.kind for event in loaded.events] == ["place"]
+    assert loaded.events[0].data["box"] == "E1"
+    after = ENGINE.apply(loaded, 0, {"type": "resign"})
+    assert after.outcome.teams == (0, 1, 0, 1)
+    assert after.outcome.winners == (1, 3)
 
 
 # --- the deal ---------------------------------------------------------------------------------------------
@@ -441,8 +556,10 @@ def _check_invariants(state) -> None:
         assert all(count >= 0 for count in seat_hand.values())
     shields.update(placed.shield for placed in state.board.values() if placed.shield != WHITE_LADY)
     assert shields == Counter({**dict.fromkeys(COLOURS, 6), JOKER: 6})  # nothing lost, nothing made
-    placed_boxes = [event["box"] for event in state.events if event["type"] == "place"]
-    assert len(placed_boxes) == len(set(placed_boxes))  # no box filled twice
+    plies = [placed.ply for placed in state.board.values()]
+    assert len(plies) == len(set(plies))  # one placement per action
+    assert all(1 <= ply <= state.ply for ply in plies)
+    assert all(event.ply == state.ply for event in state.events)  # only the last action's events
     assert (state.white_lady is not None) == any(p.shield == WHITE_LADY for p in state.board.values())
     if not state.over and not state.opening:
         assert state.target not in state.board

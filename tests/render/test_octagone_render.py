@@ -8,11 +8,11 @@ from dataclasses import replace
 
 from PIL import Image
 
-from engines.base import play_out
-from engines.octagone import COLOURS, DIRECTIONS, ENGINE, JOKER, SHIELD_KINDS
-from engines.octagone.ai import choose_action
+from engines.base import Event, play_out
+from engines.octagone import COLOURS, DIRECTIONS, ENGINE, JOKER, choose_action
+from engines.octagone.rules import SHIELD_KINDS
 from render import theme
-from render.octagone import BOX_RADIUS, SHIELD_RADIUS, box_centre, render_board, render_hand
+from render.octagone import BOX_RADIUS, SHIELD_RADIUS, box_centre, narrate, render_board, render_hand
 
 NAMES = ["Ana", "Bo", "Cy", "Di"]
 
@@ -75,8 +75,10 @@ def test_placed_shields_show_their_colour_and_jokers_are_black():
 def test_description_tells_the_last_move_the_turn_and_the_counts():
     state = _game(2, 6)
     description = render_board(state, NAMES[:2]).description
-    event = [e for e in state.events if e["type"] == "place"][-1]
-    assert f"on {event['box']} aiming {event['direction']}" in description
+    event = next(e for e in state.events if e.kind == "place")
+    assert event.ply == state.ply
+    assert f"on {event.data['box']} aiming {event.data['direction']}" in description
+    assert narrate(event, NAMES[:2]) in description
     assert f"{NAMES[state.to_move]} to play on {state.target}" in description
     for seat in range(2):
         assert f"{NAMES[seat]} {sum(state.hands[seat].values())}" in description
@@ -150,3 +152,48 @@ def test_opening_board_shows_the_white_lady():
     dx, dy = (-1, -1) if state.board[state.white_lady].direction in ("N", "S", "E", "W") else (0, -1)
     probe = (round(cx + dx * SHIELD_RADIUS * 0.35 + 3), round(cy + dy * SHIELD_RADIUS * 0.55))
     assert image.getpixel(probe) == theme.WHITE or _close(image.getpixel(probe), theme.WHITE, 10)
+
+
+def test_narrator_says_each_event_in_one_sentence():
+    names = ["Ana", "Bo"]
+    assert (
+        narrate(Event(1, 0, "white_lady", {"box": "C4", "direction": "NE", "target": "B5"}), names)
+        == "Ana placed the White Lady on C4 aiming NE (next target B5)."
+    )
+    assert (
+        narrate(Event(2, 1, "place", {"shield": "sky", "box": "B5", "direction": "S", "target": "C5"}), names)
+        == "Bo placed a sky blue shield on B5 aiming S (next target C5)."
+    )
+    assert (
+        narrate(Event(9, 1, "place", {"shield": JOKER, "box": "F7", "direction": "NW", "target": None}), names)
+        == "Bo placed a joker on F7 aiming NW (no free box left)."
+    )
+    assert (
+        narrate(Event(5, 0, "place", {"shield": "orange", "box": "A1", "direction": "W", "target": "A7"}), names)
+        == "Ana placed an orange shield on A1 aiming W (next target A7)."
+    )
+    assert narrate(Event(2, None, "white_lady_removed", {"box": "C4"}), names) == "The White Lady leaves C4."
+    assert narrate(Event(3, 0, "skip", {"box": "B2"}), names) == "Ana has no sky blue shield or joker for B2 and skips."
+    assert narrate(Event(4, 1, "resign"), names) == "Bo resigned."
+    assert (
+        narrate(Event(4, None, "end", {"reason": "resignation", "winners": [0], "draw": False}), names)
+        == "The game ends: resignation."
+    )
+
+
+def test_narrator_uses_names_as_given_never_seat_numbers():
+    names = ["Seat 2", "Bo"]
+    state = ENGINE.new_game(2, {"level": "basic"}, seed=3)
+    while state.to_move != 0 or state.opening:  # play until seat 0 places a shield
+        state = ENGINE.apply(state, state.to_move, choose_action(state, state.to_move, "easy"))
+    state = ENGINE.apply(state, 0, choose_action(state, 0, "easy"))
+    said = [narrate(event, names) for event in state.events if event.seat == 0]
+    assert said
+    assert all(sentence.startswith("Seat 2 ") and "Bo" not in sentence for sentence in said)
+    resigned = ENGINE.apply(state, 0, {"type": "resign"})
+    assert narrate(resigned.events[0], names) == "Seat 2 resigned."
+    bold = ["**Seat 2**", "**Bo**"]
+    assert narrate(resigned.events[0], bold) == "**Seat 2** resigned."
+    description = render_board(resigned, names).description
+    assert "Seat 2 resigned." in description
+    assert "Game over: Bo wins" in description
