@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from bench import Row, game_move_times, measure, picture_rows
 from engines.base import play_out
-from engines.octa import ENGINE
-from engines.octa.ai import choose_action
+from engines.octa import ENGINE, choose_action
 from render.octa import render_hand, render_table
 
 NAMES = ["Alice", "Bob"]

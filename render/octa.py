@@ -12,23 +12,21 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engines.octa.cards import (
+from engines.base import Event
+from engines.octa import (
+    CENTRE,
+    FACE_DOWN,
     OCTA_LENGTH,
     POOL_LINES,
     POSITION_CELLS,
     SUIT_SYMBOLS,
     WIN_TABLE_CARDS,
-    card_name,
-    rank_of,
-    suit_of,
-)
-from engines.octa.rules import (
-    CENTRE,
-    FACE_DOWN,
     OctaState,
+    card_name,
     longest_run,
+    rank_of,
     run_length,
-    step_description,
+    suit_of,
     table_count,
 )
 from render import theme
@@ -41,6 +39,103 @@ CARD_BACK_LINE = (88, 108, 160)
 FACE_DOWN_RUN = (70, 60, 90)
 ACTION_FACE = (255, 243, 214)  # action cards: warmer face so they read apart from number cards
 SUPERSAMPLE = 4
+
+# What the player to act does at each step of the turn (the engine's ``state.step``).
+STEP_TEXT = {
+    "place_action": "Put the revealed action card on action pile 1 or 2",
+    "action": "Use the new action card's action, or skip it",
+    "option": "Choose option A (lay a run), B (take a pool line), C (claim your pool run) or pass",
+    "b_play": "Play at least one of the taken pool cards onto the table, then finish",
+    "exchange": "Exchange one hand card with a pool card, or pass",
+    "discard": "Discard a card (hand limit 8), or end the turn with fewer than 8 cards",
+}
+
+
+def step_text(state: OctaState) -> str:
+    """The current step in words ("The game is over" once it is)."""
+    return "The game is over" if state.over else STEP_TEXT[state.step]
+
+
+# ---------------------------------------------------------------- narration
+
+
+def _cards(cards: Sequence[str], joiner: str = " ") -> str:
+    return joiner.join(card_name(c) for c in cards)
+
+
+def narrate(event: Event, names: Sequence[str]) -> str:
+    """One event as a sentence, with ``names`` inserted as given (the bot passes bold names,
+    the picture plain ones). Events name only public cards, so every sentence is public."""
+    data = event.data
+    who = _seat_name(names, event.seat) if event.seat is not None else ""
+    kind = event.kind
+    if kind == "deal":
+        return f"The cards are dealt; {_seat_name(names, data['first'])} starts."
+    if kind == "turn":
+        drew = "drew a card" if data.get("drew") else "could not draw (the stock is empty)"
+        revealed = f" and turned up {card_name(data['revealed'])}" if data.get("revealed") else ""
+        reshuffled = " from the reshuffled action cards" if data.get("reshuffled") and revealed else ""
+        return f"{who} {drew}{revealed}{reshuffled}."
+    if kind == "flip":
+        matched = f": suits match, the {data['action']} may be used." if data["match"] else "."
+        return f"{who} put {card_name(data['card'])} on action pile {data['pile'] + 1}{matched}"
+    if kind == "use_action":
+        if data["action"] == "jack":
+            owner = "their own" if data["owner"] == event.seat else f"{_seat_name(names, data['owner'])}'s"
+            return f"{who} used the Jack on {card_name(data['card'])} of {owner} run {data['run'] + 1}."
+        if data["action"] == "queen":
+            return f"{who} used the Queen: took {_cards(data['cards'], ', ')} from the pool."
+        return f"{who} used the King: took {data['count']} cards from the {data['source']}."
+    if kind == "skip_action":
+        return f"{who} did not use the action."
+    if kind == "lay_run":
+        return f"{who} laid the run {_cards(data['cards'])}" + (" with their token." if data["token"] else ".")
+    if kind == "take_line":
+        return f"{who} took the {data['line']} line of the pool: {_cards(data['cards'], ', ')}."
+    if kind == "claim_pool_run":
+        return f"{who} claimed the pool run {_cards(data['cards'])}."
+    if kind == "pass_step":
+        return {
+            "option": f"{who} chose no option.",
+            "b_play": f"{who} finished option B; the token returns and the pool is refilled.",
+        }.get(data["step"], f"{who} did not exchange.")
+    if kind == "exchange":
+        token = f" and put their token on the {data['line']} run." if data.get("line") else "."
+        return (
+            f"{who} exchanged {card_name(data['card'])} for {card_name(data['taken'])} "
+            f"at pool position {data['position']}{token}"
+        )
+    if kind == "discard":
+        return f"{who} discarded {card_name(data['card'])}."
+    if kind == "end_turn":
+        return f"{who} ended the turn."
+    if kind == "add_to_run":
+        return f"{who} added {_cards(data['cards'])} to their run {data['run'] + 1}."
+    if kind == "fill_hidden":
+        owner = "their own" if data["owner"] == event.seat else f"{_seat_name(names, data['owner'])}'s"
+        return (
+            f"{who} put {card_name(data['card'])} in place of the face-down card of {owner} run "
+            f"{data['run'] + 1} and took the face-down card."
+        )
+    if kind == "stock_reshuffled":
+        return "The stock ran out: the discard pile and all runs of 3 were shuffled into a new stock."
+    if kind == "last_turn":
+        return "The stock ran out again: this is the last turn."
+    if kind == "octa":
+        return f"{who} has an Octa and {data['table']} cards on the table!"
+    if kind == "resign":
+        return f"{who} resigned."
+    if kind == "end":
+        if data["draw"]:
+            return f"The game ends in a draw: {data['reason']}."
+        winners = " and ".join(_seat_name(names, seat) for seat in data["winners"])
+        return f"{winners} won: {data['reason']}."
+    return ""
+
+
+def last_action_text(state: OctaState, names: Sequence[str]) -> str:
+    """What the last action did (the result itself is told by the headline)."""
+    return " ".join(filter(None, (narrate(event, names) for event in state.events if event.kind != "end")))
 
 
 # ---------------------------------------------------------------- suit shapes and cards
@@ -191,7 +286,7 @@ def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, 
         box = (x + pile * (card_w + 16), y + 26, x + pile * (card_w + 16) + card_w, y + 26 + card_h)
         theme.centred_text(draw, ((box[0] + box[2]) / 2, y + 10), f"Pile {pile + 1}", 17, theme.MUTED)
         top = state.action_piles[pile][-1] if state.action_piles[pile] else None
-        is_new = state.step not in ("place_action", "over") and pile == state.new_pile
+        is_new = not state.over and state.step != "place_action" and pile == state.new_pile
         if top:
             draw_face_card(image, draw, box, top, border=theme.HIGHLIGHT if is_new else theme.GRID)
     revealed_x = x + 2 * (card_w + 16) + 6
@@ -243,7 +338,7 @@ def _draw_player_panel(
     image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, seat: int, name: str, y: int, height: int
 ) -> None:
     colour = theme.SEAT_COLOURS[seat]
-    on_turn = state.current == seat and state.step != "over"
+    on_turn = state.current == seat and not state.over
     draw.rounded_rectangle(
         (MARGIN, y, WIDTH - MARGIN, y + height),
         radius=14,
@@ -351,7 +446,7 @@ def _draw_last_move(
     x0, y0, x1, _y1 = box
     draw.rounded_rectangle(box, radius=12, fill=theme.PANEL)
     draw.text((x0 + 14, y0 + 12), "Last move", font=theme.font(17), fill=theme.MUTED)
-    text = _event_text(state, names) or "-"
+    text = last_action_text(state, names) or "-"
     for suit, symbol in SUIT_SYMBOLS.items():  # the bundled font has no suit glyphs
         text = text.replace(symbol, suit)
     lines = _wrap(draw, text, 18, x1 - x0 - 28)
@@ -370,7 +465,7 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[s
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, state: OctaState, names: Sequence[str]) -> None:
-    if state.step == "over":
+    if state.over:
         title = _result_line(state, names)
         colour = theme.HIGHLIGHT
     else:
@@ -378,32 +473,30 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: OctaState, names: Sequence[st
         colour = theme.SEAT_COLOURS[state.current]
     draw.rectangle((0, 0, WIDTH, 8), fill=colour)
     draw.text((MARGIN, 18), title, font=theme.font(30), fill=theme.INK)
-    if state.step != "over":
-        draw.text((MARGIN, 56), step_description(state), font=theme.font(19), fill=theme.MUTED)
+    if not state.over:
+        draw.text((MARGIN, 56), step_text(state), font=theme.font(19), fill=theme.MUTED)
 
 
 def _result_line(state: OctaState, names: Sequence[str]) -> str:
-    if state.winner == -1:
+    outcome = state.outcome
+    if outcome.is_draw:
         return "Game over: a draw"
-    winner = _seat_name(names, state.winner)
-    reason = {"octa": "with an Octa!", "stock": "with more cards on the table", "resign": "by resignation"}
-    return f"{winner} wins {reason.get(state.end_reason, '')}".strip()
-
-
-def _event_text(state: OctaState, names: Sequence[str]) -> str:
-    text = state.last_event
-    for seat in range(2):
-        text = text.replace(f"Seat {seat + 1}", _seat_name(names, seat))
-    return text.strip()
+    seat = outcome.winners[0]
+    winner = _seat_name(names, seat)
+    if outcome.reason == "resignation":
+        return f"{winner} wins by resignation"
+    if longest_run(state, seat) >= OCTA_LENGTH and table_count(state, seat) >= WIN_TABLE_CARDS:
+        return f"{winner} wins with an Octa!"
+    return f"{winner} wins with more cards on the table"
 
 
 def describe_table(state: OctaState, names: Sequence[str]) -> str:
     parts = [f"Octa, turn {state.turn + 1}."]
-    if state.step == "over":
+    if state.over:
         parts.append(_result_line(state, names) + ".")
     else:
-        parts.append(f"{_seat_name(names, state.current)} to play: {step_description(state)}.")
-    event = _event_text(state, names)
+        parts.append(f"{_seat_name(names, state.current)} to play: {step_text(state)}.")
+    event = last_action_text(state, names)
     if event:
         parts.append(f"Last: {event}")
     pool = ", ".join(f"{p} {card_name(c)}" if c else f"{p} empty" for p, c in enumerate(state.pool, 1))
@@ -455,8 +548,8 @@ def render_hand(state: OctaState, names: Sequence[str], seat: int) -> theme.Pict
     colour = theme.SEAT_COLOURS[seat]
     draw.rectangle((0, 0, WIDTH, 8), fill=colour)
     draw.text((MARGIN, 20), f"{_seat_name(names, seat)}'s hand: {len(hand)} cards", font=theme.font(28), fill=theme.INK)
-    if state.current == seat and state.step != "over":
-        hint = step_description(state)
+    if state.current == seat and not state.over:
+        hint = step_text(state)
         draw.text((MARGIN, 52), hint[:90], font=theme.font(17), fill=theme.MUTED)
     for index, card in enumerate(hand):
         row, col = divmod(index, per_row)

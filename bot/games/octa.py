@@ -28,12 +28,18 @@ from discord import app_commands
 from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter, GameSession
 from bot.components import SessionButton, SessionSelect, view_of
 from bot.rendering import as_file
-from bot.replies import UserError, acknowledge, escape
-from engines.octa import ENGINE
-from engines.octa.ai import choose_action
-from engines.octa.cards import POOL_LINES, WIN_TABLE_CARDS, card_name
-from engines.octa.rules import FACE_DOWN, HAND_SIZE, table_count
-from render.octa import render_hand, render_table
+from bot.replies import UserError, acknowledge
+from engines.octa import (
+    ENGINE,
+    FACE_DOWN,
+    HAND_SIZE,
+    POOL_LINES,
+    WIN_TABLE_CARDS,
+    card_name,
+    choose_action,
+    table_count,
+)
+from render.octa import narrate, render_hand, render_table, step_text
 
 MAX_OPTIONS = 25
 MAX_ROWS = 5
@@ -97,6 +103,7 @@ class OctaAdapter(GameAdapter):
     rules = RULES
     computer_player = choose_action
     private_view_label = "My hand"
+    narrate = staticmethod(narrate)
 
     # ------------------------------------------------------------ pictures
     def render_public(self, session: GameSession):
@@ -106,25 +113,15 @@ class OctaAdapter(GameAdapter):
         return render_hand(session.state, session.names, seat)
 
     # --------------------------------------------------------------- texts
-    def _named(self, session: GameSession, text: str) -> str:
-        for seat, name in enumerate(session.names):
-            for label in (f"Seat {seat + 1}", f"seat {seat + 1}"):
-                text = text.replace(label, f"**{escape(name)}**")
-        return text
-
     def status_text(self, session: GameSession) -> str:
         state = session.state
         tables = " · ".join(
-            f"{escape(name)}: {table_count(state, seat)}/{WIN_TABLE_CARDS} on the table, "
-            f"{len(state.hands[seat])} in hand"
-            for seat, name in enumerate(session.names)
+            f"{name}: {table_count(state, seat)}/{WIN_TABLE_CARDS} on the table, {len(state.hands[seat])} in hand"
+            for seat, name in enumerate(session.shown_names)
         )
-        if state.step == "over":
+        if state.over:
             return tables
-        return f"Step: {ENGINE.describe_step(state)}.\n{tables}"
-
-    def describe_action(self, session: GameSession, seat: int | None, action: dict[str, Any]) -> str:
-        return self._named(session, session.state.last_event)
+        return f"Step: {step_text(state)}.\n{tables}"
 
     # ------------------------------------------------------------ controls
     def components(self, session: GameSession) -> list[discord.ui.Item]:
@@ -280,14 +277,14 @@ class OctaAdapter(GameAdapter):
     ) -> tuple[str, discord.ui.View | None]:
         """The panel's text and controls for ``seat`` right now (controls only on its turn)."""
         state = session.state
-        if session.status != "active" or state.step == "over":
+        said = self.ctx.table.narration(session)
+        if session.status != "active" or state.over:
             return (
-                f"**Octa: the game is over.** {self._named(session, state.last_event)}\n"
-                f"Your hand is below (only you can see this).",
+                f"**Octa: the game is over.** {said}\nYour hand is below (only you can see this).",
                 None,
             )
         if state.current != seat:
-            last = f"\nLast: {self._named(session, state.last_event)}" if state.last_event else ""
+            last = f"\nLast: {said}" if said else ""
             return (
                 f"**Octa**: {'your turn is over. ' if just_acted else ''}It is now "
                 f"{session.mention(state.current)}'s turn, not yours; open the Turn panel from the game "
@@ -297,9 +294,9 @@ class OctaAdapter(GameAdapter):
         legal = ENGINE.legal_actions(state, seat)
         builder = _PanelBuilder(session.id, state, seat, str(session.action_number), focus)
         lines = [f"**Octa: your turn** (turn {state.turn + 1}). Only you can see this panel."]
-        if state.last_event:
-            lines.append(f"Last: {self._named(session, state.last_event)}")
-        lines.append(f"**Step**: {ENGINE.describe_step(state)}.")
+        if said:
+            lines.append(f"Last: {said}")
+        lines.append(f"**Step**: {step_text(state)}.")
         lines += builder.build(legal)
         lines.append(f"Your hand ({len(state.hands[seat])} cards, limit {HAND_SIZE}) is below.")
         return "\n".join(lines), view_of(builder.items) if builder.items else None

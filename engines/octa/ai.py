@@ -7,7 +7,7 @@ Levels:
 - ``hard``: like medium, but it also looks one action further inside its own turn, so it
   sees e.g. that a King or a pool line pays off only with the play that follows.
 
-Uses only the engine's public API (``ENGINE`` and the public helpers of ``rules``/``cards``).
+Uses only the engine's public API (an ``OctaEngine`` and the public helpers of ``rules``/``cards``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from collections import Counter
 from typing import Any
 
 from .cards import OCTA_LENGTH, SUITS, WIN_TABLE_CARDS, card_values, is_number_card, suit_of
-from .rules import ENGINE, HAND_SIZE, OctaState, run_end, run_length, table_count
+from .rules import HAND_SIZE, OctaEngine, OctaState, run_end, run_length, table_count
+
+_RULES = OctaEngine()  # engines hold no state: this one plays like the package's ENGINE
 
 LEVELS = ("easy", "medium", "hard")
 PLAYING_TYPES = {"lay_run", "add_to_run", "claim_pool_run", "take_line", "use_action", "fill_hidden"}
@@ -25,10 +27,10 @@ HARD_BRANCH_LIMIT = 12  # best first-level candidates the hard level explores on
 
 
 def choose_action(state: OctaState, seat: int, level: str = "medium", seed: int = 0) -> dict[str, Any]:
-    actions = [a for a in ENGINE.legal_actions(state, seat) if a["type"] != "resign"]
+    actions = [a for a in _RULES.legal_actions(state, seat) if a["type"] != "resign"]
     if not actions:
         return {"type": "resign"}
-    rng = random.Random(f"{seed}:{state.moves}:{seat}")
+    rng = random.Random(f"{seed}:{state.ply}:{seat}")
     if level == "easy":
         playing = [a for a in actions if a["type"] in PLAYING_TYPES]
         if playing and rng.random() < 0.6:
@@ -46,20 +48,20 @@ def choose_action(state: OctaState, seat: int, level: str = "medium", seed: int 
 
 
 def _best_follow_up(state: OctaState, seat: int, action: dict[str, Any]) -> float:
-    after = ENGINE.apply(state, seat, action)
-    if after.step == "over" or after.current != seat:
+    after = _RULES.apply(state, seat, action)
+    if after.outcome is not None or after.current != seat:
         return evaluate(after, seat)
-    follow = [a for a in ENGINE.legal_actions(after, seat) if a["type"] != "resign"]
+    follow = [a for a in _RULES.legal_actions(after, seat) if a["type"] != "resign"]
     return max((_score_after(after, seat, a) for a in follow), default=evaluate(after, seat))
 
 
 def _score_after(state: OctaState, seat: int, action: dict[str, Any]) -> float:
-    return evaluate(ENGINE.apply(state, seat, action), seat)
+    return evaluate(_RULES.apply(state, seat, action), seat)
 
 
 def evaluate(state: OctaState, seat: int) -> float:
     """How good ``state`` is for ``seat`` (higher is better)."""
-    outcome = ENGINE.outcome(state)
+    outcome = _RULES.outcome(state)
     if outcome is not None:
         return 1e6 if seat in outcome.winners and not outcome.is_draw else (0 if outcome.is_draw else -1e6)
     other = 1 - seat

@@ -1,6 +1,7 @@
 """Octa, "The Game of 8": state, turn steps, actions and endings (pure Python).
 
-A turn is a sequence of explicit steps (``state.step``):
+A turn is a sequence of explicit steps (``state.step``, an in-game phase; the end of the game
+is ``state.outcome``, and the step then stays where the game ended):
 
 ``place_action``  the turn's card was drawn automatically and the top action card revealed;
                   the player puts it on pile 0 or 1 (``flip``).
@@ -12,7 +13,6 @@ A turn is a sequence of explicit steps (``state.step``):
 ``exchange``      one ``exchange`` with the pool or ``pass_step``.
 ``discard``       ``discard`` a card (required with 8+ cards, repeated down to 8) or ``end_turn``
                   with fewer than 8 cards. A discard that leaves 8 or fewer cards ends the turn.
-``over``          the game has ended.
 
 ``add_to_run`` and ``fill_hidden`` are legal at every step of the player's own turn.
 
@@ -24,7 +24,7 @@ Action shapes (``legal_actions`` lists them exactly like this; card codes "7H", 
   positions 1..8, ascending), ``{"type": "use_action", "action": "king", "source": "stock" | "discard"}``
 - ``{"type": "skip_action"}``
 - ``{"type": "lay_run", "cards": ["7H", "8H", "9H"], "token": False | True}`` (option A; in
-  ``b_play`` always ``token: False``)
+  ``b_play`` always ``token: False``; ``token`` may be left out for False)
 - ``{"type": "take_line", "line": "top" | "bottom" | "left" | "right"}`` (option B)
 - ``{"type": "claim_pool_run"}`` (option C)
 - ``{"type": "exchange", "hand_card": "5S", "pool_position": 3, "token": False}`` or with
@@ -37,7 +37,31 @@ Action shapes (``legal_actions`` lists them exactly like this; card codes "7H", 
 
 Menus: group by ``type`` first (at most ~12 types), then by the second key (``hand_card`` /
 ``run`` / ``owner``+``run``), which keeps each select within 25 options.
-``state.last_event`` is a one-line public summary with 1-based "Seat N" labels.
+
+Events (``state.events``, public: a card only one player may see is never recorded; ``seat`` is
+the acting seat, None for the game itself; runs, piles and lines are 0-based indexes or names):
+
+- ``deal`` (None) ``first``: the seat that starts (new game, ply 0);
+- ``turn`` (the seat to play) ``turn``, ``drew`` (a card was drawn from the stock),
+  ``revealed`` (the action card turned up, or None), ``reshuffled`` (the action cards were
+  reshuffled first);
+- ``flip`` ``card``, ``pile``, ``match`` (the suits match: the action may be used), ``action``
+  ("jack" / "queen" / "king");
+- ``use_action`` ``action`` "jack" with ``owner``, ``run``, ``card`` (the card taken into the
+  hand; the face-down card is not named); "queen" with ``positions``, ``cards``; "king" with
+  ``source``, ``count`` (the cards drawn are not named);
+- ``skip_action``; ``end_turn``; ``pass_step`` ``step`` (the step passed: "option", "b_play",
+  "exchange");
+- ``lay_run`` ``cards`` (in run order), ``run``, ``token``; ``take_line`` ``line``, ``cards``;
+  ``claim_pool_run`` ``line``, ``cards``, ``run``;
+- ``exchange`` ``card`` (put in the pool), ``taken``, ``position``, ``line`` (the pool run the
+  token went on, or None);
+- ``discard`` ``card``; ``add_to_run`` ``run``, ``cards`` (in run order), ``side`` ("high"/"low");
+- ``fill_hidden`` ``owner``, ``run``, ``card`` (the card put face up; the face-down one is not named);
+- ``stock_reshuffled`` (None) ``cards``, ``runs_returned``: the first time the stock ran out;
+- ``last_turn`` (None): the stock ran out again;
+- ``octa`` (the winner) ``table``: an Octa and enough table cards; then the kit's ``end``;
+- the kit's ``resign`` and ``end``.
 """
 
 from __future__ import annotations
@@ -46,9 +70,9 @@ import dataclasses
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from engines.base import IllegalAction, Outcome, ranks_from_scores, rng_from
+from engines.base import Game, GameState, IllegalAction, Outcome, ranks_from_scores, rng_from
 
 from .cards import (
     ACTION_CARDS,
@@ -71,7 +95,7 @@ from .cards import (
     suit_of,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 PLAYERS = 2
 HAND_SIZE = 8
 POOL_SIZE = 8
@@ -86,22 +110,24 @@ PROTECTED_RUN_BLOCKS_OWNER_EXCHANGE = True
 CENTRE = "centre"
 FACE_DOWN = "#"  # a run slot "#7C" holds a face-down 7C placed by a Jack
 
-STEP_TEXT = {
-    "place_action": "Put the revealed action card on action pile 1 or 2",
-    "action": "Use the new action card's action, or skip it",
-    "option": "Choose option A (lay a run), B (take a pool line), C (claim your pool run) or pass",
-    "b_play": "Play at least one of the taken pool cards onto the table, then finish",
-    "exchange": "Exchange one hand card with a pool card, or pass",
-    "discard": "Discard a card (hand limit 8), or end the turn with fewer than 8 cards",
-    "over": "The game is over",
+OCTA_REASON = "an Octa and 28+ cards on the table"
+STOCK_REASON = "the stock ran out twice: most cards on the table"
+
+# What a refusal tells a player who tries something at the wrong step.
+STEP_HINTS = {
+    "place_action": "first put the revealed action card on action pile 1 or 2",
+    "action": "first use the new action card or skip it",
+    "option": "choose option A, B or C, or pass",
+    "b_play": "play at least one of the taken pool cards, then finish option B",
+    "exchange": "exchange a hand card with a pool card, or pass",
+    "discard": "discard a card, or end the turn",
 }
 
 
-@dataclass
-class OctaState:
-    seed: int
+@dataclass(kw_only=True)
+class OctaState(GameState):
     current: int = 0
-    turn: int = 0
+    turn: int = 0  # turns started so far minus one (both players' turns count)
     step: str = "place_action"
     hands: list[list[str]] = field(default_factory=lambda: [[], []])
     stock: list[str] = field(default_factory=list)  # top is the last element
@@ -123,33 +149,9 @@ class OctaState:
     stock_runouts: int = 0
     final_turn: bool = False
     shuffles: int = 0
-    moves: int = 0
-    winner: int | None = None  # -1 = draw
-    end_reason: str = ""
-    last_event: str = ""
-    schema: int = SCHEMA_VERSION
 
 
 # ---------------------------------------------------------------- public helpers
-
-
-def clone(state: OctaState) -> OctaState:
-    copy = dataclasses.replace(state)
-    copy.hands = [list(h) for h in state.hands]
-    copy.stock = list(state.stock)
-    copy.discard = list(state.discard)
-    copy.pool = list(state.pool)
-    copy.action_stack = list(state.action_stack)
-    copy.action_piles = [list(p) for p in state.action_piles]
-    copy.set_aside = list(state.set_aside)
-    copy.runs = [
-        [{"suit": r["suit"], "start": r["start"], "slots": list(r["slots"])} for r in seat_runs]
-        for seat_runs in state.runs
-    ]
-    copy.tokens = list(state.tokens)
-    copy.token_turn = list(state.token_turn)
-    copy.b_taken = list(state.b_taken)
-    return copy
 
 
 def run_length(run: Mapping[str, Any]) -> int:
@@ -189,10 +191,6 @@ def token_line_owner(state: OctaState, line: str) -> int | None:
     return None
 
 
-def step_description(state: OctaState) -> str:
-    return STEP_TEXT[state.step]
-
-
 def all_cards(state: OctaState) -> Counter:
     """Every card in every zone (face-down Jack cards included), for accounting checks."""
     counter: Counter = Counter()
@@ -216,11 +214,11 @@ def all_cards(state: OctaState) -> Counter:
 # ---------------------------------------------------------------- set-up
 
 
-def new_game(players: int, options: Mapping[str, Any], seed: int) -> OctaState:
+def _new_game(players: int, options: Mapping[str, Any], seed: int) -> OctaState:
     if players != PLAYERS:
         raise ValueError("Octa is played by exactly two players")
     deal = dict(options.get("deal") or {})
-    state = OctaState(seed=seed)
+    state = OctaState(seed=seed, players=players, schema=SCHEMA_VERSION)
     remaining = Counter(FULL_DECK)
 
     def take(cards: list[str]) -> list[str]:
@@ -262,7 +260,7 @@ def new_game(players: int, options: Mapping[str, Any], seed: int) -> OctaState:
                 raise ValueError(f"test deal run {cards} is not a run")
             state.runs[seat].append(_make_run(cards, start))
     state.current = int(deal["first"]) if "first" in deal else rng_from(seed, "first").randrange(PLAYERS)
-    state.last_event = "The cards are dealt."
+    state.record("deal", None, first=state.current)
     _start_turn(state)
     return state
 
@@ -284,18 +282,23 @@ def _value_in_run(code: str, start: int, length: int) -> int:
 
 
 def _start_turn(state: OctaState) -> None:
+    """The current seat's turn begins: the automatic draw and the action card turned up."""
     state.exchanged = False
     state.discards_this_turn = 0
     state.b_taken, state.b_played, state.b_new_run = [], False, False
-    if state.stock:
+    drew = bool(state.stock)
+    if drew:
         state.hands[state.current].append(state.stock.pop())
     _check_stock(state)
-    _reveal_action_card(state)
+    reshuffled = _reveal_action_card(state)
     state.step = "place_action"
+    state.record("turn", state.current, turn=state.turn, drew=drew, revealed=state.revealed, reshuffled=reshuffled)
 
 
-def _reveal_action_card(state: OctaState) -> None:
-    if not state.action_stack:
+def _reveal_action_card(state: OctaState) -> bool:
+    """Turn up the next action card; True if the action cards were reshuffled first."""
+    reshuffled = not state.action_stack
+    if reshuffled:
         # Leave the two face-up cards; everything under them plus the set-aside cards is reshuffled.
         pool = [c for pile in state.action_piles for c in pile[:-1]] + state.set_aside
         state.action_piles = [pile[-1:] for pile in state.action_piles]
@@ -304,37 +307,24 @@ def _reveal_action_card(state: OctaState) -> None:
         rng_from(state.seed, "actions", state.shuffles).shuffle(pool)
         state.action_stack = pool
     state.revealed = state.action_stack.pop() if state.action_stack else None
-
-
-def _end_turn(state: OctaState) -> None:
-    if state.final_turn:
-        _finish_by_count(state)
-        return
-    state.current = 1 - state.current
-    state.turn += 1
-    _start_turn(state)
-
-
-def _finish_by_count(state: OctaState) -> None:
-    counts = [table_count(state, s) for s in range(PLAYERS)]
-    state.winner = -1 if counts[0] == counts[1] else (0 if counts[0] > counts[1] else 1)
-    state.end_reason = "stock"
-    state.step = "over"
+    return reshuffled
 
 
 def _check_stock(state: OctaState) -> None:
     """The stock ran out: first time reshuffle discards and runs of exactly 3; second time, last turn."""
-    if state.stock or state.step == "over" or state.final_turn:
+    if state.stock or state.outcome is not None or state.final_turn:
         return
     if state.stock_runouts == 0:
         state.stock_runouts = 1
         new_stock = list(state.discard)
         state.discard = []
+        returned = 0
         for seat in range(PLAYERS):
             kept = []
             for index, run in enumerate(state.runs[seat]):
                 if run_length(run) == 3:
                     new_stock.extend(slot.lstrip(FACE_DOWN) for slot in run["slots"])
+                    returned += 1
                     if state.tokens[seat] == f"run:{index}":
                         state.tokens[seat] = CENTRE
                 else:
@@ -345,12 +335,12 @@ def _check_stock(state: OctaState) -> None:
         state.shuffles += 1
         rng_from(state.seed, "stock", state.shuffles).shuffle(new_stock)
         state.stock = new_stock
-        state.last_event += " The stock ran out: the discard pile and all runs of 3 were shuffled into a new stock."
+        state.record("stock_reshuffled", None, cards=len(new_stock), runs_returned=returned)
         if state.stock:
             return
     state.stock_runouts = 2
     state.final_turn = True
-    state.last_event += " The stock ran out again: this is the last turn."
+    state.record("last_turn", None)
 
 
 def _refill_pool(state: OctaState, discard_first: bool) -> None:
@@ -362,22 +352,21 @@ def _refill_pool(state: OctaState, discard_first: bool) -> None:
                 state.pool[index] = state.stock.pop()
 
 
-def _after_action(state: OctaState) -> None:
-    _check_stock(state)
-    for seat in (state.current, 1 - state.current):
-        if state.step != "over" and has_won(state, seat):
-            state.winner = seat
-            state.end_reason = "octa"
-            state.step = "over"
-            count = table_count(state, seat)
-            state.last_event += f" Seat {seat + 1} has an Octa and {count} cards: they win!"
+def _outcome_for(state: OctaState, winner: int | None, reason: str) -> Outcome:
+    """The outcome of a game won by ``winner`` (None: counted by table cards) for ``reason``."""
+    return _ranked(tuple(float(table_count(state, s)) for s in range(PLAYERS)), winner, reason)
+
+
+def _ranked(scores: tuple[float, ...], winner: int | None, reason: str) -> Outcome:
+    ranks = ranks_from_scores(scores) if winner is None else tuple(1 if s == winner else 2 for s in range(PLAYERS))
+    return Outcome(ranks=ranks, scores=scores, reason=reason)
 
 
 # ---------------------------------------------------------------- legal actions
 
 
-def legal_actions(state: OctaState, seat: int) -> list[dict[str, Any]]:
-    if state.step == "over" or seat not in (0, 1):
+def _legal_actions(state: OctaState, seat: int) -> list[dict[str, Any]]:
+    if state.outcome is not None or seat not in (0, 1):
         return []
     if seat != state.current:
         return [{"type": "resign"}]
@@ -581,39 +570,12 @@ def _token_lines_after(state: OctaState, seat: int, card: str, position: int) ->
     ]
 
 
-# ---------------------------------------------------------------- apply
-
-
-def apply(state: OctaState, seat: int, action: Mapping[str, Any]) -> OctaState:
-    if not isinstance(action, Mapping) or "type" not in action:
-        raise IllegalAction("an action needs a type")
-    if state.step == "over":
-        raise IllegalAction("the game is over")
-    if seat not in (0, 1):
-        raise IllegalAction("you are not a player in this game")
-    kind = action["type"]
-    new = clone(state)
-    new.last_event = ""
-    if kind == "resign":
-        new.winner, new.end_reason, new.step = 1 - seat, "resign", "over"
-        new.last_event = f"Seat {seat + 1} resigned."
-        new.moves += 1
-        return new
-    if seat != state.current:
-        raise IllegalAction("it is not your turn")
-    handler = _HANDLERS.get(kind)
-    if handler is None:
-        raise IllegalAction(f"unknown action type {kind!r}")
-    handler(new, seat, action)
-    new.moves += 1
-    if new.step != "over":
-        _after_action(new)
-    return new
+# ---------------------------------------------------------------- helpers of the actions
 
 
 def _need_step(state: OctaState, *steps: str) -> None:
     if state.step not in steps:
-        raise IllegalAction(f"that is not possible now: {STEP_TEXT[state.step].lower()}")
+        raise IllegalAction(f"that is not possible now: {STEP_HINTS[state.step]}")
 
 
 def _take_from_hand(state: OctaState, seat: int, cards: list[str]) -> None:
@@ -625,58 +587,8 @@ def _take_from_hand(state: OctaState, seat: int, cards: list[str]) -> None:
         hand.remove(card)
 
 
-def _card_list(action: Mapping[str, Any], key: str = "cards") -> list[str]:
-    cards = action.get(key)
-    if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards):
-        raise IllegalAction("name the cards as a list of codes such as 7H")
+def _codes(cards: list[str]) -> list[str]:
     return [c.upper() for c in cards]
-
-
-def _do_flip(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
-    _need_step(state, "place_action")
-    pile = action.get("pile")
-    if pile not in (0, 1):
-        raise IllegalAction("choose action pile 1 or 2")
-    card = state.revealed
-    state.action_piles[pile].append(card)
-    state.revealed, state.new_pile = None, pile
-    tops = [p[-1] for p in state.action_piles]
-    matched = suit_of(tops[0]) == suit_of(tops[1])
-    state.step = "action" if matched else "option"
-    state.last_event = f"Seat {seat + 1} put {card_name(card)} on action pile {pile + 1}" + (
-        f": suits match, the {ACTION_NAMES[rank_of(card)]} may be used." if matched else "."
-    )
-
-
-def _do_use_action(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
-    _need_step(state, "action")
-    wanted = dict(action)
-    if isinstance(wanted.get("positions"), list | tuple):
-        wanted["positions"] = sorted(wanted["positions"])
-    if wanted not in _action_uses(state, seat):
-        raise IllegalAction(_why_action_refused(state, wanted))
-    hand = state.hands[seat]
-    if wanted["action"] == "jack":
-        run = state.runs[wanted["owner"]][wanted["run"]]
-        uncovered = run["slots"][wanted["slot"]]
-        (hand if JACK_REPLACED_CARD_GOES_TO == "hand" else state.discard).append(uncovered)
-        run["slots"][wanted["slot"]] = FACE_DOWN + state.stock.pop()
-        owner = wanted["owner"] + 1
-        state.last_event = f"Seat {seat + 1} used the Jack on {card_name(uncovered)} of seat {owner}."
-    elif wanted["action"] == "queen":
-        taken = [state.pool[p - 1] for p in wanted["positions"]]
-        for p in wanted["positions"]:
-            state.pool[p - 1] = None
-        hand.extend(taken)
-        _refill_pool(state, discard_first=False)
-        names = ", ".join(map(card_name, taken))
-        state.last_event = f"Seat {seat + 1} used the Queen: took {names} from the pool."
-    else:
-        source = state.stock if wanted["source"] == "stock" else state.discard
-        hand.extend(source.pop() for _ in range(KING_CARDS))
-        source_name = wanted["source"]
-        state.last_event = f"Seat {seat + 1} used the King: took {KING_CARDS} cards from the {source_name}."
-    state.step = "option"
 
 
 def _why_action_refused(state: OctaState, wanted: Mapping[str, Any]) -> str:
@@ -692,270 +604,332 @@ def _why_action_refused(state: OctaState, wanted: Mapping[str, Any]) -> str:
     return f"the King takes {KING_CARDS} cards from the stock or the discard pile, and that pile is too small"
 
 
-def _do_skip_action(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
-    _need_step(state, "action")
-    state.step = "option"
-    state.last_event = f"Seat {seat + 1} did not use the action."
+# ---------------------------------------------------------------- schema 1
 
 
-def _do_lay_run(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
-    _need_step(state, "option", "b_play")
-    cards = _card_list(action)
-    token = bool(action.get("token", False))
-    start = run_start_for(cards)
-    if start is None:
-        raise IllegalAction("those cards are not a run: 3 or more cards of one suit in a row (Ace low or high)")
-    if state.step == "b_play":
-        if state.b_new_run:
-            raise IllegalAction("option B allows one new run")
-        if not any(c in state.b_taken for c in cards):
-            raise IllegalAction("the new run must use at least one of the cards taken from the pool")
-        if token:
-            raise IllegalAction("your token goes back to the pool centre after option B")
-    elif token and state.tokens[seat] != CENTRE:
-        raise IllegalAction("your token is not in the pool centre")
-    _take_from_hand(state, seat, cards)
-    state.runs[seat].append(_make_run(cards, start))
-    names = " ".join(map(card_name, state.runs[seat][-1]["slots"]))
-    if state.step == "b_play":
-        state.b_new_run = state.b_played = True
-    else:
-        state.step = "exchange"
-    if token:
-        state.tokens[seat] = f"run:{len(state.runs[seat]) - 1}"
-        state.token_turn[seat] = state.turn
-    state.last_event = f"Seat {seat + 1} laid the run {names}" + (" with their token." if token else ".")
+_FIELDS = frozenset(field.name for field in dataclasses.fields(OctaState))
+_OLD_REASONS = {"octa": OCTA_REASON, "stock": STOCK_REASON, "resign": "resignation"}
 
 
-def _do_take_line(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
-    _need_step(state, "option")
-    line = action.get("line")
-    if line not in POOL_LINES:
-        raise IllegalAction("choose the top, bottom, left or right line of the pool")
-    if not state.tokens[seat].startswith("run:") or state.token_turn[seat] >= state.turn:
-        raise IllegalAction("option B needs your token on one of your runs since an earlier turn")
-    if not _line_takeable(state, seat, line):
-        raise IllegalAction(
-            "you cannot take that line: it is incomplete, protected by a token, "
-            "or none of its cards could be played at once"
-        )
-    taken = [state.pool[p - 1] for p in POOL_LINES[line]]
-    for p in POOL_LINES[line]:
-        state.pool[p - 1] = None
-    state.hands[seat].extend(taken)
-    state.b_taken, state.b_played, state.b_new_run = taken, False, False
-    state.step = "b_play"
-    names = ", ".join(map(card_name, taken))
-    state.last_event = f"Seat {seat + 1} took the {line} line of the pool: {names}."
+def _from_schema_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 (before the kit) to 2: ``moves`` becomes ``ply``; ``winner``/``end_reason`` and
+    the step "over" become ``outcome``; the English line about the last action goes (events
+    start empty).
+
+    Schema 1 put a finished game in the step "over"; the engine now leaves the step where the
+    game ended (nothing reads it once there is an outcome). It is recovered from what the turn
+    has done: a stock ending ends in "discard"; an action card still to place means
+    "place_action"; cards taken by option B mean "b_play"; an exchange or a discard this turn
+    means "discard"; otherwise "option" (a finished game's step cannot tell more)."""
+    winner, reason, moves = data.get("winner"), data.get("end_reason", ""), data.get("moves", 0)
+    data = {name: value for name, value in data.items() if name in _FIELDS}
+    data["ply"] = moves
+    data["players"] = PLAYERS
+    data["events"] = []
+    data["outcome"] = None
+    if data.get("step") == "over":
+        if reason == "stock":
+            step = "discard"
+        elif data.get("revealed"):
+            step = "place_action"
+        elif data.get("b_taken"):
+            step = "b_play"
+        elif data.get("exchanged") or data.get("discards_this_turn"):
+            step = "discard"
+        else:
+            step = "option"
+        data["step"] = step
+        scores = tuple(float(sum(run_length(run) for run in runs)) for runs in data["runs"])
+        counted = None if reason == "stock" or winner in (None, -1) else winner
+        outcome = _ranked(scores, counted, _OLD_REASONS.get(reason, reason))
+        data["outcome"] = {
+            "ranks": list(outcome.ranks),
+            "scores": list(outcome.scores),
+            "reason": outcome.reason,
+            "teams": None,
+        }
+    return data
 
 
-def _do_claim_pool_run(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
-    _need_step(state, "option")
-    line = _claimable_line(state, seat)
-    if line is None:
-        raise IllegalAction("option C needs your token on a run in the pool")
-    cards = [state.pool[p - 1] for p in POOL_LINES[line]]
-    for p in POOL_LINES[line]:
-        state.pool[p - 1] = None
-    state.runs[seat].append(_make_run(cards, run_start_for(cards)))
-    state.tokens[seat] = CENTRE
-    _refill_pool(state, discard_first=True)
-    state.step = "exchange"
-    state.last_event = f"Seat {seat + 1} claimed the pool run {' '.join(map(card_name, cards))}."
+# ---------------------------------------------------------------- the engine
 
 
-def _do_pass_step(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
-    _need_step(state, "option", "b_play", "exchange")
-    if state.step == "option":
-        state.step = "exchange"
-        state.last_event = f"Seat {seat + 1} chose no option."
-    elif state.step == "b_play":
-        if not state.b_played and _can_play_any(state, seat, state.hands[seat], state.b_taken):
-            raise IllegalAction("play at least one of the taken pool cards onto the table first")
-        state.tokens[seat] = CENTRE
-        state.b_taken = []
-        _refill_pool(state, discard_first=True)
-        state.step = "exchange"
-        state.last_event = f"Seat {seat + 1} finished option B; the token returns and the pool is refilled."
-    else:
-        state.step = "discard"
-        state.last_event = f"Seat {seat + 1} did not exchange."
-
-
-def _do_exchange(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
-    _need_step(state, "exchange")
-    card = str(action.get("hand_card", "")).upper()
-    position = action.get("pool_position")
-    if position not in range(1, POOL_SIZE + 1):
-        raise IllegalAction("choose a pool position from 1 to 8")
-    if card not in state.hands[seat]:
-        raise IllegalAction(f"you do not hold {card_name(card) if card else 'that card'}")
-    if position in protected_positions(state):
-        raise IllegalAction("that pool card belongs to a run protected by a token")
-    if not _exchange_allowed(state, seat, card, position):
-        raise IllegalAction(f"{card_name(card)} must sit next to a card of its suit one rank higher or lower")
-    line = None
-    if action.get("token"):
-        lines = _token_lines_after(state, seat, card, position)
-        line = action.get("line") or (lines[0] if len(lines) == 1 else None)
-        if state.tokens[seat] != CENTRE:
-            raise IllegalAction("your token is not in the pool centre")
-        if line not in lines:
-            raise IllegalAction("the token must go on a run of 3 in the pool that this exchange makes")
-    taken = state.pool[position - 1]
-    state.hands[seat].remove(card)
-    state.hands[seat].append(taken)
-    state.pool[position - 1] = card
-    state.exchanged = True
-    if line:
-        state.tokens[seat] = f"pool:{line}"
-        state.token_turn[seat] = state.turn
-    state.step = "discard"
-    state.last_event = (
-        f"Seat {seat + 1} exchanged {card_name(card)} for {card_name(taken)} "
-        f"at pool position {position}" + (f" and put their token on the {line} run." if line else ".")
-    )
-
-
-def _do_discard(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
-    _need_step(state, "discard")
-    card = str(action.get("card", "")).upper()
-    hand = state.hands[seat]
-    if state.discards_this_turn > 0 and len(hand) <= HAND_SIZE:
-        raise IllegalAction("you have already discarded this turn")
-    if card not in hand:
-        raise IllegalAction(f"you do not hold {card_name(card) if card else 'that card'}")
-    hand.remove(card)
-    state.discard.append(card)
-    state.discards_this_turn += 1
-    state.last_event = f"Seat {seat + 1} discarded {card_name(card)}."
-    if len(hand) <= HAND_SIZE:
-        _end_turn(state)
-
-
-def _do_end_turn(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
-    _need_step(state, "discard")
-    held = len(state.hands[seat])
-    if held > HAND_SIZE or (held == HAND_SIZE and state.discards_this_turn == 0):
-        raise IllegalAction(f"discard a card first: you hold {held} cards (limit {HAND_SIZE})")
-    state.last_event = f"Seat {seat + 1} ended the turn."
-    _end_turn(state)
-
-
-def _do_add_to_run(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
-    cards = _card_list(action)
-    index = action.get("run")
-    if not isinstance(index, int) or not 0 <= index < len(state.runs[seat]):
-        raise IllegalAction("you have no such run")
-    run = state.runs[seat][index]
-    side = extension_side(run["start"], run_end(run), run["suit"], cards)
-    if side is None:
-        raise IllegalAction("those cards do not continue that run at one end")
-    _take_from_hand(state, seat, cards)
-    ordered = sorted(cards, key=lambda c: max(card_values(c)) if side == "high" else min(card_values(c)))
-    if side == "high":
-        run["slots"].extend(ordered)
-    else:
-        run["slots"][:0] = ordered
-        run["start"] -= len(cards)
-    if state.step == "b_play" and any(c in state.b_taken for c in cards):
-        state.b_played = True
-    state.last_event = f"Seat {seat + 1} added {' '.join(map(card_name, ordered))} to a run."
-
-
-def _do_fill_hidden(state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
-    wanted = {
-        "type": "fill_hidden",
-        "owner": action.get("owner"),
-        "run": action.get("run"),
-        "card": str(action.get("card", "")).upper(),
-    }
-    if wanted not in _fills(state, seat, state.hands[seat]):
-        raise IllegalAction("that card does not match a face-down card in that run")
-    run = state.runs[wanted["owner"]][wanted["run"]]
-    offset = next(
-        i for i, slot in enumerate(run["slots"]) if slot.startswith(FACE_DOWN) and _slot_code(run, i) == wanted["card"]
-    )
-    hidden = run["slots"][offset][1:]
-    state.hands[seat].remove(wanted["card"])
-    state.hands[seat].append(hidden)
-    run["slots"][offset] = wanted["card"]
-    filled = card_name(wanted["card"])
-    state.last_event = f"Seat {seat + 1} replaced a face-down card with {filled} and took it."
-
-
-_HANDLERS = {
-    "flip": _do_flip,
-    "use_action": _do_use_action,
-    "skip_action": _do_skip_action,
-    "lay_run": _do_lay_run,
-    "take_line": _do_take_line,
-    "claim_pool_run": _do_claim_pool_run,
-    "pass_step": _do_pass_step,
-    "exchange": _do_exchange,
-    "discard": _do_discard,
-    "end_turn": _do_end_turn,
-    "add_to_run": _do_add_to_run,
-    "fill_hidden": _do_fill_hidden,
-}
-
-
-# ---------------------------------------------------------------- engine object
-
-
-def outcome(state: OctaState) -> Outcome | None:
-    if state.step != "over":
-        return None
-    scores = tuple(float(table_count(state, s)) for s in range(PLAYERS))
-    if state.winner == -1:
-        ranks = (1, 1)
-    elif state.end_reason == "stock":
-        ranks = ranks_from_scores(scores)
-    else:
-        ranks = tuple(1 if s == state.winner else 2 for s in range(PLAYERS))
-    reasons = {
-        "octa": "an Octa and 28+ cards on the table",
-        "stock": "the stock ran out twice: most cards on the table",
-        "resign": "a player resigned",
-    }
-    return Outcome(ranks=ranks, scores=scores, reason=reasons.get(state.end_reason, state.end_reason))
-
-
-class OctaEngine:
+class OctaEngine(Game[OctaState]):
     name = "octa"
     title = "Octa"
     min_players = PLAYERS
     max_players = PLAYERS
-    schema_version = SCHEMA_VERSION
+    state_class = OctaState
+    schema = SCHEMA_VERSION
+    actions: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "flip": {"pile": int},
+        "use_action": {
+            "action": str,
+            "owner?": int,
+            "run?": int,
+            "slot?": int,
+            "positions?": list[int],
+            "source?": str,
+        },
+        "skip_action": {},
+        "lay_run": {"cards": list[str], "token?": bool},
+        "take_line": {"line": str},
+        "claim_pool_run": {},
+        "pass_step": {},
+        "exchange": {"hand_card": str, "pool_position": int, "token?": bool, "line?": str},
+        "discard": {"card": str},
+        "end_turn": {},
+        "add_to_run": {"run": int, "cards": list[str]},
+        "fill_hidden": {"owner": int, "run": int, "card": str},
+    }
+    migrations: ClassVar[Mapping[int, Any]] = {1: _from_schema_1}
 
+    # ------------------------------------------------------------ the kit
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> OctaState:
-        return new_game(players, options, seed)
-
-    def apply(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> OctaState:
-        return apply(state, seat, action)
-
-    def legal_actions(self, state: OctaState, seat: int) -> list[dict[str, Any]]:
-        return legal_actions(state, seat)
+        return _new_game(players, options, seed)
 
     def to_act(self, state: OctaState) -> list[int]:
-        return [] if state.step == "over" else [state.current]
+        return [] if state.outcome is not None else [state.current]
 
-    def outcome(self, state: OctaState) -> Outcome | None:
-        return outcome(state)
+    def legal_actions(self, state: OctaState, seat: int) -> list[dict[str, Any]]:
+        return _legal_actions(state, seat)
 
-    def dump(self, state: OctaState) -> dict[str, Any]:
-        return dict(vars(clone(state)))  # clone copies every container; much faster than asdict
+    def scores(self, state: OctaState) -> tuple[float, ...]:
+        return tuple(float(table_count(state, s)) for s in range(PLAYERS))
 
-    def load(self, data: Mapping[str, Any]) -> OctaState:
-        if data.get("schema") != SCHEMA_VERSION:
-            raise ValueError(f"unsupported Octa state schema {data.get('schema')!r}")
-        return clone(OctaState(**dict(data)))
+    def apply(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> OctaState:
+        new = super().apply(state, seat, action)
+        if new.outcome is None:  # every action may complete an Octa or empty the stock
+            _check_stock(new)
+            for candidate in (new.current, 1 - new.current):
+                if new.outcome is None and has_won(new, candidate):
+                    new.record("octa", candidate, table=table_count(new, candidate))
+                    self.finish(new, _outcome_for(new, candidate, OCTA_REASON))
+        return new
 
-    def step(self, state: OctaState) -> str:
-        return state.step
+    # ------------------------------------------------------------ the turn's end
+    def _end_turn(self, state: OctaState) -> None:
+        if state.final_turn:
+            self.finish(state, _outcome_for(state, None, STOCK_REASON))
+            return
+        state.current = 1 - state.current
+        state.turn += 1
+        _start_turn(state)
 
-    def describe_step(self, state: OctaState) -> str:
-        return step_description(state)
+    # ------------------------------------------------------------ actions
+    def play_flip(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
+        _need_step(state, "place_action")
+        pile = action["pile"]
+        if pile not in (0, 1):
+            raise IllegalAction("choose action pile 1 or 2")
+        card = state.revealed
+        state.action_piles[pile].append(card)
+        state.revealed, state.new_pile = None, pile
+        tops = [p[-1] for p in state.action_piles]
+        matched = suit_of(tops[0]) == suit_of(tops[1])
+        state.step = "action" if matched else "option"
+        state.record("flip", seat, card=card, pile=pile, match=matched, action=ACTION_NAMES.get(rank_of(card)))
 
+    def play_use_action(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
+        _need_step(state, "action")
+        wanted = dict(action)
+        if "positions" in wanted:
+            wanted["positions"] = sorted(wanted["positions"])
+        if wanted not in _action_uses(state, seat):
+            raise IllegalAction(_why_action_refused(state, wanted))
+        hand = state.hands[seat]
+        if wanted["action"] == "jack":
+            run = state.runs[wanted["owner"]][wanted["run"]]
+            uncovered = run["slots"][wanted["slot"]]
+            (hand if JACK_REPLACED_CARD_GOES_TO == "hand" else state.discard).append(uncovered)
+            run["slots"][wanted["slot"]] = FACE_DOWN + state.stock.pop()
+            state.record("use_action", seat, action="jack", owner=wanted["owner"], run=wanted["run"], card=uncovered)
+        elif wanted["action"] == "queen":
+            taken = [state.pool[p - 1] for p in wanted["positions"]]
+            for p in wanted["positions"]:
+                state.pool[p - 1] = None
+            hand.extend(taken)
+            _refill_pool(state, discard_first=False)
+            state.record("use_action", seat, action="queen", positions=list(wanted["positions"]), cards=taken)
+        else:
+            source = state.stock if wanted["source"] == "stock" else state.discard
+            hand.extend(source.pop() for _ in range(KING_CARDS))
+            state.record("use_action", seat, action="king", source=wanted["source"], count=KING_CARDS)
+        state.step = "option"
 
-ENGINE = OctaEngine()
+    def play_skip_action(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
+        _need_step(state, "action")
+        state.step = "option"
+        state.record("skip_action", seat)
+
+    def play_lay_run(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
+        _need_step(state, "option", "b_play")
+        cards = _codes(action["cards"])
+        token = action.get("token", False)
+        start = run_start_for(cards)
+        if start is None:
+            raise IllegalAction("those cards are not a run: 3 or more cards of one suit in a row (Ace low or high)")
+        if state.step == "b_play":
+            if state.b_new_run:
+                raise IllegalAction("option B allows one new run")
+            if not any(c in state.b_taken for c in cards):
+                raise IllegalAction("the new run must use at least one of the cards taken from the pool")
+            if token:
+                raise IllegalAction("your token goes back to the pool centre after option B")
+        elif token and state.tokens[seat] != CENTRE:
+            raise IllegalAction("your token is not in the pool centre")
+        _take_from_hand(state, seat, cards)
+        state.runs[seat].append(_make_run(cards, start))
+        index = len(state.runs[seat]) - 1
+        if state.step == "b_play":
+            state.b_new_run = state.b_played = True
+        else:
+            state.step = "exchange"
+        if token:
+            state.tokens[seat] = f"run:{index}"
+            state.token_turn[seat] = state.turn
+        state.record("lay_run", seat, cards=list(state.runs[seat][index]["slots"]), run=index, token=token)
+
+    def play_take_line(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
+        _need_step(state, "option")
+        line = action["line"]
+        if line not in POOL_LINES:
+            raise IllegalAction("choose the top, bottom, left or right line of the pool")
+        if not state.tokens[seat].startswith("run:") or state.token_turn[seat] >= state.turn:
+            raise IllegalAction("option B needs your token on one of your runs since an earlier turn")
+        if not _line_takeable(state, seat, line):
+            raise IllegalAction(
+                "you cannot take that line: it is incomplete, protected by a token, "
+                "or none of its cards could be played at once"
+            )
+        taken = [state.pool[p - 1] for p in POOL_LINES[line]]
+        for p in POOL_LINES[line]:
+            state.pool[p - 1] = None
+        state.hands[seat].extend(taken)
+        state.b_taken, state.b_played, state.b_new_run = list(taken), False, False
+        state.step = "b_play"
+        state.record("take_line", seat, line=line, cards=taken)
+
+    def play_claim_pool_run(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
+        _need_step(state, "option")
+        line = _claimable_line(state, seat)
+        if line is None:
+            raise IllegalAction("option C needs your token on a run in the pool")
+        cards = [state.pool[p - 1] for p in POOL_LINES[line]]
+        for p in POOL_LINES[line]:
+            state.pool[p - 1] = None
+        state.runs[seat].append(_make_run(cards, run_start_for(cards)))
+        state.tokens[seat] = CENTRE
+        state.record("claim_pool_run", seat, line=line, cards=cards, run=len(state.runs[seat]) - 1)
+        _refill_pool(state, discard_first=True)
+        state.step = "exchange"
+
+    def play_pass_step(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
+        _need_step(state, "option", "b_play", "exchange")
+        passed = state.step
+        if passed == "option":
+            state.step = "exchange"
+        elif passed == "b_play":
+            if not state.b_played and _can_play_any(state, seat, state.hands[seat], state.b_taken):
+                raise IllegalAction("play at least one of the taken pool cards onto the table first")
+            state.tokens[seat] = CENTRE
+            state.b_taken = []
+            _refill_pool(state, discard_first=True)
+            state.step = "exchange"
+        else:
+            state.step = "discard"
+        state.record("pass_step", seat, step=passed)
+
+    def play_exchange(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
+        _need_step(state, "exchange")
+        card = action["hand_card"].upper()
+        position = action["pool_position"]
+        if position not in range(1, POOL_SIZE + 1):
+            raise IllegalAction("choose a pool position from 1 to 8")
+        if card not in state.hands[seat]:
+            raise IllegalAction(f"you do not hold {card_name(card) if card else 'that card'}")
+        if state.exchanged:
+            raise IllegalAction("you have already exchanged a card this turn")
+        if position in protected_positions(state):
+            raise IllegalAction("that pool card belongs to a run protected by a token")
+        if not _exchange_allowed(state, seat, card, position):
+            raise IllegalAction(f"{card_name(card)} must sit next to a card of its suit one rank higher or lower")
+        line = None
+        if action.get("token"):
+            lines = _token_lines_after(state, seat, card, position)
+            line = action.get("line") or (lines[0] if len(lines) == 1 else None)
+            if state.tokens[seat] != CENTRE:
+                raise IllegalAction("your token is not in the pool centre")
+            if line not in lines:
+                raise IllegalAction("the token must go on a run of 3 in the pool that this exchange makes")
+        elif "line" in action:
+            raise IllegalAction("a line is named only when the token goes on the pool run")
+        taken = state.pool[position - 1]
+        state.hands[seat].remove(card)
+        state.hands[seat].append(taken)
+        state.pool[position - 1] = card
+        state.exchanged = True
+        if line:
+            state.tokens[seat] = f"pool:{line}"
+            state.token_turn[seat] = state.turn
+        state.step = "discard"
+        state.record("exchange", seat, card=card, taken=taken, position=position, line=line)
+
+    def play_discard(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
+        _need_step(state, "discard")
+        card = action["card"].upper()
+        hand = state.hands[seat]
+        if state.discards_this_turn > 0 and len(hand) <= HAND_SIZE:
+            raise IllegalAction("you have already discarded this turn")
+        if card not in hand:
+            raise IllegalAction(f"you do not hold {card_name(card) if card else 'that card'}")
+        hand.remove(card)
+        state.discard.append(card)
+        state.discards_this_turn += 1
+        state.record("discard", seat, card=card)
+        if len(hand) <= HAND_SIZE:
+            self._end_turn(state)
+
+    def play_end_turn(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
+        _need_step(state, "discard")
+        held = len(state.hands[seat])
+        if held > HAND_SIZE or (held == HAND_SIZE and state.discards_this_turn == 0):
+            raise IllegalAction(f"discard a card first: you hold {held} cards (limit {HAND_SIZE})")
+        state.record("end_turn", seat)
+        self._end_turn(state)
+
+    def play_add_to_run(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
+        cards = _codes(action["cards"])
+        index = action["run"]
+        if not 0 <= index < len(state.runs[seat]):
+            raise IllegalAction("you have no such run")
+        run = state.runs[seat][index]
+        side = extension_side(run["start"], run_end(run), run["suit"], cards)
+        if side is None:
+            raise IllegalAction("those cards do not continue that run at one end")
+        _take_from_hand(state, seat, cards)
+        ordered = sorted(cards, key=lambda c: max(card_values(c)) if side == "high" else min(card_values(c)))
+        if side == "high":
+            run["slots"].extend(ordered)
+        else:
+            run["slots"][:0] = ordered
+            run["start"] -= len(cards)
+        if state.step == "b_play" and any(c in state.b_taken for c in cards):
+            state.b_played = True
+        state.record("add_to_run", seat, run=index, cards=ordered, side=side)
+
+    def play_fill_hidden(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
+        wanted = {"type": "fill_hidden", "owner": action["owner"], "run": action["run"], "card": action["card"].upper()}
+        if wanted not in _fills(state, seat, state.hands[seat]):
+            raise IllegalAction("that card does not match a face-down card in that run")
+        run = state.runs[wanted["owner"]][wanted["run"]]
+        offset = next(
+            i
+            for i, slot in enumerate(run["slots"])
+            if slot.startswith(FACE_DOWN) and _slot_code(run, i) == wanted["card"]
+        )
+        hidden = run["slots"][offset][1:]
+        state.hands[seat].remove(wanted["card"])
+        state.hands[seat].append(hidden)
+        run["slots"][offset] = wanted["card"]
+        state.record("fill_hidden", seat, owner=wanted["owner"], run=wanted["run"], card=wanted["card"])

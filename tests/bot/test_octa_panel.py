@@ -14,13 +14,21 @@ import pytest
 from bot.adapter import GameSession
 from bot.games.octa import OctaAdapter
 from bot.sessions import SessionMeta
-from engines.octa import ENGINE
-from engines.octa.ai import choose_action
+from bot.table import Table
+from engines.octa import ENGINE, choose_action
 
 
-def _session(state) -> GameSession:
-    record = SimpleNamespace(id=7, status="active", players=[101, 202], actions=0)
-    return GameSession(record, state, SessionMeta(names=["Ada", "Bo"]))
+def _adapter() -> OctaAdapter:
+    """An adapter without a platform: the panel needs only the table's narration line."""
+    adapter = OctaAdapter.__new__(OctaAdapter)
+    games = SimpleNamespace(games={"octa": adapter})
+    adapter.ctx = SimpleNamespace(table=SimpleNamespace(narration=lambda session: Table.narration(games, session)))
+    return adapter
+
+
+def _session(state, names=("Ada", "Bo")) -> GameSession:
+    record = SimpleNamespace(id=7, game="octa", status="active", players=[101, 202], actions=state.ply)
+    return GameSession(record, state, SessionMeta(names=list(names)))
 
 
 def _key(action: dict) -> str:
@@ -67,7 +75,7 @@ def _reachable(adapter: OctaAdapter, session: GameSession, seat: int, focus=None
 
 @pytest.mark.parametrize("seed", range(6))
 def test_every_legal_action_is_on_the_panel(seed):
-    adapter = OctaAdapter.__new__(OctaAdapter)  # the panel needs no platform
+    adapter = _adapter()
     state = ENGINE.new_game(2, {}, seed)
     rng = random.Random(seed)
     steps_seen = set()
@@ -85,8 +93,35 @@ def test_every_legal_action_is_on_the_panel(seed):
 
 
 def test_the_waiting_player_gets_no_controls():
-    adapter = OctaAdapter.__new__(OctaAdapter)
+    adapter = _adapter()
     state = ENGINE.new_game(2, {}, 8)
     text, view = adapter.panel(_session(state), 1 - state.current)
     assert view is None
     assert "<@101>'s turn" in text
+
+
+def test_the_narration_names_each_player_by_their_own_name():
+    """A player named "Seat 2" once had their moves told under the other player's name."""
+    adapter = _adapter()
+    deal = {"first": 0, "hands": [["7H", "2C"], ["9S"]], "action_piles": [["JH"], ["QS"]], "action_stack_top": ["KC"]}
+    state = ENGINE.new_game(2, {"deal": deal}, 8)
+    for action in ({"type": "flip", "pile": 0}, {"type": "pass_step"}, {"type": "pass_step"}):
+        state = ENGINE.apply(state, 0, action)  # K♣ on J♥: no action; no option; no exchange
+    state = ENGINE.apply(state, 0, {"type": "discard", "card": "7H"})
+    session = _session(state, names=["Seat 2", "Bo"])
+    said = adapter.ctx.table.narration(session)
+    assert said.startswith("**Seat 2** discarded 7♥. **Bo** drew a card")
+    assert "**Bo** discarded" not in said
+    assert adapter.narrate(state.events[0], ["A", "B"]) == "A discarded 7♥."  # the render narrator
+    text, view = adapter.panel(session, 1)
+    assert view is not None
+    assert "Last: **Seat 2** discarded 7♥." in text
+    waiting, _ = adapter.panel(session, 0)
+    assert "Last: **Seat 2** discarded 7♥." in waiting
+
+
+def test_names_in_the_narration_are_escaped_by_the_session():
+    adapter = _adapter()
+    state = ENGINE.apply(ENGINE.new_game(2, {"deal": {"first": 0}}, 8), 0, {"type": "flip", "pile": 0})
+    said = adapter.ctx.table.narration(_session(state, names=["*Ada*", "Bo"]))
+    assert said.startswith("**\\*Ada\\*** put ")

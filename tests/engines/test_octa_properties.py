@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from engines.octa import ENGINE
 from engines.octa.ai import LEVELS, choose_action
 from engines.octa.cards import FULL_DECK
-from engines.octa.rules import CENTRE, HAND_SIZE, all_cards, has_won, table_count
+from engines.octa.rules import CENTRE, HAND_SIZE, OCTA_REASON, all_cards, has_won, table_count
 
 MOVE_LIMIT = 3000  # random games end by the stock running out twice long before this
 
@@ -48,11 +48,14 @@ def test_random_games_keep_all_cards_and_end(seed, chooser):
         previous_turn = state.turn
         state = ENGINE.apply(state, seat, rng.choice(actions))
         assert state.turn in (previous_turn, previous_turn + 1)
+        assert state.ply == moves + 1
+        assert state.events
+        assert all(event.ply == state.ply for event in state.events)
         _check_invariants(state)
         moves += 1
     result = ENGINE.outcome(state)
     assert ENGINE.to_act(state) == []
-    if state.end_reason == "octa":
+    if result.reason == OCTA_REASON:
         assert has_won(state, result.winners[0])
     else:
         counts = [table_count(state, s) for s in (0, 1)]

@@ -12,12 +12,12 @@ from engines.octa import ENGINE
 from engines.octa.cards import FULL_DECK, extension_side, hand_runs, line_is_run, run_start_for
 from engines.octa.rules import (
     CENTRE,
+    OCTA_REASON,
+    STOCK_REASON,
     all_cards,
-    clone,
     has_won,
     protected_positions,
     run_length,
-    step_description,
     table_count,
 )
 from engines.octa.testing import near_win_options
@@ -521,7 +521,9 @@ def test_second_runout_plays_out_the_turn_then_most_cards_wins():
     result = ENGINE.outcome(done)
     assert result.winners == (1,)
     assert result.scores == (4.0, 5.0)
-    assert done.step == "over"
+    assert done.over
+    assert result.reason == STOCK_REASON
+    assert ENGINE.to_act(done) == []
     assert ENGINE.legal_actions(done, 0) == []
 
 
@@ -541,7 +543,10 @@ def test_win_needs_an_octa_and_28_table_cards():
     result = ENGINE.outcome(done)
     assert result.winners == (0,)
     assert result.scores[0] == 28
-    assert "Octa" in result.reason
+    assert result.reason == OCTA_REASON
+    assert [event.kind for event in done.events] == ["add_to_run", "octa", "end"]
+    assert done.events[1].seat == 0
+    assert done.events[1].data == {"table": 28}
 
 
 def test_28_cards_without_an_octa_do_not_win_and_face_down_cards_do_not_count():
@@ -567,12 +572,6 @@ def test_28_cards_without_an_octa_do_not_win_and_face_down_cards_do_not_count():
 # ---------------------------------------------------------------- description and serialisation
 
 
-def test_step_name_and_description():
-    state = game()
-    assert state.step == "place_action"
-    assert "action pile" in step_description(state)
-
-
 def test_dump_load_round_trip_through_json():
     state = ENGINE.new_game(2, {}, seed=9)
     data = json.loads(json.dumps(ENGINE.dump(state)))
@@ -582,7 +581,7 @@ def test_dump_load_round_trip_through_json():
 
 def test_apply_never_mutates_its_input():
     state = game(step="option", hands=[["7H", "8H", "9H"], []])
-    snapshot = clone(state)
+    snapshot = state.copy()
     ENGINE.apply(state, 0, {"type": "lay_run", "cards": ["7H", "8H", "9H"], "token": True})
     assert state == snapshot
 
@@ -590,3 +589,220 @@ def test_apply_never_mutates_its_input():
 def test_accounting_counts_each_code_twice():
     assert set(Counter(FULL_DECK).values()) == {2}
     assert sum(FULL_DECK.values()) == 104
+
+
+# ---------------------------------------------------------------- malformed actions
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": ["flip"], "pile": 0},  # an unhashable type crashed the old dispatch
+        {"type": "flip", "pile": True},  # True was taken for pile 1
+        {"type": "flip", "pile": "0"},
+        {"type": "flip"},
+        {"type": "flip", "pile": 0, "token": True},
+        {"type": "lay_run", "cards": "7H 8H 9H", "token": False},
+        {"type": "lay_run", "cards": [7, 8, 9], "token": False},
+        {"type": "add_to_run", "run": True, "cards": ["3H"]},
+        {"type": "discard", "card": None},
+    ],
+)
+def test_malformed_actions_are_refused_at_the_first_step(action):
+    state = game()
+    before = ENGINE.dump(state)
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, 0, action)
+    assert ENGINE.dump(state) == before
+
+
+def test_malformed_exchange_and_queen_fields_are_refused_instead_of_crashing():
+    state = _exchange_state(["2H"])
+    for bad in (
+        {"type": "exchange", "hand_card": "2H", "pool_position": 1.0, "token": False},  # was a TypeError
+        {"type": "exchange", "hand_card": ["2H"], "pool_position": 1, "token": False},
+        {"type": "exchange", "hand_card": "2H", "pool_position": 1, "token": "yes"},
+        {"type": "exchange", "hand_card": "2H", "pool_position": 1, "token": False, "line": "top"},
+    ):
+        with pytest.raises(IllegalAction):
+            ENGINE.apply(state, 0, bad)
+    queen = _action_state("Q", pool=["2D", "9S", "8D", "4C", "5H", "7S", "10H", "3C"])
+    for bad in (
+        {"type": "use_action", "action": "queen", "positions": [1, "a"]},  # sorting crashed
+        {"type": "use_action", "action": "queen", "positions": 13},
+        {"type": "use_action", "action": "queen", "positions": [1, 3], "colour": "red"},
+    ):
+        with pytest.raises(IllegalAction):
+            ENGINE.apply(queen, 0, bad)
+    jack = _action_state("J", runs=[[], [["4H", "5H", "6H", "7H"]]])
+    with pytest.raises(IllegalAction):  # a float index reached a list lookup
+        ENGINE.apply(jack, 0, {"type": "use_action", "action": "jack", "owner": 1, "run": 0, "slot": 2.0})
+
+
+# ---------------------------------------------------------------- events
+
+
+def kinds(state):
+    return [event.kind for event in state.events]
+
+
+def test_a_new_game_records_the_deal_and_the_first_turn():
+    state = game()
+    assert state.ply == 0
+    assert kinds(state) == ["deal", "turn"]
+    assert state.events[0].data == {"first": 0}
+    assert state.events[1].seat == 0
+    assert state.events[1].data == {"turn": 0, "drew": True, "revealed": state.revealed, "reshuffled": False}
+
+
+def test_each_step_records_what_it_did_with_public_cards_only():
+    state = game(
+        action_piles=[["KS"], ["QD"]],
+        action_stack_top=["JS"],
+        runs=[[], [["4H", "5H", "6H", "7H"]]],
+        hands=[["2C", "5S"], ["9S"]],
+        stock_top=["10C", "9D"],  # the turn's draw, then the Jack's face-down card
+    )
+    assert state.events[1].data["drew"] is True
+    assert "10C" not in repr(state.events)  # the drawn card stays private
+    state = ENGINE.apply(state, 0, {"type": "flip", "pile": 1})
+    assert state.events[0].data == {"card": "JS", "pile": 1, "match": True, "action": "jack"}
+    state = ENGINE.apply(state, 0, {"type": "use_action", "action": "jack", "owner": 1, "run": 0, "slot": 2})
+    assert [(e.kind, e.seat, e.data) for e in state.events] == [
+        ("use_action", 0, {"action": "jack", "owner": 1, "run": 0, "card": "6H"})
+    ]
+    assert state.runs[1][0]["slots"][2] == "#9D"
+    state = ENGINE.apply(state, 0, {"type": "pass_step"})
+    assert state.events[0].data == {"step": "option"}
+    state = ENGINE.apply(state, 0, {"type": "pass_step"})
+    assert state.events[0].data == {"step": "exchange"}
+    state = ENGINE.apply(state, 0, {"type": "discard", "card": "5S"})
+    assert kinds(state) == ["discard", "turn"]
+    assert state.events[0].data == {"card": "5S"}
+    assert state.events[1].seat == 1
+    assert state.events[1].data["turn"] == 1
+    assert all(event.ply == state.ply == 5 for event in state.events)
+
+
+def test_king_and_fill_hidden_events_never_name_the_hidden_cards():
+    state = _action_state("K", discard=["5C", "6C", "7C"])
+    after = ENGINE.apply(state, 0, {"type": "use_action", "action": "king", "source": "stock"})
+    assert after.events[0].data == {"action": "king", "source": "stock", "count": 2}
+    state = game(step="option", runs=[[], [["4H", "5H", "6H", "7H"]]], hands=[["6H", "2C"], ["9S"]])
+    state.runs[1][0]["slots"][2] = "#9D"
+    after = ENGINE.apply(state, 0, {"type": "fill_hidden", "owner": 1, "run": 0, "card": "6H"})
+    assert after.events[0].data == {"owner": 1, "run": 0, "card": "6H"}
+    assert "9D" not in repr(after.events)
+
+
+def test_runs_lines_and_exchanges_record_their_cards():
+    state = game(step="option", hands=[["9H", "7H", "8H", "2C"], ["3S"]])
+    after = ENGINE.apply(state, 0, {"type": "lay_run", "cards": ["9H", "7H", "8H"], "token": True})
+    assert after.events[0].data == {"cards": ["7H", "8H", "9H"], "run": 0, "token": True}
+    state = ENGINE.apply(_b_ready(), 0, {"type": "take_line", "line": "bottom"})
+    assert state.events[0].data == {"line": "bottom", "cards": ["7S", "8S", "10D"]}
+    exchanged = ENGINE.apply(
+        _exchange_state(["2H"]), 0, {"type": "exchange", "hand_card": "2H", "pool_position": 1, "token": True}
+    )
+    assert exchanged.events[0].data == {"card": "2H", "taken": "AC", "position": 1, "line": "top"}
+    added = ENGINE.apply(
+        game(hands=[["3H"], []], runs=[[["4H", "5H", "6H"]], []]), 0, {"type": "add_to_run", "run": 0, "cards": ["3H"]}
+    )
+    assert added.events[0].data == {"run": 0, "cards": ["3H"], "side": "low"}
+
+
+def test_the_stock_running_out_is_recorded():
+    state = game(step="discard", hands=[["2C", "3C"], []], runs=[[["4H", "5H", "6H"]], []])
+    state.discard = state.stock[:-1]
+    state.stock = state.stock[-1:]
+    after = ENGINE.apply(state, 0, {"type": "end_turn"})
+    assert kinds(after) == ["end_turn", "stock_reshuffled", "turn"]
+    assert after.events[1].seat is None
+    assert after.events[1].data == {"cards": len(after.stock), "runs_returned": 1}
+    state = game(step="discard", hands=[["2C", "3C"], []])
+    state.stock_runouts = 1
+    state.discard = []
+    state.stock = state.stock[-1:]
+    after = ENGINE.apply(state, 0, {"type": "end_turn"})
+    assert kinds(after) == ["end_turn", "last_turn", "turn"]
+    assert after.final_turn
+
+
+def _public_cards(state) -> set[str]:
+    """Cards both players can see (every discard was seen when it was made)."""
+    seen = {c for c in state.pool if c} | set(state.discard) | {p[-1] for p in state.action_piles if p}
+    seen |= {slot for runs in state.runs for run in runs for slot in run["slots"] if not slot.startswith("#")}
+    return seen | ({state.revealed} if state.revealed else set())
+
+
+def _codes_in(value) -> set[str]:
+    if isinstance(value, str):
+        return {value} if value in FULL_DECK else set()
+    if isinstance(value, list | tuple):
+        return set().union(*map(_codes_in, value)) if value else set()
+    if isinstance(value, dict):
+        return _codes_in(list(value.values()))
+    return set()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_events_only_name_cards_both_players_can_see(seed):
+    from engines.octa import choose_action
+
+    state = ENGINE.new_game(2, {}, seed)
+    for _ in range(150):
+        if state.over:
+            break
+        before = state
+        state = ENGINE.apply(state, state.current, choose_action(state, state.current, "easy", seed))
+        public = _public_cards(before) | _public_cards(state)
+        for event in state.events:
+            if event.kind == "discard" and "stock_reshuffled" in kinds(state):
+                continue  # the card went into the new stock with the rest of the discard pile
+            assert _codes_in(dict(event.data)) <= public, (event, before.step)
+
+
+# ---------------------------------------------------------------- schema 1
+
+
+def _as_schema_1(state) -> dict:
+    """``state`` dumped as the engine of schema 1 stored it."""
+    data = ENGINE.dump(state)
+    outcome = data.pop("outcome")
+    data.pop("events")
+    data.pop("players")
+    data["moves"] = data.pop("ply")
+    data["schema"] = 1
+    data["last_event"] = "Seat 1 did something."
+    data["winner"], data["end_reason"] = None, ""
+    if outcome is not None:
+        reason = {OCTA_REASON: "octa", STOCK_REASON: "stock", "resignation": "resign"}[outcome["reason"]]
+        data["winner"] = -1 if len(set(outcome["ranks"])) == 1 else outcome["ranks"].index(1)
+        data["end_reason"], data["step"] = reason, "over"
+    return data
+
+
+def _same_but_events(a, b) -> None:
+    left, right = ENGINE.dump(a), ENGINE.dump(b)
+    left.pop("events")
+    right.pop("events")
+    assert left == right
+
+
+def test_schema_1_games_won_by_an_octa_or_by_count_load_with_their_outcome():
+    state = ENGINE.new_game(2, near_win_options(), seed=2)
+    state = ENGINE.apply(state, 0, {"type": "flip", "pile": 0})
+    won = ENGINE.apply(state, 0, {"type": "add_to_run", "run": 3, "cards": ["5C"]})
+    _same_but_events(ENGINE.load(_as_schema_1(won)), won)
+    assert ENGINE.load(_as_schema_1(won)).outcome.winners == (0,)
+
+    state = game(step="discard", hands=[["2C"], []], runs=[[["4H", "5H", "6H"]], [["4S", "5S", "6S"]]])
+    state.stock_runouts, state.final_turn = 2, True
+    drawn = ENGINE.apply(state, 0, {"type": "end_turn"})
+    assert drawn.outcome.is_draw
+    _same_but_events(ENGINE.load(_as_schema_1(drawn)), drawn)
+    running = ENGINE.apply(game(), 0, {"type": "flip", "pile": 0})
+    loaded = ENGINE.load(_as_schema_1(running))
+    _same_but_events(loaded, running)
+    assert loaded.ply == 1
+    assert loaded.events == []

@@ -174,6 +174,7 @@ async def test_full_turns_through_the_turn_panel(world):
     assert "8S" in option_values(find(panel, kind="dis"))
     result = await pick(world.ada, panel, "dis", ["8S"])
     panel = result.response
+    assert "**Ada** discarded 8♠. **Bo** drew a card and turned up " in world.channel.last_message.content
     assert f"your turn is over. It is now <@{world.bo.id}>'s turn" in panel.content
     assert panel.components == []
     game = world.channel.last_message
