@@ -6,9 +6,7 @@ from __future__ import annotations
 import time
 
 from bench import Row, measure, picture_rows, value
-from engines.octagion import ENGINE, solution, word_list
-from engines.octagion import solver as octagion_solver
-from engines.octagion.ai import choose_action
+from engines.octagion import ENGINE, choose_action, clear_solver_cache, solution, solution_count, word_list
 from render.octagion import render_deck, render_round, render_round_result, render_scoresheet, render_variant
 
 NAMES = [f"Player {seat + 1}" for seat in range(8)]
@@ -24,19 +22,19 @@ def _midround(players: int = 4, seed: int = 7):
 
 def _finished(players: int = 4, seed: int = 7):
     state = ENGINE.new_game(players, {}, seed)
-    while state.phase != "over":
+    while not state.over:
         for seat in range(players):
             cards = solution(state.words[0]) if seat % 2 == 0 else solution(state.words[0])[:6]
             state = ENGINE.apply(state, seat, {"type": "set_variant", "cards": cards})
         state = ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer"})
-        if state.phase != "over":
+        if not state.over:
             state = ENGINE.apply(state, 0, {"type": "next_round"})
     return state
 
 
 def _check_word_list() -> int:
-    octagion_solver.clear_cache()  # time a cold check, not cached answers
-    return sum(octagion_solver.solution_count(word) > 0 for word in word_list())
+    clear_solver_cache()  # time a cold check, not cached answers
+    return sum(solution_count(word) > 0 for word in word_list())
 
 
 def run() -> list[Row]:

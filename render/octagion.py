@@ -11,8 +11,18 @@ from collections.abc import Sequence
 
 from PIL import ImageDraw
 
-from engines.octagion import COUNTDOWN_CARDS, DECK_TABLE, TREATMENT, OctagionState
-from engines.octagion import rules as octagion_rules
+from engines.base import Event
+from engines.octagion import (
+    COUNTDOWN_CARDS,
+    DECK_TABLE,
+    TREATMENT,
+    OctagionState,
+    has,
+    party_numbers,
+    team_active,
+    team_members,
+    team_of,
+)
 from render import theme
 from render.theme import Picture
 
@@ -43,14 +53,49 @@ VARIATION_TITLES = {
 }
 
 
+# ---------------------------------------------------------------- narration
+
+
+def narrate(event: Event, names: Sequence[str]) -> str:
+    """One engine event as a plain sentence; "" for events that stay private (a team's variant)
+    or say nothing (a round starting: its picture says so).
+
+    ``names`` are inserted as given: the bot passes names ready for message text, the pictures'
+    alt text plain ones.
+    """
+    data = event.data
+    who = names[event.seat] if event.seat is not None else ""
+    if event.kind == "got_it":
+        return f"{who} called Got it!"
+    if event.kind == "round_end":
+        if data["reason"] == "timer":
+            return "Time is up!"
+        if data["reason"] == "got it":
+            return ""  # the got_it event says who ended the round
+        return f"Round {data['round']} is over."
+    if event.kind == "resign":
+        return f"{who} left the game."
+    if event.kind == "end":
+        if data["draw"]:
+            return f"Everyone shares the win ({data['reason']})."
+        return " and ".join(names[seat] for seat in data["winners"]) + f" won ({data['reason']})."
+    return ""
+
+
+def _last_action(state: OctagionState, names: Sequence[str]) -> str:
+    """What the last action did, for a picture's alt text (the end is told by the picture)."""
+    said = " ".join(filter(None, (narrate(event, names) for event in state.events if event.kind != "end")))
+    return f"{said} " if said else ""
+
+
 # ---------------------------------------------------------------- small helpers
 
 
 def team_name(state: OctagionState, names: Sequence[str], team: int, limit: int = 28) -> str:
-    members = octagion_rules.team_members(state, team)
-    labels = [names[seat] if seat < len(names) else f"Seat {seat + 1}" for seat in members]
+    members = team_members(state, team)
+    labels = [names[seat] for seat in members]
     text = " & ".join(labels) if len(labels) <= 2 else f"{labels[0]}, {labels[1]} +{len(labels) - 2}"
-    if not octagion_rules.team_active(state, team):
+    if not team_active(state, team):
         text += " (left)"
     return text if len(text) <= limit else text[: limit - 2] + ".."
 
@@ -169,7 +214,7 @@ def render_round(
     rounds = state.options["rounds"]
     teams = list(range(state.team_count)) if team is None else [team]
     if viewer is not None and team is None:
-        mine = octagion_rules.team_of(state, viewer)
+        mine = team_of(state, viewer)
         teams.remove(mine)
         teams.insert(0, mine)
     distinct = len(set(state.words)) > 1
@@ -189,7 +234,7 @@ def render_round(
     image, draw = theme.canvas(WIDTH, height)
     clock = _clock(state.seconds)
     countdown = ""
-    if state.countdown is not None and octagion_rules.has(state, "gamma"):
+    if state.countdown is not None and has(state, "gamma"):
         card = COUNTDOWN_CARDS[state.countdown]
         countdown = f" · Countdown level {card.level}"
     _header(
@@ -215,7 +260,7 @@ def render_round(
             theme.draw_card(draw, (x, y, x + card_w, y + card_h), letter)
         y += card_h + (16 if compact else 22)
     footer = "Build your variant: one card per letter, eight different numbers."
-    if state.phase != "playing":
+    if state.phase != "playing" or state.over:
         footer = "This round is over."
     theme.centred_text(draw, (WIDTH / 2, height - 36), footer, 20, theme.MUTED)
     words = (
@@ -224,7 +269,8 @@ def render_round(
         else state.words[teams[0]]
     )
     description = (
-        f"Octagion round {state.round} of {rounds}: spell {words}. Time {clock}. Rules: {_variations_label(state)}."
+        f"{_last_action(state, names)}Octagion round {state.round} of {rounds}: spell {words}. "
+        f"Time {clock}. Rules: {_variations_label(state)}."
     )
     treatments = _treatment_summary(state, names)
     if treatments:
@@ -247,10 +293,10 @@ def render_deck(state: OctagionState, names: Sequence[str], viewer: int | None) 
     Cards whose letter the team's word needs are bright; others are dimmed. Cards already in
     the variant carry a green "IN" tag. In party mode, the viewer's own numbers are marked.
     """
-    team = None if viewer is None else octagion_rules.team_of(state, viewer)
+    team = None if viewer is None else team_of(state, viewer)
     word = state.words[team] if team is not None else ""
     variant = state.variants[team] if team is not None else []
-    mine = set(octagion_rules.party_numbers(state, viewer)) if viewer is not None else set(range(1, 9))
+    mine = set(party_numbers(state, viewer)) if viewer is not None else set(range(1, 9))
     column_w = (WIDTH - 2 * MARGIN - 7 * GAP) // 8
     card_h = 88
     top = 150
@@ -313,7 +359,7 @@ def render_deck(state: OctagionState, names: Sequence[str], viewer: int | None) 
 
 def render_variant(state: OctagionState, names: Sequence[str], viewer: int) -> Picture:
     """The viewer's team variant: 8 slots under the sequence's letters; empty slots dashed."""
-    team = octagion_rules.team_of(state, viewer)
+    team = team_of(state, viewer)
     word = state.words[team]
     variant = state.variants[team]
     card_w, start = _row_geometry()
@@ -493,7 +539,7 @@ def _result_description(
 def render_scoresheet(state: OctagionState, names: Sequence[str], viewer: int | None = None) -> Picture:
     """Teams x rounds with totals, ranked; the winner's row highlighted with a gold band and a star."""
     rounds = state.options["rounds"]
-    keys = [(octagion_rules.team_active(state, t), state.totals[t]) for t in range(state.team_count)]
+    keys = [(team_active(state, t), state.totals[t]) for t in range(state.team_count)]
     ranks = [1 + sum(other > key for other in keys) for key in keys]
     order = sorted(range(state.team_count), key=lambda t: (ranks[t], t))
     rank_w, name_w, total_w = 56, 230, 90
@@ -503,7 +549,7 @@ def render_scoresheet(state: OctagionState, names: Sequence[str], viewer: int | 
     top = 116
     height = top + (len(order) + 1) * row_h + 50
     image, draw = theme.canvas(WIDTH, height)
-    over = state.phase == "over"
+    over = state.over
     _header(
         draw,
         "Octagion · final scores" if over else "Octagion · scores so far",
@@ -543,7 +589,9 @@ def render_scoresheet(state: OctagionState, names: Sequence[str], viewer: int | 
         verdict = ("Winner: " if len(winners) == 1 else "Shared win: ") + ", ".join(winners)
         theme.centred_text(draw, (WIDTH / 2, height - 28), verdict, 22, theme.HIGHLIGHT)
     standings = ", ".join(f"{ranks[t]}. {team_name(state, names, t)} {state.totals[t]}" for t in order)
-    description = f"Octagion scores after {len(state.history)} of {rounds} rounds: {standings}."
+    description = (
+        f"{_last_action(state, names)}Octagion scores after {len(state.history)} of {rounds} rounds: {standings}."
+    )
     if over:
         description += (" Winner: " if len(winners) == 1 else " Shared win: ") + ", ".join(winners) + "."
     return Picture(theme.to_picture(image, description).png, description, "octagion-scores.png")

@@ -23,14 +23,14 @@ from discord import app_commands
 from bot.adapter import GameAdapter, GameSession
 from bot.components import SessionButton, SessionSelect, session_modal, view_of
 from bot.outbox import Outgoing
-from bot.replies import BUSY_TEXT, UserError, acknowledge, escape
+from bot.replies import BUSY_TEXT, UserError, acknowledge
 from bot.sessions import Change, SessionMeta
 from bot.store import TimerRecord
 from bot.table import EDIT_TEXT
 from engines.base import IllegalAction
-from engines.octagion import ENGINE, TREATMENT
-from engines.octagion import rules as octagion_rules
+from engines.octagion import DEFAULT_ROUNDS, ENGINE, TREATMENT, round_seconds, team_of
 from render.octagion import (
+    narrate,
     render_deck,
     render_round,
     render_round_result,
@@ -104,6 +104,7 @@ class OctagionAdapter(GameAdapter):
     challengeable = False
     simultaneous = True
     private_view_label = "My deck"
+    narrate = staticmethod(narrate)
 
     def __init__(self, ctx):
         super().__init__(ctx)
@@ -125,7 +126,7 @@ class OctagionAdapter(GameAdapter):
     # ------------------------------------------------------------ pictures and texts
 
     def render_public(self, session: GameSession):
-        if session.state.phase == "over":
+        if session.state.over:
             return render_scoresheet(session.state, session.names)
         return render_round(session.state, session.names)
 
@@ -135,6 +136,8 @@ class OctagionAdapter(GameAdapter):
     def status_text(self, session: GameSession) -> str:
         state = session.state
         rounds = state.options["rounds"]
+        if state.over:
+            return "Final totals: " + self._totals_text(session)
         if state.phase == "playing":
             deadline = session.meta.round_deadline
             ends = f" · ends <t:{deadline}:R>" if deadline and session.status == "active" else ""
@@ -142,24 +145,11 @@ class OctagionAdapter(GameAdapter):
                 f"**Round {state.round} of {rounds}**{ends}\nBuild your variant (eight different numbers) "
                 f"with **Build variant** or `/octagion play`; **Got it!** ends the round for everyone."
             )
-        if state.phase == "between":
-            return f"**Round {state.round} of {rounds}** is over: the result is below."
-        return "Final totals: " + self._totals_text(session)
-
-    def describe_action(self, session: GameSession, seat: int | None, action: dict[str, Any]) -> str:
-        kind = action.get("type")
-        who = escape(session.names[seat], 40) if seat is not None and seat < len(session.names) else "Someone"
-        if kind == "got_it":
-            return f"🖐 **{who}** called **Got it!**"
-        if kind == "end_round":
-            return "⏰ Time is up!"
-        if kind == "resign":
-            return f"🚪 **{who}** left the game."
-        return ""
+        return f"**Round {state.round} of {rounds}** is over: the result is below."
 
     def components(self, session: GameSession) -> list[discord.ui.Item]:
         state = session.state
-        if state.phase != "playing":
+        if state.over or state.phase != "playing":
             return []
         round_no = str(state.round)
         return [
@@ -170,7 +160,8 @@ class OctagionAdapter(GameAdapter):
         ]
 
     def _team_label(self, session: GameSession, team: int) -> str:
-        return escape(team_name(session.state, session.names, team, limit=60))
+        # The names are trimmed and escaped already: never cut one.
+        return team_name(session.state, session.shown_names, team, limit=MAX_TEXT)
 
     def _totals_text(self, session: GameSession) -> str:
         state = session.state
@@ -233,7 +224,7 @@ class OctagionAdapter(GameAdapter):
     def _lobby_text(self, session: GameSession) -> str:
         meta = session.meta
         options = meta.options
-        rounds = options.get("rounds", octagion_rules.DEFAULT_ROUNDS)
+        rounds = options.get("rounds", DEFAULT_ROUNDS)
         parts = [f"{rounds} round{'s' if rounds != 1 else ''}"]
         variation = options.get("variation")
         parts.append(f"variation {variation}" if variation and variation != "none" else "basic rules")
@@ -247,8 +238,8 @@ class OctagionAdapter(GameAdapter):
         if meta.team_count:
             for team in range(meta.team_count):
                 members = [
-                    escape(name, 40)
-                    for uid, name in zip(session.players, session.names, strict=True)
+                    name
+                    for uid, name in zip(session.players, session.shown_names, strict=True)
                     if meta.player_teams.get(str(uid)) == team
                 ]
                 if members:
@@ -257,7 +248,7 @@ class OctagionAdapter(GameAdapter):
                 f"{len(session.players)} player(s). Pick a team to join (or switch); the host presses **Start**."
             )
         else:
-            lines.append(f"**Players ({len(session.players)})**: " + ", ".join(escape(n, 40) for n in session.names))
+            lines.append(f"**Players ({len(session.players)})**: " + ", ".join(session.shown_names))
             lines.append("Press **Join** to play; the host presses **Start**. Alone, it is a practice game.")
         return "\n".join(lines)
 
@@ -385,7 +376,7 @@ class OctagionAdapter(GameAdapter):
             change.cancel_timers([LOBBY_EXPIRY])
             change.start(players, names, options, self.ctx.new_seed())
             change.quiet()  # the round gets its own message; the lobby's says who started
-            who = ", ".join(escape(n, 40) for n in names)
+            who = ", ".join(change.session.shown_names)
             practice = " (practice game)" if len(players) == 1 else ""
             if lobby_message:
                 started = f"## {self.title}\n▶ Started by <@{host}> with {who}.{practice}"
@@ -404,7 +395,7 @@ class OctagionAdapter(GameAdapter):
         state = session.state
         if session.status != "active" or state.phase != "playing" or state.round != payload["round"]:
             return None  # stopped or moved on meanwhile
-        deadline = self.ctx.sessions.clock() + timedelta(seconds=octagion_rules.round_seconds(state))
+        deadline = self.ctx.sessions.clock() + timedelta(seconds=round_seconds(state))
         payload["deadline"] = int(deadline.timestamp())
         session.meta.round_deadline = payload["deadline"]
         return await self.ctx.table.game_picture(session)
@@ -446,20 +437,19 @@ class OctagionAdapter(GameAdapter):
         state = change.state
         change.cancel_timers([ROUND_END])
         change.meta.round_deadline = None
+        if state.over:
+            # The result, then the last round's message shows its round again, and the score sheet
+            # becomes the game message at the bottom of the channel.
+            change.post(RESULT_POST, {"round": state.history[-1]["round"]})
+            if change.record.message_id:
+                change.post(ROUND_OVER, {"message_id": change.record.message_id})
+            change.show(repost=True)
+            return
         if state.phase == "between":
             next_at = change.now + timedelta(seconds=NEXT_ROUND_PAUSE)
             change.add_timer(NEXT_ROUND, next_at, {"round": state.round})
             change.post(RESULT_POST, {"round": state.round, "next_at": int(next_at.timestamp())})
             change.show()  # the round's message: "over, the result is below", without buttons
-            return
-        if state.phase != "over":
-            return
-        # The result, then the last round's message shows its round again, and the score sheet
-        # becomes the game message at the bottom of the channel.
-        change.post(RESULT_POST, {"round": state.history[-1]["round"]})
-        if change.record.message_id:
-            change.post(ROUND_OVER, {"message_id": change.record.message_id})
-        change.show(repost=True)
 
     async def _next_round_timer(self, change: Change, timer: TimerRecord) -> None:
         state = change.state
@@ -536,7 +526,7 @@ class OctagionAdapter(GameAdapter):
         state = session.state
         if state.phase != "playing" or str(state.round) != arg:
             raise UserError("The round is over; wait for the next one.")
-        team = octagion_rules.team_of(state, seat)
+        team = team_of(state, seat)
         cards = discord.ui.TextInput(
             label=f"Spell {state.words[team]}"[:45],
             custom_id="variant",
@@ -565,7 +555,7 @@ class OctagionAdapter(GameAdapter):
             change.apply(seat, {"type": "set_variant", "text": text[:200]}, by=interaction.user.id, quiet=True)
         session = change.session
         state = session.state
-        team = octagion_rules.team_of(state, seat)
+        team = team_of(state, seat)
         cells = state.variants[team]
         placed = sum(cell is not None for cell in cells)
         treatment = cells.count(TREATMENT)

@@ -1,79 +1,42 @@
-"""Octagion: a timed speed-spelling race in teams. ``ENGINE`` is what the bot uses."""
+"""Octagion: a timed speed-spelling race in teams. ``ENGINE`` is what the bot uses; ``__all__``
+is what ``render/``, ``bot/`` and ``bench/`` may use."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from engines.base import Outcome
-
-from . import rules
-from .cards import COUNTDOWN_CARDS, DECK, DECK_TABLE, TREATMENT, word_at, word_cards, word_list
+from .ai import choose_action
+from .cards import COUNTDOWN_CARDS, DECK_TABLE, TREATMENT, word_list
 from .rules import (
+    DEFAULT_ROUNDS,
+    OctagionEngine,
     OctagionState,
-    parse_variant,
+    has,
     party_numbers,
     round_seconds,
-    score_variant,
-    sequence_for,
+    team_active,
     team_members,
     team_of,
-    variant_action,
 )
-from .solver import best_variant, conforms, solution, solution_count
-
-
-class OctagionEngine:
-    name = "octagion"
-    title = "Octagion"
-    min_players = 1
-    max_players = 25
-    schema_version = rules.SCHEMA_VERSION
-
-    def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> OctagionState:
-        return rules.new_game(players, options, seed)
-
-    def apply(self, state: OctagionState, seat: int, action: Mapping[str, Any]) -> OctagionState:
-        return rules.apply(state, seat, action)
-
-    def legal_actions(self, state: OctagionState, seat: int) -> list[dict[str, Any]]:
-        return rules.legal_actions(state, seat)
-
-    def to_act(self, state: OctagionState) -> list[int]:
-        return rules.to_act(state)
-
-    def outcome(self, state: OctagionState) -> Outcome | None:
-        return rules.outcome(state)
-
-    def dump(self, state: OctagionState) -> dict[str, Any]:
-        return rules.dump(state)
-
-    def load(self, data: Mapping[str, Any]) -> OctagionState:
-        return rules.load(data)
-
+from .solver import clear_cache as clear_solver_cache
+from .solver import solution, solution_count
 
 ENGINE = OctagionEngine()
 
 __all__ = [
     "COUNTDOWN_CARDS",
-    "DECK",
     "DECK_TABLE",
+    "DEFAULT_ROUNDS",
     "ENGINE",
     "TREATMENT",
     "OctagionState",
-    "best_variant",
-    "conforms",
-    "parse_variant",
+    "choose_action",
+    "clear_solver_cache",
+    "has",
     "party_numbers",
     "round_seconds",
-    "score_variant",
-    "sequence_for",
     "solution",
     "solution_count",
+    "team_active",
     "team_members",
     "team_of",
-    "variant_action",
-    "word_at",
-    "word_cards",
     "word_list",
 ]

@@ -14,8 +14,9 @@ from typing import Any
 
 from engines.base import rng_from
 
-from . import ENGINE, TREATMENT, best_variant, party_numbers, score_variant, sequence_for, team_of
-from .cards import DECK
+from .cards import DECK, TREATMENT
+from .rules import legal_actions, party_numbers, score_variant, sequence_for, team_of
+from .solver import best_variant
 
 THINK_SECONDS = {"easy": 75, "medium": 45, "hard": 25}
 EASY_SLIPS = 2
@@ -72,7 +73,7 @@ def _merge_for_party(state: Any, seat: int, plan: list[str | None]) -> list[str 
 
 
 def choose_action(state: Any, seat: int, level: str = "medium", seed: int = 0) -> dict[str, Any]:
-    legal = ENGINE.legal_actions(state, seat)
+    legal = legal_actions(state, seat)
     if not legal:
         raise ValueError("this seat cannot act now")
     if {"type": "next_round"} in legal:

@@ -6,19 +6,33 @@ the bot schedules the deadline and applies ``{"type": "end_round", "reason": "ti
 "Got it!" after it ended, raises IllegalAction; ``got_it`` may also carry ``"round": n`` so a
 stale "Got it!" from an earlier round cannot end the current one.
 
-Phases: ``"playing"`` (a round runs; every team edits its variant), ``"between"`` (the round
-was scored; ``next_round`` starts the next) and ``"over"``.
+Phases of a running game: ``"playing"`` (a round runs; every team edits its variant) and
+``"between"`` (the round was scored; ``next_round`` starts the next). The game is over when
+``state.outcome`` is set: after the last round is scored, or when no team (or only one of
+several) has a player left.
+
+Events (never English; ``render.octagion.narrate`` words them):
+
+- ``round_start`` (seat None): ``round``, ``seconds``; recorded by ``new_game`` (ply 0) and ``next_round``;
+- ``variant`` (the seat): ``team``; a variant changed. The cards stay out of the event: the other
+  teams must not learn them;
+- ``got_it`` (the caller): ``team``, ``round``;
+- ``round_end`` (seat None): ``round``, ``reason`` ("timer", "got it"), ``got_it_team``,
+  ``scores`` and ``totals`` (per team);
+- ``resign`` (the seat): ``team``, ``team_out`` (no member of the team is left);
+- ``end`` (the kit's, when the game finishes).
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from engines.base import IllegalAction, Outcome, rng_from
+from engines.base import Game, GameState, IllegalAction, Outcome, rng_from
 
 from .cards import (
     COUNTDOWN_CARDS,
@@ -36,7 +50,7 @@ from .cards import (
 )
 from .solver import best_variant, numbers_for, solution, solution_count
 
-SCHEMA_VERSION = 1
+SCHEMA = 2
 START_POINTS = 8
 GOT_IT_BONUS = 2
 DEFAULT_ROUNDS, MIN_ROUNDS, MAX_ROUNDS = 8, 1, 16
@@ -54,19 +68,21 @@ TREATMENT_VARIATIONS = ("beta", "zeta")
 
 # Reasons in a round's per-position breakdown.
 OK, EMPTY, WRONG_LETTER, REPEATED_NUMBER, TREATMENT_OK = "ok", "empty", "wrong letter", "repeated number", "treatment"
+# Why a round ended (``round_end`` events and the round's record).
+TIMER, GOT_IT = "timer", "got it"
+# Why the game ended (``Outcome.reason``).
+ALL_ROUNDS, EVERYONE_LEFT, OTHERS_LEFT = "all rounds played", "everyone left", "the other teams left"
 
 
-@dataclass
-class OctagionState:
-    seed: int
-    players: int
+@dataclass(kw_only=True)
+class OctagionState(GameState):
     options: dict[str, Any]  # normalised: rounds, variations, seconds, gamma_levels, party
     teams: list[int]  # seat -> team index 0..team_count-1
     team_count: int
     treatments: list[int]  # Treatment Cards each team still has
     resigned: list[bool]  # per seat
     round: int = 1
-    phase: str = "playing"
+    phase: str = "playing"  # or "between" (the round was scored); the end is ``outcome``
     words: list[str] = field(default_factory=list)  # per team, upper case
     word_refs: list[str] = field(default_factory=list)  # per team, e.g. "B17" (card letter + entry)
     seconds: int = DEFAULT_SECONDS
@@ -78,8 +94,6 @@ class OctagionState:
     variants: list[list[str | None]] = field(default_factory=list)  # per team, 8 cells
     history: list[dict[str, Any]] = field(default_factory=list)  # one record per scored round
     totals: list[int] = field(default_factory=list)  # per team
-    end_reason: str | None = None
-    schema: int = SCHEMA_VERSION
 
 
 # ---------------------------------------------------------------- options and setup
@@ -137,40 +151,6 @@ def _treatment_counts(options: Mapping[str, Any], variations: list[str], team_co
                 raise ValueError(f"treatment_per_team: team {team} and 0..{MAX_TREATMENT_CARDS} cards expected")
             counts[team] = count
     return counts
-
-
-def new_game(players: int, options: Mapping[str, Any], seed: int) -> OctagionState:
-    if players < 1:
-        raise ValueError("Octagion needs at least one player")
-    variations = _normalise_variations(options.get("variation", options.get("variations")))
-    teams = _normalise_teams(players, options.get("teams"))
-    team_count = max(teams) + 1
-    gamma_levels = str(options.get("gamma_levels", "standard")).lower()
-    if gamma_levels not in GAMMA_LEVELS:
-        raise ValueError("gamma_levels must be easy, standard or hard")
-    party = bool(options.get("party", False))
-    if party and any(teams.count(team) > MAX_PARTY_TEAM for team in range(team_count)):
-        raise ValueError(f"in party mode a team has at most {MAX_PARTY_TEAM} players (one per number)")
-    normalised = {
-        "rounds": _int_option(options, "rounds", DEFAULT_ROUNDS, MIN_ROUNDS, MAX_ROUNDS),
-        "seconds": _int_option(options, "seconds", DEFAULT_SECONDS, MIN_SECONDS, MAX_SECONDS),
-        "variations": variations,
-        "gamma_levels": gamma_levels,
-        "party": party,
-    }
-    state = OctagionState(
-        seed=seed,
-        players=players,
-        options=normalised,
-        teams=teams,
-        team_count=team_count,
-        treatments=_treatment_counts(options, variations, team_count),
-        resigned=[False] * players,
-        totals=[0] * team_count,
-    )
-    _shuffle_stacks(state)
-    _start_round(state)
-    return state
 
 
 def _shuffle_stacks(state: OctagionState) -> None:
@@ -249,6 +229,7 @@ def _start_round(state: OctagionState) -> None:
     else:
         _select_word_at_random(state)
     state.seconds = _compute_seconds(state)
+    state.record("round_start", None, round=state.round, seconds=state.seconds)
 
 
 def _select_word_at_random(state: OctagionState) -> None:
@@ -444,6 +425,7 @@ def _end_round(state: OctagionState, reason: str, caller_team: int | None) -> No
         state.treatments[team] -= scored["treatment_used"]  # exposed Treatment Cards leave the game
         state.totals[team] += scored["score"]
         results.append(scored)
+    scores = [r["score"] if r else 0 for r in results]
     state.history.append(
         {
             "round": state.round,
@@ -456,7 +438,7 @@ def _end_round(state: OctagionState, reason: str, caller_team: int | None) -> No
             "variants": copy.deepcopy(state.variants),
             "results": results,
             "solutions": solutions,
-            "scores": [r["score"] if r else 0 for r in results],
+            "scores": scores,
         }
     )
     # Used Countdown and Word Cards go to the bottom of their stacks.
@@ -466,25 +448,42 @@ def _end_round(state: OctagionState, reason: str, caller_team: int | None) -> No
     if has(state, "delta"):
         flipped = state.word_stack[: state.flipped_word_cards]
         state.word_stack = state.word_stack[state.flipped_word_cards :] + flipped
-    if state.round >= state.options["rounds"]:
-        state.phase, state.end_reason = "over", "all rounds played"
-    else:
-        state.phase = "between"
+    state.phase = "between"
+    state.record(
+        "round_end",
+        None,
+        round=state.round,
+        reason=reason,
+        got_it_team=caller_team,
+        scores=scores,
+        totals=list(state.totals),
+    )
+
+
+def final_outcome(
+    teams: Sequence[int], resigned: Sequence[bool], totals: Sequence[int], team_count: int, reason: str
+) -> Outcome:
+    """Teams still in the game rank above teams whose players all left; then by total."""
+    active = [any(not resigned[seat] for seat, t in enumerate(teams) if t == team) for team in range(team_count)]
+    keys = [(active[t], totals[t]) for t in range(team_count)]
+    team_ranks = [1 + sum(other > key for other in keys) for key in keys]
+    return Outcome(
+        ranks=tuple(team_ranks[team] for team in teams),
+        scores=tuple(float(totals[team]) for team in teams),
+        reason=reason,
+        teams=tuple(teams),
+    )
 
 
 # ---------------------------------------------------------------- actions
 
 
-# The bot's own actions (timer, next round): any seat may send them, even one that left.
-SYSTEM_ACTIONS = ("end_round", "next_round")
-
-
-def _check_seat(state: OctagionState, seat: int, system: bool = False) -> None:
-    if not isinstance(seat, int) or not 0 <= seat < state.players:
-        raise IllegalAction("you are not in this game")
-    if state.resigned[seat] and not system:
+def _check_seat(state: OctagionState, seat: int) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise IllegalAction("you are not playing in this game")
+    if state.resigned[seat]:
         raise IllegalAction("you left this game")
-    if state.phase == "over":
+    if state.over:
         raise IllegalAction("the game is over")
 
 
@@ -508,43 +507,11 @@ def _check_party(state: OctagionState, seat: int, old: list[str | None], new: li
                 )
 
 
-def _set_variant(state: OctagionState, seat: int, action: Mapping[str, Any]) -> None:
-    _require_playing(state)
+def _change_variant(state: OctagionState, seat: int, cells: list[str | None]) -> None:
     team = team_of(state, seat)
-    if "text" in action:
-        cells = parse_variant(str(action["text"]), state.words[team], state.treatments[team])
-    else:
-        raw = action.get("cards")
-        if not isinstance(raw, list | tuple):
-            raise IllegalAction("a variant is a list of up to 8 cards")
-        cells = validate_cells(raw, state.treatments[team])
     _check_party(state, seat, state.variants[team], cells)
     state.variants[team] = cells
-
-
-def _place(state: OctagionState, seat: int, action: Mapping[str, Any]) -> None:
-    _require_playing(state)
-    position = action.get("position")
-    if not isinstance(position, int) or not 1 <= position <= WORD_LENGTH:
-        raise IllegalAction("positions go from 1 to 8")
-    cells = list(state.variants[team_of(state, seat)])
-    card = action.get("card")
-    card = None if card in (None, "", "_") else str(card).strip().upper()
-    if card is not None and card != TREATMENT and card in cells and cells[position - 1] != card:
-        cells[cells.index(card)] = None  # moving a card: it leaves its old position
-    cells[position - 1] = card
-    _set_variant(state, seat, {"cards": cells})
-
-
-def _resign(state: OctagionState, seat: int) -> None:
-    team = team_of(state, seat)
-    state.resigned[seat] = True
-    if not team_active(state, team):
-        state.variants[team] = [None] * WORD_LENGTH
-    active_teams = [t for t in range(state.team_count) if team_active(state, t)]
-    if not active_teams or (state.team_count > 1 and len(active_teams) == 1):
-        state.phase = "over"
-        state.end_reason = "everyone left" if not active_teams else "the other teams left"
+    state.record("variant", seat, team=team)
 
 
 def _check_round(state: OctagionState, action: Mapping[str, Any]) -> None:
@@ -554,70 +521,194 @@ def _check_round(state: OctagionState, action: Mapping[str, Any]) -> None:
         raise IllegalAction(f"round {expected} is already over")
 
 
-def apply(state: OctagionState, seat: int, action: Mapping[str, Any]) -> OctagionState:
-    if not isinstance(action, Mapping):
-        raise IllegalAction("an action is a dict with a type")
-    kind = action.get("type")
-    _check_seat(state, seat, system=kind in SYSTEM_ACTIONS)
-    new = copy.deepcopy(state)
-    if kind == "set_variant":
-        _set_variant(new, seat, action)
-    elif kind == "place":
-        _place(new, seat, action)
-    elif kind == "got_it":
-        _check_round(new, action)
-        _require_playing(new)
-        _end_round(new, "got it", team_of(new, seat))
-    elif kind == "end_round":
-        _check_round(new, action)
-        _require_playing(new)
-        _end_round(new, str(action.get("reason", "timer")), None)
-    elif kind == "next_round":
-        if new.phase != "between":
-            raise IllegalAction("the round is still running")
-        new.round += 1
-        _start_round(new)
-    elif kind == "resign":
-        _resign(new, seat)
-    else:
-        raise IllegalAction(f"unknown action {kind!r}")
-    return new
-
-
 def legal_actions(state: OctagionState, seat: int) -> list[dict[str, Any]]:
-    """The discrete actions (a variant is free-form: use ``set_variant`` / ``place``)."""
-    if not 0 <= seat < state.players or state.resigned[seat] or state.phase == "over":
+    """The discrete actions: Got it!, and every card ``seat`` may place (or take back) in the
+    team's variant, for menus and computer players; ``set_variant`` writes a whole variant."""
+    if not 0 <= seat < state.players or state.resigned[seat] or state.over:
         return []
-    if state.phase == "playing":
-        return [{"type": "got_it"}, {"type": "resign"}]
-    return [{"type": "next_round"}, {"type": "resign"}]
+    if state.phase == "between":
+        return [{"type": "next_round"}, {"type": "resign"}]
+    team = team_of(state, seat)
+    cells = state.variants[team]
+    mine = set(party_numbers(state, seat))
+    spare_treatment = state.treatments[team] > cells.count(TREATMENT)
+    places = []
+    for position, letter in enumerate(state.words[team], 1):
+        current = cells[position - 1]
+        if current not in (None, TREATMENT) and int(current[1:]) not in mine:
+            continue  # another party member's card
+        cards: list[str | None] = [f"{letter}{number}" for number in numbers_for(letter) if number in mine]
+        cards += [TREATMENT] if spare_treatment else []
+        cards += [None] if current is not None else []
+        places += [{"type": "place", "position": position, "card": card} for card in cards if card != current]
+    return [{"type": "got_it"}, *places, {"type": "resign"}]
 
 
-def to_act(state: OctagionState) -> list[int]:
-    if state.phase == "over":
-        return []
-    return [seat for seat in range(state.players) if not state.resigned[seat]]
+# ---------------------------------------------------------------- stored games
 
 
-def outcome(state: OctagionState) -> Outcome | None:
-    if state.phase != "over":
-        return None
-    # Teams still in the game rank above teams whose players all left; then by total.
-    keys = [(team_active(state, t), state.totals[t]) for t in range(state.team_count)]
-    team_ranks = [1 + sum(other > key for other in keys) for key in keys]
-    return Outcome(
-        ranks=tuple(team_ranks[team] for team in state.teams),
-        scores=tuple(float(state.totals[team]) for team in state.teams),
-        reason=state.end_reason or "",
-        teams=tuple(state.teams),
-    )
+def _fewest_actions(data: Mapping[str, Any], phase: str) -> int:
+    """How many actions reached a schema-1 state, which kept no count: the fewest that could.
+
+    Each scored round took its ending action plus one variant per team that placed a card; each
+    later round a ``next_round``; the running round one variant per team with a card; each
+    seat that left a resignation.
+    """
+
+    def placed(variants: Sequence[Sequence[str | None]]) -> int:
+        return sum(any(cell is not None for cell in variant) for variant in variants)
+
+    count = data["round"] - 1 + sum(1 + placed(record["variants"]) for record in data["history"])
+    if phase == "playing":
+        count += placed(data["variants"])
+    return count + sum(map(bool, data["resigned"]))
 
 
-def dump(state: OctagionState) -> dict[str, Any]:
-    return asdict(state)
+def _from_schema_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 said "over" with ``phase`` and ``end_reason`` and counted no actions."""
+    data = dict(data)
+    reason = data.pop("end_reason", None)
+    outcome = None
+    if data["phase"] == "over":
+        history = data["history"]
+        scored = bool(history) and history[-1]["round"] == data["round"]
+        data["phase"] = "between" if scored else "playing"
+        outcome = final_outcome(data["teams"], data["resigned"], data["totals"], data["team_count"], reason or "")
+    data["outcome"] = None if outcome is None else dataclasses.asdict(outcome)
+    data["ply"] = _fewest_actions(data, data["phase"])
+    data["events"] = []
+    data["schema"] = 2
+    return data
 
 
-def load(data: Mapping[str, Any]) -> OctagionState:
-    if data.get("schema") != SCHEMA_VERSION:
-        raise ValueError(f"unsupported Octagion state schema {data.get('schema')!r}")
-    return OctagionState(**copy.deepcopy(dict(data)))
+class OctagionEngine(Game[OctagionState]):
+    name = "octagion"
+    title = "Octagion"
+    min_players = 1
+    max_players = 25
+    state_class = OctagionState
+    schema = SCHEMA
+    actions: ClassVar = {
+        # A variant as typed ("S5 T7 _ *") or as cells (card names, "*", None): exactly one of the two.
+        "set_variant": {"text?": str, "cards?": list[str | None]},
+        "place": {"position": int, "card": str | None},  # None empties the position
+        "got_it": {"round?": int},
+        "end_round": {"reason?": str, "round?": int},
+        "next_round": {},
+    }
+    # The bot's own actions (timer, next round): any seat may send them, even one that left.
+    out_of_turn = frozenset({"end_round", "next_round"})
+    migrations: ClassVar = {1: _from_schema_1}
+
+    def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> OctagionState:
+        if players < 1:
+            raise ValueError("Octagion needs at least one player")
+        variations = _normalise_variations(options.get("variation", options.get("variations")))
+        teams = _normalise_teams(players, options.get("teams"))
+        team_count = max(teams) + 1
+        gamma_levels = str(options.get("gamma_levels", "standard")).lower()
+        if gamma_levels not in GAMMA_LEVELS:
+            raise ValueError("gamma_levels must be easy, standard or hard")
+        party = bool(options.get("party", False))
+        if party and any(teams.count(team) > MAX_PARTY_TEAM for team in range(team_count)):
+            raise ValueError(f"in party mode a team has at most {MAX_PARTY_TEAM} players (one per number)")
+        normalised = {
+            "rounds": _int_option(options, "rounds", DEFAULT_ROUNDS, MIN_ROUNDS, MAX_ROUNDS),
+            "seconds": _int_option(options, "seconds", DEFAULT_SECONDS, MIN_SECONDS, MAX_SECONDS),
+            "variations": variations,
+            "gamma_levels": gamma_levels,
+            "party": party,
+        }
+        state = OctagionState(
+            seed=seed,
+            players=players,
+            schema=SCHEMA,
+            options=normalised,
+            teams=teams,
+            team_count=team_count,
+            treatments=_treatment_counts(options, variations, team_count),
+            resigned=[False] * players,
+            totals=[0] * team_count,
+        )
+        _shuffle_stacks(state)
+        _start_round(state)
+        return state
+
+    def to_act(self, state: OctagionState) -> list[int]:
+        if state.over:
+            return []
+        return [seat for seat in range(state.players) if not state.resigned[seat]]
+
+    def legal_actions(self, state: OctagionState, seat: int) -> list[dict[str, Any]]:
+        return legal_actions(state, seat)
+
+    def not_your_turn(self, state: OctagionState, seat: int) -> str:
+        return "you left this game"  # everyone else acts at any time
+
+    # ------------------------------------------------------------ actions
+    def play_set_variant(self, state: OctagionState, seat: int, action: Mapping[str, Any]) -> None:
+        if ("text" in action) == ("cards" in action):
+            raise IllegalAction("a variant is either its text (S5 T7 ...) or its cards, a list of up to 8")
+        _require_playing(state)
+        team = team_of(state, seat)
+        if "text" in action:
+            cells = parse_variant(action["text"], state.words[team], state.treatments[team])
+        else:
+            cells = validate_cells(action["cards"], state.treatments[team])
+        _change_variant(state, seat, cells)
+
+    def play_place(self, state: OctagionState, seat: int, action: Mapping[str, Any]) -> None:
+        _require_playing(state)
+        position = action["position"]
+        if not 1 <= position <= WORD_LENGTH:
+            raise IllegalAction(f"positions go from 1 to {WORD_LENGTH}")
+        team = team_of(state, seat)
+        cells = list(state.variants[team])
+        card = action["card"]
+        card = None if card in (None, "", "_") else card.strip().upper()
+        if card is not None and card != TREATMENT and card in cells and cells[position - 1] != card:
+            cells[cells.index(card)] = None  # moving a card: it leaves its old position
+        cells[position - 1] = card
+        _change_variant(state, seat, validate_cells(cells, state.treatments[team]))
+
+    def play_got_it(self, state: OctagionState, seat: int, action: Mapping[str, Any]) -> None:
+        _check_round(state, action)
+        _require_playing(state)
+        team = team_of(state, seat)
+        state.record("got_it", seat, team=team, round=state.round)
+        self._score_round(state, GOT_IT, team)
+
+    def play_end_round(self, state: OctagionState, seat: int, action: Mapping[str, Any]) -> None:
+        _check_round(state, action)
+        _require_playing(state)
+        self._score_round(state, action.get("reason", TIMER), None)
+
+    def play_next_round(self, state: OctagionState, seat: int, action: Mapping[str, Any]) -> None:
+        if state.phase != "between":
+            raise IllegalAction("the round is still running")
+        state.round += 1
+        _start_round(state)
+
+    def play_resign(self, state: OctagionState, seat: int, action: Mapping[str, Any]) -> None:
+        """A member leaves; the team plays on while a member remains. The game ends when no team,
+        or only one of several, has a player left."""
+        if state.resigned[seat]:
+            raise IllegalAction("you left this game")
+        team = team_of(state, seat)
+        state.resigned[seat] = True
+        out = not team_active(state, team)
+        if out:
+            state.variants[team] = [None] * WORD_LENGTH
+        state.record("resign", seat, team=team, team_out=out)
+        active_teams = [t for t in range(state.team_count) if team_active(state, t)]
+        if not active_teams or (state.team_count > 1 and len(active_teams) == 1):
+            self._finish(state, OTHERS_LEFT if active_teams else EVERYONE_LEFT)
+
+    # ------------------------------------------------------------ helpers
+    def _score_round(self, state: OctagionState, reason: str, caller_team: int | None) -> None:
+        _end_round(state, reason, caller_team)
+        if state.round >= state.options["rounds"]:
+            self._finish(state, ALL_ROUNDS)
+
+    def _finish(self, state: OctagionState, reason: str) -> None:
+        self.finish(state, final_outcome(state.teams, state.resigned, state.totals, state.team_count, reason))

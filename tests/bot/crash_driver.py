@@ -211,7 +211,7 @@ def stored(db_path: str) -> dict[str, Any]:
             "channel_id": channel_id,
             "guild_id": guild_id,
             "status": status,
-            "engine_phase": state.get("phase"),
+            "engine_phase": "over" if state.get("outcome") else state.get("phase"),
             "engine_round": state.get("round"),
             "results_rows": count("SELECT COUNT(*) FROM results WHERE session_id = ?"),
             "pending_timers": count("SELECT COUNT(*) FROM timers WHERE session_id = ?"),

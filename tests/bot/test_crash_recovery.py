@@ -61,7 +61,7 @@ def at_kill(db: Path) -> dict[str, Any]:
         state = json.loads(state)
         return {
             "status": status,
-            "phase": state["phase"],
+            "phase": "over" if state.get("outcome") else state["phase"],
             "round": state["round"],
             "results": connection.execute(
                 "SELECT COUNT(*) FROM results WHERE session_id = ?", (session_id,)

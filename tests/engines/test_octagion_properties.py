@@ -8,8 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines.base import IllegalAction
-from engines.octagion import DECK, ENGINE, TREATMENT, score_variant, sequence_for
-from engines.octagion.ai import choose_action, think_seconds
+from engines.octagion import ENGINE, TREATMENT, choose_action
+from engines.octagion.ai import think_seconds
+from engines.octagion.cards import DECK
+from engines.octagion.rules import score_variant, sequence_for
 
 cells = st.one_of(st.none(), st.just(TREATMENT), st.sampled_from(DECK), st.just("Q9"))
 actions = st.one_of(
@@ -43,11 +45,17 @@ def check_invariants(state):
         assert len(cards) == len(set(cards))
         assert set(cards) <= set(DECK)
         assert len(state.variants[team]) == 8
-    if state.phase == "over" and state.end_reason != "all rounds played":
-        assert len(state.history) in (state.round - 1, state.round)  # everyone left, maybe mid-round
-    else:
-        assert len(state.history) == state.round - (1 if state.phase == "playing" else 0)
-    assert (ENGINE.outcome(state) is None) == (state.phase != "over")
+    assert state.phase in ("playing", "between")  # the end is the outcome, not a phase
+    # A round is scored once it is "between" (the last one too); a game whose players left may end mid-round.
+    assert len(state.history) == state.round - (1 if state.phase == "playing" else 0)
+    outcome = ENGINE.outcome(state)
+    assert outcome is state.outcome
+    assert (outcome is None) == bool(ENGINE.to_act(state))
+    if outcome is not None:
+        assert outcome.reason in ("all rounds played", "everyone left", "the other teams left")
+        assert (outcome.reason == "all rounds played") == (len(state.history) == state.options["rounds"])
+        assert outcome.teams == tuple(state.teams)
+        assert state.events[-1].kind == "end"
     if state.phase == "playing" and len(set(state.words)) > 1:
         assert len(set(state.words)) == state.team_count
 
@@ -64,7 +72,7 @@ def test_random_actions_keep_the_invariants(players, teams_seed, opts, seed, mov
     teams = [(seat * teams_seed) % max(1, players - 1) for seat in range(players)] if teams_seed else None
     state = ENGINE.new_game(players, {**opts, "teams": teams}, seed)
     for seat, action in moves:
-        before = as_json(state)
+        before, ply = as_json(state), state.ply
         refusal: IllegalAction | None = None
         try:
             state = ENGINE.apply(state, seat, action)
@@ -73,6 +81,11 @@ def test_random_actions_keep_the_invariants(players, teams_seed, opts, seed, mov
         if refusal is not None:  # a refused action is explained and changes nothing
             assert str(refusal)
             assert as_json(state) == before
+        else:  # an accepted one is counted and told in events, a variant without its cards
+            assert state.ply == ply + 1
+            assert state.events
+            assert all(event.ply == state.ply for event in state.events)
+            assert all(set(event.data) == {"team"} for event in state.events if event.kind == "variant")
         check_invariants(state)
         for who in ENGINE.to_act(state):
             for legal in ENGINE.legal_actions(state, who):
@@ -90,7 +103,7 @@ def test_the_computer_player_always_chooses_an_accepted_action(players, opts, se
     teams = [0] * players if opts["party"] else None
     state = ENGINE.new_game(players, {**opts, "teams": teams}, seed)
     for step in range(60):
-        if state.phase == "over":
+        if state.over:
             break
         seat = step % players
         if state.phase == "playing" and step % 7 == 6:

@@ -9,29 +9,12 @@ import re
 
 import pytest
 
-from engines.base import IllegalAction
-from engines.octagion import (
-    COUNTDOWN_CARDS,
-    DECK,
-    DECK_TABLE,
-    ENGINE,
-    TREATMENT,
-    best_variant,
-    conforms,
-    parse_variant,
-    party_numbers,
-    round_seconds,
-    score_variant,
-    solution,
-    solution_count,
-    variant_action,
-    word_at,
-    word_cards,
-    word_list,
-)
+from engines.base import Event, IllegalAction, Outcome
+from engines.octagion import COUNTDOWN_CARDS, DECK_TABLE, ENGINE, TREATMENT, party_numbers, round_seconds, solution
 from engines.octagion import rules as octagion_rules
-from engines.octagion.cards import GAMMA_LEVELS, WORD_CARD_NAMES
-from engines.octagion.solver import numbers_for
+from engines.octagion.cards import DECK, GAMMA_LEVELS, WORD_CARD_NAMES, word_at, word_cards, word_list
+from engines.octagion.rules import parse_variant, score_variant, variant_action
+from engines.octagion.solver import best_variant, conforms, numbers_for, solution_count
 
 STRANGER = "STRANGER"
 STRANGER_SOLUTION = solution(STRANGER)
@@ -244,7 +227,7 @@ def play_rounds(state, seat=0):
     while True:
         yield state
         state = ENGINE.apply(state, seat, {"type": "end_round", "reason": "timer", "round": state.round})
-        if state.phase == "over":
+        if state.over:
             return
         state = ENGINE.apply(state, seat, {"type": "next_round"})
 
@@ -406,8 +389,8 @@ def test_invalid_actions_leave_the_state_unchanged():
     assert unchanged_after(state, 0, {"type": "set_variant", "cards": ["*"]}) == (
         "your team has no Treatment Cards left; this variant uses 1"
     )
-    assert unchanged_after(state, 7, {"type": "got_it"}) == "you are not in this game"
-    assert unchanged_after(state, 0, {"type": "dance"}) == "unknown action 'dance'"
+    assert unchanged_after(state, 7, {"type": "got_it"}) == "You are not playing in this game."
+    assert unchanged_after(state, 0, {"type": "dance"}).startswith("Octagion has no action 'dance'")
     assert unchanged_after(state, 0, {"type": "next_round"}) == "the round is still running"
     ended = ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer"})
     assert unchanged_after(ended, 0, {"type": "set_variant", "text": "5"}) == "the round is over"
@@ -492,22 +475,29 @@ def test_a_full_eight_round_game_and_its_outcome():
         if number < 8:
             assert ENGINE.legal_actions(state, 1) == [{"type": "next_round"}, {"type": "resign"}]
             state = ENGINE.apply(state, 2, {"type": "next_round"})
-    assert state.phase == "over"
+    assert state.over
+    assert state.phase == "between"  # the last round was scored
     assert ENGINE.to_act(state) == []
     outcome = ENGINE.outcome(state)
+    assert outcome == state.outcome
+    assert outcome.reason == "all rounds played"
+    assert outcome.teams == (0, 1, 2)
     assert outcome.scores == (80.0, 48.0, 48.0)
     assert outcome.ranks == (1, 2, 2)
     assert outcome.winners == (0,)
     assert len(state.history) == 8
     record = state.history[0]
     assert record["solutions"][record["words"][0]]["count"] == solution_count(record["words"][0])
-    assert unchanged_after(state, 0, {"type": "got_it"}) == "the game is over"
+    assert unchanged_after(state, 0, {"type": "got_it"}) == "The game is over."
+    assert [event.kind for event in state.events] == ["got_it", "round_end", "end"]
+    assert state.events[-1].data == {"reason": "all rounds played", "winners": [0], "draw": False}
 
 
 def test_resigning_ends_a_two_team_game_and_the_leaver_ranks_last():
     state = new(2, teams=[0, 1])
     state = ENGINE.apply(state, 1, {"type": "resign"})
-    assert state.phase == "over"
+    assert state.over
+    assert state.phase == "playing"  # the round was not scored
     outcome = ENGINE.outcome(state)
     assert outcome.ranks == (1, 2)
     assert outcome.reason == "the other teams left"
@@ -517,8 +507,13 @@ def test_a_team_member_leaving_keeps_the_team_playing():
     state = new(3, teams=[0, 0, 1])
     state = ENGINE.apply(state, 0, {"type": "resign"})
     assert state.phase == "playing"
+    assert not state.over
+    assert state.events == [Event(1, 0, "resign", {"team": 0, "team_out": False})]
     assert ENGINE.to_act(state) == [1, 2]
     assert unchanged_after(state, 0, {"type": "got_it"}) == "you left this game"
+    assert unchanged_after(state, 0, {"type": "set_variant", "text": "5"}) == "you left this game"
+    assert unchanged_after(state, 0, {"type": "resign"}) == "you left this game"
+    assert ENGINE.legal_actions(state, 0) == []
     # The bot's timer may still end the round through any seat.
     assert ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer"}).phase == "between"
 
@@ -535,6 +530,7 @@ def test_dump_and_load_round_trip_through_json():
     data = json.loads(json.dumps(ENGINE.dump(state)))
     assert ENGINE.dump(ENGINE.load(data)) == ENGINE.dump(state)
     assert ENGINE.load(data) == state
+    assert data["schema"] == 2
     with pytest.raises(ValueError, match="schema 99"):
         ENGINE.load({**data, "schema": 99})
 
@@ -551,3 +547,141 @@ def test_same_seed_replays_the_same_words():
     first = [s.words for s in play_rounds(ENGINE.new_game(2, {"variation": "virulent"}, 99))]
     second = [s.words for s in play_rounds(ENGINE.new_game(2, {"variation": "virulent"}, 99))]
     assert first == second
+
+
+# ---------------------------------------------------------------- events, malformed actions, stored games
+
+
+def test_every_action_records_events_and_a_variant_event_carries_no_cards():
+    state = with_words(new(2, rounds=2), STRANGER)
+    assert state.ply == 0
+    assert state.events == [Event(0, None, "round_start", {"round": 1, "seconds": 120})]
+    state = ENGINE.apply(state, 1, {"type": "set_variant", "cards": STRANGER_SOLUTION})
+    assert state.events == [Event(1, 1, "variant", {"team": 1})]
+    state = ENGINE.apply(state, 0, {"type": "place", "position": 2, "card": "T8"})
+    assert state.events == [Event(2, 0, "variant", {"team": 0})]
+    state = ENGINE.apply(state, 1, {"type": "got_it", "round": 1})
+    assert state.events == [
+        Event(3, 1, "got_it", {"team": 1, "round": 1}),
+        Event(
+            3,
+            None,
+            "round_end",
+            {"round": 1, "reason": "got it", "got_it_team": 1, "scores": [1, 10], "totals": [1, 10]},
+        ),
+    ]
+    state = ENGINE.apply(state, 0, {"type": "next_round"})
+    assert state.events == [Event(4, None, "round_start", {"round": 2, "seconds": 120})]
+    state = ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer", "round": 2})
+    assert [(event.kind, event.seat) for event in state.events] == [("round_end", None), ("end", None)]
+    assert state.events[0].data["reason"] == "timer"
+    assert state.events[1].data == {"reason": "all rounds played", "winners": [1], "draw": False}
+    assert state.ply == 5
+    assert state.outcome == Outcome((2, 1), (1.0, 10.0), "all rounds played", (0, 1))
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        None,
+        "got_it",
+        {"type": None},
+        {"type": "got_it", "round": "1"},
+        {"type": "got_it", "round": True},
+        {"type": "got_it", "extra": 1},
+        {"type": "end_round", "reason": 5},
+        {"type": "next_round", "round": 1},
+        {"type": "set_variant"},
+        {"type": "set_variant", "text": "5", "cards": []},
+        {"type": "set_variant", "text": ["5"]},
+        {"type": "set_variant", "cards": "S5 T8"},
+        {"type": "set_variant", "cards": [5, 8]},
+        {"type": "set_variant", "cards": [["S5"]]},
+        {"type": "set_variant", "cards": [{"card": "S5"}]},
+        {"type": "place", "position": 1},
+        {"type": "place", "card": "S5"},
+        {"type": "place", "position": "1", "card": "S5"},
+        {"type": "place", "position": 1.0, "card": "S5"},
+        {"type": "place", "position": 1, "card": ["S5"]},
+        {"type": "place", "position": 0, "card": "S5"},
+    ],
+)
+def test_malformed_actions_are_refused_and_change_nothing(action):
+    state = with_words(new(2), STRANGER)
+    assert unchanged_after(state, 0, action)
+
+
+def test_a_system_action_may_come_from_a_seat_that_left_but_nothing_else():
+    state = ENGINE.apply(new(3, teams=[0, 0, 1]), 0, {"type": "resign"})
+    assert ENGINE.to_act(state) == [1, 2]
+    state = ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer"})
+    assert state.phase == "between"
+    state = ENGINE.apply(state, 0, {"type": "next_round"})
+    assert state.round == 2
+    assert unchanged_after(state, 0, {"type": "place", "position": 1, "card": None}) == "you left this game"
+
+
+def as_schema_1(data):
+    """What the schema-1 engine stored for the same game: "over" in ``phase`` and ``end_reason``, no count."""
+    old = {key: value for key, value in data.items() if key not in ("ply", "events", "outcome")}
+    old["schema"] = 1
+    old["end_reason"] = data["outcome"]["reason"] if data["outcome"] else None
+    if data["outcome"]:
+        old["phase"] = "over"
+    return json.loads(json.dumps(old))
+
+
+def finished_by_rounds():
+    state = new(3, teams=[0, 1, 1], rounds=2)
+    for _ in range(2):
+        state = ENGINE.apply(state, 0, {"type": "set_variant", "cards": solution(state.words[0])})
+        state = ENGINE.apply(state, 2, {"type": "set_variant", "cards": solution(state.words[0])[:5]})
+        state = ENGINE.apply(state, 1, {"type": "got_it"})
+        if not state.over:
+            state = ENGINE.apply(state, 1, {"type": "next_round"})
+    return state
+
+
+def left_mid_round():
+    state = new(3, teams=[0, 1, 1], rounds=3)
+    state = ENGINE.apply(state, 0, {"type": "got_it"})
+    state = ENGINE.apply(state, 0, {"type": "next_round"})
+    state = ENGINE.apply(state, 0, {"type": "set_variant", "cards": solution(state.words[0])[:2]})
+    state = ENGINE.apply(state, 1, {"type": "resign"})
+    return ENGINE.apply(state, 2, {"type": "resign"})
+
+
+def left_between_rounds():
+    state = new(2, rounds=3)
+    state = ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer"})
+    return ENGINE.apply(state, 0, {"type": "resign"})
+
+
+def everyone_left():
+    return ENGINE.apply(new(1), 0, {"type": "resign"})
+
+
+@pytest.mark.parametrize("make", [finished_by_rounds, left_mid_round, left_between_rounds, everyone_left])
+def test_a_finished_game_stored_by_schema_1_loads_with_the_same_outcome(make):
+    state = make()
+    assert state.over
+    data = ENGINE.dump(state)
+    loaded = ENGINE.load(as_schema_1(data))
+    assert loaded.outcome == state.outcome
+    assert loaded.phase == state.phase
+    assert loaded.ply == state.ply  # these games took the fewest actions that reach them
+    assert {**ENGINE.dump(loaded), "events": []} == {**data, "events": []}
+    assert ENGINE.to_act(loaded) == []
+
+
+def test_a_running_game_stored_by_schema_1_plays_on():
+    state = new(3, teams=[0, 1, 1], rounds=3)
+    state = ENGINE.apply(state, 1, {"type": "set_variant", "text": "1"})
+    loaded = ENGINE.load(as_schema_1(ENGINE.dump(state)))
+    assert loaded.outcome is None
+    assert loaded.ply == 1
+    assert loaded.events == []
+    assert (
+        ENGINE.dump(ENGINE.apply(loaded, 0, {"type": "got_it"}))["totals"]
+        == ENGINE.dump(ENGINE.apply(state, 0, {"type": "got_it"}))["totals"]
+    )

@@ -7,6 +7,7 @@ import io
 import pytest
 from PIL import Image
 
+from engines.base import Event
 from engines.octagion import ENGINE, solution
 from render import octagion as R
 from render import theme
@@ -121,7 +122,7 @@ def test_many_teams_are_paginated_and_stay_within_width():
     assert "Page 3 of 3" in pages[2].description
     mentioned = sum(f"P{seat} " in " ".join(p.description for p in pages) for seat in range(25))
     assert mentioned == 25
-    while state.phase != "over":
+    while not state.over:
         state = ENGINE.apply(state, 0, {"type": "next_round"})
         state = ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer"})
     image_of(R.render_scoresheet(state, names))
@@ -132,7 +133,7 @@ def test_score_sheet_highlights_the_winner():
     for _ in range(2):
         state = ENGINE.apply(state, 0, {"type": "set_variant", "cards": solution(state.words[0])})
         state = ENGINE.apply(state, 0, {"type": "got_it"})
-        if state.phase != "over":
+        if not state.over:
             state = ENGINE.apply(state, 0, {"type": "next_round"})
     picture = R.render_scoresheet(state, NAMES)
     image = image_of(picture)
@@ -150,3 +151,64 @@ def test_score_sheet_during_the_game_has_no_winner():
     assert "Winner" not in picture.description
     assert "after 1 of 8 rounds" in picture.description
     assert colour_count(image, theme.HIGHLIGHT) == 0
+
+
+# ---------------------------------------------------------------- narration
+
+
+def narration(state, names):
+    return [R.narrate(event, names) for event in state.events]
+
+
+def test_narrator_tells_each_event_and_keeps_variants_private(game):
+    assert narration(ENGINE.new_game(2, {}, 1), NAMES) == [""]  # a round starting: its picture says so
+    variant = ENGINE.apply(game, 1, {"type": "place", "position": 1, "card": None})
+    assert [event.kind for event in variant.events] == ["variant"]
+    assert variant.events[0].data == {"team": 0}  # no cards: the other teams must not learn them
+    assert narration(variant, NAMES) == [""]
+    called = ENGINE.apply(game, 2, {"type": "got_it"})
+    assert narration(called, NAMES) == ["Cleo called Got it!", ""]
+    timed = ENGINE.apply(game, 0, {"type": "end_round", "reason": "timer"})
+    assert narration(timed, NAMES) == ["Time is up!"]
+    nxt = ENGINE.apply(timed, 3, {"type": "next_round"})
+    assert narration(nxt, NAMES) == [""]
+    left = ENGINE.apply(game, 1, {"type": "resign"})
+    assert narration(left, NAMES) == ["Bob left the game."]
+    team_out = ENGINE.apply(left, 0, {"type": "resign"})
+    assert team_out.events[0].data == {"team": 0, "team_out": True}
+    assert narration(team_out, NAMES) == ["Ann left the game.", "Cleo and Dmitri won (the other teams left)."]
+
+
+def test_narrator_names_the_seat_that_acted_whatever_the_names_say():
+    names = ["Seat 2", "Bo"]
+    state = ENGINE.new_game(2, {"rounds": 2}, 3)
+    state = ENGINE.apply(state, 0, {"type": "set_variant", "cards": solution(state.words[0])})
+    assert narration(state, names) == [""]
+    state = ENGINE.apply(state, 0, {"type": "got_it"})
+    said = " ".join(filter(None, narration(state, names)))
+    assert said == "Seat 2 called Got it!"
+    assert "Bo" not in said
+    picture = R.render_round(state, names)
+    assert picture.description.startswith("Seat 2 called Got it! Octagion round 1 of 2")
+    state = ENGINE.apply(state, 1, {"type": "next_round"})
+    state = ENGINE.apply(state, 0, {"type": "resign"})
+    assert narration(state, names) == ["Seat 2 left the game.", "Bo won (the other teams left)."]
+    assert R.render_scoresheet(state, names).description.startswith("Seat 2 left the game. Octagion scores")
+
+
+def test_narrator_inserts_names_as_given():
+    bold = ["**Ann\\_1**", "**Bob**"]
+    assert R.narrate(Event(3, 0, "got_it", {"team": 0, "round": 1}), bold) == "**Ann\\_1** called Got it!"
+    end = Event(3, None, "end", {"reason": "all rounds played", "winners": [0, 1], "draw": True})
+    assert R.narrate(end, bold) == "Everyone shares the win (all rounds played)."
+    stopped = Event(3, None, "round_end", {"round": 4, "reason": "stopped", "got_it_team": None})
+    assert R.narrate(stopped, bold) == "Round 4 is over."
+
+
+def test_round_picture_alt_text_never_shows_a_variant(game):
+    before = R.render_round(game, NAMES).description
+    after = R.render_round(ENGINE.apply(game, 0, {"type": "place", "position": 1, "card": None}), NAMES)
+    assert after.description == before
+    for card in game.variants[0]:
+        if card:
+            assert card not in after.description

@@ -352,3 +352,51 @@ async def test_practice_game_and_rematch_opens_a_new_lobby(world):
     assert private_answer(stranger, final) == "Only the players of this game can ask for a rematch."
     twice = await world.ada.click(final, label="Rematch")
     assert "There is already a lobby of Octagion" in private_answer(twice, final)
+
+
+async def test_the_round_message_narrates_the_timer_got_it_and_who_left(world):
+    seat_two = world.guild.add_member(world.env.create_user("seat2", global_name="Seat 2"))
+    world.platform.new_seed = lambda: SEED
+    await seat_two.slash(world.channel, "octagion start", rounds=3)
+    lobby = world.channel.last_message
+    await world.bo.click(lobby, label="Join")
+    await world.cy.click(lobby, label="Join")
+    await seat_two.click(lobby, label="Start")
+    round1 = world.channel.last_message
+    assert (await live(world)).names == ["Seat 2", "Bo", "Cy"]
+
+    # A variant is private: the round message says nothing of it.
+    await world.bo.slash(world.channel, "octagion play", cards=" ".join(solution(await word_now(world))))
+    assert next(m for m in world.channel.history() if m.id == round1.id).content == round1.content
+
+    await world.env.advance_time(121)
+    round1_now = next(m for m in world.channel.history() if m.id == round1.id)
+    assert "Time is up!" in round1_now.content
+    await world.env.advance_time(NEXT_ROUND_PAUSE + 1)
+    round2 = world.channel.last_message
+    await seat_two.click(round2, label="Got it!")
+    round2_now = next(m for m in world.channel.history() if m.id == round2.id)
+    assert "**Seat 2** called Got it!" in round2_now.content
+    assert "Seat 2 called Got it!" in round2_now.attachments[0].description
+    assert "**Bo** called" not in round2_now.content
+
+    await world.env.advance_time(NEXT_ROUND_PAUSE + 1)
+    round3 = world.channel.last_message
+    assert "Round 3 of 3" in round3.content
+    await seat_two.slash(world.channel, "octagion resign")
+    round3_now = next(m for m in world.channel.history() if m.id == round3.id)
+    assert "**Seat 2** left the game." in round3_now.content
+    assert "**Bo** left" not in round3_now.content
+    assert "Seat 2 left the game." in round3_now.attachments[0].description
+    assert (await live(world)).status == "active"  # two teams are still playing
+    again = await seat_two.slash(world.channel, "octagion resign")
+    assert private_answer(again) == "You left this game."
+    late = await seat_two.slash(world.channel, "octagion play", cards="1")
+    assert "You left this game." in private_answer(late)
+
+    # Bo leaves too: Cy's team is the last one in the game and wins.
+    await world.bo.slash(world.channel, "octagion resign")
+    final = world.channel.last_message
+    assert "**Bo** left the game." in final.content
+    assert f"🏆 <@{world.cy.id}> won (the other teams left)." in final.content
+    assert final.attachments[0].filename == "octagion-scores.png"
