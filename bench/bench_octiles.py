@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 from bench import Row, game_move_times, measure, picture_rows
-from engines.octiles import ENGINE, legal_destinations, turn_actions
-from engines.octiles.ai import choose_action
+from engines.octiles import ENGINE, choose_action, legal_destinations, turn_actions
 from render.octiles import render_board
 
 NAMES = ["Ada", "Grace"]

@@ -11,12 +11,19 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from engines.base import Event
 from engines.octiles import (
     CENTRAL_STOPS,
+    CIRCLE_CENTRES,
     EDGE_NAMES,
+    EXITS,
+    NEIGHBOUR,
+    PRINTED_LINES,
     PRIZES_TO_WIN,
     RING,
+    SPACE_CENTRES,
     SPACES,
+    STOP_CENTRES,
     STOPS,
     TILE_PAIRS,
     OctilesState,
@@ -27,7 +34,6 @@ from engines.octiles import (
     restricted_space,
     seat_of,
 )
-from engines.octiles.board import CIRCLE_CENTRES, EXITS, NEIGHBOUR, PRINTED_LINES, SPACE_CENTRES, STOP_CENTRES
 from render import theme
 
 WIDTH = 960
@@ -168,11 +174,17 @@ def _octagon(board: _Board, centre, apothem: float = APOTHEM):
     return corners
 
 
+def _last(state: OctilesState, *kinds: str) -> Event | None:
+    """The last action's event of one of ``kinds`` (what the picture highlights)."""
+    return next((event for event in state.events if event.kind in kinds), None)
+
+
 def _route_parts(state: OctilesState):
     """The last route as tile paths, printed lines and stop/circle connectors to light up."""
     lit_paths: dict[str, set[tuple[int, int]]] = {}
     lit_lines: set[tuple] = set()
-    route = state.last_route
+    moved = _last(state, "move", "replace_move")
+    route = moved.data if moved else None
     if not route:
         return lit_paths, lit_lines, []
     steps = route["steps"]
@@ -202,7 +214,7 @@ def _draw_board(board: _Board, state: OctilesState) -> None:
     for location, space, edge in route_ends:
         board.line([_location_centre(location), _edge_point(space, edge)], ROUTE, 0.085)
     changed = {state.last_change["space"]} if state.last_change else set()
-    scrambled = set(state.last_scramble or [])
+    scrambled = set(scramble.data["spaces"]) if (scramble := _last(state, "scramble")) else set()
     for space in SPACES:
         centre = SPACE_CENTRES[space]
         tile, orientation = state.tiles[space]
@@ -226,8 +238,8 @@ def _draw_board(board: _Board, state: OctilesState) -> None:
         board.text(centre, space, 0.15, theme.readable_ink(label_fill))
     _draw_stops(board, state)
     _draw_circles(board, state)
-    if state.last_route:
-        start = state.last_route["start"]
+    if route_ends:
+        start = route_ends[0][0]
         board.disc(_location_centre(start), 0.09, ROUTE, theme.BLACK, 0.015)
     for colour in ("gold", "teal"):
         location = state.runners[colour]
@@ -292,10 +304,11 @@ def _status_line(state: OctilesState, names: Sequence[str]) -> str:
     def who(seat: int) -> str:
         return f"{names[seat]} ({colour_of(state, seat).title()})"
 
-    if state.phase == "over":
-        if state.winner is None:
-            return f"Draw: {state.end_reason}"
-        return f"{who(state.winner)} wins: {state.end_reason}"
+    outcome = state.outcome
+    if outcome is not None:
+        if outcome.is_draw:
+            return f"Draw: {outcome.reason}"
+        return f"{' and '.join(who(seat) for seat in outcome.winners)} wins: {outcome.reason}"
     seat, _ = acting(state)
     doing = {
         "runners": "places the runners",
@@ -379,10 +392,11 @@ def _draw_player_card(
     notes = []
     if marker_owner(state) == colour:
         notes.append(f"must reach {prize} marker on {state.marker['stop']}")
-    barred = restricted_space(state, seat) if state.phase == "turn" and state.turn_seat == seat else None
+    on_turn = state.outcome is None and state.phase == "turn" and state.turn_seat == seat
+    barred = restricted_space(state, seat) if on_turn else None
     if barred:
         notes.append(f"may not change {barred}")
-    if state.phase == "turn" and state.turn_seat == seat and state.last_option[seat] == 3:
+    if on_turn and state.last_option[seat] == 3:
         notes.append("must move this turn")
     if state.scramble_rule:
         notes.append("scramble used" if state.scramble_used[seat] else "scramble available")
@@ -499,7 +513,7 @@ def render_orientations(state: OctilesState, space: str | None = None) -> theme.
 
 
 def describe(state: OctilesState, names: Sequence[str]) -> str:
-    """The picture's text alternative: status, runners, prizes, marker, last turn, spare."""
+    """The picture's text alternative: status, runners, prizes, marker, the last action, spare."""
     parts = [_status_line(state, names) + "."]
     for colour in ("gold", "teal"):
         seat = seat_of(state, colour)
@@ -517,17 +531,80 @@ def describe(state: OctilesState, names: Sequence[str]) -> str:
     if state.prizes:
         listed = ", ".join(f"{circle} {state.prizes[circle]}" for circle in RING if circle in state.prizes)
         parts.append(f"Prizes: {listed}.")
-    if state.last_change:
-        change = state.last_change
-        parts.append(f"Last turn {change['kind']}d tile {change['tile']} on {change['space']}.")
-    if state.last_route:
-        route = state.last_route
-        through = ", ".join(dict.fromkeys(step[0] for step in route["steps"]))
-        parts.append(f"Last move {route['start']} to {route['end']} through {through}.")
-    if state.last_scramble:
-        parts.append(f"Scrambled: {', '.join(state.last_scramble)}.")
+    said = [narrate(event, names) for event in state.events if event.kind != "end"]  # the status says the end
+    parts.extend(line for line in said if line)
     parts.append(f"Spare tile {state.spare}.")
     return " ".join(parts)
 
 
-__all__ = ["describe", "picture_height", "render_board", "render_orientations", "tile_path_curve"]
+# ------------------------------------------------------------------ narration
+
+
+def _route_words(data) -> str:
+    through = ", ".join(dict.fromkeys(step[0] for step in data["steps"]))
+    return f"{data['start']} \u2192 {data['end']} (via {data['via']}, through {through})"
+
+
+def narrate(event: Event, names: Sequence[str]) -> str:
+    """One event of the engine as a plain sentence. ``names`` go in exactly as given (the bot
+    passes bold, escaped names for message text; pictures pass plain ones for alt text)."""
+    data, kind = event.data, event.kind
+    who = names[event.seat] if event.seat is not None else ""
+    if "colour" in data and kind in ("move", "replace_move", "rotate", "replace", "pass"):
+        who = f"{who} ({data['colour'].title()})"
+    if kind == "colours":
+        return (
+            f"{names[data['gold']]} is Gold (orange prizes) and plays first; "
+            f"{names[data['teal']]} is Teal (plum prizes)."
+        )
+    if kind == "runners":
+        return f"{who} (Gold) put the Gold runner on {data['gold']} and the Teal runner on {data['teal']}."
+    if kind == "prizes":
+        return (
+            f"{who} (Teal) set out the prizes from {data['circle']}: plum on {' '.join(data['plum'])}; "
+            f"orange on {' '.join(data['orange'])}."
+        )
+    if kind == "move":
+        return f"{who} moved {_route_words(data)}."
+    if kind == "replace_move":
+        return (
+            f"{who} put spare tile {data['tile']} on {data['space']} (orientation {data['orientation']}) "
+            f"and moved {_route_words(data)}; tile {data['removed']} is now the spare."
+        )
+    if kind == "collect":
+        article = "an" if data["prize"][0] in "aeiou" else "a"
+        return f"{who} collected {article} {data['prize']} prize on {data['circle']} ({data['count']}/{PRIZES_TO_WIN})."
+    if kind == "marker_reached":
+        return f"{who} reached the {data['colour']} marker on {data['stop']} and removed it."
+    if kind == "marker":
+        owner = names[data["owner"]]
+        return (
+            f"{who} put {owner}'s {data['colour']} marker on {data['stop']}: "
+            f"{owner} must reach it before collecting again."
+        )
+    if kind == "rotate":
+        return (
+            f"{who} rotated tile {data['tile']} on {data['space']} from orientation {data['was']} "
+            f"to {data['orientation']} (no move)."
+        )
+    if kind == "replace":
+        return (
+            f"{who} replaced tile {data['removed']} on {data['space']} with spare tile {data['tile']} "
+            f"(orientation {data['orientation']}); tile {data['removed']} is now the spare (no move)."
+        )
+    if kind == "pass":
+        return f"{who} had no legal option and passed."
+    if kind == "scramble":
+        return f"{who} scrambled the tiles on {', '.join(data['spaces'])}."
+    if kind == "skip_scramble":
+        return f"{who} did not scramble."
+    if kind == "resign":
+        return f"{who} resigned."
+    if kind == "end":
+        if data["draw"]:
+            return f"The game is a draw ({data['reason']})."
+        return f"{' and '.join(names[seat] for seat in data['winners'])} won ({data['reason']})."
+    return ""
+
+
+__all__ = ["describe", "narrate", "picture_height", "render_board", "render_orientations", "tile_path_curve"]

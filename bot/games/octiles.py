@@ -22,7 +22,7 @@ from discord import app_commands
 from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter, GameSession
 from bot.components import NO_LONGER_AVAILABLE, SessionButton, SessionSelect, view_of
 from bot.rendering import as_file
-from bot.replies import UserError, acknowledge, escape, quote, sentence
+from bot.replies import UserError, acknowledge, quote, sentence
 from bot.sessions import STALE_TEXT
 from engines.octiles import (
     CENTRAL_STOPS,
@@ -36,20 +36,19 @@ from engines.octiles import (
     Route,
     acting,
     change_options,
+    choose_action,
     colour_of,
     free_stops,
     has_turn_option,
-    last_route,
     legal_destinations,
     legal_routes,
     marker_owner,
+    parse_edge_id,
     replaced_tiles,
     restricted_space,
     seat_of,
 )
-from engines.octiles.ai import choose_action
-from engines.octiles.board import parse_edge_id
-from render.octiles import render_board, render_orientations
+from render.octiles import narrate, render_board, render_orientations
 from render.theme import Picture
 
 GAME = "octiles"
@@ -187,21 +186,20 @@ class OctilesAdapter(GameAdapter):
     summary = "Race your runner through a maze of path tiles to collect your five prizes (2 players)."
     rules = RULES
     computer_player = choose_action
+    narrate = staticmethod(narrate)
 
     # ------------------------------------------------------------ pictures
     def render_public(self, session: GameSession):
         return render_board(session.state, session.names)
 
     # --------------------------------------------------------------- texts
-    def _who(self, session: GameSession, seat: int) -> str:
-        return f"**{escape(session.names[seat])}** ({colour_of(session.state, seat).title()})"
-
     def status_text(self, session: GameSession) -> str:
         state = session.state
         if state is None:
             return ""
+        names = session.shown_names
         scores = " · ".join(
-            f"{escape(session.names[seat])} ({colour_of(state, seat).title()}, {PRIZE_COLOUR[colour_of(state, seat)]}) "
+            f"{names[seat]} ({colour_of(state, seat).title()}, {PRIZE_COLOUR[colour_of(state, seat)]}) "
             f"{state.collected[colour_of(state, seat)]}/{PRIZES_TO_WIN}"
             for seat in (0, 1)
         )
@@ -210,7 +208,7 @@ class OctilesAdapter(GameAdapter):
             owner = seat_of(state, marker_owner(state))
             lines.append(
                 f"🎯 {state.marker['colour'].title()} marker on **{state.marker['stop']}**: "
-                f"{escape(session.names[owner])} must reach it before collecting again."
+                f"{names[owner]} must reach it before collecting again."
             )
         seat, why = acting(state)
         if seat is None:
@@ -229,86 +227,17 @@ class OctilesAdapter(GameAdapter):
             barred = restricted_space(state, seat)
             if barred:
                 notes.append(f"may not change {barred} without moving")
-            extra = f" {escape(session.names[seat])} " + " and ".join(notes) + "." if notes else ""
+            extra = f" {names[seat]} " + " and ".join(notes) + "." if notes else ""
             lines.append(
                 f"🧭 {why}; spare tile {state.spare}. Click **Move**, or use `/octiles move`, "
                 f"`/octiles rotate`, `/octiles replace`.{extra}"
             )
         return "\n".join(lines)
 
-    def describe_action(self, session: GameSession, seat: int | None, action: dict[str, Any]) -> str:
-        state = session.state
-        if seat is None:
-            return ""
-        who = self._who(session, seat)
-        kind = action.get("type")
-        previous = session.meta.last_event  # describe_action runs before the new event is stored
-        if kind == "place_runners":
-            return (
-                f"{who} put the Gold runner on **{state.runners['gold']}** and the Teal runner on "
-                f"**{state.runners['teal']}**."
-            )
-        if kind == "first_circle":
-            plum = " ".join(c for c in RING if state.prizes.get(c) == "plum")
-            orange = " ".join(c for c in RING if state.prizes.get(c) == "orange")
-            return (
-                f"{who} set out the prizes from **{str(action.get('circle')).upper()}**: plum on {plum}; "
-                f"orange on {orange}."
-            )
-        if kind in ("move", "replace_move"):
-            route = last_route(state)
-            spaces = ", ".join(dict.fromkeys(step[0] for step in route["steps"]))
-            text = f"{who} "
-            if kind == "replace_move":
-                change = state.last_change
-                text += (
-                    f"put spare tile {change['tile']} on **{change['space']}** (orientation "
-                    f"{action.get('orientation')}) and "
-                )
-            text += f"moved **{route['start']} → {route['end']}** (via {route['via']}, through {spaces})"
-            colour = colour_of(state, seat)
-            if route["end"] in CIRCLES:
-                prize = PRIZE_COLOUR[colour]
-                text += (
-                    f" and collected {'an' if prize[0] in 'aeiou' else 'a'} {prize} prize "
-                    f"({state.collected[colour]}/{PRIZES_TO_WIN})"
-                )
-            elif state.pending_marker and state.pending_marker["placer"] == seat:
-                text += f", reaching the {PRIZE_COLOUR[colour]} marker"
-            return text + "."
-        if kind == "rotate":
-            change = state.last_change
-            return (
-                f"{who} rotated tile {change['tile']} on **{change['space']}** to orientation "
-                f"{action.get('orientation')} (no move)."
-            )
-        if kind == "replace":
-            change = state.last_change
-            return (
-                f"{who} replaced the tile on **{change['space']}** with spare tile {change['tile']} "
-                f"(orientation {action.get('orientation')}); tile {state.spare} is now the spare (no move)."
-            )
-        if kind == "place_marker":
-            marker = state.marker
-            owner = seat_of(state, marker_owner(state))
-            return (
-                f"{previous} {who} put the {marker['colour']} marker on **{marker['stop']}**: "
-                f"{escape(session.names[owner])} must reach it before collecting again."
-            ).strip()
-        if kind == "scramble":
-            return f"{previous} {who} scrambled the tiles on {', '.join(state.last_scramble or [])}.".strip()
-        if kind == "skip_scramble":
-            return f"{previous} (No scramble.)".strip()
-        if kind == "pass":
-            return f"{who} had no legal option and passed."
-        if kind == "resign":
-            return f"{who} resigned."
-        return ""
-
     # ------------------------------------------------------------ controls
     def components(self, session: GameSession) -> list[discord.ui.Item]:
         state = session.state
-        if state is None or state.phase == "over":
+        if state is None or state.over:
             return []
         label = {
             "runners": "Set up",
@@ -478,7 +407,7 @@ class OctilesAdapter(GameAdapter):
 
     def _done(self, session: GameSession, user_id: int) -> tuple[str, discord.ui.View | None]:
         """The private answer to an action; offers the scramble at once when it is the mover's choice."""
-        text = "Done. " + session.meta.last_event
+        text = f"Done. {self.ctx.table.narration(session)}".strip()
         state = session.state
         seat = session.seat_of(user_id)
         if session.status == "active" and state.phase == "scramble" and acting(state)[0] == seat:

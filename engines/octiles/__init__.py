@@ -1,21 +1,31 @@
-"""Octiles Scavenger Hunt (two players): collect your five prizes round the rim of a tile maze."""
+"""Octiles Scavenger Hunt (two players): collect your five prizes round the rim of a tile maze.
 
+``ENGINE`` is the kit engine (see :mod:`engines.octiles.rules` for actions and events) and
+``choose_action`` the computer player. ``render/`` and ``bot/`` use only the names in ``__all__``.
+"""
+
+from .ai import choose_action
 from .board import (
     CENTRAL_STOPS,
+    CIRCLE_CENTRES,
     CIRCLES,
     EDGE_NAMES,
+    EXITS,
+    NEIGHBOUR,
+    PRINTED_LINES,
     RING,
+    SPACE_CENTRES,
     SPACES,
+    STOP_CENTRES,
     STOPS,
     TILE_NUMBERS,
     TILE_PAIRS,
     Route,
     connections,
-    move_graph,
+    parse_edge_id,
     routes_from,
 )
 from .rules import (
-    ENGINE,
     PRIZE_COLOUR,
     PRIZES_TO_WIN,
     OctilesEngine,
@@ -27,7 +37,6 @@ from .rules import (
     destination_problem,
     free_stops,
     has_turn_option,
-    last_route,
     legal_destinations,
     legal_routes,
     marker_owner,
@@ -40,16 +49,24 @@ from .rules import (
     turn_actions,
 )
 
+ENGINE = OctilesEngine()
+
 __all__ = [
     "CENTRAL_STOPS",
     "CIRCLES",
+    "CIRCLE_CENTRES",
     "EDGE_NAMES",
     "ENGINE",
+    "EXITS",
+    "NEIGHBOUR",
+    "PRINTED_LINES",
     "PRIZES_TO_WIN",
     "PRIZE_COLOUR",
     "RING",
     "SPACES",
+    "SPACE_CENTRES",
     "STOPS",
+    "STOP_CENTRES",
     "TILE_NUMBERS",
     "TILE_PAIRS",
     "OctilesEngine",
@@ -58,16 +75,16 @@ __all__ = [
     "acting",
     "change_options",
     "changed_space",
+    "choose_action",
     "colour_of",
     "connections",
     "destination_problem",
     "free_stops",
     "has_turn_option",
-    "last_route",
     "legal_destinations",
     "legal_routes",
     "marker_owner",
-    "move_graph",
+    "parse_edge_id",
     "prizes_collected",
     "prizes_left",
     "replace_move_actions",

@@ -15,27 +15,23 @@ from collections import deque
 from functools import lru_cache
 from typing import Any
 
-from . import (
-    CENTRAL_STOPS,
-    CIRCLES,
-    ENGINE,
+from .board import CIRCLES, RING, SPACES, move_graph, routes_from
+from .rules import (
     PRIZE_COLOUR,
     PRIZES_TO_WIN,
-    RING,
-    SPACES,
+    OctilesEngine,
     OctilesState,
     colour_of,
     free_stops,
     legal_destinations,
     legal_routes,
     marker_owner,
-    move_graph,
     prizes_left,
     replaced_tiles,
-    routes_from,
     seat_of,
 )
 
+_ENGINE = OctilesEngine()  # the rules the computer plays by (engines are stateless: any instance will do)
 UNREACHABLE = 6  # distances are capped here: further than this is "no way there"
 LEVELS = ("easy", "medium", "hard")
 HARD_CANDIDATES = 10
@@ -92,7 +88,7 @@ def distance_to_target(state: OctilesState, colour: str, graph=None) -> int:
 def evaluate(state: OctilesState, colour: str) -> float:
     """How good ``state`` is for ``colour`` (higher is better)."""
     opponent = "teal" if colour == "gold" else "gold"
-    outcome = ENGINE.outcome(state)
+    outcome = _ENGINE.outcome(state)
     if outcome is not None:
         if outcome.is_draw:
             return 0.0
@@ -115,7 +111,7 @@ def _assume_marker(state: OctilesState, graph) -> OctilesState:
         return state
     owner = "gold" if state.pending_marker["colour"] == PRIZE_COLOUR["gold"] else "teal"
     stop = best_marker_stop(state, owner, graph)
-    return ENGINE.apply(state, state.pending_marker["placer"], {"type": "place_marker", "stop": stop})
+    return _ENGINE.apply(state, state.pending_marker["placer"], {"type": "place_marker", "stop": stop})
 
 
 def best_marker_stop(state: OctilesState, owner: str, graph=None) -> str:
@@ -129,7 +125,7 @@ def choose_action(state: OctilesState, seat: int, level: str = "medium", seed: i
     """A legal action for ``seat`` (who must be the seat to act)."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
-    rng = random.Random(f"{seed}:{state.turn_number}:{seat}:{state.phase}")
+    rng = random.Random(f"{seed}:{state.ply}:{seat}:{state.phase}")
     colour = colour_of(state, seat)
     if state.phase == "runners":
         return _choose_runners(state, level, rng)
@@ -141,7 +137,7 @@ def choose_action(state: OctilesState, seat: int, level: str = "medium", seed: i
         return {"type": "place_marker", "stop": stop}
     if state.phase == "scramble":
         return _choose_scramble(state, colour, level)
-    actions = ENGINE.legal_actions(state, seat)
+    actions = _ENGINE.legal_actions(state, seat)
     if actions == [{"type": "pass"}]:
         return actions[0]
     if level == "easy":
@@ -149,7 +145,7 @@ def choose_action(state: OctilesState, seat: int, level: str = "medium", seed: i
         return rng.choice(collecting or actions)
     scored = []
     for action in actions:
-        after = ENGINE.apply(state, seat, action)
+        after = _ENGINE.apply(state, seat, action)
         scored.append((evaluate(after, colour) + rng.random() * 0.5, action, after))
     scored.sort(key=lambda item: -item[0])
     if level == "hard":
@@ -174,30 +170,30 @@ def reaches_target_in_one_turn(state: OctilesState, colour: str) -> bool:
 
 def _after_reply(state: OctilesState, colour: str) -> float:
     """Deeper score for ``colour``: the opponent's best plain move, and who can strike next turn."""
-    if ENGINE.outcome(state) is not None:
+    if _ENGINE.outcome(state) is not None:
         return evaluate(state, colour)
     state = _assume_marker(state, graph_of(state))
     if state.phase == "scramble":
-        state = ENGINE.apply(state, state.turn_seat, {"type": "skip_scramble"})
+        state = _ENGINE.apply(state, state.turn_seat, {"type": "skip_scramble"})
     if state.phase != "turn":
         return evaluate(state, colour)
     opponent = "teal" if colour == "gold" else "gold"
     threat = 60.0 * reaches_target_in_one_turn(state, opponent)
     chance = 25.0 * reaches_target_in_one_turn(state, colour)
-    opponent_seat = ENGINE.to_act(state)[0]
+    opponent_seat = _ENGINE.to_act(state)[0]
     replies = [
         {"type": "move", "to": end, "via": routes[0].via}
         for end, routes in legal_destinations(state, opponent_seat).items()
     ]
     worst = min(
-        (evaluate(ENGINE.apply(state, opponent_seat, reply), colour) for reply in replies),
+        (evaluate(_ENGINE.apply(state, opponent_seat, reply), colour) for reply in replies),
         default=evaluate(state, colour),
     )
     return worst + chance - threat
 
 
 def _choose_runners(state: OctilesState, level: str, rng: random.Random) -> dict[str, Any]:
-    options = ENGINE.legal_actions(state, state.gold_seat)
+    options = _ENGINE.legal_actions(state, state.gold_seat)
     if level == "easy":
         return rng.choice(options)
     graph = graph_of(state)
@@ -214,7 +210,7 @@ def _choose_first_circle(state: OctilesState, level: str, rng: random.Random) ->
     teal_seat = seat_of(state, "teal")
 
     def score(circle: str) -> float:
-        trial = ENGINE.apply(state, teal_seat, {"type": "first_circle", "circle": circle})
+        trial = _ENGINE.apply(state, teal_seat, {"type": "first_circle", "circle": circle})
         return (_near_prizes(trial, "gold") - _near_prizes(trial, "teal"), circle)
 
     return {"type": "first_circle", "circle": max(RING, key=score)}
@@ -244,4 +240,4 @@ def _choose_scramble(state: OctilesState, colour: str, level: str) -> dict[str, 
     return {"type": "scramble", "tiles": spaces[:4]}
 
 
-__all__ = ["CENTRAL_STOPS", "LEVELS", "choose_action", "evaluate"]
+__all__ = ["LEVELS", "choose_action", "evaluate"]

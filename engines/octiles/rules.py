@@ -3,11 +3,23 @@
 Seed: ``shared/seeds/octiles-scavenger-hunt.txt``; decisions: ``shared/rules/octiles.md``.
 Colours are "gold"/"teal" for players and "orange"/"plum" for their prizes and markers.
 
-State phases (who acts, see :func:`acting`):
+Phases while the game runs (who acts, see :func:`acting`):
 ``runners`` (Gold places both runners) -> ``prizes`` (Teal picks the first circle) -> ``turn``
 (the turn seat plays option 1, 2 or 3, or passes when nothing is legal) -> optionally ``marker``
 (a seat places a decoy marker) -> optionally ``scramble`` (the mover scrambles or skips, only
-while the scramble rule is on and unused) -> next ``turn`` ... -> ``over``.
+while the scramble rule is on and unused) -> next ``turn`` ... The end is ``state.outcome``.
+
+Actions: ``place_runners`` {gold, teal}, ``first_circle`` {circle}, ``move`` {to, via?},
+``replace_move`` {space, orientation, to, via?}, ``rotate`` / ``replace`` {space, orientation},
+``pass``, ``place_marker`` {stop}, ``scramble`` {tiles: four spaces}, ``skip_scramble``, ``resign``.
+
+Events (``state.events``, never English; ``render.octiles.narrate`` words them):
+``colours`` (new game: gold, teal seats), ``runners`` {gold, teal}, ``prizes`` {circle, plum, orange},
+``move`` {colour, start, via, end, steps}, ``replace_move`` {colour, space, tile, removed,
+orientation, start, via, end, steps}, ``collect`` {circle, prize, count}, ``marker_reached``
+{stop, colour} (the marker is removed), ``marker`` {stop, colour, owner}, ``rotate`` {colour, space,
+tile, orientation, was}, ``replace`` {colour, space, tile, removed, orientation}, ``pass`` {colour},
+``scramble`` {spaces, placed}, ``skip_scramble``, ``resign`` and ``end``.
 
 Test/bot-test start: ``options={"layout": {...}}`` fixes any of these keys (the rest is dealt
 from the seed as usual):
@@ -23,10 +35,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from engines.base import IllegalAction, Outcome, rng_from
+from engines.base import Game, GameState, IllegalAction, Outcome, rng_from
 
 from .board import (
     CENTRAL_STOPS,
@@ -43,7 +55,7 @@ from .board import (
     routes_from,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA = 2
 PRIZES_TO_WIN = 5
 PRIZE_COLOUR = {"gold": "orange", "teal": "plum"}
 OWNER_OF_PRIZE = {prize: player for player, prize in PRIZE_COLOUR.items()}
@@ -53,19 +65,19 @@ OPPONENT = {"gold": "teal", "teal": "gold"}
 FIRST_PRIZE_ON_CHOSEN_CIRCLE = "plum"
 # (reconstruction) Two passes in a row (both players stuck) end the game as a draw.
 PASSES_FOR_DRAW = 2
-LOG_LENGTH = 8
+WIN_REASON = f"all {PRIZES_TO_WIN} prizes collected"
+DRAW_REASON = "both players passed in a row"
 
 TURN_ACTIONS = ("move", "replace_move", "rotate", "replace", "pass")
 
 
-@dataclass
-class OctilesState:
-    seed: int
+@dataclass(kw_only=True)
+class OctilesState(GameState):
     scramble_rule: bool
     gold_seat: int
     tiles: dict[str, list[int]]  # space -> [tile number, orientation]
     spare: int
-    phase: str = "runners"  # runners | prizes | turn | marker | scramble | over
+    phase: str = "runners"  # runners | prizes | turn | marker | scramble (the end is ``outcome``)
     turn_seat: int = 0  # whose turn it is (in marker/scramble: whose turn just happened)
     runners: dict[str, str | None] = field(default_factory=lambda: {"gold": None, "teal": None})
     prizes: dict[str, str] = field(default_factory=dict)  # circle -> "orange" | "plum"
@@ -73,49 +85,12 @@ class OctilesState:
     marker: dict[str, str] | None = None  # {"colour": "orange"|"plum", "stop": id}
     pending_marker: dict[str, Any] | None = None  # {"colour": ..., "placer": seat}
     last_option: list[int] = field(default_factory=lambda: [0, 0])  # per seat, 0 = none / pass
-    last_change: dict[str, Any] | None = None  # {"seat","space","tile","option","kind"} of the last turn
-    last_route: dict[str, Any] | None = None  # Route.as_dict() plus "seat", of the last turn
-    last_scramble: list[str] | None = None  # spaces scrambled right after the last turn
+    # The tile changed on the last turn, {"seat", "space", "tile", "option"}: an option-3 change
+    # bars the opponent from changing that tile again at once.
+    last_change: dict[str, Any] | None = None
     scramble_used: list[bool] = field(default_factory=lambda: [False, False])
     passes_in_row: int = 0
-    turn_number: int = 0
-    winner: int | None = None  # None with phase "over" = draw
-    end_reason: str = ""
-    log: list[str] = field(default_factory=list)
-    schema: int = SCHEMA_VERSION
-
-    def clone(self) -> OctilesState:
-        return OctilesState(
-            seed=self.seed,
-            scramble_rule=self.scramble_rule,
-            gold_seat=self.gold_seat,
-            tiles={space: list(placed) for space, placed in self.tiles.items()},
-            spare=self.spare,
-            phase=self.phase,
-            turn_seat=self.turn_seat,
-            runners=dict(self.runners),
-            prizes=dict(self.prizes),
-            collected=dict(self.collected),
-            marker=dict(self.marker) if self.marker else None,
-            pending_marker=dict(self.pending_marker) if self.pending_marker else None,
-            last_option=list(self.last_option),
-            last_change=dict(self.last_change) if self.last_change else None,
-            last_route=_copy_route(self.last_route),
-            last_scramble=list(self.last_scramble) if self.last_scramble else None,
-            scramble_used=list(self.scramble_used),
-            passes_in_row=self.passes_in_row,
-            turn_number=self.turn_number,
-            winner=self.winner,
-            end_reason=self.end_reason,
-            log=list(self.log),
-            schema=self.schema,
-        )
-
-
-def _copy_route(route: dict | None) -> dict | None:
-    if route is None:
-        return None
-    return {**route, "steps": [list(step) for step in route["steps"]]}
+    schema: int = field(default=SCHEMA, compare=False)
 
 
 # ---------------------------------------------------------------- public helpers
@@ -151,11 +126,6 @@ def changed_space(state: OctilesState) -> str | None:
     return state.last_change["space"] if state.last_change else None
 
 
-def last_route(state: OctilesState) -> dict[str, Any] | None:
-    """The last move's route: {"seat", "start", "via", "end", "steps": [[space, in, out], ...]}."""
-    return _copy_route(state.last_route)
-
-
 def restricted_space(state: OctilesState, seat: int) -> str | None:
     """The space ``seat`` may not rotate or replace with option 3 this turn (the opponent's last change)."""
     change = state.last_change
@@ -167,6 +137,11 @@ def restricted_space(state: OctilesState, seat: int) -> str | None:
     return None
 
 
+def _on_turn(state: OctilesState, seat: int) -> bool:
+    """True while ``seat`` is to play a turn (option 1, 2 or 3, or pass)."""
+    return state.outcome is None and state.phase == "turn" and state.turn_seat == seat
+
+
 def free_stops(state: OctilesState) -> list[str]:
     """Stops with no runner (where a marker may be placed)."""
     occupied = set(state.runners.values())
@@ -175,7 +150,7 @@ def free_stops(state: OctilesState) -> list[str]:
 
 def acting(state: OctilesState) -> tuple[int | None, str]:
     """Who must act now and why, in a sentence for players."""
-    if state.phase == "over":
+    if state.outcome is not None:
         return None, "the game is over"
     if state.phase == "runners":
         return state.gold_seat, "set-up: Gold places the Gold and Teal runners on two central stops"
@@ -234,7 +209,7 @@ def legal_routes(
 
 def legal_destinations(state: OctilesState, seat: int) -> dict[str, list[Route]]:
     """Option 2 destinations for ``seat`` (empty unless it is their turn)."""
-    if state.phase != "turn" or state.turn_seat != seat:
+    if not _on_turn(state, seat):
         return {}
     return legal_routes(state, seat)
 
@@ -258,7 +233,7 @@ def _move_actions(kind: str, destinations: Mapping[str, list[Route]], extra: Map
 
 def change_options(state: OctilesState, seat: int) -> tuple[list[dict], list[dict]]:
     """Option 3 actions (rotations, replacements) legal for ``seat`` now."""
-    if state.phase != "turn" or state.turn_seat != seat or state.last_option[seat] == 3:
+    if not _on_turn(state, seat) or state.last_option[seat] == 3:
         return [], []
     barred = restricted_space(state, seat)
     rotations, replacements = [], []
@@ -280,7 +255,7 @@ def change_options(state: OctilesState, seat: int) -> tuple[list[dict], list[dic
 
 def replace_move_actions(state: OctilesState, seat: int) -> list[dict]:
     """Option 1 actions legal for ``seat`` now."""
-    if state.phase != "turn" or state.turn_seat != seat:
+    if not _on_turn(state, seat):
         return []
     actions = []
     for space in SPACES:
@@ -303,7 +278,7 @@ def turn_actions(state: OctilesState, seat: int) -> list[dict]:
 
 def has_turn_option(state: OctilesState, seat: int) -> bool:
     """True if ``seat`` has any option 1, 2 or 3 (otherwise they must pass). Stops at the first found."""
-    if state.phase != "turn" or state.turn_seat != seat:
+    if not _on_turn(state, seat):
         return False
     if legal_destinations(state, seat) or any(change_options(state, seat)):
         return True
@@ -314,15 +289,125 @@ def has_turn_option(state: OctilesState, seat: int) -> bool:
     )
 
 
+# ---------------------------------------------------------------- stored games of schema 1
+
+
+def _from_schema_1(old: dict[str, Any]) -> dict[str, Any]:
+    """A state dumped by schema 1 (phase "over", winner, end_reason, turn_number, an English log,
+    last_route / last_scramble kept for the picture) as schema 2 data.
+
+    Schema 1 kept no action count; ``ply`` is rebuilt from ``turn_number`` and what the state
+    shows (set-up, the first marker, scramble decisions, a resignation). Marker placements after
+    the first and scramble decisions before a used scramble left no trace, so a long game with
+    those may get a ply a little low; nothing in the rules depends on it.
+    """
+    data = {key: value for key, value in old.items() if key not in _SCHEMA_1_ONLY}
+    data["players"] = 2
+    data["events"] = []
+    if old.get("last_change"):
+        data["last_change"] = {key: old["last_change"][key] for key in ("seat", "space", "tile", "option")}
+    over = old.get("phase") == "over"
+    phase = _phase_before_the_end(old) if over else old["phase"]
+    data["phase"] = phase
+    data["ply"] = _ply_of_schema_1(old, phase) + (1 if over and _resigned(old) else 0)
+    data["outcome"] = _outcome_of_schema_1(old) if over else None
+    return data
+
+
+_SCHEMA_1_ONLY = ("winner", "end_reason", "turn_number", "log", "last_route", "last_scramble", "schema_version")
+
+
+def _resigned(old: Mapping[str, Any]) -> bool:
+    return "resigned" in str(old.get("end_reason", ""))
+
+
+def _collected_by_seat(old: Mapping[str, Any]) -> tuple[float, float]:
+    gold = old["gold_seat"]
+    return tuple(float(old["collected"]["gold" if seat == gold else "teal"]) for seat in (0, 1))
+
+
+def _outcome_of_schema_1(old: Mapping[str, Any]) -> dict[str, Any]:
+    scores = list(_collected_by_seat(old))
+    winner = old.get("winner")
+    if winner is None:
+        return {"ranks": [1, 1], "scores": scores, "reason": DRAW_REASON, "teams": None}
+    ranks = [1 if seat == winner else 2 for seat in (0, 1)]
+    reason = "resignation" if _resigned(old) else WIN_REASON
+    return {"ranks": ranks, "scores": scores, "reason": reason, "teams": None}
+
+
+def _phase_before_the_end(old: Mapping[str, Any]) -> str:
+    """The phase a finished schema-1 game was in when it ended (schema 1 overwrote it with "over")."""
+    if not _resigned(old):
+        return "turn"  # a winning move or the second pass ends the game during a turn
+    if old["runners"].get("gold") is None:
+        return "runners"
+    if not old["prizes"] and not any(old["collected"].values()):
+        return "prizes"
+    if old.get("pending_marker"):
+        return "marker"
+    mover = old["turn_seat"]
+    # After a turn and before the next one (the scramble offer) the last turn is the turn seat's own.
+    last = [old.get("last_route"), old.get("last_change")]
+    if any(item and item.get("seat") == mover for item in last):
+        return "scramble"
+    return "turn"
+
+
+def _ply_of_schema_1(old: Mapping[str, Any], phase: str) -> int:
+    """Actions played to reach a schema-1 state (before a resignation)."""
+    if phase == "runners":
+        return 0
+    if phase == "prizes":
+        return 1
+    turns = int(old.get("turn_number", 0))
+    collected = sum(old["collected"].values())
+    ended_in_turn = old.get("phase") == "over" and not _resigned(old)  # a win or the second pass
+    # whose turn was the latest: schema 1 moves on to the next seat only after a turn is settled
+    last_mover = old["turn_seat"] if phase in ("marker", "scramble") or ended_in_turn else 1 - old["turn_seat"]
+    ply = 2 + turns
+    first_marker_waiting = phase == "marker" and collected == 1 and (old.get("last_route") or {}).get("end") in CIRCLES
+    ply += 1 if collected and not first_marker_waiting else 0
+    if old.get("scramble_rule"):
+        passes = int(old.get("passes_in_row", 0))
+        for seat in (0, 1):
+            if old["scramble_used"][seat]:
+                ply += 1  # at least the scramble itself (earlier skips are not known)
+                continue
+            offers = (turns + 1) // 2 if seat == old["gold_seat"] else turns // 2  # Gold plays the odd turns
+            offers -= sum(1 for k in range(passes) if (last_mover + k) % 2 == seat)  # no offer after a pass
+            if seat == last_mover and (phase in ("marker", "scramble") or ended_in_turn) and not passes:
+                offers -= 1  # the latest turn's offer is still to come (or never came: the game ended)
+            ply += max(offers, 0)
+    return ply
+
+
 # ---------------------------------------------------------------- the engine
 
+_MOVE = {"to": str, "via?": str}
+_TILE = {"space": str, "orientation": int}
 
-class OctilesEngine:
+
+class OctilesEngine(Game[OctilesState]):
     name = "octiles"
     title = "Octiles Scavenger Hunt"
     min_players = 2
     max_players = 2
-    schema_version = SCHEMA_VERSION
+    state_class = OctilesState
+    schema = SCHEMA
+    migrations: ClassVar = {1: _from_schema_1}
+    actions: ClassVar = {
+        "place_runners": {"gold": str, "teal": str},
+        "first_circle": {"circle": str},
+        "move": _MOVE,
+        "replace_move": {**_TILE, **_MOVE},
+        "rotate": _TILE,
+        "replace": _TILE,
+        "pass": {},
+        "place_marker": {"stop": str},
+        "scramble": {"tiles": list[str]},
+        "skip_scramble": {},
+    }
 
     # -- creation
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> OctilesState:
@@ -344,13 +429,14 @@ class OctilesEngine:
         gold_seat = int(layout.get("gold_seat", gold_seat))
         state = OctilesState(
             seed=seed,
+            players=players,
             scramble_rule=bool(options.get("scramble", False)),
             gold_seat=gold_seat,
             tiles=tiles,
             spare=spare,
             turn_seat=gold_seat,
         )
-        state.log.append(f"Colours drawn: seat {gold_seat + 1} is Gold and plays first.")
+        state.record("colours", None, gold=gold_seat, teal=1 - gold_seat)
         if "runners" in layout:
             state.runners = {"gold": layout["runners"]["gold"], "teal": layout["runners"]["teal"]}
             state.phase = "prizes"
@@ -372,14 +458,11 @@ class OctilesEngine:
         seat, _ = acting(state)
         return [] if seat is None else [seat]
 
-    def outcome(self, state: OctilesState) -> Outcome | None:
-        if state.phase != "over":
-            return None
-        scores = tuple(float(n) for n in prizes_collected(state))
-        if state.winner is None:
-            return Outcome((1, 1), scores, state.end_reason)
-        ranks = tuple(1 if seat == state.winner else 2 for seat in (0, 1))
-        return Outcome(ranks, scores, state.end_reason)
+    def not_your_turn(self, state: OctilesState, seat: int) -> str:
+        return f"it is not your turn: {acting(state)[1]}"
+
+    def scores(self, state: OctilesState) -> tuple[float, ...]:
+        return tuple(float(n) for n in prizes_collected(state))
 
     def legal_actions(self, state: OctilesState, seat: int) -> list[dict[str, Any]]:
         """Everything ``apply`` accepts from ``seat`` now, except resign (always accepted)."""
@@ -401,270 +484,191 @@ class OctilesEngine:
         actions = turn_actions(state, seat)
         return actions or [{"type": "pass"}]
 
-    # -- serialisation
-    def dump(self, state: OctilesState) -> dict[str, Any]:
-        return asdict(state)
-
-    def load(self, data: Mapping[str, Any]) -> OctilesState:
-        data = dict(data)
-        if data.get("schema") != SCHEMA_VERSION:
-            raise ValueError(f"unknown octiles schema {data.get('schema')!r}")
-        return OctilesState(**data).clone()
-
-    # -- actions
-    def apply(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> OctilesState:
-        kind = action.get("type") if isinstance(action, Mapping) else None
-        if state.phase == "over":
-            raise IllegalAction("the game is over")
-        if seat not in (0, 1):
-            raise IllegalAction("you are not playing in this game")
-        if kind == "resign":
-            new = state.clone()
-            new.phase, new.winner = "over", 1 - seat
-            new.end_reason = f"{colour_of(state, seat).title()} resigned"
-            _log(new, new.end_reason + ".")
-            return new
-        expected, why = acting(state)
-        if seat != expected:
-            raise IllegalAction(f"it is not your turn: {why}")
-        handler = {
-            "runners": {"place_runners": self._place_runners},
-            "prizes": {"first_circle": self._first_circle},
-            "marker": {"place_marker": self._place_marker},
-            "scramble": {"scramble": self._scramble, "skip_scramble": self._skip_scramble},
-            "turn": {
-                "move": self._move,
-                "replace_move": self._replace_move,
-                "rotate": self._rotate,
-                "replace": self._replace,
-                "pass": self._pass,
-            },
-        }[state.phase].get(kind)
-        if handler is None:
-            raise IllegalAction(f"that is not possible now: {why}")
-        return handler(state, seat, action)
-
-    # set-up
-    def _place_runners(self, state, seat, action):
-        gold, teal = str(action.get("gold", "")).upper(), str(action.get("teal", "")).upper()
+    # -- set-up
+    def play_place_runners(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
+        _expect(state, "runners")
+        gold, teal = action["gold"].strip().upper(), action["teal"].strip().upper()
         for stop in (gold, teal):
             if stop not in CENTRAL_STOPS:
-                raise IllegalAction(f"runners start on a central stop ({', '.join(CENTRAL_STOPS)}), not {stop or '?'}")
+                raise IllegalAction(
+                    f"runners start on a central stop ({', '.join(CENTRAL_STOPS)}), not {stop[:20] or '?'}"
+                )
         if gold == teal:
             raise IllegalAction("the two runners need different central stops")
-        new = state.clone()
-        new.runners = {"gold": gold, "teal": teal}
-        new.phase = "prizes"
-        _log(new, f"Gold placed the Gold runner on {gold} and the Teal runner on {teal}.")
-        return new
+        state.runners = {"gold": gold, "teal": teal}
+        state.phase = "prizes"
+        state.record("runners", seat, gold=gold, teal=teal)
 
-    def _first_circle(self, state, seat, action):
-        circle = str(action.get("circle", "")).upper()
+    def play_first_circle(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
+        _expect(state, "prizes")
+        circle = action["circle"].strip().upper()
         if circle not in CIRCLES:
-            raise IllegalAction(f"{circle or '?'} is not a circle (circles: {', '.join(RING)})")
-        new = state.clone()
-        new.prizes = _prizes_from(circle)
-        new.phase, new.turn_seat = "turn", new.gold_seat
-        _log(new, f"Teal set out the prizes from circle {circle}. Gold moves first.")
-        return new
+            raise IllegalAction(f"{circle[:20] or '?'} is not a circle (circles: {', '.join(RING)})")
+        state.prizes = _prizes_from(circle)
+        state.phase, state.turn_seat = "turn", state.gold_seat
+        plum, orange = (prizes_left(state, colour) for colour in ("teal", "gold"))
+        state.record("prizes", seat, circle=circle, plum=plum, orange=orange)
 
-    # turn options
-    def _move(self, state, seat, action):
-        destinations = self._destinations_or_reason(state, seat, state.tiles, None, action)
-        route = _pick_route(destinations, action)
-        new = state.clone()
-        new.last_change = None
-        return self._finish_move(new, seat, route, option=2)
+    # -- turn options
+    def play_move(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
+        _expect(state, "turn")
+        route = _pick_route(_routes_or_reason(state, seat, state.tiles, None, action), action)
+        state.last_change = None
+        state.record("move", seat, colour=colour_of(state, seat), **route.as_dict())
+        self._finish_move(state, seat, route, option=2)
 
-    def _replace_move(self, state, seat, action):
+    def play_replace_move(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
+        _expect(state, "turn")
         space, orientation = _space_and_orientation(action)
         tiles = replaced_tiles(state, space, orientation)
-        destinations = self._destinations_or_reason(state, seat, tiles, space, action)
-        route = _pick_route(destinations, action)
-        new = state.clone()
-        removed = new.tiles[space][0]
-        new.tiles[space] = [new.spare, orientation]
-        new.spare = removed
-        new.last_change = {"seat": seat, "space": space, "tile": new.tiles[space][0], "option": 1, "kind": "replace"}
-        _log(
-            new,
-            f"{colour_of(state, seat).title()} replaced tile {removed} on {space} with tile "
-            f"{new.tiles[space][0]} (orientation {orientation}).",
+        route = _pick_route(_routes_or_reason(state, seat, tiles, space, action), action)
+        removed = _put_spare(state, space, orientation)
+        state.last_change = {"seat": seat, "space": space, "tile": state.tiles[space][0], "option": 1}
+        state.record(
+            "replace_move",
+            seat,
+            colour=colour_of(state, seat),
+            space=space,
+            tile=state.tiles[space][0],
+            removed=removed,
+            orientation=orientation,
+            **route.as_dict(),
         )
-        return self._finish_move(new, seat, route, option=1)
+        self._finish_move(state, seat, route, option=1)
 
-    def _rotate(self, state, seat, action):
+    def play_rotate(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
+        _expect(state, "turn")
         space, orientation = _space_and_orientation(action)
-        self._check_change(state, seat, space)
+        _check_change(state, seat, space)
         tile, current = state.tiles[space]
         if connections(tile, orientation) == connections(tile, current):
             raise IllegalAction(f"turning tile {tile} on {space} to orientation {orientation} changes nothing")
-        new = state.clone()
-        new.tiles[space] = [tile, orientation]
-        new.last_change = {"seat": seat, "space": space, "tile": tile, "option": 3, "kind": "rotate"}
-        _log(new, f"{colour_of(state, seat).title()} rotated tile {tile} on {space} to orientation {orientation}.")
-        return self._finish_change(new, seat)
-
-    def _replace(self, state, seat, action):
-        space, orientation = _space_and_orientation(action)
-        self._check_change(state, seat, space)
-        new = state.clone()
-        removed = new.tiles[space][0]
-        new.tiles[space] = [new.spare, orientation]
-        new.spare = removed
-        new.last_change = {"seat": seat, "space": space, "tile": new.tiles[space][0], "option": 3, "kind": "replace"}
-        _log(
-            new,
-            f"{colour_of(state, seat).title()} replaced tile {removed} on {space} with tile "
-            f"{new.tiles[space][0]} (orientation {orientation}) without moving.",
+        state.tiles[space] = [tile, orientation]
+        state.last_change = {"seat": seat, "space": space, "tile": tile, "option": 3}
+        state.record(
+            "rotate", seat, colour=colour_of(state, seat), space=space, tile=tile, orientation=orientation, was=current
         )
-        return self._finish_change(new, seat)
+        self._finish_change(state, seat)
 
-    def _pass(self, state, seat, action):
+    def play_replace(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
+        _expect(state, "turn")
+        space, orientation = _space_and_orientation(action)
+        _check_change(state, seat, space)
+        removed = _put_spare(state, space, orientation)
+        tile = state.tiles[space][0]
+        state.last_change = {"seat": seat, "space": space, "tile": tile, "option": 3}
+        state.record(
+            "replace",
+            seat,
+            colour=colour_of(state, seat),
+            space=space,
+            tile=tile,
+            removed=removed,
+            orientation=orientation,
+        )
+        self._finish_change(state, seat)
+
+    def play_pass(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
+        _expect(state, "turn")
         if has_turn_option(state, seat):
             raise IllegalAction("you can still move or change a tile, so you may not pass")
-        new = state.clone()
-        new.last_option[seat] = 0
-        new.last_change = new.last_route = new.last_scramble = None
-        new.passes_in_row += 1
-        new.turn_number += 1
-        _log(new, f"{colour_of(state, seat).title()} had no legal option and passed.")
-        if new.passes_in_row >= PASSES_FOR_DRAW:
-            new.phase, new.winner = "over", None
-            new.end_reason = "both players passed in a row: draw"
-            _log(new, "Both players passed in a row: the game is a draw.")
-            return new
-        new.turn_seat = 1 - seat
-        return new
+        state.last_option[seat] = 0
+        state.last_change = None
+        state.passes_in_row += 1
+        state.record("pass", seat, colour=colour_of(state, seat))
+        if state.passes_in_row >= PASSES_FOR_DRAW:
+            self.finish(state, Outcome((1, 1), self.scores(state), DRAW_REASON))
+            return
+        state.turn_seat = 1 - seat
 
-    # markers and scramble
-    def _place_marker(self, state, seat, action):
-        stop = str(action.get("stop", "")).upper()
+    # -- markers and scramble
+    def play_place_marker(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
+        _expect(state, "marker")
+        stop = action["stop"].strip().upper()
         if stop not in STOPS:
-            raise IllegalAction(f"{stop or '?'} is not a stop")
+            raise IllegalAction(f"{stop[:20] or '?'} is not a stop")
         if stop not in free_stops(state):
             raise IllegalAction(f"stop {stop} has a runner on it: choose a free stop")
-        new = state.clone()
-        colour = new.pending_marker["colour"]
-        new.marker = {"colour": colour, "stop": stop}
-        new.pending_marker = None
-        _log(
-            new,
-            f"{colour_of(state, seat).title()} placed the {colour} marker on {stop}: "
-            f"{OWNER_OF_PRIZE[colour].title()} must reach it before collecting again.",
-        )
-        return self._after_marker(new)
+        colour = state.pending_marker["colour"]
+        state.marker = {"colour": colour, "stop": stop}
+        state.pending_marker = None
+        state.record("marker", seat, stop=stop, colour=colour, owner=seat_of(state, OWNER_OF_PRIZE[colour]))
+        self._after_marker(state)
 
-    def _scramble(self, state, seat, action):
-        chosen = action.get("tiles")
-        if not isinstance(chosen, list | tuple) or len(chosen) != 4:
+    def play_scramble(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
+        _expect(state, "scramble")
+        chosen = action["tiles"]
+        if len(chosen) != 4:
             raise IllegalAction("a scramble takes exactly four tile spaces")
-        spaces = [str(space).lower() for space in chosen]
+        spaces = [space.strip().lower() for space in chosen]
         unknown = [space for space in spaces if space not in SPACES]
         if unknown:
-            raise IllegalAction(f"{unknown[0]} is not a tile space")
+            raise IllegalAction(f"{unknown[0][:20]} is not a tile space")
         if len(set(spaces)) != 4:
             raise IllegalAction("choose four different tile spaces to scramble")
-        new = state.clone()
-        rng = rng_from(state.seed, "scramble", state.turn_number, seat)
-        shuffled = [new.tiles[space][0] for space in spaces]
+        rng = rng_from(state.seed, "scramble", state.ply, seat)
+        shuffled = [state.tiles[space][0] for space in spaces]
         rng.shuffle(shuffled)
         for space, tile in zip(spaces, shuffled, strict=True):
-            new.tiles[space] = [tile, rng.randrange(8)]
-        new.scramble_used[seat] = True
-        new.last_scramble = spaces
-        _log(new, f"{colour_of(state, seat).title()} scrambled the tiles on {', '.join(spaces)}.")
-        return self._next_turn(new)
+            state.tiles[space] = [tile, rng.randrange(8)]
+        state.scramble_used[seat] = True
+        state.record("scramble", seat, spaces=spaces, placed=[list(state.tiles[space]) for space in spaces])
+        self._next_turn(state)
 
-    def _skip_scramble(self, state, seat, action):
-        return self._next_turn(state.clone())
+    def play_skip_scramble(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
+        _expect(state, "scramble")
+        state.record("skip_scramble", seat)
+        self._next_turn(state)
 
-    # helpers
-    def _destinations_or_reason(self, state, seat, tiles, crossing, action) -> list[Route]:
-        target = str(action.get("to", "")).upper()
-        if target not in CIRCLES and target not in STOPS:
-            raise IllegalAction(f"{target or '?'} is not a stop or circle")
+    # -- what follows a turn
+    def _finish_move(self, state: OctilesState, seat: int, route: Route, option: int) -> None:
         colour = colour_of(state, seat)
-        start = state.runners[colour]
-        if target == start:
-            raise IllegalAction(f"your runner is already on {target}: a move must end somewhere else")
-        routes = [route for route in routes_from(tiles, start) if route.end == target]
-        if not routes:
-            raise IllegalAction(f"no path leads from {start} to {target}")
-        if crossing is not None:
-            routes = [route for route in routes if crossing in route.spaces]
-            if not routes:
-                raise IllegalAction(f"the move to {target} must cross the new tile on {crossing}")
-        problem = destination_problem(state, colour, target)
-        if problem:
-            raise IllegalAction(problem)
-        return routes
-
-    def _check_change(self, state, seat, space):
-        if state.last_option[seat] == 3:
-            raise IllegalAction("you changed a tile without moving last turn: this turn you must move your runner")
-        if space == restricted_space(state, seat):
-            raise IllegalAction(
-                f"your opponent just changed the tile on {space}: you may not rotate or replace it "
-                "without moving this turn (option 1 on it is allowed)"
-            )
-
-    def _finish_move(self, new: OctilesState, seat: int, route: Route, option: int) -> OctilesState:
-        colour = colour_of(new, seat)
-        new.runners[colour] = route.end
-        new.last_route = {"seat": seat, **route.as_dict()}
-        new.last_option[seat] = option
-        new.passes_in_row = 0
-        new.last_scramble = None
-        new.turn_number += 1
-        _log(
-            new,
-            f"{colour.title()} moved {route.start} \u2192 {route.end} (via {route.via}, "
-            f"through {', '.join(route.spaces)}).",
-        )
+        state.runners[colour] = route.end
+        state.last_option[seat] = option
+        state.passes_in_row = 0
         end = route.end
         if end in CIRCLES:
-            del new.prizes[end]
-            first_prize = sum(new.collected.values()) == 0
-            new.collected[colour] += 1
-            _log(
-                new,
-                f"{colour.title()} collected the {PRIZE_COLOUR[colour]} prize on {end} "
-                f"({new.collected[colour]}/{PRIZES_TO_WIN}).",
-            )
-            if new.collected[colour] >= PRIZES_TO_WIN:
-                new.phase, new.winner = "over", seat
-                new.end_reason = f"{colour.title()} collected all {PRIZES_TO_WIN} prizes"
-                return new
+            del state.prizes[end]
+            first_prize = sum(state.collected.values()) == 0
+            state.collected[colour] += 1
+            state.record("collect", seat, circle=end, prize=PRIZE_COLOUR[colour], count=state.collected[colour])
+            if state.collected[colour] >= PRIZES_TO_WIN:
+                ranks = tuple(1 if other == seat else 2 for other in range(state.players))
+                self.finish(state, Outcome(ranks, self.scores(state), WIN_REASON))
+                return
             if first_prize:
-                new.pending_marker = {"colour": PRIZE_COLOUR[colour], "placer": 1 - seat}
-        elif new.marker and new.marker["stop"] == end and marker_owner(new) == colour:
-            new.marker = None
-            new.pending_marker = {"colour": PRIZE_COLOUR[OPPONENT[colour]], "placer": seat}
-            _log(new, f"{colour.title()} reached the {PRIZE_COLOUR[colour]} marker and removed it.")
-        if new.pending_marker:
-            new.phase = "marker"
-            return new
-        return self._after_marker(new)
+                state.pending_marker = {"colour": PRIZE_COLOUR[colour], "placer": 1 - seat}
+        elif state.marker and state.marker["stop"] == end and marker_owner(state) == colour:
+            state.record("marker_reached", seat, stop=end, colour=state.marker["colour"])
+            state.marker = None
+            state.pending_marker = {"colour": PRIZE_COLOUR[OPPONENT[colour]], "placer": seat}
+        if state.pending_marker:
+            state.phase = "marker"
+            return
+        self._after_marker(state)
 
-    def _finish_change(self, new: OctilesState, seat: int) -> OctilesState:
-        new.last_route = None
-        new.last_scramble = None
-        new.last_option[seat] = 3
-        new.passes_in_row = 0
-        new.turn_number += 1
-        return self._after_marker(new)
+    def _finish_change(self, state: OctilesState, seat: int) -> None:
+        state.last_option[seat] = 3
+        state.passes_in_row = 0
+        self._after_marker(state)
 
-    def _after_marker(self, new: OctilesState) -> OctilesState:
-        if new.scramble_rule and not new.scramble_used[new.turn_seat]:
-            new.phase = "scramble"
-            return new
-        return self._next_turn(new)
+    def _after_marker(self, state: OctilesState) -> None:
+        if state.scramble_rule and not state.scramble_used[state.turn_seat]:
+            state.phase = "scramble"
+            return
+        self._next_turn(state)
 
-    def _next_turn(self, new: OctilesState) -> OctilesState:
-        new.phase = "turn"
-        new.turn_seat = 1 - new.turn_seat
-        return new
+    def _next_turn(self, state: OctilesState) -> None:
+        state.phase = "turn"
+        state.turn_seat = 1 - state.turn_seat
+
+
+# ---------------------------------------------------------------- rule helpers
+
+
+def _expect(state: OctilesState, phase: str) -> None:
+    if state.phase != phase:
+        raise IllegalAction(f"that is not possible now: {acting(state)[1]}")
 
 
 def _prizes_from(first_circle: str) -> dict[str, str]:
@@ -676,14 +680,54 @@ def _prizes_from(first_circle: str) -> dict[str, str]:
     }
 
 
+def _put_spare(state: OctilesState, space: str, orientation: int) -> int:
+    """Put the spare on ``space``; the tile taken off becomes the spare (returned)."""
+    removed = state.tiles[space][0]
+    state.tiles[space] = [state.spare, orientation]
+    state.spare = removed
+    return removed
+
+
 def _space_and_orientation(action: Mapping[str, Any]) -> tuple[str, int]:
-    space = str(action.get("space", "")).lower()
+    space = action["space"].strip().lower()
     if space not in SPACES:
-        raise IllegalAction(f"{space or '?'} is not a tile space (spaces: {', '.join(SPACES)})")
-    orientation = action.get("orientation")
-    if isinstance(orientation, bool) or not isinstance(orientation, int) or not 0 <= orientation <= 7:
+        raise IllegalAction(f"{space[:20] or '?'} is not a tile space (spaces: {', '.join(SPACES)})")
+    orientation = action["orientation"]
+    if not 0 <= orientation <= 7:
         raise IllegalAction("orientation must be a whole number from 0 to 7 (steps of 45 degrees clockwise)")
     return space, orientation
+
+
+def _routes_or_reason(state: OctilesState, seat: int, tiles, crossing: str | None, action) -> list[Route]:
+    """The routes to the action's destination on ``tiles`` (crossing ``crossing``), or why there are none."""
+    target = action["to"].strip().upper()
+    if target not in CIRCLES and target not in STOPS:
+        raise IllegalAction(f"{target[:20] or '?'} is not a stop or circle")
+    colour = colour_of(state, seat)
+    start = state.runners[colour]
+    if target == start:
+        raise IllegalAction(f"your runner is already on {target}: a move must end somewhere else")
+    routes = [route for route in routes_from(tiles, start) if route.end == target]
+    if not routes:
+        raise IllegalAction(f"no path leads from {start} to {target}")
+    if crossing is not None:
+        routes = [route for route in routes if crossing in route.spaces]
+        if not routes:
+            raise IllegalAction(f"the move to {target} must cross the new tile on {crossing}")
+    problem = destination_problem(state, colour, target)
+    if problem:
+        raise IllegalAction(problem)
+    return routes
+
+
+def _check_change(state: OctilesState, seat: int, space: str) -> None:
+    if state.last_option[seat] == 3:
+        raise IllegalAction("you changed a tile without moving last turn: this turn you must move your runner")
+    if space == restricted_space(state, seat):
+        raise IllegalAction(
+            f"your opponent just changed the tile on {space}: you may not rotate or replace it "
+            "without moving this turn (option 1 on it is allowed)"
+        )
 
 
 def _pick_route(routes: list[Route], action: Mapping[str, Any]) -> Route:
@@ -698,12 +742,4 @@ def _pick_route(routes: list[Route], action: Mapping[str, Any]) -> Route:
     for route in routes:
         if route.via == wanted:
             return route
-    raise IllegalAction(f"no route to {routes[0].end} leaves by {via}")
-
-
-def _log(state: OctilesState, line: str) -> None:
-    state.log.append(line)
-    del state.log[:-LOG_LENGTH]
-
-
-ENGINE = OctilesEngine()
+    raise IllegalAction(f"no route to {routes[0].end} leaves by {via[:20]}")

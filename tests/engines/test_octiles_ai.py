@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engines.octiles import ENGINE, seat_of
-from engines.octiles.ai import LEVELS, choose_action
+from engines.octiles import ENGINE, choose_action, seat_of
+from engines.octiles.ai import LEVELS
 from tests.engines.test_octiles_rules import PRIZES, start
 
 

@@ -15,6 +15,7 @@ TOTAL_PRIZES = 10
 
 
 def check_invariants(state) -> None:
+    assert state.phase in ("runners", "prizes", "turn", "marker", "scramble")  # the end is the outcome
     placed = sorted([placed[0] for placed in state.tiles.values()] + [state.spare])
     assert placed == list(TILE_NUMBERS)
     assert sorted(state.tiles) == sorted(SPACES)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +19,6 @@ from engines.octiles import (
     colour_of,
     destination_problem,
     free_stops,
-    last_route,
     legal_destinations,
     prizes_collected,
     restricted_space,
@@ -26,6 +26,8 @@ from engines.octiles import (
     seat_of,
 )
 from engines.octiles.board import trace
+
+FIXTURES = Path(__file__).parent / "fixtures"
 
 # Hand-checked pieces (board edges: 0=N 1=NE 2=E 3=SE 4=S 5=SW 6=W 7=NW):
 # b2 = tile 18 at 0 joins S-SW; c1 = tile 1 (all diameters) joins W-E; d1 = tile 13 at 4 joins S-W;
@@ -71,6 +73,23 @@ def start(fixed=FIXED, spare=None, gold="B2", teal="D4", prizes=PRIZES, gold_sea
 
 def accepted(state, seat, action):
     return ENGINE.apply(state, seat, action)
+
+
+def kinds(state) -> list[str]:
+    """The kinds of the events the last action recorded."""
+    return [event.kind for event in state.events]
+
+
+def event(state, kind: str) -> dict:
+    """The data of the last action's ``kind`` event (with its seat)."""
+    found = [e for e in state.events if e.kind == kind]
+    assert len(found) == 1, (kind, state.events)
+    return {"seat": found[0].seat, **found[0].data}
+
+
+def route_of(state) -> dict:
+    """The route of the last action's move (option 2) or replace-and-move (option 1)."""
+    return event(state, next(kind for kind in kinds(state) if kind in ("move", "replace_move")))
 
 
 def rejected(state, seat, action, words: str):
@@ -177,7 +196,17 @@ def test_move_onto_own_prize_collects_it():
     assert state.runners["gold"] == "D1"
     assert "D1" not in state.prizes
     assert prizes_collected(state)[gold] == 1
-    assert last_route(state)["steps"] == [["b2", 5, 4], ["c1", 6, 2], ["d1", 6, 4]]
+    assert kinds(state) == ["move", "collect"]
+    assert route_of(state)["steps"] == [["b2", 5, 4], ["c1", 6, 2], ["d1", 6, 4]]
+    assert event(state, "move") == {
+        "seat": gold,
+        "colour": "gold",
+        "start": "B2",
+        "via": "b2.SW",
+        "end": "D1",
+        "steps": [["b2", 5, 4], ["c1", 6, 2], ["d1", 6, 4]],
+    }
+    assert event(state, "collect") == {"seat": gold, "circle": "D1", "prize": "orange", "count": 1}
 
 
 def test_no_move_onto_an_empty_circle_or_an_opponents_prize():
@@ -218,9 +247,9 @@ def test_two_routes_to_one_destination_need_a_via():
     assert sorted(a["via"] for a in listed) == ["b2.NE", "b3.SE"]
     for action in listed:
         moved = accepted(state, gold, action)
-        assert moved.last_route["via"] == action["via"]
+        assert route_of(moved)["via"] == action["via"]
         assert moved.runners["gold"] == "B3"
-    assert accepted(state, gold, listed[0] | {"via": "B2.ne"}).last_route["steps"][0][0] == "b2"
+    assert route_of(accepted(state, gold, listed[0] | {"via": "B2.ne"}))["steps"][0][0] == "b2"
 
 
 # ------------------------------------------------------------------ the three options
@@ -237,10 +266,19 @@ def test_option_1_replaces_with_the_spare_and_must_cross_the_new_tile():
     moved = accepted(state, gold, action)
     assert moved.tiles["c3"] == [spare, action["orientation"]]
     assert moved.spare == 2  # the removed tile is the new spare
-    assert "c3" in [step[0] for step in moved.last_route["steps"]]
+    assert "c3" in [step[0] for step in route_of(moved)["steps"]]
     assert changed_space(moved) == "c3"
+    assert kinds(moved) == ["replace_move"]
+    done = event(moved, "replace_move")
+    assert (done["space"], done["tile"], done["removed"], done["orientation"]) == (
+        "c3",
+        spare,
+        2,
+        action["orientation"],
+    )
+    assert (done["start"], done["end"]) == ("C3", action["to"])
     for a in options:  # every listed option-1 move crosses its new tile
-        route = accepted(state, gold, a).last_route
+        route = route_of(accepted(state, gold, a))
         assert a["space"] in [step[0] for step in route["steps"]]
 
 
@@ -250,10 +288,28 @@ def test_option_3_rotate_or_replace_without_moving():
     rotated = accepted(state, gold, {"type": "rotate", "space": "e4", "orientation": 2})
     assert rotated.tiles["e4"][1] == 2
     assert rotated.runners["gold"] == "C3"
+    tile, was = state.tiles["e4"]
+    assert rotated.events[0].ply == rotated.ply == state.ply + 1
+    assert event(rotated, "rotate") == {
+        "seat": gold,
+        "colour": "gold",
+        "space": "e4",
+        "tile": tile,
+        "orientation": 2,
+        "was": was,
+    }
     replaced = accepted(state, gold, {"type": "replace", "space": "e4", "orientation": 5})
     assert replaced.tiles["e4"] == [state.spare, 5]
     assert replaced.spare == state.tiles["e4"][0]
     assert replaced.runners == state.runners
+    assert event(replaced, "replace") == {
+        "seat": gold,
+        "colour": "gold",
+        "space": "e4",
+        "tile": state.spare,
+        "removed": tile,
+        "orientation": 5,
+    }
     rejected(state, gold, {"type": "rotate", "space": "c1", "orientation": 3}, "changes nothing")  # tile 1
     rejected(state, gold, {"type": "rotate", "space": "zz", "orientation": 3}, "not a tile space")
     rejected(state, gold, {"type": "rotate", "space": "e4", "orientation": 9}, "0 to 7")
@@ -308,7 +364,7 @@ def test_not_your_turn_and_unknown_actions():
     state = start()
     teal = seat_of(state, "teal")
     rejected(state, teal, {"type": "move", "to": "C3"}, "not your turn")
-    rejected(state, seat_of(state, "gold"), {"type": "dance"}, "not possible")
+    rejected(state, seat_of(state, "gold"), {"type": "dance"}, "has no action 'dance'")
     rejected(state, seat_of(state, "gold"), {"type": "place_marker", "stop": "B3"}, "not possible")
 
 
@@ -320,6 +376,7 @@ def test_marker_flow_from_the_first_prize():
     gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
     state = accepted(state, gold, {"type": "move", "to": "D1"})  # first prize
     assert state.phase == "marker"
+    assert kinds(state) == ["move", "collect"]
     assert ENGINE.to_act(state) == [teal]  # the other player places it
     assert state.pending_marker["colour"] == "orange"  # the collector's marker
     assert len(free_stops(state)) == 15
@@ -328,10 +385,13 @@ def test_marker_flow_from_the_first_prize():
     rejected(state, gold, {"type": "place_marker", "stop": "B2"}, "not your turn")
     state = accepted(state, teal, {"type": "place_marker", "stop": "B2"})
     assert state.marker == {"colour": "orange", "stop": "B2"}
+    assert event(state, "marker") == {"seat": teal, "stop": "B2", "colour": "orange", "owner": gold}
     assert ENGINE.to_act(state) == [teal]  # then Teal's turn
     state = accepted(state, teal, {"type": "move", "to": "C3"})  # D4 -> c3 -> C3
     # Gold must reach the marker: D1 -> d1 -> c1 -> printed line -> b2 -> B2
     state = accepted(state, gold, {"type": "move", "to": "B2"})
+    assert kinds(state) == ["move", "marker_reached"]
+    assert event(state, "marker_reached") == {"seat": gold, "stop": "B2", "colour": "orange"}
     assert state.marker is None
     assert state.phase == "marker"
     assert ENGINE.to_act(state) == [gold]
@@ -378,7 +438,11 @@ def test_scramble_is_offered_after_a_move_once_per_game():
     assert scrambled.spare == state.spare
     assert scrambled.scramble_used[gold]
     assert ENGINE.to_act(scrambled) == [teal]
-    assert scrambled.last_scramble == chosen
+    assert event(scrambled, "scramble") == {
+        "seat": gold,
+        "spaces": chosen,
+        "placed": [scrambled.tiles[s] for s in chosen],
+    }
     # replays exactly from the seed
     assert accepted(state, gold, {"type": "scramble", "tiles": chosen}).tiles == scrambled.tiles
     # Gold is never offered it again; Teal still is
@@ -386,6 +450,7 @@ def test_scramble_is_offered_after_a_move_once_per_game():
     after_teal = accepted(scrambled, teal, {"type": "rotate", "space": "e4", "orientation": turned})
     assert after_teal.phase == "scramble"
     after_teal = accepted(after_teal, teal, {"type": "skip_scramble"})
+    assert kinds(after_teal) == ["skip_scramble"]
     again = accepted(after_teal, gold, {"type": "move", "to": "C3"})
     assert again.phase == "turn"
     assert ENGINE.to_act(again) == [teal]
@@ -398,7 +463,9 @@ def test_collecting_the_fifth_prize_wins():
     outcome = ENGINE.outcome(state)
     assert outcome.winners == (gold,)
     assert outcome.scores[gold] == 5
-    assert "all 5" in outcome.reason
+    assert outcome.reason == "all 5 prizes collected"
+    assert kinds(state) == ["move", "collect", "end"]
+    assert state.over
     assert ENGINE.to_act(state) == []
     assert ENGINE.legal_actions(state, gold) == []
     rejected(state, 1 - gold, {"type": "resign"}, "over")
@@ -438,7 +505,10 @@ def test_a_player_with_no_legal_option_passes_and_two_passes_draw():
     state = accepted(state, teal, {"type": "pass"})
     outcome = ENGINE.outcome(state)
     assert outcome.is_draw
-    assert "pass" in outcome.reason
+    assert outcome.reason == "both players passed in a row"
+    assert outcome.scores == (2.0, 2.0)
+    assert kinds(state) == ["pass", "end"]
+    assert event(state, "end") == {"seat": None, "reason": outcome.reason, "winners": [0, 1], "draw": True}
 
 
 def test_pass_is_refused_while_an_option_exists_and_a_move_resets_the_count():
@@ -456,6 +526,9 @@ def test_resign_ends_the_game_for_the_other_player():
     teal = seat_of(state, "teal")
     over = accepted(state, teal, {"type": "resign"})  # at any time, even off turn
     assert ENGINE.outcome(over).winners == (1 - teal,)
+    assert ENGINE.outcome(over).reason == "resignation"
+    assert kinds(over) == ["resign", "end"]
+    assert over.phase == "turn"  # the phase is only for a running game: the end is the outcome
 
 
 def test_dump_load_round_trip_through_json():
@@ -473,3 +546,106 @@ def test_colour_helpers():
     assert colour_of(state, 1) == "gold"
     assert colour_of(state, 0) == "teal"
     assert seat_of(state, "teal") == 0
+
+
+# ------------------------------------------------------------------ events, malformed actions, stored games
+
+
+def test_set_up_records_colours_runners_and_prizes():
+    state = ENGINE.new_game(2, {}, 5)
+    gold, teal = state.gold_seat, 1 - state.gold_seat
+    assert state.ply == 0
+    assert event(state, "colours") == {"seat": None, "gold": gold, "teal": teal}
+    state = accepted(state, gold, {"type": "place_runners", "gold": "c4", "teal": "D3"})
+    assert state.ply == 1
+    assert event(state, "runners") == {"seat": gold, "gold": "C4", "teal": "D3"}
+    state = accepted(state, teal, {"type": "first_circle", "circle": "a2"})
+    assert event(state, "prizes") == {
+        "seat": teal,
+        "circle": "A2",
+        "plum": [c for c in RING if state.prizes.get(c) == "plum"],
+        "orange": [c for c in RING if state.prizes.get(c) == "orange"],
+    }
+    assert state.ply == 2
+
+
+def test_the_refusal_off_turn_says_what_the_game_waits_for():
+    state = start()
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, seat_of(state, "teal"), {"type": "move", "to": "C3"})
+    assert str(error.value) == "it is not your turn: Gold's turn: move, replace and move, or change a tile"
+
+
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        ({"type": "move", "to": ["A1"]}, "The to of a move action must be a text"),
+        ({"type": "move", "to": None}, "must be a text"),
+        ({"type": "move", "to": "D1", "via": ["b2.SW"]}, "The via of a move action must be a text"),
+        ({"type": "move"}, "needs its to"),
+        ({"type": "move", "to": "D1", "space": "c3"}, "has no field 'space'"),
+        ({"type": "rotate", "space": ["e4"], "orientation": 2}, "must be a text"),
+        ({"type": "rotate", "space": "e4", "orientation": "2"}, "must be a whole number"),
+        ({"type": "rotate", "space": "e4", "orientation": True}, "must be a whole number"),
+        ({"type": "replace_move", "space": "c3", "orientation": 1, "to": {"stop": "D4"}}, "must be a text"),
+        ({"type": "place_runners", "gold": ["C3"], "teal": "D4"}, "must be a text"),
+        ({"type": "pass", "really": True}, "has no field"),
+        ({"type": ["move"], "to": "D1"}, "An action is a dict"),
+        (["move", "D1"], "An action is a dict"),
+    ],
+)
+def test_malformed_actions_are_refused_not_crashed_on(action, words):
+    state = start()
+    rejected(state, seat_of(state, "gold"), action, words)
+
+
+def test_malformed_set_up_marker_and_scramble_actions_are_refused():
+    fresh = ENGINE.new_game(2, {}, 5)
+    rejected(fresh, fresh.gold_seat, {"type": "place_runners", "gold": "C3", "teal": 4}, "must be a text")
+    marker = accepted(start(gold="B2", teal="D4"), 0, {"type": "move", "to": "D1"})
+    rejected(marker, 1, {"type": "place_marker", "stop": ["B2"]}, "must be a text")
+    rejected(marker, 1, {"type": "place_marker"}, "needs its stop")
+    offer = accepted(start(gold="C3", teal="B5", scramble=True), 0, {"type": "move", "to": "D4"})
+    rejected(offer, 0, {"type": "scramble", "tiles": "a2 a3 b2 b3"}, "must be a list of texts")
+    rejected(offer, 0, {"type": "scramble", "tiles": [["a2"], "a3", "b2", "b3"]}, "must be a list of texts")
+    rejected(offer, 0, {"type": "scramble", "tiles": ["a2", "a3", "b2", "zz"]}, "zz is not a tile space")
+
+
+def schema_1(state: dict, **changes) -> dict:
+    """A state as schema 1 stored it: the fixture's game with ``changes``."""
+    return {**state, **changes}
+
+
+def test_schema_1_endings_load_as_outcomes():
+    saved = json.loads(FIXTURES.joinpath("octiles_schema1.json").read_text())["state"]
+    won = ENGINE.load(
+        schema_1(
+            saved, phase="over", winner=1, end_reason="Teal collected all 5 prizes", collected={"gold": 2, "teal": 5}
+        )
+    )
+    assert won.outcome.winners == (1,)
+    assert won.outcome.scores == (2.0, 5.0)
+    assert won.outcome.reason == "all 5 prizes collected"
+    assert won.phase == "turn"
+    drawn = ENGINE.load(schema_1(saved, phase="over", winner=None, end_reason="both players passed in a row: draw"))
+    assert drawn.outcome.is_draw
+    assert drawn.outcome.reason == "both players passed in a row"
+    resigned = ENGINE.load(schema_1(saved, phase="over", winner=0, end_reason="Teal resigned"))
+    assert resigned.outcome.reason == "resignation"
+    assert resigned.ply == 2 + saved["turn_number"] + 1
+    for state in (won, drawn, resigned):
+        assert ENGINE.to_act(state) == []
+        assert not hasattr(state, "log")
+        assert state.last_change == {"seat": 1, "space": "c4", "tile": 14, "option": 3}
+
+
+def test_a_schema_1_game_resigned_at_the_scramble_offer_keeps_its_phase():
+    saved = json.loads(FIXTURES.joinpath("octiles_schema1.json").read_text())["state"]
+    route = {"seat": 0, "start": "C3", "via": "b2.NE", "end": "B3", "steps": [["b2", 1, 0]]}
+    stored = schema_1(saved, phase="over", winner=1, end_reason="Gold resigned", scramble_rule=True, last_route=route)
+    state = ENGINE.load({**stored, "last_change": None})
+    assert state.phase == "scramble"
+    assert state.outcome.winners == (1,)
+    running = ENGINE.load({**stored, "phase": "scramble", "winner": None, "end_reason": "", "last_change": None})
+    assert running.phase == "scramble"
+    assert ENGINE.to_act(running) == [0]

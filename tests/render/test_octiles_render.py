@@ -6,11 +6,11 @@ import io
 
 from PIL import Image
 
-from engines.octiles import ENGINE, seat_of
-from engines.octiles.board import CIRCLE_CENTRES, SPACE_CENTRES, STOP_CENTRES
+from engines.base import Event
+from engines.octiles import CIRCLE_CENTRES, ENGINE, SPACE_CENTRES, STOP_CENTRES, seat_of
 from render import octiles as view
 from render import theme
-from tests.engines.test_octiles_rules import start
+from tests.engines.test_octiles_rules import start, stuck_layout
 
 NAMES = ["Ada", "Grace"]
 
@@ -81,7 +81,8 @@ def test_description_lets_a_blind_player_follow():
         "Grace is Teal on D4",
         "1/5 plum",
         "Plum marker on E5",
-        "Last move B2 to D1",
+        "Ada (Gold) moved B2 → D1 (via b2.SW, through b2, c1, d1).",
+        "Ada collected an orange prize on D1 (1/5).",
         "Spare tile",
         "Grace (Teal) to play",
     ):
@@ -92,7 +93,9 @@ def test_finished_game_and_viewer_mark():
     state = start(collected={"gold": 4, "teal": 2})
     won = ENGINE.apply(state, seat_of(state, "gold"), {"type": "move", "to": "D1"})
     public = view.render_board(won, NAMES)
-    assert "Ada (Gold) wins" in public.description
+    assert "Ada (Gold) wins: all 5 prizes collected." in public.description
+    assert "Ada collected an orange prize on D1 (5/5)." in public.description
+    assert " won (" not in public.description  # the end is said once, by the status
     # nothing is hidden in Octiles: a seat's view differs from the public one only by the "(you)" mark
     mine = view.render_board(won, NAMES, viewer=0)
     assert mine.description == public.description
@@ -120,3 +123,97 @@ def test_orientation_picker_shows_eight_numbered_turns_of_the_tile():
     outlined = [image.getpixel((x, 385)) for x in range(700, 944)]
     assert any(close(pixel, view.CHANGED, 30) for pixel in outlined)
     assert not any(close(image.getpixel((x, 170)), view.CHANGED, 30) for x in range(0, 944))
+
+
+# ------------------------------------------------------------------ narration
+
+
+def narrated(state, names=NAMES) -> list[str]:
+    return [view.narrate(event, names) for event in state.events]
+
+
+def test_every_event_of_a_game_is_one_plain_sentence():
+    state = start(gold="B2", teal="D4", scramble=True)
+    gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
+    assert narrated(state) == ["Ada is Gold (orange prizes) and plays first; Grace is Teal (plum prizes)."]
+    state = ENGINE.apply(state, gold, {"type": "move", "to": "D1"})
+    assert narrated(state) == [
+        "Ada (Gold) moved B2 → D1 (via b2.SW, through b2, c1, d1).",
+        "Ada collected an orange prize on D1 (1/5).",
+    ]
+    state = ENGINE.apply(state, teal, {"type": "place_marker", "stop": "B2"})
+    assert narrated(state) == ["Grace put Ada's orange marker on B2: Ada must reach it before collecting again."]
+    state = ENGINE.apply(state, gold, {"type": "skip_scramble"})
+    assert narrated(state) == ["Ada did not scramble."]
+    state = ENGINE.apply(state, teal, {"type": "move", "to": "C3"})
+    assert narrated(state) == ["Grace (Teal) moved D4 → C3 (via c3.NE, through c3)."]
+    state = ENGINE.apply(state, teal, {"type": "scramble", "tiles": ["a2", "a3", "e3", "e4"]})
+    assert narrated(state) == ["Grace scrambled the tiles on a2, a3, e3, e4."]
+    state = ENGINE.apply(state, gold, {"type": "move", "to": "B2"})
+    assert narrated(state)[1] == "Ada reached the orange marker on B2 and removed it."
+    state = ENGINE.apply(state, gold, {"type": "place_marker", "stop": "E5"})
+    assert narrated(state) == ["Ada put Grace's plum marker on E5: Grace must reach it before collecting again."]
+    state = ENGINE.apply(state, gold, {"type": "skip_scramble"})
+    tile, was = state.tiles["b4"]
+    turned = ENGINE.apply(state, teal, {"type": "rotate", "space": "b4", "orientation": (was + 1) % 8})
+    assert narrated(turned) == [
+        f"Grace (Teal) rotated tile {tile} on b4 from orientation {was} to {(was + 1) % 8} (no move)."
+    ]
+    spare = state.spare
+    swapped = ENGINE.apply(state, teal, {"type": "replace", "space": "b4", "orientation": 6})
+    assert narrated(swapped) == [
+        f"Grace (Teal) replaced tile {tile} on b4 with spare tile {spare} (orientation 6); "
+        f"tile {tile} is now the spare (no move)."
+    ]
+    resigned = ENGINE.apply(state, gold, {"type": "resign"})
+    assert narrated(resigned) == ["Ada resigned.", "Grace won (resignation)."]
+
+
+def test_set_up_option_1_and_passes_are_narrated():
+    state = ENGINE.new_game(2, {}, 5)
+    gold, teal = state.gold_seat, 1 - state.gold_seat
+    state = ENGINE.apply(state, gold, {"type": "place_runners", "gold": "C4", "teal": "D3"})
+    assert narrated(state) == [f"{NAMES[gold]} (Gold) put the Gold runner on C4 and the Teal runner on D3."]
+    state = ENGINE.apply(state, teal, {"type": "first_circle", "circle": "A2"})
+    assert narrated(state) == [
+        f"{NAMES[teal]} (Teal) set out the prizes from A2: plum on A2 A6 E6 F3 D1; orange on A4 C6 F5 F1 B1."
+    ]
+    state = start(gold="C3", teal="B5")
+    spare = state.spare
+    action = next(a for a in ENGINE.legal_actions(state, 0) if a["type"] == "replace_move" and a["space"] == "c3")
+    moved = ENGINE.apply(state, 0, action)
+    (line,) = narrated(moved)
+    assert line.startswith(
+        f"Ada (Gold) put spare tile {spare} on c3 (orientation {action['orientation']}) and moved C3 "
+    )
+    assert line.endswith("; tile 2 is now the spare.")
+    stuck = ENGINE.apply(stuck_layout(), 0, {"type": "pass"})
+    assert narrated(stuck) == ["Ada (Gold) had no legal option and passed."]
+    drawn = ENGINE.apply(stuck, 1, {"type": "pass"})
+    assert narrated(drawn) == [
+        "Grace (Teal) had no legal option and passed.",
+        "The game is a draw (both players passed in a row).",
+    ]
+
+
+def test_narration_puts_in_the_names_as_given_and_never_by_seat_number():
+    names = ["Seat 2", "Bo"]
+    state = start(gold="B2", teal="D4", gold_seat=0)
+    state = ENGINE.apply(state, 0, {"type": "move", "to": "D1"})
+    lines = narrated(state, names)
+    assert lines[0].startswith("Seat 2 (Gold) moved")
+    assert lines[1] == "Seat 2 collected an orange prize on D1 (1/5)."
+    assert not any("Bo" in line for line in lines)
+    placed = ENGINE.apply(state, 1, {"type": "place_marker", "stop": "B2"})
+    assert narrated(placed, names) == [
+        "Bo put Seat 2's orange marker on B2: Seat 2 must reach it before collecting again."
+    ]
+    assert narrated(placed, ["**Seat 2**", "**Bo**"])[0].startswith("**Bo** put **Seat 2**'s orange marker")
+    picture = view.render_board(state, names)
+    assert "Seat 2 (Gold) moved B2 → D1" in picture.description
+    resigned = ENGINE.apply(state, 0, {"type": "resign"})
+    assert narrated(resigned, names) == ["Seat 2 resigned.", "Bo won (resignation)."]
+
+
+def test_unknown_events_say_nothing():
+    assert view.narrate(Event(3, 0, "something_new", {}), NAMES) == ""
