@@ -1,0 +1,71 @@
+"""One narrator per game: every event of a played game reads as a sentence naming the right
+players, whatever their names are (a player named "Seat 2" once turned player 1 into player 2)."""
+
+from __future__ import annotations
+
+import importlib
+import random
+
+import pytest
+
+from engines.base import Event
+
+GAMES = [
+    ("octego", 2, {}),
+    ("octa", 2, {}),
+    ("octagone", 2, {}),
+    ("octagone", 4, {}),
+    ("octiles", 2, {"scramble": True}),
+    ("octagion", 3, {"rounds": 2, "teams": [0, 1, 1]}),
+]
+# Names that look like the placeholders and markup an engine or narrator might use.
+NAMES = ["Seat 2", "Seat 1", "{0}", "Di"]
+UNTOUCHED = "Seat 1"  # the name of seat 1: it must appear only where seat 1 is meant
+
+
+def played_events(game: str, players: int, options: dict, seed: int) -> list[Event]:
+    engine = importlib.import_module(f"engines.{game}").ENGINE
+    state = engine.new_game(players, options, seed)
+    events = list(state.events)
+    rng = random.Random(seed)
+    for _ in range(60):
+        if engine.outcome(state) is not None:
+            break
+        seat = rng.choice(engine.to_act(state))
+        actions = [action for action in engine.legal_actions(state, seat) if action["type"] != "resign"]
+        state = engine.apply(state, seat, rng.choice(actions))
+        events += state.events
+    seat = engine.to_act(state)[0] if engine.outcome(state) is None else None
+    if seat is not None:
+        events += engine.apply(state, seat, {"type": "resign"}).events
+    return events
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=[f"{g}-{p}" for g, p, _ in GAMES])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_event_is_told_with_the_players_own_names(game, players, options, seed):
+    narrate = importlib.import_module(f"render.{game}").narrate
+    names = NAMES[:players]
+    told = 0
+    for event in played_events(game, players, options, seed):
+        text = narrate(event, names)
+        assert isinstance(text, str)
+        if not text:
+            continue
+        told += 1
+        assert text == text.strip() and "\n" not in text
+        if event.seat is not None and event.kind != "end":
+            assert names[event.seat] in text, f"{event} is told without its player: {text!r}"
+        if event.seat == 0 and players == 2:
+            # Seat 1 may only be named as the other player of a two-player event, never instead of seat 0.
+            assert text.count(UNTOUCHED) <= text.count(names[0]), f"{event} names the wrong player: {text!r}"
+    assert told > 0
+
+
+@pytest.mark.parametrize("game", ["octego", "octa", "octagone", "octiles", "octagion"])
+def test_a_resignation_names_the_player_who_resigned(game):
+    narrate = importlib.import_module(f"render.{game}").narrate
+    names = ["Seat 2", "Bo", "Cy"]
+    text = narrate(Event(3, 0, "resign", {}), names)
+    assert "Seat 2" in text
+    assert "Bo" not in text
