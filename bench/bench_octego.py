@@ -1,6 +1,6 @@
-"""Octego benchmarks: legal-move generation, computer move time per level (with the default budgets
-and with the 0.2 s budget the tests pass), board render, and one `/octego move` through SimCord
-(end to end, against the platform's no-op command).
+"""Octego benchmarks: legal-move generation, computer move time per level (with the default node
+budgets and with the small budget the tests pass), board render, and one `/octego move` through
+SimCord (end to end, against the platform's no-op command).
 
 Win rates of the hard level come from the slower ``python -m bench.octego_winrates``.
 """
@@ -12,21 +12,20 @@ import random
 import statistics
 
 from bench import Row, measure, picture_rows, value
-from engines.octego import ENGINE, legal_moves
-from engines.octego.ai import choose_action
+from engines.octego import ENGINE, NODE_BUDGET, choose_action, legal_moves
 from render.octego import render_board
 
 NAMES = ["Ada", "Grace"]
-TEST_BUDGET = 0.2  # seconds: the time_budget tests/engines/test_octego_ai.py passes
+TEST_NODES = 3000  # the node budget tests/engines/test_octego_ai.py passes
 
 
-def _cycle_moves(positions: list, level: str, budget: float):
+def _cycle_moves(positions: list, level: str, nodes: int):
     """A timing function that picks the next position each call."""
     turn = itertools.cycle(positions)
 
     def move() -> dict:
         state = next(turn)
-        return choose_action(state, state.to_move, level, seed=1, time_budget=budget)
+        return choose_action(state, state.to_move, level, seed=1, nodes=nodes)
 
     return move
 
@@ -37,12 +36,12 @@ def _midgame(seed: int = 7, plies: int = 16):
         rng = random.Random(seed)
         state = ENGINE.new_game(2, {}, seed)
         for _ in range(plies):
-            if state.is_over:
+            if state.over:
                 break
             state = ENGINE.apply(
                 state, state.to_move, {"type": "move", "path": rng.choice(legal_moves(state, state.to_move))}
             )
-        if not state.is_over:
+        if not state.over:
             return state
         seed += 1
 
@@ -94,16 +93,16 @@ def run() -> list[Row]:
                 lambda level=level: choose_action(middle, middle.to_move, level, seed=1),
                 repeat=repeat,
                 warmup=1,
-                note="default budget 0.8 s (target < 1000 ms)" if level == "hard" else "",
+                note=f"default budget {NODE_BUDGET['hard']:,} nodes (target < 1000 ms)" if level == "hard" else "",
             )
         )
         rows.append(
             measure(
-                f"octego computer move ({level}, {TEST_BUDGET} s budget)",
-                _cycle_moves([opening, middle], level, TEST_BUDGET),
+                f"octego computer move ({level}, {TEST_NODES} nodes)",
+                _cycle_moves([opening, middle], level, TEST_NODES),
                 repeat=repeat,
                 warmup=1,
-                note=f"opening and midgame in turn (target < {(TEST_BUDGET + 0.3) * 1000:.0f} ms)",
+                note="opening and midgame in turn (the tests' budget; target < 300 ms)",
             )
         )
     rows.extend(picture_rows("octego board (midgame)", lambda: render_board(middle, NAMES), repeat=15))

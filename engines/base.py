@@ -150,9 +150,10 @@ class Game(Generic[S]):
     def not_your_turn(self, state: S, seat: int) -> str:
         return "It is not your turn."
 
-    def scores(self, state: S) -> tuple[float, ...]:
-        """The numbers shown beside a result that is not counted by the game (a resignation)."""
-        return tuple(0.0 for _ in range(state.players))
+    def scores(self, state: S) -> tuple[float, ...] | None:
+        """The numbers shown beside a result the game did not count itself (a resignation);
+        None: 1 for each winner, 0 for the others."""
+        return None
 
     def teams(self, state: S) -> tuple[int, ...] | None:
         """Each seat's team where seats play together; None: everyone for themselves."""
@@ -180,7 +181,8 @@ class Game(Generic[S]):
         state.record("resign", seat)
         teams = self.teams(state) or tuple(range(state.players))
         ranks = tuple(2 if teams[other] == teams[seat] else 1 for other in range(state.players))
-        self.finish(state, Outcome(ranks, self.scores(state), "resignation", self.teams(state)))
+        scores = self.scores(state) or tuple(float(rank == 1) for rank in ranks)
+        self.finish(state, Outcome(ranks, scores, "resignation", self.teams(state)))
 
     def finish(self, state: S, outcome: Outcome) -> None:
         """End the game (an "end" event tells the narrator)."""

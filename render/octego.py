@@ -14,8 +14,18 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engines.octego import ENGINE, OctegoState, is_black, pieces_of, square_index
-from engines.octego.constants import BOARD_SIZE, FILES, OCTEGO
+from engines.base import Event
+from engines.octego import (
+    BOARD_SIZE,
+    FILES,
+    KIND_NAMES,
+    OCTEGO,
+    OctegoState,
+    is_black,
+    notation,
+    pieces_of,
+    square_index,
+)
 from render import theme
 
 SCALE = 2  # supersampling factor
@@ -42,7 +52,6 @@ SEAT_STYLE = (  # (colour, shape word for the description)
 SEAT_COLOUR_NAME = ("blue", "orange")
 PATH_COLOUR = theme.HIGHLIGHT
 CAPTURE_COLOUR = theme.VERMILION
-KIND_WORDS = {"1": "1", "2": "2", "3": "3", OCTEGO: "Octego"}
 
 
 def render_board(state: OctegoState, names: Sequence[str], viewer: int | None = None) -> theme.Picture:
@@ -59,6 +68,43 @@ def render_board(state: OctegoState, names: Sequence[str], viewer: int | None = 
     _draw_panel(draw, state, names)
     image = image.reduce(SCALE)  # box filter: fast, and smooth enough for 2x supersampling
     return theme.to_picture(image, describe(state, names, viewer), "octego.png")
+
+
+# ---------------------------------------------------------------- words
+
+
+def narrate(event: Event, names: Sequence[str]) -> str:
+    """One event in a plain sentence, ``names`` inserted as given (the bot's are bold)."""
+    if event.kind == "move":
+        data = event.data
+        text = f"{names[event.seat]} moved {notation(data['path'], data['capture'])}"
+        if data["capture"]:
+            text += f", capturing {names[1 - event.seat]}'s {KIND_NAMES[data['capture']]}"
+        if data["grid_change"]:
+            text += " (grid change)"
+        return text + "."
+    if event.kind == "resign":
+        return f"{names[event.seat]} resigned."
+    if event.kind == "end":
+        if event.data["draw"]:
+            return f"The game ends in a draw ({event.data['reason']})."
+        return f"{' and '.join(names[seat] for seat in event.data['winners'])} won ({event.data['reason']})."
+    return ""
+
+
+def _last_move(state: OctegoState) -> Event | None:
+    """The move event of the last action (None before the first move, or after a resignation)."""
+    return next((event for event in state.events if event.kind == "move"), None)
+
+
+def _moves_played(state: OctegoState) -> int:
+    """Moves on the board: every action but a resignation (which can only be the last one)."""
+    return state.ply - any(event.kind == "resign" for event in state.events)
+
+
+def _winner(state: OctegoState) -> int | None:
+    outcome = state.outcome
+    return None if outcome is None or outcome.is_draw else outcome.winners[0]
 
 
 # ---------------------------------------------------------------- geometry
@@ -185,9 +231,10 @@ def _draw_piece(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: in
 
 
 def _draw_last_move(draw: ImageDraw.ImageDraw, state: OctegoState) -> None:
-    if not state.last_move:
+    last = _last_move(state)
+    if last is None:
         return
-    points = [_centre(square_index(name)) for name in state.last_move["path"]]
+    points = [_centre(square_index(name)) for name in last.data["path"]]
     width = _s(7)
     draw.line(points, fill=PATH_COLOUR, width=int(width), joint="curve")
     for x, y in points[1:-1]:
@@ -203,9 +250,10 @@ def _draw_last_move(draw: ImageDraw.ImageDraw, state: OctegoState) -> None:
 
 def _draw_capture_mark(draw: ImageDraw.ImageDraw, state: OctegoState) -> None:
     """A red badge with a cross on the square where the last move captured."""
-    if not state.last_move or not state.last_move.get("capture"):
+    last = _last_move(state)
+    if last is None or not last.data["capture"]:
         return
-    ex, ey = _centre(square_index(state.last_move["path"][-1]))
+    ex, ey = _centre(square_index(last.data["path"][-1]))
     bx, by = ex + _s(CELL * 0.31), ey - _s(CELL * 0.31)
     r = _s(13)
     draw.ellipse((bx - r, by - r, bx + r, by + r), fill=CAPTURE_COLOUR, outline=theme.WHITE, width=_s(2))
@@ -220,8 +268,8 @@ def _draw_capture_mark(draw: ImageDraw.ImageDraw, state: OctegoState) -> None:
 def _draw_banners(draw: ImageDraw.ImageDraw, state: OctegoState, names: Sequence[str]) -> None:
     """Each player's name on their home edge: seat 1 above row 8, seat 0 below row 1."""
     for seat, top in ((1, 0), (0, HEIGHT - BANNER)):
-        active = not state.is_over and state.to_move == seat
-        won = state.is_over and state.winner == seat
+        active = not state.over and state.to_move == seat
+        won = _winner(state) == seat
         box = (_s(LEFT - 6), _s(top + 8), _s(LEFT + BOARD_PX + 6), _s(top + BANNER - 8))
         border = theme.HIGHLIGHT if active or won else theme.GRID
         draw.rounded_rectangle(
@@ -245,21 +293,16 @@ def _draw_panel(draw: ImageDraw.ImageDraw, state: OctegoState, names: Sequence[s
     y = top + 30
     _text(draw, (_s(cx), _s(y)), "OCTEGO", 26, theme.INK)
     y += 30
-    _text(
-        draw,
-        (_s(cx), _s(y)),
-        f"move {state.move_number + 1}"
-        if not state.is_over
-        else f"{state.move_number} move{'' if state.move_number == 1 else 's'}",
-        20,
-        theme.MUTED,
-    )
+    moves = _moves_played(state)
+    counter = f"move {moves + 1}" if not state.over else f"{moves} move{'' if moves == 1 else 's'}"
+    _text(draw, (_s(cx), _s(y)), counter, 20, theme.MUTED)
     y += 44
-    if state.is_over:
-        headline = "Draw" if state.winner is None else f"{_fit(names[state.winner], 24, PANEL_WIDTH - 80)} wins"
+    if state.outcome is not None:
+        winner = _winner(state)
+        headline = "Draw" if winner is None else f"{_fit(names[winner], 24, PANEL_WIDTH - 80)} wins"
         _text(draw, (_s(cx), _s(y)), headline, 24, theme.HIGHLIGHT)
         y += 28
-        for line in _wrap(state.end_reason or "", 20):
+        for line in _wrap(state.outcome.reason, 20):
             _text(draw, (_s(cx), _s(y)), line, 17, theme.INK)
             y += 22
     else:
@@ -272,8 +315,8 @@ def _draw_panel(draw: ImageDraw.ImageDraw, state: OctegoState, names: Sequence[s
     y += 26
     _text(draw, (_s(cx), _s(y)), "last move", 18, theme.MUTED)
     y += 28
-    last = _last_move_text(state) or "none yet"
-    _text(draw, (_s(cx), _s(y)), last, 22 if len(last) <= 14 else 17, PATH_COLOUR if state.last_move else theme.INK)
+    last = _last_move_text(state)
+    _text(draw, (_s(cx), _s(y)), last, 22 if len(last) <= 14 else 17, PATH_COLOUR if _last_move(state) else theme.INK)
     y += 48
     for seat in (1, 0):
         y = _draw_captured(draw, state, names, seat, x0, y)
@@ -324,13 +367,12 @@ def _wrap(text: str, width: int) -> list[str]:
     return [*lines, line] if line else lines
 
 
-def _last_move_text(state: OctegoState) -> str | None:
-    if not state.last_move:
-        return None
-    path = state.last_move["path"]
-    if state.last_move.get("capture"):
-        return "-".join(path[:-1]) + "x" + path[-1]
-    return "-".join(path)
+def _last_move_text(state: OctegoState) -> str:
+    """The panel's "last move": the move's notation, or what happened instead."""
+    last = _last_move(state)
+    if last is not None:
+        return notation(last.data["path"], last.data["capture"])
+    return "resigned" if any(event.kind == "resign" for event in state.events) else "none yet"
 
 
 # ---------------------------------------------------------------- description
@@ -348,22 +390,17 @@ def _pieces_text(state: OctegoState, seat: int) -> str:
 
 
 def describe(state: OctegoState, names: Sequence[str], viewer: int | None = None) -> str:
-    """Alt text: players, last move, whose turn (or the result) and every piece's square."""
-    played = f"{state.move_number} move{'' if state.move_number == 1 else 's'} played"
+    """Alt text: players, the last action, whose turn (or the result) and every piece's square."""
+    moves = _moves_played(state)
+    played = f"{moves} move{'' if moves == 1 else 's'} played"
     lines = [
         f"Octego, {played}. "
         f"{names[0]} ({SEAT_COLOUR_NAME[0]} {SEAT_STYLE[0][1]}, home row 1) vs "
         f"{names[1]} ({SEAT_COLOUR_NAME[1]} {SEAT_STYLE[1][1]}, home row 8)."
     ]
-    if state.last_move:
-        mover = state.last_move["seat"]
-        text = f"Last move: {names[mover]} {_last_move_text(state)}"
-        if state.last_move.get("capture"):
-            text += f", capturing {names[1 - mover]}'s {KIND_WORDS[state.last_move['capture']]}"
-        if state.last_move.get("grid_change"):
-            text += " (grid change)"
-        lines.append(text + ".")
-    outcome = ENGINE.outcome(state)
+    # The last action in the narrator's words; the result has its own sentence below.
+    lines += [said for event in state.events if event.kind != "end" and (said := narrate(event, names))]
+    outcome = state.outcome
     if outcome is not None:
         result = "Draw" if outcome.is_draw else f"{names[outcome.winners[0]]} wins"
         lines.append(f"Game over: {result} ({outcome.reason}).")

@@ -19,15 +19,20 @@ from discord import app_commands
 
 from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter, GameSession
 from bot.components import SessionButton, SessionSelect, view_of
-from bot.replies import UserError, acknowledge, escape
-from engines.octego import ENGINE, destinations_by_piece, legal_moves, octego_count, piece_at
-from engines.octego.ai import choose_action
-from render.octego import render_board
+from bot.replies import UserError, acknowledge
+from engines.octego import (
+    ENGINE,
+    KIND_NAMES,
+    choose_action,
+    destinations_by_piece,
+    legal_moves,
+    octego_count,
+    piece_at,
+)
+from render.octego import narrate, render_board
 
 GAME = "octego"
 MAX_CHOICES = 25  # Discord's limit for autocomplete choices and select options
-NAME_LIMIT = 40  # how much of a player's name a message repeats
-KIND_WORDS = {"1": "1", "2": "2", "3": "3", "O": "Octego"}
 FIRST_CHOICES = {"me": None, "them": "opponent", "random": "coin toss"}  # stored as options["first"]
 
 RULES = """\
@@ -88,38 +93,22 @@ class OctegoAdapter(GameAdapter):
     summary = "Race an Octego to the far side or capture both of your opponent's (two players)."
     rules = RULES
     computer_player = choose_action
+    narrate = staticmethod(narrate)
 
     # ------------------------------------------------------------ pictures
     def render_public(self, session: GameSession):
         return render_board(session.state, session.names, None)
 
     # --------------------------------------------------------------- texts
-    def _name(self, session: GameSession, seat: int) -> str:
-        return f"**{escape(session.names[seat], NAME_LIMIT)}**"
-
     def status_text(self, session: GameSession) -> str:
         state = session.state
         if state is None:
             return ""
         counts = " · ".join(
-            f"{escape(session.names[seat], NAME_LIMIT)} {octego_count(state.board, seat)}" for seat in (0, 1)
+            f"{name} {octego_count(state.board, seat)}" for seat, name in enumerate(session.shown_names)
         )
-        return f"Octegos on the board: {counts} · Moves played: {state.move_number}"
-
-    def describe_action(self, session: GameSession, seat: int | None, action: dict[str, Any]) -> str:
-        if action.get("type") == "resign" and seat is not None:
-            return f"🏳 {self._name(session, seat)} resigned."
-        last = session.state.last_move
-        if action.get("type") != "move" or not last:
-            return ""
-        path = last["path"]
-        written = "-".join(path[:-1]) + ("x" if last.get("capture") else "-") + path[-1]
-        text = f"{self._name(session, last['seat'])} moved **{written}**"
-        if last.get("capture"):
-            text += f", capturing {self._name(session, 1 - last['seat'])}'s {KIND_WORDS[last['capture']]}"
-        if last.get("grid_change"):
-            text += " (grid change)"
-        return text + "."
+        # While the game runs every action so far was a move (a resignation ends it).
+        return f"Octegos on the board: {counts}" + ("" if state.over else f" · Moves played: {state.ply}")
 
     # ------------------------------------------------------------ controls
     def components(self, session: GameSession) -> list[discord.ui.Item]:
@@ -203,9 +192,9 @@ class OctegoAdapter(GameAdapter):
             if not matches_typed(notation, current):
                 continue
             squares = squares_in(notation)
-            kind = KIND_WORDS[piece_at(state, squares[0])[1]]
+            kind = KIND_NAMES[piece_at(state, squares[0])[1]]
             label = f"{notation} ({kind}" + (
-                f", captures {KIND_WORDS[piece_at(state, squares[-1])[1]]})" if "x" in notation else ")"
+                f", captures {KIND_NAMES[piece_at(state, squares[-1])[1]]})" if "x" in notation else ")"
             )
             choices.append(app_commands.Choice(name=label, value=notation))
             if len(choices) == MAX_CHOICES:
@@ -213,16 +202,15 @@ class OctegoAdapter(GameAdapter):
         return choices
 
     # ------------------------------------------------------------ the Move flow
-    @staticmethod
-    def _done_text(session: GameSession) -> str:
-        return "Done. " + session.meta.last_event
+    def _done_text(self, session: GameSession) -> str:
+        return "Done. " + self.ctx.table.narration(session)
 
     async def _move_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
         session, seat = await self.ctx.menu_step(interaction.user.id, session_id)
         state = session.state
         options = []
         for start, ends in destinations_by_piece(state, seat).items():
-            kind = KIND_WORDS[piece_at(state, start)[1]]
+            kind = KIND_NAMES[piece_at(state, start)[1]]
             where = ", ".join(ends)
             count = f"{len(ends)} destination{'s' if len(ends) != 1 else ''}"
             options.append(
@@ -251,12 +239,12 @@ class OctegoAdapter(GameAdapter):
             label = end
             target = piece_at(state, end)
             if target is not None:
-                label += f": captures {session.names[target[0]]}'s {KIND_WORDS[target[1]]}"
+                label += f": captures {session.names[target[0]]}'s {KIND_NAMES[target[1]]}"
             elif squares_in(paths[0]) == [start, end] and not _diagonal(start, end):
                 label += ": grid change"
             description = paths[0] if len(paths) == 1 else f"{len(paths)} paths: you choose next"
             options.append(discord.SelectOption(label=label[:100], value=end, description=description))
-        kind = KIND_WORDS[piece_at(state, start)[1]]
+        kind = KIND_NAMES[piece_at(state, start)[1]]
         select = SessionSelect(
             session_id,
             "octego_dest",

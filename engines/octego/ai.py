@@ -2,9 +2,12 @@
 
 easy   a weighted random legal move (prefers wins, captures and advancing Octegos).
 medium a 2-ply search with the full evaluation and a little noise.
-hard   alpha-beta negamax with iterative deepening, move ordering and a time budget.
+hard   alpha-beta negamax with iterative deepening and move ordering, within a node budget.
 
-The search works on destinations only: two paths to the same square give the same position.
+A level's strength is set by search nodes (and depth), never by the clock, so it plays the
+same moves however busy the machine is; a wall-clock cap far above a normal move only guards
+against a pathological position. The search works on destinations only: two paths to the same
+square give the same position.
 """
 
 from __future__ import annotations
@@ -18,9 +21,12 @@ from .constants import BOARD_SIZE, HOME_ROW, OCTEGO
 from .rules import OctegoState, generate_moves, occupancy, piece_targets, position_key
 
 LEVELS = ("easy", "medium", "hard")
-DEFAULT_TIME_BUDGET = {"easy": 0.0, "medium": 0.3, "hard": 0.8}  # seconds; hard stays under 1 s
+# Search nodes per move. Hard: about 0.8 s of search on a quiet machine (the strength of the
+# former 0.8 s time budget); medium never needs its budget (a depth-2 search is a few hundred nodes).
+NODE_BUDGET = {"medium": 10_000, "hard": 24_000}
 MEDIUM_DEPTH = 2
 MAX_DEPTH = 12
+SAFETY_SECONDS = 10.0  # a search stops at this wall-clock time whatever its node budget
 
 WIN = 100_000
 PIECE_VALUE = {"1": 100, "2": 100, "3": 110, OCTEGO: 350}
@@ -37,23 +43,24 @@ Plan = tuple[int, int]  # (start square, end square)
 
 
 def choose_action(
-    state: OctegoState, seat: int, level: str = "medium", seed: int = 0, time_budget: float | None = None
+    state: OctegoState, seat: int, level: str = "medium", seed: int = 0, nodes: int | None = None
 ) -> dict[str, Any]:
-    """A legal action for ``seat`` (the player to move). ``time_budget`` (seconds) caps the
-    medium and hard searches; tests and win-rate runs pass a small one."""
+    """A legal action for ``seat`` (the player to move). ``nodes`` replaces the level's node
+    budget (:data:`NODE_BUDGET`) for the medium and hard searches: tests and win-rate runs pass
+    a small one. The same state, level, seed and budget give the same move (short of the
+    :data:`SAFETY_SECONDS` cap, which a normal move never nears)."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
-    if state.is_over or seat != state.to_move:
+    if state.over or seat != state.to_move:
         raise ValueError(f"seat {seat} cannot move now: the game is over or it is not their turn")
     moves = generate_moves(state.board, seat)
     if not moves:  # cannot happen in a running game (no legal move ends it), but stay legal
         return {"type": "resign"}
-    rng = rng_from(seed, "octego-ai", state.move_number)
-    budget = DEFAULT_TIME_BUDGET[level] if time_budget is None else time_budget
+    rng = rng_from(seed, "octego-ai", state.ply)
     if level == "easy":
         weights = [_easy_weight(state.board, seat, m.start, m.end) for m in moves]
         return {"type": "move", "path": rng.choices(moves, weights)[0].notation}
-    search = Search(state, seat, budget, rng)
+    search = Search(state, seat, NODE_BUDGET[level] if nodes is None else nodes, rng)
     start, end = search.best(MEDIUM_DEPTH if level == "medium" else MAX_DEPTH, noise=8 if level == "medium" else 0)
     paths = [m.notation for m in moves if m.start == start and m.end == end]
     return {"type": "move", "path": paths[0]}
@@ -103,16 +110,20 @@ def _wins(board: list[str], seat: int, plan: Plan) -> bool:
     return bool(taken) and taken[1] == OCTEGO and board.count(taken) == 1
 
 
-class _OutOfTime(Exception):
+class _OutOfBudget(Exception):
     pass
 
 
 class Search:
-    """Negamax alpha-beta with iterative deepening; scores are from the mover's view."""
+    """Negamax alpha-beta with iterative deepening; scores are from the mover's view.
 
-    def __init__(self, state: OctegoState, seat: int, budget: float, rng) -> None:
+    The search stops after ``max_nodes`` nodes (or :data:`SAFETY_SECONDS`) and plays the best
+    move of the deepest iteration it finished."""
+
+    def __init__(self, state: OctegoState, seat: int, max_nodes: int, rng) -> None:
         self.state, self.seat, self.rng = state, seat, rng
-        self.deadline = time.perf_counter() + budget
+        self.max_nodes = max_nodes
+        self.deadline = time.perf_counter() + SAFETY_SECONDS
         self.nodes = 0
         self.killers: dict[int, Plan] = {}
         self.noise = 0
@@ -132,7 +143,7 @@ class Search:
         for depth in range(1, max_depth + 1):
             try:
                 scores = self._root(board, seat, root, scores, depth)
-            except _OutOfTime:
+            except _OutOfBudget:
                 break
             self.depth_reached = depth
             top = max(scores.values())
@@ -158,8 +169,8 @@ class Search:
 
     def _negamax(self, board, seat, depth, alpha, beta, ply) -> float:
         self.nodes += 1
-        if self.nodes & 63 == 0 and time.perf_counter() > self.deadline:
-            raise _OutOfTime
+        if self.nodes > self.max_nodes or (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline):
+            raise _OutOfBudget
         if depth <= 0:
             return evaluate(board, seat, ply)
         if position_key(board, seat) in self.seen:

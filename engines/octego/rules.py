@@ -1,19 +1,26 @@
-"""Octego rules: board, moves, notation, game state and the engine object.
+"""Octego rules: board, moves, notation, the game state and the engine.
 
 Squares are numbered ``row * 8 + column`` with row 0 = row "1" (seat 0's home edge) and
 column 0 = "a". A board is a list of 64 cells: ``""`` when empty, else the owner's seat
 digit followed by the piece kind, e.g. ``"0O"`` (seat 0's Octego) or ``"13"`` (seat 1's 3).
+
+Events (no English: ``render.octego.narrate`` words them):
+
+- ``"move"`` (seat): ``path`` the squares visited, start first (``["c1", "d2"]``), ``capture``
+  the kind taken (``"1"``, ``"2"``, ``"3"``, ``"O"``) or None, ``grid_change`` True for a
+  straight edge step;
+- ``"resign"`` (seat) and ``"end"`` (reason, winners, draw), from the kit.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
-from engines.base import IllegalAction, Outcome
+from engines.base import ActionSpec, Game, GameState, IllegalAction, Outcome
 
 from .constants import (
     BOARD_SIZE,
@@ -28,7 +35,7 @@ from .constants import (
     STEPS,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA = 2
 SQUARES = BOARD_SIZE * BOARD_SIZE
 PIECES_PER_SIDE = len(HOME_ROW_LAYOUT)
 KIND_NAMES = {"1": "1", "2": "2", "3": "3", OCTEGO: "Octego"}
@@ -113,8 +120,13 @@ class Move(NamedTuple):
 
     @property
     def notation(self) -> str:
-        names = [SQUARE_NAMES[sq] for sq in self.path]
-        return "-".join(names[:-1]) + ("x" if self.capture else "-") + names[-1]
+        return notation([SQUARE_NAMES[sq] for sq in self.path], self.capture)
+
+
+def notation(path: Sequence[str], capture: object = None) -> str:
+    """A move as players write it: the squares visited, ``x`` before a captured square
+    (``c1-d2xe3``); ``capture`` is anything true for a capture (a move event's kind taken)."""
+    return "-".join(path[:-1]) + ("x" if capture else "-") + path[-1]
 
 
 def owner(cell: str) -> int | None:
@@ -304,47 +316,6 @@ def position_key(board: Board, to_move: int) -> str:
     return "".join(_KEY_CHARS.get(cell, ".") for cell in board) + str(to_move)
 
 
-# ---------------------------------------------------------------- state
-
-
-@dataclass
-class OctegoState:
-    seed: int
-    board: list[str]
-    to_move: int = 0
-    move_number: int = 0  # moves played so far, both players counted
-    # captured[seat]: kinds of the opponent's pieces that ``seat`` has taken.
-    captured: list[list[str]] = field(default_factory=lambda: [[], []])
-    # {"seat": 0, "path": ["c1", "d2"], "capture": "2" or None, "grid_change": False}
-    last_move: dict[str, Any] | None = None
-    moves_since_capture: int = 0
-    # Position keys since the last capture, current one last (older ones can never recur).
-    history: list[str] = field(default_factory=list)
-    winner: int | None = None
-    end_reason: str | None = None  # set when the game is over; winner None then means a draw
-    schema_version: int = SCHEMA_VERSION
-
-    @property
-    def is_over(self) -> bool:
-        return self.end_reason is not None
-
-
-def copy_state(state: OctegoState) -> OctegoState:
-    return OctegoState(
-        seed=state.seed,
-        board=list(state.board),
-        to_move=state.to_move,
-        move_number=state.move_number,
-        captured=[list(side) for side in state.captured],
-        last_move=None if state.last_move is None else {**state.last_move, "path": list(state.last_move["path"])},
-        moves_since_capture=state.moves_since_capture,
-        history=list(state.history),
-        winner=state.winner,
-        end_reason=state.end_reason,
-        schema_version=state.schema_version,
-    )
-
-
 # ---------------------------------------------------------------- notation
 
 
@@ -435,15 +406,79 @@ def find_move(board: Board, seat: int, text: str) -> Move:
     raise IllegalAction(f"{reason} It can reach: {', '.join(ends)}.")
 
 
+# ---------------------------------------------------------------- state
+
+
+@dataclass(kw_only=True)
+class OctegoState(GameState):
+    board: list[str]
+    to_move: int = 0
+    # captured[seat]: kinds of the opponent's pieces that ``seat`` has taken.
+    captured: list[list[str]] = field(default_factory=lambda: [[], []])
+    moves_since_capture: int = 0
+    # Position keys since the last capture, current one last (older ones can never recur).
+    history: list[str] = field(default_factory=list)
+    schema: int = field(default=SCHEMA, compare=False)
+
+
+def _won(seat: int, reason: str) -> Outcome:
+    return Outcome(ranks=(1, 2) if seat == 0 else (2, 1), scores=(1.0, 0.0) if seat == 0 else (0.0, 1.0), reason=reason)
+
+
+def _drawn(reason: str) -> Outcome:
+    return Outcome(ranks=(1, 1), scores=(0.5, 0.5), reason=reason)
+
+
 # ---------------------------------------------------------------- the engine
 
 
-class OctegoEngine:
+def _from_schema_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 (``move_number``, ``last_move``, ``winner``/``end_reason``, ``schema_version``)
+    to schema 2 (``ply``, the last action's events, ``outcome``, ``schema``)."""
+    data = dict(data)
+    moves = data.pop("move_number")
+    last = data.pop("last_move", None)
+    winner = data.pop("winner", None)
+    reason = data.pop("end_reason", None)
+    data.pop("schema_version", None)
+    resigned = reason == "resignation"
+    ply = moves + resigned  # schema 1 counted moves only; a resignation is an action too
+    events: list[dict[str, Any]] = []
+    outcome = None
+    if resigned:
+        loser = 1 - winner
+        events.append({"ply": ply, "seat": loser, "kind": "resign", "data": {}})
+        ranks = tuple(2 if seat == loser else 1 for seat in (0, 1))
+        outcome = Outcome(ranks=ranks, scores=tuple(float(rank == 1) for rank in ranks), reason=reason)
+    elif last is not None:
+        move = {"path": list(last["path"]), "capture": last.get("capture"), "grid_change": last.get("grid_change")}
+        events.append({"ply": ply, "seat": last["seat"], "kind": "move", "data": move})
+    if reason is not None and outcome is None:
+        outcome = _drawn(reason) if winner is None else _won(winner, reason)
+    if outcome is not None:
+        end = {"reason": outcome.reason, "winners": list(outcome.winners), "draw": outcome.is_draw}
+        events.append({"ply": ply, "seat": None, "kind": "end", "data": end})
+    data.update(
+        players=2,
+        ply=ply,
+        events=events,
+        outcome=None if outcome is None else asdict(outcome),
+        schema=2,
+    )
+    return data
+
+
+class OctegoEngine(Game[OctegoState]):
+    """Actions: ``{"type": "move", "path": "c1-d2-e3"}`` (see :func:`find_move`) and resign."""
+
     name = "octego"
     title = "Octego"
     min_players = 2
     max_players = 2
-    schema_version = SCHEMA_VERSION
+    state_class = OctegoState
+    schema = SCHEMA
+    actions: ClassVar[ActionSpec] = {"move": {"path": str}}
+    migrations: ClassVar[Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {1: _from_schema_1}
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> OctegoState:
         """``options`` may hold ``"position"`` (see :func:`parse_position`) and ``"to_move"``
@@ -457,129 +492,73 @@ class OctegoEngine:
             raise ValueError("to_move must be 0 or 1")
         state = OctegoState(
             seed=seed,
+            players=players,
             board=board,
             to_move=to_move,
             captured=[missing_pieces(board, 1), missing_pieces(board, 0)],
             history=[position_key(board, to_move)],
         )
         if NO_LEGAL_MOVE_LOSES and not has_any_move(board, to_move):
-            state.winner, state.end_reason = 1 - to_move, "no legal move"
+            self.finish(state, _won(1 - to_move, "no legal move"))
         return state
 
-    def apply(self, state: OctegoState, seat: int, action: Mapping[str, Any]) -> OctegoState:
-        if state.is_over:
-            raise IllegalAction("The game is over.")
-        if seat not in (0, 1):
-            raise IllegalAction("You are not playing in this game.")
-        kind = action.get("type")
-        if kind == "resign":
-            new = copy_state(state)
-            new.winner, new.end_reason = 1 - seat, "resignation"
-            return new
-        if kind != "move":
-            raise IllegalAction(f"Octego has no action {kind!r}: you can move a piece or resign.")
-        if seat != state.to_move:
-            raise IllegalAction("It is not your turn.")
-        path = action.get("path")
-        if not isinstance(path, str):
-            raise IllegalAction("A move needs a path, like c1-d2-e3.")
-        return play(state, find_move(state.board, seat, path))
+    def to_act(self, state: OctegoState) -> list[int]:
+        return [] if state.over else [state.to_move]
 
     def legal_actions(self, state: OctegoState, seat: int) -> list[dict[str, Any]]:
         """Moves in full notation for the player to move, then resignation (any seat)."""
-        if state.is_over or seat not in (0, 1):
+        if state.over or seat not in (0, 1):
             return []
-        actions: list[dict[str, Any]] = []
-        if seat == state.to_move:
-            actions = [{"type": "move", "path": m.notation} for m in generate_moves(state.board, seat)]
-        actions.append({"type": "resign"})
-        return actions
+        actions = [{"type": "move", "path": path} for path in legal_moves(state, seat)]
+        return [*actions, {"type": "resign"}]
 
-    def to_act(self, state: OctegoState) -> list[int]:
-        return [] if state.is_over else [state.to_move]
-
-    def outcome(self, state: OctegoState) -> Outcome | None:
-        if not state.is_over:
-            return None
-        if state.winner is None:
-            return Outcome(ranks=(1, 1), scores=(0.5, 0.5), reason=state.end_reason or "draw")
-        ranks = (1, 2) if state.winner == 0 else (2, 1)
-        scores = (1.0, 0.0) if state.winner == 0 else (0.0, 1.0)
-        return Outcome(ranks=ranks, scores=scores, reason=state.end_reason or "")
-
-    def dump(self, state: OctegoState) -> dict[str, Any]:
-        return asdict(state)
-
-    def load(self, data: Mapping[str, Any]) -> OctegoState:
-        version = data.get("schema_version")
-        if version != SCHEMA_VERSION:
-            raise ValueError(f"cannot load Octego state schema {version!r} (expected {SCHEMA_VERSION})")
-        last = data.get("last_move")
-        return OctegoState(
-            seed=int(data["seed"]),
-            board=list(data["board"]),
-            to_move=int(data["to_move"]),
-            move_number=int(data["move_number"]),
-            captured=[list(side) for side in data["captured"]],
-            last_move=None if last is None else {**last, "path": list(last["path"])},
-            moves_since_capture=int(data["moves_since_capture"]),
-            history=list(data["history"]),
-            winner=data.get("winner"),
-            end_reason=data.get("end_reason"),
-            schema_version=version,
+    def play_move(self, state: OctegoState, seat: int, action: Mapping[str, Any]) -> None:
+        move = find_move(state.board, seat, action["path"])
+        taken = state.board[move.end]
+        state.board = board_after(state.board, move)
+        state.to_move = 1 - seat
+        state.record(
+            "move",
+            seat,
+            path=[SQUARE_NAMES[sq] for sq in move.path],
+            capture=taken[1] if taken else None,
+            grid_change=move.grid_change,
         )
+        key = position_key(state.board, state.to_move)
+        if taken:
+            state.captured[seat].append(taken[1])
+            state.moves_since_capture = 0
+            state.history = [key]
+        else:
+            state.moves_since_capture += 1
+            state.history.append(key)
+        outcome = _decided(state, seat)
+        if outcome is not None:
+            self.finish(state, outcome)
 
 
-def play(state: OctegoState, move: Move) -> OctegoState:
-    """The state after the player to move plays ``move`` (assumed legal), with the end checks."""
-    seat = state.to_move
-    new = copy_state(state)
-    taken = state.board[move.end]
-    new.board = board_after(state.board, move)
-    new.to_move = 1 - seat
-    new.move_number += 1
-    new.last_move = {
-        "seat": seat,
-        "path": [square_name(sq) for sq in move.path],
-        "capture": taken[1] if taken else None,
-        "grid_change": move.grid_change,
-    }
-    key = position_key(new.board, new.to_move)
-    if taken:
-        new.captured[seat].append(taken[1])
-        new.moves_since_capture = 0
-        new.history = [key]
-    else:
-        new.moves_since_capture += 1
-        new.history.append(key)
-    _settle(new, seat)
-    return new
-
-
-def _settle(state: OctegoState, mover: int) -> None:
-    """Ends the game if the last move decided it, checking the rules in order of priority."""
+def _decided(state: OctegoState, mover: int) -> Outcome | None:
+    """How the game ends after ``mover``'s move, checking the rules in order of priority."""
     opponent = 1 - mover
     if octego_reached_goal(state.board, mover):
-        state.winner, state.end_reason = mover, "an Octego reached the far side"
-    elif octego_count(state.board, opponent) == 0:
-        state.winner, state.end_reason = mover, "both Octegos captured"
-    elif NO_LEGAL_MOVE_LOSES and not has_any_move(state.board, opponent):
-        state.winner, state.end_reason = mover, "no legal move"
-    elif state.history.count(state.history[-1]) >= REPETITIONS_FOR_DRAW:
-        state.end_reason = "threefold repetition"
-    elif state.moves_since_capture >= MOVES_WITHOUT_CAPTURE_FOR_DRAW:
-        state.end_reason = f"{MOVES_WITHOUT_CAPTURE_FOR_DRAW} moves without a capture"
+        return _won(mover, "an Octego reached the far side")
+    if octego_count(state.board, opponent) == 0:
+        return _won(mover, "both Octegos captured")
+    if NO_LEGAL_MOVE_LOSES and not has_any_move(state.board, opponent):
+        return _won(mover, "no legal move")
+    if state.history.count(state.history[-1]) >= REPETITIONS_FOR_DRAW:
+        return _drawn("threefold repetition")
+    if state.moves_since_capture >= MOVES_WITHOUT_CAPTURE_FOR_DRAW:
+        return _drawn(f"{MOVES_WITHOUT_CAPTURE_FOR_DRAW} moves without a capture")
+    return None
 
 
-ENGINE = OctegoEngine()
-
-
-# ---------------------------------------------------------------- helpers for the bot
+# ---------------------------------------------------------------- helpers for the bot and the picture
 
 
 def legal_moves(state: OctegoState, seat: int) -> list[str]:
     """Moves of ``seat`` in full notation (empty when it is not their turn or the game is over)."""
-    if state.is_over or seat != state.to_move:
+    if state.over or seat != state.to_move:
         return []
     return [m.notation for m in generate_moves(state.board, seat)]
 
@@ -592,8 +571,8 @@ def parse_move(state: OctegoState, seat: int, text: str) -> str:
 def moves_by_piece(state: OctegoState, seat: int) -> dict[str, list[str]]:
     """Legal moves grouped by starting square, e.g. ``{"c1": ["c1-b2", "c1-d2"], ...}``."""
     grouped: dict[str, list[str]] = {}
-    for notation in legal_moves(state, seat):
-        grouped.setdefault(notation[:2], []).append(notation)
+    for path in legal_moves(state, seat):
+        grouped.setdefault(path[:2], []).append(path)
     return grouped
 
 
@@ -601,16 +580,11 @@ def destinations_by_piece(state: OctegoState, seat: int) -> dict[str, dict[str, 
     """start -> end -> full paths. A 3 may have many paths (more than a 25-option menu holds),
     so menus can ask for the piece, then the destination, then the path only if several."""
     grouped: dict[str, dict[str, list[str]]] = {}
-    if state.is_over or seat != state.to_move:
+    if state.over or seat != state.to_move:
         return grouped
     for move in generate_moves(state.board, seat):
         grouped.setdefault(square_name(move.start), {}).setdefault(square_name(move.end), []).append(move.notation)
     return grouped
-
-
-def last_move_path(state: OctegoState) -> list[str] | None:
-    """Squares visited by the last move, start first (None before the first move)."""
-    return None if state.last_move is None else list(state.last_move["path"])
 
 
 def piece_at(state: OctegoState, square: str) -> tuple[int, str] | None:

@@ -9,7 +9,8 @@ import pytest
 from bot.games.octego import RULES, OctegoAdapter
 from bot.sessions import STALE_TEXT
 from bot.world import bot_member, private_texts
-from engines.octego import ENGINE, describe_position, legal_moves
+from engines.octego import ENGINE, legal_moves
+from engines.octego.rules import describe_position
 from render.octego import render_board
 
 SEED = 1234
@@ -86,9 +87,9 @@ async def test_first_option_chooses_who_moves_first(world, monkeypatch):
     session = await start(world, first="them")
     assert session.players == [world.bo.id, world.ada.id]
     assert f"It is {world.bo.mention}'s turn." in world.channel.last_message.content
-    assert await move(world.bo, world, "d1-e2") == "Done. **Bo** moved **d1-e2**."
+    assert await move(world.bo, world, "d1-e2") == "Done. **Bo** moved d1-e2."
     await world.ada.slash(world.channel, "octego resign")
-    assert "🏳 **Ada** resigned." in world.channel.last_message.content
+    assert "**Ada** resigned." in world.channel.last_message.content
     assert f"🏆 {world.bo.mention} won (resignation)." in world.channel.last_message.content
 
     for toss, seats in ((1, [world.bo.id, world.ada.id]), (0, [world.ada.id, world.bo.id])):
@@ -108,23 +109,26 @@ async def test_win_by_capturing_both_octegos_then_stats_and_rematch(world):
     position = {"position": "Od1 Oe1 1c5 1g5 / Od6 Of6 1a8 2h8", "to_move": 0}
     await world.set_state(session.id, ENGINE.new_game(2, position, SEED))
 
-    assert await move(world.ada, world, "c5xd6") == "Done. **Ada** moved **c5xd6**, capturing **Bo**'s Octego."
+    assert await move(world.ada, world, "c5xd6") == "Done. **Ada** moved c5xd6, capturing **Bo**'s Octego."
     message = world.channel.last_message
     assert message.id == session.record.message_id  # the game message is edited, not reposted
-    assert "**Ada** moved **c5xd6**, capturing **Bo**'s Octego." in message.content
-    assert "Octegos on the board: Ada 2 · Bo 1" in message.content
+    assert "**Ada** moved c5xd6, capturing **Bo**'s Octego." in message.content
+    assert "Octegos on the board: Ada 2 · Bo 1 · Moves played: 1" in message.content
     assert f"It is {world.bo.mention}'s turn." in message.content
-    assert "Last move: Ada c5xd6, capturing Bo's Octego." in message.attachments[0].description
+    assert "Ada moved c5xd6, capturing Bo's Octego." in message.attachments[0].description
 
-    assert await move(world.bo, world, "a8-b7") == "Done. **Bo** moved **a8-b7**."
+    assert await move(world.bo, world, "a8-b7") == "Done. **Bo** moved a8-b7."
     # The short form with an x is accepted: the only path from g5 to f6.
-    assert await move(world.ada, world, "g5 x f6") == "Done. **Ada** moved **g5xf6**, capturing **Bo**'s Octego."
+    assert await move(world.ada, world, "g5 x f6") == "Done. **Ada** moved g5xf6, capturing **Bo**'s Octego."
     session = await world.platform.sessions.load(session.id)
     assert await world.platform.store.live_session(world.channel.id) is None
     assert session.record.status == "finished"
     final = world.channel.last_message
     assert final.id == session.record.message_id
     assert f"🏆 {world.ada.mention} won (both Octegos captured)." in final.content
+    assert "**Ada** moved g5xf6, capturing **Bo**'s Octego." in final.content
+    assert "**Ada** won" not in final.content  # the result line says it, once
+    assert "Octegos on the board: Ada 2 · Bo 0\n" in final.content + "\n"
     assert labels(final) == ["Rematch"]
     assert "Game over: Ada wins (both Octegos captured)." in final.attachments[0].description
     late = await world.bo.slash(world.channel, "octego move", path="b7-c6")
@@ -177,17 +181,17 @@ async def test_move_button_flow(world):
     assert "2 paths lead from **a1** to **b4**" in menu.content
     assert [o["value"] for o in select_options(menu)] == ["a1-b2-c3-b4", "a1-b2-a3-b4"]
     await world.ada.select(menu, ["a1-b2-a3-b4"])
-    assert menu.content == "Done. **Ada** moved **a1-b2-a3-b4**."
+    assert menu.content == "Done. **Ada** moved a1-b2-a3-b4."
     assert menu.components == []
     session = await world.session()
-    assert session.state.last_move["path"] == ["a1", "b2", "a3", "b4"]
-    assert "**Ada** moved **a1-b2-a3-b4**." in world.message(game.id).content
+    assert session.state.events[0].data["path"] == ["a1", "b2", "a3", "b4"]
+    assert "**Ada** moved a1-b2-a3-b4." in world.message(game.id).content
 
     # Bo: a destination with a single path is played at once.
     menu = (await world.bo.click(game, label="Move")).response
     await world.bo.select(menu, ["e8"])
     await world.bo.select(menu, ["f7"])
-    assert menu.content == "Done. **Bo** moved **e8-f7**."
+    assert menu.content == "Done. **Bo** moved e8-f7."
     assert (await world.session()).state.to_move == 0
 
     # A menu from an earlier position cannot play anything.
@@ -250,7 +254,7 @@ async def test_illegal_moves_are_answered_privately(world):
     await refused(world, world.bo, "e8-d7", f"It is {world.ada.mention}'s turn.")
     await refused(world, world.cy, "c1-d2", "You are not playing in this game.")
     # A legal move still works afterwards.
-    assert await move(world.ada, world, "c1-d2") == "Done. **Ada** moved **c1-d2**."
+    assert await move(world.ada, world, "c1-d2") == "Done. **Ada** moved c1-d2."
 
 
 async def test_old_move_button_works_after_a_restart(world, settings):
@@ -262,11 +266,11 @@ async def test_old_move_button_works_after_a_restart(world, settings):
     assert menu.content.startswith("**Your move** (1/2)")
     await world.bo.select(menu, ["d8"])
     await world.bo.select(menu, ["c7"])
-    assert menu.content == "Done. **Bo** moved **d8-c7**."
+    assert menu.content == "Done. **Bo** moved d8-c7."
     session = await world.platform.sessions.load(session.id)
-    assert session.state.move_number == 2
+    assert session.state.ply == 2
     assert session.state.to_move == 0
-    assert "**Bo** moved **d8-c7**." in world.message(game.id).content
+    assert "**Bo** moved d8-c7." in world.message(game.id).content
     assert f"It is {world.ada.mention}'s turn." in world.message(game.id).content
 
 
@@ -280,18 +284,18 @@ async def test_against_the_computer(world):
     game = world.channel.last_message
     for turn in range(4):
         assert session.state.to_move == 0
-        assert session.state.move_number == 2 * turn
+        assert session.state.ply == 2 * turn
         answer = await move(world.ada, world, legal_moves(session.state, 0)[0])
         assert answer.startswith("Done. **Ada** moved")
         session = await world.platform.sessions.load(session.id)
         if session.record.status != "active":
             break
         # The computer has answered: its move is on the game message and it is Ada's turn again.
-        assert session.state.last_move["seat"] == 1
+        assert [(event.kind, event.seat) for event in session.state.events] == [("move", 1)]
         content = world.message(game.id).content
         assert "**TestBot** moved" in content
         assert f"It is {world.ada.mention}'s turn." in content
-    assert session.state.move_number >= 7
+    assert session.state.ply >= 7
 
 
 async def test_computer_moves_first_when_asked(world):
@@ -299,7 +303,7 @@ async def test_computer_moves_first_when_asked(world):
     await world.ada.slash(world.channel, "octego challenge", opponent=me, first="them", level="easy")
     session = await world.session()
     assert session.players == [me.id, world.ada.id]
-    assert session.state.move_number == 1
+    assert session.state.ply == 1
     assert session.state.to_move == 1
     assert "**TestBot** moved" in world.channel.last_message.content
 
@@ -321,3 +325,19 @@ async def test_rules_summary(world):
         "**Rematch**",
     ):
         assert phrase in embed.description
+
+
+async def test_a_player_named_like_a_seat_is_narrated_by_name(world):
+    seat_two = world.guild.add_member(world.env.create_user("seat2", global_name="Seat 2"))
+    world.platform.new_seed = lambda: SEED
+    await seat_two.slash(world.channel, "octego challenge", opponent=world.bo)
+    await world.bo.click(world.channel.last_message, label="Accept")
+    assert (await world.session()).names == ["Seat 2", "Bo"]
+    assert await move(seat_two, world, "c1-d2") == "Done. **Seat 2** moved c1-d2."
+    assert "**Seat 2** moved c1-d2." in world.channel.last_message.content
+    assert "Seat 2 moved c1-d2." in world.channel.last_message.attachments[0].description
+    assert await move(world.bo, world, "f8-e7") == "Done. **Bo** moved f8-e7."
+    await seat_two.slash(world.channel, "octego resign")
+    content = world.channel.last_message.content
+    assert "**Seat 2** resigned." in content
+    assert "**Bo** resigned" not in content

@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engines.base import IllegalAction
-from engines.octego import ENGINE, is_black, legal_moves, square_index
+from engines.octego import ENGINE, is_black, legal_moves, notation, square_index
 from engines.octego.constants import HOME_ROW_LAYOUT, OCTEGO, STEPS
 from engines.octego.rules import piece_moves, piece_targets
 
@@ -41,7 +41,7 @@ def test_random_games_conserve_pieces_alternate_and_round_trip(seed, plies):
     rng = random.Random(seed)
     state = ENGINE.new_game(2, {}, seed)
     for ply in range(plies):
-        if state.is_over:
+        if state.over:
             break
         seat = state.to_move
         assert ENGINE.to_act(state) == [seat]
@@ -53,10 +53,13 @@ def test_random_games_conserve_pieces_alternate_and_round_trip(seed, plies):
         action = rng.choice(moves)
         new = ENGINE.apply(state, seat, action)
         assert json.dumps(ENGINE.dump(state)) == before, "apply changed its input"
-        assert new.move_number == state.move_number + 1
+        assert new.ply == state.ply + 1
+        (event,) = [event for event in new.events if event.kind == "move"]
+        assert event.seat == seat
+        assert notation(event.data["path"], event.data["capture"]) == action["path"]
         state = new
         check_invariants(state)
-    if state.is_over:
+    if state.over:
         assert ENGINE.outcome(state) is not None
         assert ENGINE.to_act(state) == []
 
@@ -67,10 +70,10 @@ def test_every_listed_move_is_accepted_and_obeys_the_movement_rules(seed, plies)
     rng = random.Random(seed)
     state = ENGINE.new_game(2, {}, seed)
     for _ in range(plies):
-        if state.is_over:
+        if state.over:
             break
         state = random_step(state, rng)
-    assume(not state.is_over)  # the checks below need a player to move
+    assume(not state.over)  # the checks below need a player to move
     seat = state.to_move
     listed = legal_moves(state, seat)
     assert len(listed) == len(set(listed))
@@ -79,14 +82,14 @@ def test_every_listed_move_is_accepted_and_obeys_the_movement_rules(seed, plies)
             fast = piece_targets(state.board, square)
             assert len(fast) == len(set(fast))
             assert set(fast) == {m.end for m in piece_moves(state.board, square)}
-    for notation in listed:
-        after = ENGINE.apply(state, seat, {"type": "move", "path": notation})
-        path = squares_of(notation)
+    for written in listed:
+        after = ENGINE.apply(state, seat, {"type": "move", "path": written})
+        path = squares_of(written)
         kind = state.board[square_index(path[0])][1]
         target = state.board[square_index(path[-1])]
         assert after.board[square_index(path[-1])] == f"{seat}{kind}"
         assert after.board[square_index(path[0])] == ""
-        assert ("x" in notation) == bool(target)
+        assert ("x" in written) == bool(target)
         straight = path[0][0] == path[-1][0] or path[0][1] == path[-1][1]
         if len(path) == 2 and straight:  # a grid change: one space, colour flips, no capture
             assert kind != OCTEGO
@@ -108,20 +111,20 @@ def test_short_form_resolves_to_the_same_move_exactly_when_unique(seed, plies):
     rng = random.Random(seed)
     state = ENGINE.new_game(2, {}, seed)
     for _ in range(plies):
-        if state.is_over:
+        if state.over:
             break
         state = random_step(state, rng)
-    assume(not state.is_over)  # the checks below need a player to move
+    assume(not state.over)  # the checks below need a player to move
     seat = state.to_move
     listed = legal_moves(state, seat)
     by_ends: dict[tuple[str, str], list[str]] = {}
-    for notation in listed:
-        path = squares_of(notation)
-        by_ends.setdefault((path[0], path[-1]), []).append(notation)
+    for written in listed:
+        path = squares_of(written)
+        by_ends.setdefault((path[0], path[-1]), []).append(written)
     for (first, last), paths in by_ends.items():
         short = {"type": "move", "path": f"{first}-{last}"}
         if len(paths) == 1:
-            assert ENGINE.apply(state, seat, short).last_move["path"] == squares_of(paths[0])
+            assert ENGINE.apply(state, seat, short).events[0].data["path"] == squares_of(paths[0])
         else:
             with pytest.raises(IllegalAction) as error:
                 ENGINE.apply(state, seat, short)

@@ -6,20 +6,19 @@ import json
 
 import pytest
 
-from engines.base import IllegalAction
+from engines.base import Event, IllegalAction, Outcome
 from engines.octego import (
     ENGINE,
     destinations_by_piece,
     is_black,
-    last_move_path,
     legal_moves,
-    moves_by_piece,
-    parse_move,
+    notation,
     piece_at,
     pieces_of,
     square_index,
 )
 from engines.octego.constants import HOME_ROW_LAYOUT, MOVES_WITHOUT_CAPTURE_FOR_DRAW
+from engines.octego.rules import moves_by_piece, parse_move
 
 
 def start(position: str | None = None, to_move: int = 0):
@@ -34,6 +33,18 @@ def move(state, seat: int, path: str):
 def ends(state, square: str) -> set[str]:
     """The squares the piece on ``square`` can end on."""
     return set(destinations_by_piece(state, state.to_move).get(square, {}))
+
+
+def moved(state) -> Event:
+    """The move event of the last action."""
+    (event,) = [event for event in state.events if event.kind == "move"]
+    return event
+
+
+def last_move_path(state) -> list[str] | None:
+    """Squares visited by the last action's move (None if it was not a move)."""
+    found = [event for event in state.events if event.kind == "move"]
+    return found[0].data["path"] if found else None
 
 
 # ---------------------------------------------------------------- set-up
@@ -99,10 +110,10 @@ def test_octego_moves_one_space_diagonally():
 
 def test_pieces_stay_on_their_colour_when_moving_diagonally():
     state = start("3d4 2c3 1f6 Od2 Oa1 / Oh8")
-    for notation in legal_moves(state, 0):
-        squares = notation.replace("x", "-").split("-")
+    for written in legal_moves(state, 0):
+        squares = written.replace("x", "-").split("-")
         if squares[0][0] not in "ah" and squares[0][1] not in "18":
-            assert is_black(square_index(squares[0])) == is_black(square_index(squares[-1])), notation
+            assert is_black(square_index(squares[0])) == is_black(square_index(squares[-1])), written
 
 
 def test_direction_may_change_during_a_move_and_backward_is_allowed():
@@ -170,7 +181,7 @@ def test_landing_on_an_opponent_piece_captures_it_for_good():
     assert piece_at(after, "f6") == (0, "2")
     assert after.captured == [[*state.captured[0], "3"], state.captured[1]]
     assert len(pieces_of(after, 1)) == 1
-    assert after.last_move["capture"] == "3"
+    assert moved(after).data["capture"] == "3"
 
 
 def test_an_octego_may_not_capture():
@@ -203,7 +214,7 @@ def test_side_edge_piece_may_step_straight_forward_or_backward_changing_colour()
     after = move(state, 0, "a4-a5")
     assert piece_at(after, "a5") == (0, "2")
     assert is_black(square_index("a4")) != is_black(square_index("a5"))
-    assert after.last_move["grid_change"] is True
+    assert moved(after).data["grid_change"] is True
     assert move(start("3h5 Oc1 / Oa8"), 0, "h5-h4").board[square_index("h4")] == "03"
 
 
@@ -259,7 +270,8 @@ def test_octego_pieces_may_never_change_grids():
 def test_octego_reaching_the_far_side_wins():
     state = move(start("Oc7 Oa1 / Oh8 1h1"), 0, "c7-d8")
     assert ENGINE.outcome(state).winners == (0,)
-    assert state.end_reason == "an Octego reached the far side"
+    assert state.outcome.reason == "an Octego reached the far side"
+    assert [event.kind for event in state.events] == ["move", "end"]
     state = move(start("Oa3 Oa1 / Ob2 Oh8 1h6", to_move=1), 1, "b2-c1")
     assert ENGINE.outcome(state).winners == (1,)
     assert ENGINE.to_act(state) == []
@@ -290,6 +302,8 @@ def test_a_player_with_no_legal_move_loses():
     assert outcome.reason == "no legal move"
     blocked_at_start = start("Oc1 Oe1 1b7 / Oa8", to_move=1)
     assert ENGINE.outcome(blocked_at_start).winners == (0,)
+    assert blocked_at_start.ply == 0
+    assert [(event.ply, event.kind) for event in blocked_at_start.events] == [(0, "end")]
 
 
 def test_game_over_refuses_moves_and_lists_nothing():
@@ -413,10 +427,41 @@ def test_unreadable_or_impossible_moves_are_explained():
         move(state, 0, "c8-d7")
     with pytest.raises(IllegalAction, match="It can reach: b2, d2"):
         move(state, 0, "c1-e3")
-    with pytest.raises(IllegalAction, match="move a piece or resign"):
+    with pytest.raises(IllegalAction, match="the actions are move, resign"):
         ENGINE.apply(state, 0, {"type": "teleport"})
-    with pytest.raises(IllegalAction, match="needs a path"):
+    with pytest.raises(IllegalAction, match="needs its path"):
         ENGINE.apply(state, 0, {"type": "move"})
+
+
+@pytest.mark.parametrize(
+    ("action", "reason"),
+    [
+        (None, "An action is a dict with a type"),
+        ("c1-d2", "An action is a dict with a type"),
+        (["move", "c1-d2"], "An action is a dict with a type"),
+        ({"path": "c1-d2"}, "An action is a dict with a type"),
+        ({"type": "move", "path": ["c1", "d2"]}, "The path of a move action must be a text"),
+        ({"type": "move", "path": None}, "The path of a move action must be a text"),
+        ({"type": "move", "path": 12}, "The path of a move action must be a text"),
+        ({"type": "move", "path": {"from": "c1"}}, "The path of a move action must be a text"),
+        ({"type": "move", "path": "c1-d2", "promote": "3"}, "A move action has no field 'promote'"),
+        ({"type": "move", "path": ""}, "like c1-d2-e3"),
+        ({"type": "move", "path": "c1-d2-" * 40}, "A 1 piece moves exactly 1 space; that path has 79"),
+        ({"type": "move", "path": "é1-ü2"}, "can't read"),
+        ({"type": "resign", "why": "bored"}, "A resign action has no field 'why'"),
+    ],
+)
+def test_malformed_actions_are_refused_with_a_reason(action, reason):
+    state = start()
+    with pytest.raises(IllegalAction, match=reason):
+        ENGINE.apply(state, 0, action)
+
+
+def test_seats_outside_the_game_are_refused():
+    state = start()
+    for seat in (2, -1, "0", None, True):
+        with pytest.raises(IllegalAction, match="not playing"):
+            ENGINE.apply(state, seat, {"type": "move", "path": "c1-d2"})
 
 
 # ---------------------------------------------------------------- state handling
@@ -442,7 +487,8 @@ def test_json_round_trip_is_exact():
 
 def test_load_rejects_an_unknown_schema():
     data = ENGINE.dump(start())
-    data["schema_version"] = 99
+    assert data["schema"] == 2
+    data["schema"] = 99
     with pytest.raises(ValueError, match="schema"):
         ENGINE.load(data)
 
@@ -474,3 +520,70 @@ def test_helpers_group_moves_by_piece_and_destination():
     actions = ENGINE.legal_actions(state, 0)
     assert actions[-1] == {"type": "resign"}
     assert [a["path"] for a in actions[:-1]] == legal_moves(state, 0)
+
+
+# ---------------------------------------------------------------- events and stored games
+
+
+def test_a_move_records_one_move_event_with_its_path_capture_and_grid_change():
+    state = start("3d4 2a4 Oa1 / Oh8 1e5")
+    after = move(state, 0, "d4-c5-e5")  # a short form is recorded as the full path
+    assert after.ply == state.ply + 1
+    assert after.events == [
+        Event(1, 0, "move", {"path": ["d4", "c5", "d6", "e5"], "capture": "1", "grid_change": False})
+    ]
+    assert notation(moved(after).data["path"], moved(after).data["capture"]) == "d4-c5-d6xe5"
+    after = move(after, 1, "h8-g7")
+    assert after.events == [Event(2, 1, "move", {"path": ["h8", "g7"], "capture": None, "grid_change": False})]
+    after = move(after, 0, "a4-a5")
+    assert moved(after).data == {"path": ["a4", "a5"], "capture": None, "grid_change": True}
+    resigned = ENGINE.apply(after, 0, {"type": "resign"})
+    assert [(event.kind, event.seat) for event in resigned.events] == [("resign", 0), ("end", None)]
+    assert resigned.events[-1].data == {"reason": "resignation", "winners": [1], "draw": False}
+
+
+def schema_1(state_fields: dict) -> dict:
+    """A state as the schema 1 engine dumped it (fields it had; values from the test)."""
+    board = ENGINE.new_game(2, {}, 7).board
+    return {
+        "seed": 7,
+        "board": board,
+        "to_move": 0,
+        "move_number": 0,
+        "captured": [[], []],
+        "last_move": None,
+        "moves_since_capture": 0,
+        "history": [],
+        "winner": None,
+        "end_reason": None,
+        "schema_version": 1,
+        **state_fields,
+    }
+
+
+def test_schema_1_states_load_with_their_result_and_last_move():
+    drawn = ENGINE.load(
+        schema_1(
+            {
+                "move_number": 40,
+                "end_reason": "threefold repetition",
+                "last_move": {"seat": 1, "path": ["f6", "g5"], "capture": None, "grid_change": False},
+            }
+        )
+    )
+    assert drawn.ply == 40
+    assert drawn.outcome == Outcome((1, 1), (0.5, 0.5), "threefold repetition")
+    assert [event.kind for event in drawn.events] == ["move", "end"]
+    assert moved(drawn) == Event(40, 1, "move", {"path": ["f6", "g5"], "capture": None, "grid_change": False})
+    won = ENGINE.load(schema_1({"move_number": 9, "winner": 0, "end_reason": "both Octegos captured"}))
+    assert won.outcome == Outcome((1, 2), (1.0, 0.0), "both Octegos captured")
+    assert ENGINE.to_act(won) == []
+    resigned = ENGINE.load(schema_1({"move_number": 3, "to_move": 1, "winner": 0, "end_reason": "resignation"}))
+    assert resigned.ply == 4  # the resignation was an action
+    assert resigned.outcome.winners == (0,)
+    assert resigned.outcome.reason == "resignation"
+    assert [(event.kind, event.seat) for event in resigned.events] == [("resign", 1), ("end", None)]
+    running = ENGINE.load(schema_1({"history": start().history}))
+    assert running.outcome is None
+    assert running.events == []
+    assert running == start()

@@ -7,6 +7,7 @@ import io
 import pytest
 from PIL import Image
 
+from engines.base import Event
 from engines.octego import ENGINE
 from render import theme
 from render.octego import (
@@ -15,6 +16,7 @@ from render.octego import (
     CELL,
     PATH_COLOUR,
     PURPLE_SPACE,
+    narrate,
     render_board,
     square_centre,
 )
@@ -112,8 +114,9 @@ def test_captured_pieces_appear_beside_the_board():
 def test_description_lets_a_blind_player_follow():
     state = played("d4-e5xf4", position="2d4 Oa1 / Oh8 1f4")
     text = render_board(state, NAMES).description
-    for fact in ("Ada", "Grace", "d4-e5xf4", "capturing Grace's 1", "Grace's turn", "Octegos a1", "h8"):
+    for fact in ("Ada", "Grace", "Ada moved d4-e5xf4, capturing Grace's 1.", "Grace's turn", "Octegos a1", "h8"):
         assert fact in text, fact
+    assert "1 move played" in text
     assert "your turn" in render_board(state, NAMES, viewer=1).description
     assert len(text) <= 1024
 
@@ -127,7 +130,56 @@ def test_finished_game_says_who_won(ending, winner):
     picture = render_board(state, NAMES)
     assert winner in picture.description
     assert "Game over" in picture.description
+    assert ("Ada resigned." in picture.description) == (ending == "resign")
+    assert "0 moves played" in picture.description if ending == "resign" else "1 move played" in picture.description
     decode(picture)
+
+
+def test_a_resignation_keeps_the_board_but_draws_no_last_move():
+    state = played("d4-e5-f6", position="2d4 Oa1 / Oh8 1f4")
+    resigned = ENGINE.apply(state, 1, {"type": "resign"})
+    image = decode(render_board(resigned, NAMES))
+    assert not close(image.getpixel(square_centre("e5")), PATH_COLOUR)
+    assert close(token_ring(image, "f6"), theme.SKY_BLUE)
+    text = render_board(resigned, NAMES).description
+    assert "Grace resigned." in text
+    assert "1 move played" in text
+    assert "Game over: Ada wins (resignation)." in text
+
+
+# ---------------------------------------------------------------- the narrator
+
+
+def test_narrator_words_each_event_with_the_names_as_given():
+    capture = played("d4-e5xf4", position="2d4 Oa1 / Oh8 1f4").events[0]
+    assert narrate(capture, NAMES) == "Ada moved d4-e5xf4, capturing Grace's 1."
+    assert narrate(capture, ["**Ada**", "**Grace**"]) == "**Ada** moved d4-e5xf4, capturing **Grace**'s 1."
+    octego = played("c1-d2", "h6xg7", position="1c1 Oa1 Og7 / Oh8 1h6").events[0]
+    assert narrate(octego, NAMES) == "Grace moved h6xg7, capturing Ada's Octego."
+    grid = played("a4-a5", position="2a4 Oc1 / Oh8").events[0]
+    assert narrate(grid, NAMES) == "Ada moved a4-a5 (grid change)."
+    assert narrate(Event(3, 1, "resign"), NAMES) == "Grace resigned."
+    won = Event(3, None, "end", {"reason": "both Octegos captured", "winners": [0], "draw": False})
+    assert narrate(won, NAMES) == "Ada won (both Octegos captured)."
+    drawn = Event(9, None, "end", {"reason": "threefold repetition", "winners": [0, 1], "draw": True})
+    assert narrate(drawn, NAMES) == "The game ends in a draw (threefold repetition)."
+    assert narrate(Event(1, None, "something new"), NAMES) == ""
+
+
+def test_narrator_never_confuses_a_player_named_like_a_seat():
+    names = ["Seat 2", "Bo"]
+    state = played("c1-d2", position="1c1 Oa1 / Oh8 1e3")
+    assert narrate(state.events[0], names) == "Seat 2 moved c1-d2."
+    state = ENGINE.apply(state, 1, {"type": "move", "path": "e3xd2"})
+    assert narrate(state.events[0], names) == "Bo moved e3xd2, capturing Seat 2's 1."
+    capture = played("c1-d2", "h8-g7", "d2xe3", position="1c1 Oa1 / Oh8 1e3").events[0]
+    assert narrate(capture, names) == "Seat 2 moved d2xe3, capturing Bo's 1."
+    resigned = ENGINE.apply(played(), 0, {"type": "resign"})
+    said = [narrate(event, names) for event in resigned.events]
+    assert said == ["Seat 2 resigned.", "Bo won (resignation)."]
+    description = render_board(resigned, names).description
+    assert "Seat 2 resigned." in description
+    assert "Bo resigned" not in description
 
 
 def test_long_names_do_not_break_the_layout():
