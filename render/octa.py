@@ -30,6 +30,7 @@ from engines.octa import (
     table_count,
 )
 from render import theme
+from render.narration import shared_sentence
 
 WIDTH = 960
 MARGIN = 24
@@ -123,14 +124,7 @@ def narrate(event: Event, names: Sequence[str]) -> str:
         return "The stock ran out again: this is the last turn."
     if kind == "octa":
         return f"{who} has an Octa and {data['table']} cards on the table!"
-    if kind == "resign":
-        return f"{who} resigned."
-    if kind == "end":
-        if data["draw"]:
-            return f"The game ends in a draw: {data['reason']}."
-        winners = " and ".join(_seat_name(names, seat) for seat in data["winners"])
-        return f"{winners} won: {data['reason']}."
-    return ""
+    return shared_sentence(event, names)
 
 
 def last_action_text(state: OctaState, names: Sequence[str]) -> str:

@@ -24,6 +24,7 @@ from engines.octagion import (
     team_of,
 )
 from render import theme
+from render.narration import shared_sentence
 from render.theme import Picture
 
 WIDTH = 960
@@ -75,11 +76,7 @@ def narrate(event: Event, names: Sequence[str]) -> str:
         return f"Round {data['round']} is over."
     if event.kind == "resign":
         return f"{who} left the game."
-    if event.kind == "end":
-        if data["draw"]:
-            return f"Everyone shares the win ({data['reason']})."
-        return " and ".join(names[seat] for seat in data["winners"]) + f" won ({data['reason']})."
-    return ""
+    return shared_sentence(event, names)
 
 
 def _last_action(state: OctagionState, names: Sequence[str]) -> str:

@@ -32,6 +32,7 @@ from engines.octagone import (
     team_shields_left,
 )
 from render import theme
+from render.narration import shared_sentence
 
 WIDTH = 960
 CELL = 112
@@ -338,11 +339,7 @@ def narrate(event: Event, names: Sequence[str]) -> str:
         return f"{who} has no {colour_words(box_colour(box))} shield or joker for {box} and skips."
     if event.kind == "white_lady_removed":
         return f"The White Lady leaves {data['box']}."
-    if event.kind == "resign":
-        return f"{who} resigned."
-    if event.kind == "end":
-        return f"The game ends: {data['reason']}."
-    return ""
+    return shared_sentence(event, names)
 
 
 def describe(state: OctagoneState, names: Sequence[str], viewer: int | None = None) -> str:

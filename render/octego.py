@@ -27,6 +27,7 @@ from engines.octego import (
     square_index,
 )
 from render import theme
+from render.narration import shared_sentence
 
 SCALE = 2  # supersampling factor
 CELL = 80
@@ -83,13 +84,7 @@ def narrate(event: Event, names: Sequence[str]) -> str:
         if data["grid_change"]:
             text += " (grid change)"
         return text + "."
-    if event.kind == "resign":
-        return f"{names[event.seat]} resigned."
-    if event.kind == "end":
-        if event.data["draw"]:
-            return f"The game ends in a draw ({event.data['reason']})."
-        return f"{' and '.join(names[seat] for seat in event.data['winners'])} won ({event.data['reason']})."
-    return ""
+    return shared_sentence(event, names)
 
 
 def _last_move(state: OctegoState) -> Event | None:

@@ -35,6 +35,7 @@ from engines.octiles import (
     seat_of,
 )
 from render import theme
+from render.narration import shared_sentence
 
 WIDTH = 960
 SCALE = 2  # drawn at 2x, then scaled down with a smooth filter
@@ -598,13 +599,7 @@ def narrate(event: Event, names: Sequence[str]) -> str:
         return f"{who} scrambled the tiles on {', '.join(data['spaces'])}."
     if kind == "skip_scramble":
         return f"{who} did not scramble."
-    if kind == "resign":
-        return f"{who} resigned."
-    if kind == "end":
-        if data["draw"]:
-            return f"The game is a draw ({data['reason']})."
-        return f"{' and '.join(names[seat] for seat in data['winners'])} won ({data['reason']})."
-    return ""
+    return shared_sentence(event, names)
 
 
 __all__ = ["describe", "narrate", "picture_height", "render_board", "render_orientations", "tile_path_curve"]

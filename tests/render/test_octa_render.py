@@ -165,7 +165,7 @@ def test_every_event_of_whole_games_is_narrated_naming_the_right_player():
     resigned = ENGINE.apply(state if not state.over else ENGINE.new_game(2, {}, 1), 0, {"type": "resign"})
     assert [narrate(event, names) for event in resigned.events] == [
         "Seat 2 resigned.",
-        "Bo won: resignation.",
+        "Bo won (resignation).",
     ]
 
 

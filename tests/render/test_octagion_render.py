@@ -200,7 +200,7 @@ def test_narrator_inserts_names_as_given():
     bold = ["**Ann\\_1**", "**Bob**"]
     assert R.narrate(Event(3, 0, "got_it", {"team": 0, "round": 1}), bold) == "**Ann\\_1** called Got it!"
     end = Event(3, None, "end", {"reason": "all rounds played", "winners": [0, 1], "draw": True})
-    assert R.narrate(end, bold) == "Everyone shares the win (all rounds played)."
+    assert R.narrate(end, bold) == "The game ends in a draw (all rounds played)."
     stopped = Event(3, None, "round_end", {"round": 4, "reason": "stopped", "got_it_team": None})
     assert R.narrate(stopped, bold) == "Round 4 is over."
 

@@ -177,7 +177,7 @@ def test_narrator_says_each_event_in_one_sentence():
     assert narrate(Event(4, 1, "resign"), names) == "Bo resigned."
     assert (
         narrate(Event(4, None, "end", {"reason": "resignation", "winners": [0], "draw": False}), names)
-        == "The game ends: resignation."
+        == "Ana won (resignation)."
     )
 
 

@@ -192,7 +192,7 @@ def test_set_up_option_1_and_passes_are_narrated():
     drawn = ENGINE.apply(stuck, 1, {"type": "pass"})
     assert narrated(drawn) == [
         "Grace (Teal) had no legal option and passed.",
-        "The game is a draw (both players passed in a row).",
+        "The game ends in a draw (both players passed in a row).",
     ]
 
 

@@ -1,0 +1,20 @@
+"""Words for the events every engine shares (the kit's ``resign`` and ``end``), so that all five
+games tell a resignation and a result alike; each game's narrator tells its own events first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engines.base import Event
+
+
+def shared_sentence(event: Event, names: Sequence[str]) -> str:
+    """A kit event in words ("" for any other event)."""
+    if event.kind == "resign":
+        return f"{names[event.seat]} resigned."
+    if event.kind == "end":
+        reason = event.data["reason"]
+        if event.data["draw"]:
+            return f"The game ends in a draw ({reason})."
+        return f"{' and '.join(names[seat] for seat in event.data['winners'])} won ({reason})."
+    return ""
