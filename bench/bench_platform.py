@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import tempfile
 import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
 from bench import Row
 from bench.simcord_harness import NOOP_ROW, time_interaction
+from bot.computer import THINKING_WORKERS
 
 
 async def _noop(world, _context) -> None:
@@ -54,8 +58,82 @@ def _store_saves(repeat: int = 200) -> Row:
     return Row("platform: store save (state + action)", asyncio.run(measure()), baseline=NOOP_ROW)
 
 
+QUIET_MOVE_ROW = "platform: a move in another channel, nothing thinking"
+THINKERS = 10  # hard computer moves thinking at once in other channels
+
+
+async def _other_channel_moves(thinking: Callable[[], Executor] | None, repeat: int) -> list[float]:
+    """A move elsewhere (engine apply, then the board drawn in the render pool, as the bot does)
+    timed while ``THINKERS`` hard Octego searches keep running in ``thinking``'s executor."""
+    from bot.rendering import RenderPool
+    from engines.octego import ENGINE, choose_action
+    from render.octego import render_board
+
+    loop = asyncio.get_running_loop()
+    renderer = RenderPool()
+    start_state = ENGINE.new_game(2, {}, 1)
+    executor = thinking() if thinking else None
+    done = asyncio.Event()
+
+    async def think_until_done(seed: int) -> None:
+        while not done.is_set():
+            await loop.run_in_executor(executor, choose_action, start_state, 0, "hard", seed)
+
+    async def move(state, number: int):
+        seat = ENGINE.to_act(state)[0]
+        state = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[number % 3])
+        await renderer.render(render_board, state, ["Ada", "Bo"])
+        return state
+
+    state = start_state
+    for number in range(3):  # warm up: fonts, caches and the workers' start-up are not measured
+        state = await move(state, number)
+    if executor is not None:
+        await asyncio.gather(
+            *(loop.run_in_executor(executor, choose_action, start_state, 0, "easy", 0) for _ in range(2))
+        )
+    thinkers = [asyncio.ensure_future(think_until_done(seed)) for seed in range(THINKERS)] if executor else []
+    await asyncio.sleep(0.2)  # let every search get going
+    samples = []
+    for number in range(repeat):
+        start = time.perf_counter()
+        state = await move(state, number)
+        samples.append(time.perf_counter() - start)
+    done.set()
+    await asyncio.gather(*thinkers)
+    renderer.shutdown()
+    if executor is not None:
+        executor.shutdown()
+    return samples
+
+
+def _computer_thinking_beside_moves(repeat: int = 15) -> list[Row]:
+    def threads() -> Executor:
+        return ThreadPoolExecutor(THINKERS)
+
+    def processes() -> Executor:
+        return ProcessPoolExecutor(THINKING_WORKERS, mp_context=multiprocessing.get_context("spawn"))
+
+    return [
+        Row(QUIET_MOVE_ROW, asyncio.run(_other_channel_moves(None, repeat)), note="Octego apply + board render"),
+        Row(
+            f"platform: that move while {THINKERS} hard computer moves think in threads",
+            asyncio.run(_other_channel_moves(threads, repeat)),
+            baseline=QUIET_MOVE_ROW,
+            note="the default thread pool, as before",
+        ),
+        Row(
+            f"platform: that move while {THINKERS} hard computer moves think in the process pool",
+            asyncio.run(_other_channel_moves(processes, repeat)),
+            baseline=QUIET_MOVE_ROW,
+            note=f"{THINKING_WORKERS} spawned workers, as bot/computer.py",
+        ),
+    ]
+
+
 def run() -> list[Row]:
     return [
         time_interaction(NOOP_ROW, _noop, games=[], baseline=None, note="/games through SimCord, end to end"),
         _store_saves(),
+        *_computer_thinking_beside_moves(),
     ]
