@@ -9,12 +9,14 @@ around it and works the same for every game.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.context import GameContext
+from bot.menus import ActionMenu
 from bot.sessions import GameSession
 from engines.base import Event, Game
 from render.theme import Picture
@@ -22,7 +24,21 @@ from render.theme import Picture
 # The computer's strength, offered by every game that has a computer opponent.
 COMPUTER_LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "medium", "hard")]
 
-__all__ = ["COMPUTER_LEVEL_CHOICES", "GameAdapter", "GameSession"]
+__all__ = ["COMPUTER_LEVEL_CHOICES", "ChallengeOption", "GameAdapter", "GameSession"]
+
+
+@dataclass(frozen=True)
+class ChallengeOption:
+    """An extra option of a game's generated `/<game> challenge` (Octego's ``first``).
+
+    ``choices`` are (shown, value) pairs; without them the option is a yes/no (``bool``).
+    The value chosen is stored under ``name`` in the game's options unless
+    :meth:`GameAdapter.challenge_options` says otherwise.
+    """
+
+    name: str
+    description: str
+    choices: Sequence[tuple[str, str]] = ()
 
 
 class GameAdapter:
@@ -39,6 +55,10 @@ class GameAdapter:
     simultaneous: bool = False  # everyone acts at once: no "it is @x's turn" line on the game message
     computer_levels: Sequence[str] = ("easy", "medium", "hard")
     private_view_label: str | None = None  # e.g. "My hand": a button on the game message
+    menus: Sequence[ActionMenu] = ()  # the game's turn menus, declared as steps (bot/menus.py)
+    # `/<game> challenge` is generated: an opponent, these options, and ``level`` for the computer.
+    challenge_extras: Sequence[ChallengeOption] = ()
+    team_play: bool = False  # four players in pairs: the challenge also asks for a partner and opponent2
 
     def __init__(self, ctx: GameContext):
         self.ctx = ctx
@@ -86,6 +106,12 @@ class GameAdapter:
     def default_options(self) -> dict[str, Any]:
         """Options for a challenge made without choosing any (the "Apps > Challenge" menu)."""
         return {}
+
+    def challenge_options(self, chosen: dict[str, Any], seats: dict[str, int | None]) -> dict[str, Any]:
+        """A challenge's stored options from what was chosen in the command (unset ones are None).
+        ``seats`` holds the user ids of challenger, opponent, partner and opponent2. A UserError
+        refuses a combination that cannot be played."""
+        return {name: value for name, value in chosen.items() if value is not None}
 
     def seat_order(self, challenger: int, invitees: Sequence[int], options: dict[str, Any]) -> list[int]:
         """Seats in play order from a challenge; by default the challenger moves first."""

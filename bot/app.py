@@ -7,16 +7,18 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
+from inspect import Parameter, Signature
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter import GameAdapter
+from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter
 from bot.common_commands import add_common_commands, board, resign
 from bot.components import SessionButton, SessionSelect
 from bot.platform import Platform
-from bot.replies import acknowledge, answer_error, reply_private
+from bot.replies import UserError, acknowledge, answer_error, reply_private
 from bot.settings import Settings
 from bot.store import Store
 
@@ -24,6 +26,7 @@ log = logging.getLogger(__name__)
 
 # Game text can never ping @everyone, @here or a role; only the players it names.
 ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+PAIRS = ("partner", "opponent2")  # the two more players of a game in pairs
 
 
 def all_games() -> list[type[GameAdapter]]:
@@ -137,5 +140,50 @@ def game_group(platform: Platform, adapter: GameAdapter) -> app_commands.Group:
         await acknowledge(interaction)
         await board(platform, interaction, game)
 
+    if adapter.challengeable:
+        group.add_command(challenge_command(platform, adapter))
     adapter.add_commands(group)
     return group
+
+
+def challenge_command(platform: Platform, adapter: GameAdapter) -> app_commands.Command:
+    """`/<game> challenge`, generated from what the game declares: an opponent (with a partner
+    and the opponent's partner where pairs play), the game's extra options, and ``level``, the
+    computer's strength, when the bot is challenged."""
+    Member = discord.Member
+    parameters = [
+        Parameter("interaction", Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
+        Parameter("opponent", Parameter.KEYWORD_ONLY, annotation=Member),
+    ]
+    described = {"opponent": "Who you play against (mention me to play the computer)"}
+    if adapter.team_play:
+        parameters += [Parameter(n, Parameter.KEYWORD_ONLY, annotation=Member | None, default=None) for n in PAIRS]
+        described |= {"partner": "Four players: your partner (give opponent2 too)"}
+        described |= {"opponent2": "Four players: your opponent's partner"}
+    choices: dict[str, list[app_commands.Choice[str]]] = {"level": COMPUTER_LEVEL_CHOICES}
+    for extra in adapter.challenge_extras:
+        kind = (str | None) if extra.choices else (bool | None)
+        parameters.append(Parameter(extra.name, Parameter.KEYWORD_ONLY, annotation=kind, default=None))
+        described[extra.name] = extra.description
+        if extra.choices:
+            choices[extra.name] = [app_commands.Choice(name=shown, value=value) for shown, value in extra.choices]
+    parameters.append(Parameter("level", Parameter.KEYWORD_ONLY, annotation=str | None, default=None))
+    described["level"] = "How strong the computer plays, when you challenge me (default: medium)"
+
+    async def challenge(interaction: discord.Interaction, opponent: discord.Member, **chosen: Any) -> None:
+        await acknowledge(interaction)
+        level = chosen.pop("level", None)
+        partner, opponent2 = (chosen.pop(name, None) for name in PAIRS)
+        if (partner is None) != (opponent2 is None):
+            raise UserError("For four players give both `partner` and `opponent2`; for two players, neither.")
+        invitees = [opponent] if partner is None else [opponent, partner, opponent2]
+        users = dict(zip(("challenger", "opponent", *PAIRS), [interaction.user, *invitees], strict=False))
+        options = adapter.challenge_options(chosen, {role: user.id for role, user in users.items()})
+        await platform.context.challenge(interaction, adapter.name, invitees, options, level)
+
+    challenge.__signature__ = Signature(parameters)
+    app_commands.describe(**described)(challenge)
+    app_commands.choices(**choices)(challenge)
+    players = "someone (or three people, in pairs)" if adapter.team_play else "someone"
+    description = f"Challenge {players} to {adapter.title} (challenge me to play the computer)."
+    return app_commands.Command(name="challenge", description=description[:100], callback=challenge)

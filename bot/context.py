@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.components import Controls
+from bot.menus import Menus
 from bot.outbox import Outbox
 from bot.rendering import RenderPool
 from bot.replies import UserError, reply_private
@@ -39,6 +40,7 @@ class GameContext:
     busy_text: Callable[[Any], str]  # "There is already a game of ... in this channel"
     first_message_or_close: Callable[[discord.Interaction, Any], Awaitable[None]]
     new_seed: Callable[[], int]
+    menus: Menus  # the one menu mechanism: a game's declared ActionMenus, their button and autocomplete
 
     @property
     def me(self) -> int:
@@ -54,12 +56,8 @@ class GameContext:
         return await self.sessions.act(session_id, user_id, action, **how)
 
     async def menu_step(self, user_id: int, session_id: int, built_for: str | None = None) -> tuple[GameSession, int]:
-        """For a step of a private menu: the session and the user's seat if they may act now and,
-        for a menu built earlier, the game has not moved on since (the platform's stale sentence)."""
-        session = await self.sessions.load(session_id)
-        seat = self.sessions.check_can_act(session, user_id)
-        self.sessions.check_fresh(session, built_for)
-        return session, seat
+        """For a step of a game's own private menu: see :meth:`Sessions.seat_on_turn`."""
+        return await self.sessions.seat_on_turn(session_id, user_id, built_for)
 
     async def session_for(self, interaction: discord.Interaction, game: str) -> GameSession:
         """This channel's running game of ``game``, or a clear error."""

@@ -23,6 +23,7 @@ from bot.challenges import Challenges
 from bot.components import Controls
 from bot.computer import ComputerPlayers
 from bot.context import GameContext
+from bot.menus import Menus
 from bot.outbox import Outbox
 from bot.rendering import RenderPool
 from bot.replies import ErrorLog
@@ -53,6 +54,7 @@ class Platform:
         self.results = Results(self.sessions)
         self.challenges = Challenges(self.sessions, self.outbox, self.controls, self.timers, self.games, bot)
         self.computer = ComputerPlayers(self.sessions, self.games, bot, self.errors)
+        self.menus = Menus(self.sessions, self.controls, self.table.narration, self.renderer.render)
         self.sessions.committed.append(self._after_commit)
         self.challenges.new_seed = lambda: self.new_seed()
         context = GameContext(
@@ -67,10 +69,13 @@ class Platform:
             self.challenges.busy_text,
             self.challenges.first_message_or_close,
             lambda: self.new_seed(),
+            self.menus,
         )
         for adapter_class in adapters:
             adapter = adapter_class(context)
             self.games[adapter.name] = adapter
+            for menu in adapter.menus:
+                self.menus.add(menu, adapter.engine)
         self.context = context
 
     def _after_commit(self, session: GameSession, _added: list[TimerRecord], _removed: list[int]) -> None:

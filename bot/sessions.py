@@ -277,6 +277,16 @@ class Sessions:
         if built_for is not None and str(built_for) != str(session.action_number):
             raise UserError(STALE_TEXT)
 
+    async def seat_on_turn(
+        self, session_id: int, user_id: int, built_for: int | str | None = None
+    ) -> tuple[GameSession, int]:
+        """For a control of the player on turn (a menu step): the session and the user's seat,
+        after the one turn check and, for a control built earlier, the one stale check."""
+        session = await self.load(session_id)
+        seat = self.check_can_act(session, user_id)
+        self.check_fresh(session, built_for)
+        return session, seat
+
     @staticmethod
     def turn_sentence(session: GameSession, to_act: list[int]) -> str:
         if not to_act:

@@ -25,10 +25,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter, GameSession
+from bot.adapter import GameAdapter, GameSession
 from bot.components import SessionButton, SessionSelect, view_of
 from bot.rendering import as_file
-from bot.replies import UserError, acknowledge
+from bot.replies import UserError
 from engines.octa import (
     ENGINE,
     FACE_DOWN,
@@ -129,15 +129,6 @@ class OctaAdapter(GameAdapter):
 
     def add_commands(self, group: app_commands.Group) -> None:
         ctx = self.ctx
-
-        @group.command(name="challenge", description="Challenge someone to Octa (challenge me to play the computer).")
-        @app_commands.describe(opponent="Who you want to play", level="The computer's strength (when you challenge me)")
-        @app_commands.choices(level=COMPUTER_LEVEL_CHOICES)
-        async def challenge(
-            interaction: discord.Interaction, opponent: discord.Member, level: str | None = None
-        ) -> None:
-            await acknowledge(interaction)
-            await ctx.challenge(interaction, self.name, [opponent], {}, level)
 
         # The Turn panel button is on the public game message and answers with a private panel;
         # the panel's own controls update the panel they are on.

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter, GameSession
+from bot.adapter import ChallengeOption, GameAdapter, GameSession
 from bot.components import SessionButton, SessionSelect, view_of
 from bot.replies import UserError, acknowledge, escape
 from engines.octagone import (
@@ -81,7 +81,7 @@ Hands are hidden unless the game is started with `open_hands`.
 
 **Commands**
 • `/octagone challenge opponent:@someone` (add `partner:@a opponent2:@b` for four players; \
-`level:basic|advanced`, `open_hands:True`). Mention me to play the computer.
+`rules:basic|advanced`, `open_hands:True`; `level:easy|medium|hard` for the computer). Mention me to play the computer.
 • **Place** button: pick your shield, then its direction (the menu says which box each \
 direction designates). Opening: row, column, then direction.
 • `/octagone place shield:green direction:NE`; opening: `/octagone place box:C4 direction:NE`.
@@ -140,6 +140,26 @@ class OctagoneAdapter(GameAdapter):
     rules = RULES
     computer_player = choose_action
     private_view_label = "My shields"
+    team_play = True
+    challenge_extras = (
+        ChallengeOption(
+            "rules",
+            "basic (first part of the rules) or advanced (default; required for four players)",
+            (("advanced (joker rule, perimeter connections)", ADVANCED), ("basic (first part of the rules)", BASIC)),
+        ),
+        ChallengeOption("open_hands", "Show every hand on the board (default: hands are hidden)"),
+    )
+
+    def challenge_options(self, chosen: dict[str, Any], seats: dict[str, int | None]) -> dict[str, Any]:
+        if "partner" in seats and chosen.get("rules") == BASIC:
+            raise UserError("Four players play the advanced level only: leave `rules` out or choose advanced.")
+        options: dict[str, Any] = {
+            "level": chosen.get("rules") or ADVANCED,
+            "open_hands": bool(chosen.get("open_hands")),
+        }
+        if "partner" in seats:
+            options["_pairs"] = [[seats["challenger"], seats["partner"]], [seats["opponent"], seats["opponent2"]]]
+        return options
 
     # ------------------------------------------------------------ pictures
     def render_public(self, session: GameSession):
@@ -203,42 +223,6 @@ class OctagoneAdapter(GameAdapter):
 
     def add_commands(self, group: app_commands.Group) -> None:
         ctx = self.ctx
-
-        @group.command(name="challenge", description="Challenge someone (or three people, in pairs) to Octagone.")
-        @app_commands.describe(
-            opponent="Who you play against (mention me to play the computer)",
-            partner="Four players: your partner (give opponent2 too)",
-            opponent2="Four players: your opponent's partner",
-            level="basic (first part of the rules) or advanced (default; required for four players)",
-            open_hands="Show every hand on the board (default: hands are hidden)",
-            computer="How strong the computer plays, when you challenge me",
-        )
-        @app_commands.choices(
-            level=[
-                app_commands.Choice(name="advanced (joker rule, perimeter connections)", value=ADVANCED),
-                app_commands.Choice(name="basic (first part of the rules)", value=BASIC),
-            ],
-            computer=COMPUTER_LEVEL_CHOICES,
-        )
-        async def challenge(
-            interaction: discord.Interaction,
-            opponent: discord.Member,
-            partner: discord.Member | None = None,
-            opponent2: discord.Member | None = None,
-            level: str | None = None,
-            open_hands: bool = False,
-            computer: str | None = None,
-        ) -> None:
-            await acknowledge(interaction)
-            if (partner is None) != (opponent2 is None):
-                raise UserError("For four players give both `partner` and `opponent2`; for two players, neither.")
-            invitees = [opponent] if partner is None else [opponent, partner, opponent2]
-            if partner is not None and level == BASIC:
-                raise UserError("Four players play the advanced level only: leave `level` out or choose advanced.")
-            options: dict[str, Any] = {"level": level or ADVANCED, "open_hands": bool(open_hands)}
-            if partner is not None:
-                options["_pairs"] = [[interaction.user.id, partner.id], [opponent.id, opponent2.id]]
-            await ctx.challenge(interaction, GAME, invitees, options, computer)
 
         directions = [app_commands.Choice(name=f"{d} {ARROWS[d]} ({DIRECTION_WORDS[d]})", value=d) for d in DIRECTIONS]
         shields = [

@@ -19,7 +19,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter, GameSession
+from bot.adapter import ChallengeOption, GameAdapter, GameSession
 from bot.components import NO_LONGER_AVAILABLE, SessionButton, SessionSelect, view_of
 from bot.rendering import as_file
 from bot.replies import UserError, acknowledge, quote, sentence
@@ -84,7 +84,7 @@ your turn, pick four tiles to shuffle into random orientations. No legal option:
 two passes in a row is a draw.
 
 **Commands**
-• `/octiles challenge opponent:@someone [scramble:True] [computer:level]` — mention me to play \
+• `/octiles challenge opponent:@someone [scramble:True] [level:easy|medium|hard]` — mention me to play \
 the computer.
 • **Set up** / **Move** / **Place marker** / **Scramble** buttons on the game message: private \
 menus for the player whose choice it is (the Move menu lists each route, e.g. `D1 via b2.NE \
@@ -187,6 +187,10 @@ class OctilesAdapter(GameAdapter):
     rules = RULES
     computer_player = choose_action
     narrate = staticmethod(narrate)
+    challenge_extras = (ChallengeOption("scramble", "Allow each player one scramble of four tiles (optional rule)"),)
+
+    def challenge_options(self, chosen: dict[str, Any], seats: dict[str, int | None]) -> dict[str, Any]:
+        return {"scramble": bool(chosen.get("scramble"))}
 
     # ------------------------------------------------------------ pictures
     def render_public(self, session: GameSession):
@@ -259,22 +263,6 @@ class OctilesAdapter(GameAdapter):
 
     def add_commands(self, group: app_commands.Group) -> None:
         ctx = self.ctx
-
-        @group.command(name="challenge", description="Challenge someone to Octiles Scavenger Hunt.")
-        @app_commands.describe(
-            opponent="Who you play against (mention me to play the computer)",
-            scramble="Allow each player one scramble of four tiles (optional rule)",
-            computer="How strong the computer plays, when you challenge me",
-        )
-        @app_commands.choices(computer=COMPUTER_LEVEL_CHOICES)
-        async def challenge(
-            interaction: discord.Interaction,
-            opponent: discord.Member,
-            scramble: bool = False,
-            computer: str | None = None,
-        ) -> None:
-            await acknowledge(interaction)
-            await ctx.challenge(interaction, GAME, [opponent], {"scramble": bool(scramble)}, computer)
 
         @group.command(name="move", description="Option 2: move your runner to a stop or circle.")
         @app_commands.describe(to="Where your runner ends (autocomplete lists your legal moves)")

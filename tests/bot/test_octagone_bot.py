@@ -199,7 +199,7 @@ async def test_place_button_flow_menus(world):
 
 
 async def test_illegal_inputs_are_answered_privately(world):
-    session = await start_two(world, seed=11, level="basic")
+    session = await start_two(world, seed=11, rules="basic")
     starter = session.state.to_move
     mover, waiter = actor_of(world, session, starter), actor_of(world, session, 1 - starter)
     before = ENGINE.dump(session.state)
@@ -267,7 +267,7 @@ async def test_four_players_wait_for_all_accepts(world):
     assert bad.ephemeral
     assert "give both `partner` and `opponent2`" in private_texts(bad)[0]
     bad = await world.ada.slash(
-        world.channel, "octagone challenge", opponent=world.bo, partner=world.cy, opponent2=world.di, level="basic"
+        world.channel, "octagone challenge", opponent=world.bo, partner=world.cy, opponent2=world.di, rules="basic"
     )
     assert bad.ephemeral
     assert "Four players play the advanced level only" in private_texts(bad)[0]
@@ -355,7 +355,7 @@ async def test_against_the_computer(world):
     # see the report.)
     world.platform.new_seed = lambda: 14
     me = bot_member(world)
-    await world.ada.slash(world.channel, "octagone challenge", opponent=me, computer="easy")
+    await world.ada.slash(world.channel, "octagone challenge", opponent=me, level="easy")
     session = await world.session()
     assert session.players == [world.ada.id, me.id]
     assert session.state.starter == 1

@@ -518,7 +518,7 @@ async def test_rules_text(world):
 async def test_against_the_computer(world):
     world.platform.challenges.new_seed = lambda: 77
     me = bot_member(world)
-    await world.ada.slash(world.channel, "octiles challenge", opponent=me, computer="easy")
+    await world.ada.slash(world.channel, "octiles challenge", opponent=me, level="easy")
     record = await world.platform.store.live_session(world.channel.id)
     session = await world.platform.sessions.load(record.id)
     assert session.players == [world.ada.id, me.id]

@@ -86,11 +86,6 @@ class TinyAdapter(GameAdapter):
     def add_commands(self, group):
         ctx = self.ctx
 
-        @group.command(name="challenge", description="Challenge someone to Tiny.")
-        async def challenge(interaction: discord.Interaction, opponent: discord.User) -> None:
-            await acknowledge(interaction)
-            await ctx.challenge(interaction, "tiny", [opponent], {}, None)
-
         @group.command(name="add", description="Add 1 or 2.")
         async def add(interaction: discord.Interaction, amount: int) -> None:
             await acknowledge(interaction)

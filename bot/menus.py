@@ -1,0 +1,294 @@
+"""One menu mechanism for every game's turn: narrow the legal actions one choice at a time.
+
+A game declares an :class:`ActionMenu` as a list of :class:`Step`s. Each step's ``key``
+projects a legal action onto one choice (Octego: the piece, then the destination, then the
+path). The menu shows one select per step listing the distinct choices of the actions still
+possible, skips a step with a single choice (or none: the step does not apply to what is
+left), pages past Discord's 25 options, and plays the one action left through the platform's
+session change, editing itself into "Done. <what happened>".
+
+Nothing is kept in memory: a select's custom id carries the menu, the action number it was
+built for and the choices so far, and every click recomputes the legal actions from the
+stored session. So a menu survives a restart, and one from an earlier position is refused by
+the platform's one stale check (the action number); the one turn check says who may use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.components import Controls, SessionButton, SessionSelect, view_of
+from bot.rendering import as_file
+from bot.replies import UserError, reply_private
+from bot.sessions import GameSession, Sessions
+from render.theme import Picture
+
+CONTROL = "menu"  # the one control name of every menu's button and selects
+OPTIONS_LIMIT = 25  # Discord's limit for a select's options and for autocomplete choices
+SEPARATOR = "|"  # between the parts of a select's custom id; a choice never contains it
+PAGE = SEPARATOR + "page"  # an option value asking for another page of the same step
+
+
+@dataclass
+class Narrowing:
+    """Where a player is in a menu: the actions still possible and the choices made so far."""
+
+    session: GameSession
+    seat: int
+    actions: list[dict[str, Any]]
+    picked: dict[int, str] = field(default_factory=dict)  # step index -> choice (skipped steps too)
+
+    @property
+    def state(self) -> Any:
+        return self.session.state
+
+    @property
+    def names(self) -> list[str]:
+        return self.session.shown_names
+
+    def choice(self, step: int) -> str | None:
+        return self.picked.get(step)
+
+
+Text = str | Callable[[Narrowing], str]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One question of a menu.
+
+    ``key(action)`` is the action's answer to it (a short text without "|"), or None when the
+    question does not concern that action. ``many``: the answer is several options at once
+    (``key`` returns a tuple), e.g. the cards of a run.
+    """
+
+    key: Callable[[Mapping[str, Any]], Any]
+    prompt: Text
+    label: Callable[[Narrowing, str], str] | None = None
+    description: Callable[[Narrowing, str], str | None] | None = None
+    placeholder: Text | None = None
+    picture: Callable[[Narrowing], Picture] | None = None
+    many: bool = False
+
+    def values(self, actions: Sequence[Mapping[str, Any]]) -> list[str]:
+        """The distinct answers of ``actions``, in the engine's order (each option of a many-step)."""
+        found: dict[str, None] = {}
+        for action in actions:
+            answer = self.key(action)
+            if answer is None:
+                continue
+            for value in answer if self.many else (answer,):
+                found[str(value)] = None
+        return list(found)
+
+    def keep(self, actions: Sequence[Mapping[str, Any]], chosen: str) -> list[dict[str, Any]]:
+        if self.many:
+            wanted = sorted(chosen.split("+"))
+            return [a for a in actions if self.key(a) is not None and sorted(map(str, self.key(a))) == wanted]
+        return [a for a in actions if self.key(a) is not None and str(self.key(a)) == chosen]
+
+
+@dataclass(frozen=True)
+class ActionMenu:
+    """A game's menu: its steps, the button that opens it and the actions it offers."""
+
+    name: str  # unique across games: it is part of the custom ids
+    steps: Sequence[Step]
+    button: str = "Move"
+    # The actions the menu narrows (default: the engine's legal actions except resign).
+    actions: Callable[[Any, int], list[dict[str, Any]]] | None = None
+    # For autocomplete of a command: an action as the player would type it, and its suggestion text.
+    typed: Callable[[Mapping[str, Any]], str] | None = None
+    suggestion: Callable[[Narrowing, Mapping[str, Any]], str] | None = None
+    matches: Callable[[str, str], bool] | None = None  # (typed value, what is typed so far)
+
+
+class Menus:
+    """Every game's menus, served by one button handler and one select handler."""
+
+    def __init__(
+        self,
+        sessions: Sessions,
+        controls: Controls,
+        narration: Callable[[GameSession], str],
+        render: Callable[..., Awaitable[Picture]],
+    ):
+        self.sessions = sessions
+        self.narration = narration  # the game message's line for the last action
+        self.render = render  # draws a step's picture off the event loop
+        self.menus: dict[str, tuple[ActionMenu, Any]] = {}  # name -> (menu, engine)
+        controls.button(CONTROL, self._open, ack="private")
+        controls.select(CONTROL, self._choose)
+
+    def add(self, menu: ActionMenu, engine: Any) -> None:
+        if menu.name in self.menus or SEPARATOR in menu.name:
+            raise ValueError(f"menu name {menu.name!r} is taken or has {SEPARATOR!r}")
+        self.menus[menu.name] = (menu, engine)
+
+    def button(self, session: GameSession, menu: ActionMenu, **style: Any) -> SessionButton:
+        """The game-message button that opens ``menu`` privately for the player on turn."""
+        style.setdefault("style", discord.ButtonStyle.primary)
+        return SessionButton(session.id, CONTROL, menu.name, label=menu.button, **style)
+
+    # ------------------------------------------------------------ narrowing
+    def actions(self, menu: ActionMenu, engine: Any, session: GameSession, seat: int) -> list[dict[str, Any]]:
+        if menu.actions is not None:
+            return menu.actions(session.state, seat)
+        return [a for a in engine.legal_actions(session.state, seat) if a["type"] != "resign"]
+
+    def narrow(
+        self, menu: ActionMenu, engine: Any, session: GameSession, seat: int, chosen: Sequence[str]
+    ) -> tuple[Narrowing, int | None]:
+        """Replay ``chosen`` over the steps: the narrowing and the step to ask next (None: one action left)."""
+        at = Narrowing(session, seat, self.actions(menu, engine, session, seat))
+        answers = list(chosen)
+        for index, step in enumerate(menu.steps):
+            values = step.values(at.actions)
+            if not values:
+                continue  # the step does not concern what is left
+            if len(values) == 1 and not step.many:
+                answer = values[0]
+            elif answers:
+                answer = answers.pop(0)
+            else:
+                return at, index
+            at.actions = step.keep(at.actions, answer)
+            at.picked[index] = answer
+            if not at.actions:
+                raise UserError("That choice is not possible now: open the menu again.")
+        if len(at.actions) != 1 or answers:
+            raise UserError("That choice is not possible now: open the menu again.")
+        return at, None
+
+    # ------------------------------------------------------------ the controls
+    async def _open(self, interaction: discord.Interaction, session_id: int, name: str) -> None:
+        menu, engine = self._menu(name)
+        session, seat = await self.sessions.seat_on_turn(session_id, interaction.user.id)
+        await self._show(interaction, menu, engine, session, seat, [], 0, first=True)
+
+    async def _choose(self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]) -> None:
+        name, built_for, *chosen = arg.split(SEPARATOR)
+        menu, engine = self._menu(name)
+        session, seat = await self.sessions.seat_on_turn(session_id, interaction.user.id, built_for)
+        picked = "+".join(values)
+        if picked.startswith(PAGE):
+            await self._show(interaction, menu, engine, session, seat, chosen, int(picked.removeprefix(PAGE)))
+            return
+        await self._show(interaction, menu, engine, session, seat, [*chosen, picked], 0)
+
+    def _menu(self, name: str) -> tuple[ActionMenu, Any]:
+        if name not in self.menus:
+            raise UserError("This menu is no longer available: open it again from the game message.")
+        return self.menus[name]
+
+    async def _show(
+        self,
+        interaction: discord.Interaction,
+        menu: ActionMenu,
+        engine: Any,
+        session: GameSession,
+        seat: int,
+        chosen: list[str],
+        page: int,
+        first: bool = False,
+    ) -> None:
+        at, index = self.narrow(menu, engine, session, seat, chosen)
+        if index is None:
+            await self._finish(interaction, session, at.actions[0])
+            return
+        step = menu.steps[index]
+        select = self._select(menu, session, at, step, chosen, page)
+        content = _text(step.prompt, at)
+        picture = await self.render(step.picture, at) if step.picture else None
+        if first:
+            await reply_private(interaction, content, picture, view_of([select]))
+            return
+        await interaction.edit_original_response(
+            content=content, view=view_of([select]), attachments=[as_file(picture)] if picture else []
+        )
+
+    def _select(
+        self, menu: ActionMenu, session: GameSession, at: Narrowing, step: Step, chosen: list[str], page: int
+    ) -> SessionSelect:
+        values = step.values(at.actions)
+        arg = SEPARATOR.join([menu.name, str(session.action_number), *chosen])
+        if step.many:
+            options = [self._option(step, at, value) for value in values[:OPTIONS_LIMIT]]
+            sizes = [len(step.key(a)) for a in at.actions]
+            return SessionSelect(
+                session.id,
+                CONTROL,
+                arg,
+                options=options,
+                placeholder=_text(step.placeholder or "Choose…", at)[:150],
+                min_values=min(sizes),
+                max_values=min(max(sizes), len(options)),
+            )
+        shown, more = _page(values, page)
+        options = [self._option(step, at, value) for value in shown]
+        if page > 0:
+            options.insert(0, discord.SelectOption(label="◀ Earlier choices", value=f"{PAGE}{page - 1}"))
+        if more:
+            options.append(discord.SelectOption(label="More choices ▶", value=f"{PAGE}{page + 1}"))
+        return SessionSelect(
+            session.id, CONTROL, arg, options=options, placeholder=_text(step.placeholder or "Choose…", at)[:150]
+        )
+
+    @staticmethod
+    def _option(step: Step, at: Narrowing, value: str) -> discord.SelectOption:
+        label = step.label(at, value) if step.label else value
+        description = step.description(at, value) if step.description else None
+        return discord.SelectOption(
+            label=label[:100], value=value, description=description[:100] if description else None
+        )
+
+    async def _finish(self, interaction: discord.Interaction, session: GameSession, action: dict[str, Any]) -> None:
+        done = await self.sessions.act(session.id, interaction.user.id, action, built_for=session.action_number)
+        await interaction.edit_original_response(content=f"Done. {self.narration(done)}", view=None, attachments=[])
+
+    # ------------------------------------------------------------ autocomplete
+    async def suggest(
+        self, interaction: discord.Interaction, menu: ActionMenu, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """A command's suggestions: the caller's actions of ``menu`` that fit what is typed (none
+        unless it is their turn), from the same actions and steps as the menu."""
+        engine = self.menus[menu.name][1]
+        session = await self.sessions.live_in_channel(interaction.channel_id)
+        if session is None or session.status != "active" or session.record.game != engine.name:
+            return []
+        try:
+            seat = self.sessions.check_can_act(session, interaction.user.id)
+        except UserError:
+            return []
+        at = Narrowing(session, seat, self.actions(menu, engine, session, seat))
+        fits = menu.matches or (lambda value, typed: value.lower().startswith(typed.strip().lower()))
+        choices = []
+        for action in at.actions:
+            value = menu.typed(action)
+            if fits(value, current):
+                name = menu.suggestion(at, action) if menu.suggestion else value
+                choices.append(app_commands.Choice(name=name[:100], value=value))
+            if len(choices) == OPTIONS_LIMIT:
+                break
+        return choices
+
+
+def _page(values: list[str], page: int) -> tuple[list[str], bool]:
+    """The values on ``page`` of a step's select, leaving room for the paging options."""
+    if len(values) <= OPTIONS_LIMIT:
+        return values, False
+    size = OPTIONS_LIMIT - 2
+    start = page * size
+    return values[start : start + size], start + size < len(values)
+
+
+def _text(text: Text, at: Narrowing) -> str:
+    return text(at) if callable(text) else text
+
+
+__all__ = ["ActionMenu", "Menus", "Narrowing", "Step"]
