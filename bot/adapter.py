@@ -1,9 +1,10 @@
-"""What the platform needs from each game, beyond its engine: pictures, texts and controls.
+"""What the platform needs from each game, beyond its engine: pictures, texts, menus and commands.
 
-A game's bot module subclasses :class:`GameAdapter` and adds its own slash commands and
-control handlers through the :class:`~bot.context.GameContext` it is given. Everything
-shared (challenges, turns, resign, board, private views, the turn clock, results) lives
-around it and works the same for every game.
+A game's bot module subclasses :class:`GameAdapter`, a ``commands.GroupCog``: its slash
+commands are decorated methods under `/<game>`, beside the shared `resign` and `board` and the
+`challenge` generated from what it declares. Its turn menus are declared as steps
+(:mod:`bot.menus`). Everything shared (challenges, turns, resign, board, private views, the
+turn clock, results) lives around it and works the same for every game.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.context import GameContext
 from bot.menus import ActionMenu
+from bot.replies import acknowledge, reply_private
 from bot.sessions import GameSession
 from engines.base import Event, Game
 from render.theme import Picture
@@ -41,7 +44,7 @@ class ChallengeOption:
     choices: Sequence[tuple[str, str]] = ()
 
 
-class GameAdapter:
+class GameAdapter(commands.GroupCog):
     """Base class: sensible defaults for a two-player, turn-based game."""
 
     engine: Game
@@ -62,6 +65,30 @@ class GameAdapter:
 
     def __init__(self, ctx: GameContext):
         self.ctx = ctx
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A game's commands live under `/<name>`, in servers only."""
+        super().__init_subclass__(**kwargs)
+        if "name" in cls.__dict__:
+            cls.__cog_group_name__ = cls.name
+            cls.__cog_group_description__ = f"Play {cls.title}: {cls.summary}"[:100]
+            cls.__discord_app_commands_guild_only__ = True
+
+    # ------------------------------------------------------------ shared commands
+    @app_commands.command(name="resign", description="Resign your game of this kind in this channel.")
+    async def resign_command(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
+        session_id = await self.ctx.running_id(interaction, self.name)
+        await self.ctx.act(session_id, interaction.user.id, {"type": "resign"})
+        await reply_private(interaction, "You resigned.")
+
+    @app_commands.command(name="board", description="Post the current picture of your game again.")
+    async def board_command(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
+        session_id = await self.ctx.running_id(interaction, self.name)
+        async with self.ctx.sessions.change(session_id) as change:
+            change.show(repost=True)
+        await reply_private(interaction, "Here is the current board.")
 
     # ------------------------------------------------------------ pictures
     def render_public(self, session: GameSession) -> Picture:
@@ -101,7 +128,7 @@ class GameAdapter:
 
     # --------------------------------------------------------------- setup
     def add_commands(self, group: app_commands.Group) -> None:
-        """Add the game's own subcommands (challenge, move ...) to its `/<game>` group."""
+        """Older style: add the game's own subcommands to its `/<game>` group (prefer methods)."""
 
     def default_options(self) -> dict[str, Any]:
         """Options for a challenge made without choosing any (the "Apps > Challenge" menu)."""

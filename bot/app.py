@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter
-from bot.common_commands import add_common_commands, board, resign
+from bot.common_commands import add_common_commands
 from bot.components import SessionButton, SessionSelect
 from bot.platform import Platform
 from bot.replies import UserError, acknowledge, answer_error, reply_private
@@ -56,7 +56,7 @@ class OctagonBot(commands.Bot):
         self.add_dynamic_items(SessionButton, SessionSelect)
         self.add_listener(self.controls.on_interaction, "on_interaction")
         await self.add_cog(self.platform.computer)
-        build_commands(self)
+        await build_commands(self)
         self.tree.on_error = self.on_app_command_error
         await self.sync_commands()
 
@@ -114,36 +114,15 @@ def create_bot(settings: Settings | None = None, games: Sequence[type[GameAdapte
     return OctagonBot(settings or Settings.from_environment(), games)
 
 
-def build_commands(bot: OctagonBot) -> None:
-    tree = bot.tree
-    tree.clear_commands(guild=None)
-    add_common_commands(tree, bot.platform)
+async def build_commands(bot: OctagonBot) -> None:
+    """The shared commands, then each game as a cog: `/<game>` with its own commands and challenge."""
+    bot.tree.clear_commands(guild=None)
+    add_common_commands(bot.tree, bot.platform)
     for adapter in bot.platform.games.values():
-        tree.add_command(game_group(bot.platform, adapter))
-
-
-def game_group(platform: Platform, adapter: GameAdapter) -> app_commands.Group:
-    """`/<game>` with the platform's shared subcommands plus the game's own."""
-    group = app_commands.Group(
-        name=adapter.name, description=f"Play {adapter.title}: {adapter.summary}"[:100], guild_only=True
-    )
-    game = adapter.name
-
-    @group.command(name="resign", description=f"Resign your {adapter.title} game in this channel.")
-    async def resign_command(interaction: discord.Interaction) -> None:
-        await acknowledge(interaction)
-        await resign(platform, interaction, await platform.context.running_id(interaction, game))
-        await reply_private(interaction, "You resigned.")
-
-    @group.command(name="board", description=f"Post the current {adapter.title} picture again.")
-    async def board_command(interaction: discord.Interaction) -> None:
-        await acknowledge(interaction)
-        await board(platform, interaction, game)
-
-    if adapter.challengeable:
-        group.add_command(challenge_command(platform, adapter))
-    adapter.add_commands(group)
-    return group
+        if adapter.challengeable:
+            adapter.app_command.add_command(challenge_command(bot.platform, adapter))
+        adapter.add_commands(adapter.app_command)
+        await bot.add_cog(adapter)
 
 
 def challenge_command(platform: Platform, adapter: GameAdapter) -> app_commands.Command:

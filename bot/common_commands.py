@@ -24,14 +24,6 @@ async def resign(platform: Platform, interaction: discord.Interaction, session_i
     await platform.sessions.act(session_id, interaction.user.id, {"type": "resign"})
 
 
-async def board(platform: Platform, interaction: discord.Interaction, game: str) -> None:
-    """Post the current picture again, at the bottom of the channel."""
-    session_id = await platform.context.running_id(interaction, game)
-    async with platform.sessions.change(session_id) as change:
-        change.show(repost=True)
-    await reply_private(interaction, "Here is the current board.")
-
-
 async def private_view(platform: Platform, interaction: discord.Interaction, session_id: int) -> None:
     session = await platform.sessions.load(session_id)
     seat = session.seat_of(interaction.user.id)

@@ -198,23 +198,20 @@ class OctegoAdapter(GameAdapter):
         opponent_first = first == "opponent" or (first == "coin toss" and self.coin_toss() == 1)
         return [*invitees, challenger] if opponent_first else [challenger, *invitees]
 
-    def add_commands(self, group: app_commands.Group) -> None:
-        ctx = self.ctx
+    @app_commands.command(name="move", description="Move a piece along its path, e.g. c1-d2 or a1-b2-c3-d4.")
+    @app_commands.describe(
+        path="The spaces the piece visits (start-end is enough when only one path joins them); "
+        "suggestions list your legal moves"
+    )
+    async def move(self, interaction: discord.Interaction, path: str) -> None:
+        await acknowledge(interaction)
+        session_id = await self.ctx.running_id(interaction, GAME)
+        session = await self.ctx.act(session_id, interaction.user.id, {"type": "move", "path": path[:60]})
+        await self.ctx.reply_private(interaction, "Done. " + self.ctx.table.narration(session))
 
-        @group.command(name="move", description="Move a piece along its path, e.g. c1-d2 or a1-b2-c3-d4.")
-        @app_commands.describe(
-            path="The spaces the piece visits (start-end is enough when only one path "
-            "joins them); suggestions list your legal moves"
-        )
-        async def move(interaction: discord.Interaction, path: str) -> None:
-            await acknowledge(interaction)
-            session_id = await ctx.running_id(interaction, GAME)
-            session = await ctx.act(session_id, interaction.user.id, {"type": "move", "path": path[:60]})
-            await ctx.reply_private(interaction, "Done. " + ctx.table.narration(session))
-
-        @move.autocomplete("path")
-        async def path_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            return await ctx.menus.suggest(interaction, MOVE_MENU, current)
+    @move.autocomplete("path")
+    async def path_autocomplete(self, interaction: discord.Interaction, current: str):
+        return await self.ctx.menus.suggest(interaction, MOVE_MENU, current)
 
 
 def _diagonal(start: str, end: str) -> bool:

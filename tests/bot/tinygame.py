@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import discord
+from discord import app_commands
 
 from bot.adapter import GameAdapter, GameSession
 from bot.components import SessionButton
@@ -83,20 +84,19 @@ class TinyAdapter(GameAdapter):
     computer_player = tiny_computer
     private_view_label = "My view"
 
-    def add_commands(self, group):
-        ctx = self.ctx
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        ctx.controls.button("tiny_add", self.add_button)
 
-        @group.command(name="add", description="Add 1 or 2.")
-        async def add(interaction: discord.Interaction, amount: int) -> None:
-            await acknowledge(interaction)
-            session_id = await ctx.running_id(interaction, "tiny")
-            await ctx.act(session_id, interaction.user.id, {"type": "add", "amount": amount})
-            await ctx.reply_private(interaction, f"You added {amount}.")
+    @app_commands.command(name="add", description="Add 1 or 2.")
+    async def add(self, interaction: discord.Interaction, amount: int) -> None:
+        await acknowledge(interaction)
+        session_id = await self.ctx.running_id(interaction, "tiny")
+        await self.ctx.act(session_id, interaction.user.id, {"type": "add", "amount": amount})
+        await self.ctx.reply_private(interaction, f"You added {amount}.")
 
-        async def add_button(interaction, session_id, arg):
-            await ctx.act(session_id, interaction.user.id, {"type": "add", "amount": int(arg)})
-
-        ctx.controls.button("tiny_add", add_button)
+    async def add_button(self, interaction, session_id, arg):
+        await self.ctx.act(session_id, interaction.user.id, {"type": "add", "amount": int(arg)})
 
     def components(self, session):
         return [SessionButton(session.id, "tiny_add", str(a), label=f"+{a}") for a in (1, 2)]
