@@ -13,19 +13,23 @@ from typing import ClassVar
 import discord
 from discord import app_commands
 
-from bot.adapter import GameAdapter, GameSession
+from bot.adapter import ChallengeOption, GameAdapter, GameSession
 from bot.components import SessionButton
+from bot.menus import ActionMenu, Step
 from bot.replies import UserError, acknowledge
 from engines.base import Game, GameState, IllegalAction, Outcome
 from render.theme import canvas, centred_text, to_picture
 
 TARGET = 8
+WIDE = (200, 40)  # the "wide" option: reach 200 adding up to 40, so a menu needs pages
 
 
 @dataclass(kw_only=True)
 class TinyState(GameState):
     total: int = 0
     turn: int = 0
+    target: int = TARGET
+    most: int = 2  # the most one may add at a time
 
 
 class TinyEngine(Game[TinyState]):
@@ -33,17 +37,19 @@ class TinyEngine(Game[TinyState]):
     actions: ClassVar = {"add": {"amount": int}}
 
     def new_game(self, players, options, seed):
-        return TinyState(seed=seed, players=players, turn=1 if options.get("first") == "them" else 0)
+        target, most = WIDE if options.get("wide") else (TARGET, 2)
+        first = 1 if options.get("first") == "them" else 0
+        return TinyState(seed=seed, players=players, turn=first, target=target, most=most)
 
     def play_add(self, state, seat, action):
-        if action["amount"] not in (1, 2):
-            raise IllegalAction("add 1 or 2")
-        if state.total + action["amount"] > TARGET:
-            raise IllegalAction(f"that would pass {TARGET}")
+        if not 1 <= action["amount"] <= state.most:
+            raise IllegalAction("add 1 or 2" if state.most == 2 else f"add 1 to {state.most}")
+        if state.total + action["amount"] > state.target:
+            raise IllegalAction(f"that would pass {state.target}")
         state.total += action["amount"]
         state.turn = 1 - seat
         state.record("add", seat, amount=action["amount"])
-        if state.total == TARGET:
+        if state.total == state.target:
             self.finish(
                 state, Outcome((1, 2) if seat == 0 else (2, 1), (float(seat == 0), float(seat == 1)), "reached 8")
             )
@@ -51,7 +57,7 @@ class TinyEngine(Game[TinyState]):
     def legal_actions(self, state, seat):
         if state.over or seat != state.turn:
             return []
-        return [{"type": "add", "amount": a} for a in (1, 2) if state.total + a <= TARGET]
+        return [{"type": "add", "amount": a} for a in range(1, state.most + 1) if state.total + a <= state.target]
 
     def to_act(self, state):
         return [] if state.over else [state.turn]
@@ -68,6 +74,13 @@ def narrate_tiny(event, names):
 def tiny_computer(state, seat, level, seed):
     """Always adds as much as it may."""
     return TinyEngine().legal_actions(state, seat)[-1]
+
+
+ADD_MENU = ActionMenu(
+    "tiny",
+    [Step(lambda action: str(action["amount"]), "**Your turn**: how much do you add?", lambda at, v: f"+{v}")],
+    button="Add…",
+)
 
 
 def render_tiny(session: GameSession):
@@ -99,7 +112,12 @@ class TinyAdapter(GameAdapter):
         await self.ctx.act(session_id, interaction.user.id, {"type": "add", "amount": int(arg)})
 
     def components(self, session):
+        if session.state.most > 2:
+            return [self.ctx.menus.button(session, ADD_MENU)]
         return [SessionButton(session.id, "tiny_add", str(a), label=f"+{a}") for a in (1, 2)]
+
+    def challenge_options(self, chosen, seats):
+        return {"wide": True} if chosen.get("wide") else {}
 
     def render_public(self, session):
         return render_tiny(session)
@@ -108,6 +126,8 @@ class TinyAdapter(GameAdapter):
         return render_tiny(session)
 
     narrate = staticmethod(narrate_tiny)
+    menus = (ADD_MENU,)
+    challenge_extras = (ChallengeOption("wide", "Reach 200, adding up to 40 at a time"),)
 
 
 __all__ = ["TinyAdapter", "UserError"]
