@@ -54,10 +54,21 @@ SHIELD_FILL = {
 }
 SHIELD_LETTER = {**{colour: row for row, colour in ROW_COLOURS.items()}, JOKER: "J", WHITE_LADY: "WL"}
 COLOUR_WORDS = {"sky": "sky blue"}
+POINTS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
 def colour_words(colour: str) -> str:
     return COLOUR_WORDS.get(colour, colour)
+
+
+def box_words(box: str) -> str:
+    """A box with its colour, e.g. "B5 (sky blue)"."""
+    return f"{box} ({colour_words(box_colour(box))})"
+
+
+def direction_words(direction: str) -> str:
+    """An arrow's direction in words, e.g. "north-east"."""
+    return "-".join(POINTS[point] for point in direction)
 
 
 def shield_words(shield: str) -> str:

@@ -1,13 +1,18 @@
-"""Octagone through SimCord: challenges (2 and 4 players, the computer), the Place flow,
-`/octagone place`, skips, hidden hands, illegal inputs and a whole game to its end."""
+"""Octagone through SimCord: challenges (2 and 4 players, the computer), the Place menu (it reaches
+exactly the legal actions; stale and restarted menus), `/octagone place`, skips, hidden hands,
+illegal inputs and a whole game to its end."""
 
 from __future__ import annotations
+
+import dataclasses
+import random
 
 import pytest
 from simcord.actors import MemberActor
 from simcord.builders import UserHandle
 
-from bot.games.octagone import OctagoneAdapter
+from bot.games.octagone import PLACE_MENU, OctagoneAdapter
+from bot.sessions import STALE_TEXT
 from bot.world import private_texts
 from engines.octagone import COLOURS, ENGINE, aim_options, box_colour, choose_action, placeable_shields, shields_left
 from render.octagone import render_hand
@@ -72,6 +77,10 @@ async def play_by_command(actor, world, action):
     return result
 
 
+def option_values(menu):
+    return [o["value"] for o in menu.components[0]["components"][0]["options"]]
+
+
 async def play_by_menu(actor, world, action):
     """The same action through the Place button: (row, column,) shield, then direction selects."""
     shown = await actor.click(world.channel.last_message, label="Place")
@@ -80,7 +89,7 @@ async def play_by_menu(actor, world, action):
     if action["type"] == "white_lady":
         await actor.select(menu, [action["box"][0]])
         await actor.select(menu, [action["box"]])
-    else:
+    elif action["shield"] in option_values(menu):  # a single fitting shield is not asked for
         await actor.select(menu, [action["shield"]])
     last = await actor.select(menu, [action["direction"]])
     assert menu.content.startswith("Done."), menu.content
@@ -446,3 +455,76 @@ async def test_rules_summarise_both_levels_and_the_commands(world):
         "**My shields**",
     ):
         assert words in text
+
+
+def reachable(world, session, seat):
+    """Every action the Place menu can end on, walking each shown step's every value (labels too)."""
+    menus, found = world.platform.menus, []
+
+    def walk(chosen):
+        at, index = menus.narrow(PLACE_MENU, ENGINE, session, seat, chosen)
+        if index is None:
+            found.append(at.actions[0])
+            return
+        step = PLACE_MENU.steps[index]
+        for value in step.values(at.actions):
+            assert step.label(at, value)
+            assert "|" not in value
+            if step.description:
+                assert step.description(at, value)
+            walk([*chosen, value])
+
+    walk([])
+    return found
+
+
+@pytest.mark.parametrize(("players", "level"), [(2, "basic"), (2, "advanced"), (4, "advanced")])
+async def test_the_place_menu_reaches_exactly_the_legal_actions(world, players, level):
+    session = await start_two(world, seed=5)
+    rng = random.Random(players * 10 + len(level))
+    for seed in range(4):  # every position of four random games (one has a shield with no free box to aim at)
+        state = ENGINE.new_game(players, {"level": level}, seed)
+        while not state.over:
+            seat = state.to_move
+            legal = [a for a in ENGINE.legal_actions(state, seat) if a["type"] != "resign"]
+            reached = reachable(world, dataclasses.replace(session, state=state), seat)
+            assert sorted(map(repr, reached)) == sorted(map(repr, legal))
+            state = ENGINE.apply(state, seat, rng.choice(legal))
+
+
+async def test_a_stale_place_menu_is_refused(world):
+    session = await start_two(world, seed=11)
+    mover = session.state.to_move
+    actor = actor_of(world, session, mover)
+    stale = (await actor.click(world.channel.last_message, label="Place")).response
+    await actor.select(stale, ["C"])
+    await play_by_command(actor, world, {"type": "white_lady", "box": "C4", "direction": "N"})
+    session = await session_by_id(world, session.id)
+    while session.state.to_move != mover:  # the opponent plays until it is the mover's turn again
+        seat = session.state.to_move
+        await play_by_command(actor_of(world, session, seat), world, choose_action(session.state, seat, "easy", 0))
+        session = await session_by_id(world, session.id)
+    before = ENGINE.dump(session.state)
+    late = await actor.select(stale, ["C2"])
+    assert private_texts(late)[-1] == STALE_TEXT
+    assert ENGINE.dump((await session_by_id(world, session.id)).state) == before
+
+
+async def test_a_shield_menu_opened_before_a_restart_places_after_it(world, settings):
+    session = await start_two(world, seed=11)
+    await play_by_command(
+        actor_of(world, session, session.state.to_move), world, {"type": "white_lady", "box": "C4", "direction": "NE"}
+    )
+    session = await session_by_id(world, session.id)
+    seat = session.state.to_move
+    actor = actor_of(world, session, seat)
+    menu = (await actor.click(world.channel.last_message, label="Place")).response
+    shield = placeable_shields(session.state, seat)[0]
+    if shield in option_values(menu):
+        await actor.select(menu, [shield])
+    await world.restart(settings, [OctagoneAdapter])
+    direction = aim_options(session.state, shield)[0]["direction"]
+    await actor.select(menu, [direction])
+    assert menu.content.startswith("Done.")
+    after = await session_by_id(world, session.id)
+    assert (after.state.board["B5"].shield, after.state.board["B5"].direction) == (shield, direction)
