@@ -2,6 +2,7 @@
 
 All pictures are at most 960 px wide; many teams make them taller, never wider. Every colour
 is paired with text (a reason tag under a penalised card, a number in each team badge).
+The bot's message texts (lobby, round result, totals, a variant) are written here too.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from engines.base import Event
 from engines.octagion import (
     COUNTDOWN_CARDS,
     DECK_TABLE,
+    DEFAULT_ROUNDS,
     TREATMENT,
     OctagionState,
     has,
@@ -51,6 +53,17 @@ VARIATION_TITLES = {
     "delta": "Delta",
     "epsilon": "Epsilon",
     "zeta": "Zeta",
+}
+
+VARIATION_HELP = {  # for choosing one: `/octagion start variation:`
+    "none": "basic rules",
+    "alpha": "rounds get 5 s shorter",
+    "beta": "Treatment Cards set per team",
+    "gamma": "Countdown Cards set the time",
+    "delta": "Countdown Card picks the word",
+    "epsilon": "a different word per team",
+    "zeta": "words need not be spellable",
+    "virulent": "Beta + Gamma + Delta + Epsilon",
 }
 
 
@@ -108,8 +121,13 @@ def _badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], team: int, ra
     theme.centred_text(draw, centre, str(team + 1), int(radius * 1.1), theme.readable_ink(colour))
 
 
-def _clock(seconds: int) -> str:
+def clock_text(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def variant_text(cells: Sequence[str | None]) -> str:
+    """A variant as a player would type it: "S5 T7 _ *"."""
+    return " ".join("_" if cell is None else cell for cell in cells)
 
 
 def _variations_label(state: OctagionState) -> str:
@@ -229,7 +247,7 @@ def render_round(
     top = 116
     height = top + len(teams) * row_h + 70
     image, draw = theme.canvas(WIDTH, height)
-    clock = _clock(state.seconds)
+    clock = clock_text(state.seconds)
     countdown = ""
     if state.countdown is not None and has(state, "gamma"):
         card = COUNTDOWN_CARDS[state.countdown]
@@ -374,8 +392,9 @@ def render_variant(state: OctagionState, names: Sequence[str], viewer: int) -> P
         _draw_cell(draw, (x, 156, x + card_w, 156 + card_h), cell)
     placed = sum(cell is not None for cell in variant)
     theme.centred_text(draw, (WIDTH / 2, height - 32), f"{placed} of 8 positions filled", 20, theme.MUTED)
-    cells = " ".join(cell or "_" for cell in variant)
-    description = f"Variant of {team_name(state, names, team)} for {word}: {cells}. {placed} of 8 filled."
+    description = (
+        f"Variant of {team_name(state, names, team)} for {word}: {variant_text(variant)}. {placed} of 8 filled."
+    )
     return Picture(theme.to_picture(image, description).png, description, "octagion-variant.png")
 
 
@@ -456,7 +475,7 @@ def render_round_result(
     ending = (
         "Got it! called by " + team_name(state, names, record["got_it_team"])
         if record["got_it_team"] is not None
-        else f"time up ({_clock(record['seconds'])})"
+        else f"time up ({clock_text(record['seconds'])})"
     )
     page_label = f" · page {page + 1} of {pages}" if pages > 1 else ""
     _header(draw, f"Round {record['round']} result{page_label}", ending)
@@ -592,3 +611,84 @@ def render_scoresheet(state: OctagionState, names: Sequence[str], viewer: int | 
     if over:
         description += (" Winner: " if len(winners) == 1 else " Shared win: ") + ", ".join(winners) + "."
     return Picture(theme.to_picture(image, description).png, description, "octagion-scores.png")
+
+
+# ---------------------------------------------------------------- message text (names come ready for it)
+
+WHOLE = 10_000  # message text never cuts a team's names: they come trimmed and escaped already
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    return f"{number} {one if number == 1 else many or one + 's'}"
+
+
+def lobby_options_text(options: dict) -> str:
+    """A lobby's options in words: "1 round, variation alpha, 0:45 per round"."""
+    variation = options.get("variation")
+    parts = [
+        _count(options.get("rounds", DEFAULT_ROUNDS), "round"),
+        f"variation {variation}" if variation and variation != "none" else "basic rules",
+    ]
+    if "seconds" in options:
+        parts.append(f"{clock_text(options['seconds'])} per round")
+    if "treatment" in options:
+        parts.append(f"{options['treatment']} Treatment Cards per team")
+    if options.get("party"):
+        parts.append("party mode")
+    return ", ".join(parts)
+
+
+def lobby_text(host: str, options: dict, names: Sequence[str], teams: Sequence[int | None], team_count: int) -> str:
+    """A lobby's message: its host and options, then who has joined (``teams``: each player's, or None)."""
+    lines = ["## Octagion lobby", f"Host: {host} · {lobby_options_text(options)}"]
+    if not team_count:
+        lines.append(f"**Players ({len(names)})**: " + ", ".join(names))
+        lines.append("Press **Join** to play; the host presses **Start**. Alone, it is a practice game.")
+        return "\n".join(lines)
+    for team in range(team_count):
+        members = [name for name, t in zip(names, teams, strict=True) if t == team]
+        if members:
+            lines.append(f"**Team {team + 1}**: " + ", ".join(members))
+    lines.append(f"{len(names)} player(s). Pick a team to join (or switch); the host presses **Start**.")
+    return "\n".join(lines)
+
+
+def totals_text(state: OctagionState, names: Sequence[str]) -> str:
+    ranked = sorted(range(state.team_count), key=lambda t: (-state.totals[t], t))
+    return " · ".join(f"**{team_name(state, names, t, WHOLE)}** {state.totals[t]}" for t in ranked)
+
+
+def result_text(state: OctagionState, record: dict, names: Sequence[str]) -> str:
+    """A round's result message: who ended it, each team's score, one solution per word."""
+    lines = [f"### Round {record['round']} of {state.options['rounds']}: result"]
+    results, caller = record["results"], record["got_it_team"]
+    if caller is not None:
+        perfect = results[caller] and results[caller]["got_it_points"] > 0
+        verdict = "perfect, +2" if perfect else "not perfect, -2"
+        lines.append(f"🖐 **{team_name(state, names, caller, WHOLE)}** called Got it! ({verdict})")
+    else:
+        lines.append(f"⏰ Time is up ({clock_text(record['seconds'])}).")
+    for team in sorted((t for t, r in enumerate(results) if r), key=lambda t: (-results[t]["score"], t)):
+        penalties = results[team]["penalties"]
+        detail = _count(penalties, "penalty", "penalties") if penalties else "no penalty"
+        lines.append(
+            f"**{team_name(state, names, team, WHOLE)}**: {results[team]['score']} pts ({detail})"
+            f" · total {state.totals[team]}"
+        )
+    for word, info in record["solutions"].items():
+        if info["solution"]:
+            count = _count(info["count"], "solution")
+            lines.append(f"One solution for **{word}**: `{variant_text(info['solution'])}` ({count})")
+        else:
+            lines.append(f"**{word}** has no solution without Treatment Cards, e.g. `{variant_text(info['best'])}`")
+    return "\n".join(lines)
+
+
+def variant_sentence(state: OctagionState, seat: int) -> str:
+    """The seat's team variant as the player who set it is told."""
+    team = team_of(state, seat)
+    cells = state.variants[team]
+    placed = sum(cell is not None for cell in cells)
+    treatment = cells.count(TREATMENT)
+    note = f" ({_count(treatment, 'Treatment Card')})" if treatment else ""
+    return f"Your team's variant for **{state.words[team]}**: `{variant_text(cells)}` ({placed} of 8 placed{note})."

@@ -400,3 +400,33 @@ async def test_the_round_message_narrates_the_timer_got_it_and_who_left(world):
     assert "**Bo** left the game." in final.content
     assert f"🏆 <@{world.cy.id}> won (the other teams left)." in final.content
     assert final.attachments[0].filename == "octagion-scores.png"
+
+
+async def test_four_controls_lobby_refusals_and_a_player_who_left(world):
+    controls = world.platform.controls
+    registered = {n for kind in (controls._buttons, controls._selects, controls._modals) for n in kind}
+    assert {n for n in registered if n.startswith("octagion")} == {
+        "octagion",
+        "octagion_team",
+        "octagion_build",
+        "octagion_variant",
+    }
+    world.platform.new_seed = lambda: SEED
+    await world.ada.slash(world.channel, "octagion start", rounds=2)
+    lobby = world.channel.last_message
+    await world.bo.click(lobby, label="Join")
+    twice = await world.bo.click(world.channel.last_message, label="Join")
+    assert private_answer(twice, world.channel.last_message) == "You are already in this lobby."
+    stranger = await world.cy.click(world.channel.last_message, label="Leave")
+    assert private_answer(stranger, world.channel.last_message) == "You are not in this lobby."
+    await world.cy.click(world.channel.last_message, label="Join")
+    await world.ada.click(world.channel.last_message, label="Start")
+    round1 = world.channel.last_message
+    [got_it] = [c for row in round1.components for c in row.children if c.label == "Got it!"]
+    assert got_it.custom_id.endswith(":octagion:gotit:1"), "Got it! carries the round it was built for"
+
+    await world.cy.slash(world.channel, "octagion resign")
+    for label in ("Build variant", "Got it!"):
+        refused = await world.cy.click(round1, label=label)
+        assert private_answer(refused, round1) == "You left this game."
+    assert (await live(world)).state.phase == "playing"
