@@ -52,13 +52,7 @@ async def _fresh_panel(world):
 
 
 async def _panel_step(world, panel) -> None:
-    pile = next(
-        c["custom_id"]
-        for row in panel.components
-        for c in row["components"]
-        if (c.get("label") or "").startswith("Pile 1")
-    )
-    await world.ada.click(panel, custom_id=pile)
+    await world.ada.select(panel, ["pile0"])
 
 
 def _simcord_panel_step() -> Row:
@@ -71,7 +65,7 @@ def _simcord_panel_step() -> Row:
         _fresh_panel,
         games=[OctaAdapter],
         repeat=20,
-        note="act, save, table render, message edit, hand render, panel edit",
+        note="act, save, table render, message edit, menu edit",
     )
 
 

@@ -403,7 +403,7 @@ def _legal_actions(state: OctaState, seat: int) -> list[dict[str, Any]]:
             actions += [{"type": "discard", "card": c} for c in _distinct(hand)]
         if len(hand) < HAND_SIZE or (state.discards_this_turn > 0 and len(hand) <= HAND_SIZE):
             actions.append({"type": "end_turn"})
-    actions += _additions(state, seat, hand) + _fills(state, seat, hand)
+    actions += _dedupe(_additions(state, seat, hand)) + _fills(state, seat, hand)
     actions.append({"type": "resign"})
     return actions
 

@@ -1,14 +1,21 @@
-"""Octa through SimCord: challenge, the private turn panel step by step, errors, the end, the computer."""
+"""Octa through SimCord: challenge, the private turn menu step by step, errors, the end, the computer;
+the menu over many real positions (every legal action reachable, nothing else), the narration."""
 
 from __future__ import annotations
+
+import random
+from types import SimpleNamespace
 
 import pytest
 from simcord.actors import MemberActor
 from simcord.builders import UserHandle
 
-from bot.games.octa import OctaAdapter
+from bot.adapter import GameSession
+from bot.games.octa import TURN_MENU, OctaAdapter
+from bot.sessions import STALE_TEXT, SessionMeta
+from bot.table import Table
 from bot.world import private_texts
-from engines.octa import ENGINE
+from engines.octa import ENGINE, choose_action
 from engines.octa.testing import near_win_options
 
 # Seed 8: Ada (seat 0) starts; the revealed Q♥ matches either pile (K♥, J♥); her hand holds
@@ -30,28 +37,31 @@ def controls(message) -> list[dict]:
     return [c for row in rows for c in row["components"]]
 
 
-def find(message, *, label_start: str | None = None, kind: str | None = None) -> dict:
-    """The one control whose label starts with ``label_start`` or whose custom id is of ``kind``."""
-    found = [
-        c
-        for c in controls(message)
-        if (label_start is not None and (c.get("label") or "").startswith(label_start))
-        or (kind is not None and f":{kind}:" in c.get("custom_id", ""))
-    ]
-    assert len(found) == 1, (label_start, kind, [(c.get("label"), c.get("custom_id")) for c in controls(message)])
-    return found[0]
+def the_select(menu) -> dict:
+    """The one select of a menu step."""
+    (select,) = controls(menu)
+    return select
 
 
 def option_values(select: dict) -> list[str]:
     return [o["value"] for o in select.get("options", [])]
 
 
-async def click(actor, message, label_start: str):
-    return await actor.click(message, custom_id=find(message, label_start=label_start)["custom_id"])
+def option_labels(menu) -> dict[str, str]:
+    return {o["value"]: o["label"] for o in the_select(menu)["options"]}
 
 
-async def pick(actor, message, kind: str, values: list[str]):
-    return await actor.select(message, values, custom_id=find(message, kind=kind)["custom_id"])
+def value_of(menu, label_start: str) -> str:
+    """The value of the option of the menu's select labelled ``label_start`` (or the one whose label starts so)."""
+    labels = option_labels(menu)
+    found = [value for value, label in labels.items() if label == label_start]
+    found = found or [value for value, label in labels.items() if label.startswith(label_start)]
+    assert len(found) == 1, (label_start, option_labels(menu))
+    return found[0]
+
+
+async def choose(actor, menu, label_start: str):
+    return await actor.select(menu, [value_of(menu, label_start)])
 
 
 async def start(world, seed: int = SEED):
@@ -76,25 +86,23 @@ async def open_panel(actor, game):
     return panel
 
 
-async def plain_turn(actor, panel):
-    """Finish a turn through the panel the simplest legal way: pile 1, skip, no option, no exchange,
-    discard the first card offered (or end the turn)."""
+async def plain_turn(actor, world, game, session_id):
+    """Finish a turn through the menu the simplest legal way: pile 1, skip, no option, no exchange,
+    discard the first card offered (or end the turn). Each choice plays one action: the menu is opened again."""
+    turn = (await state_of(world, session_id)).turn
     for _ in range(12):
-        labels = [c.get("label") or "" for c in controls(panel)]
-        if any(label.startswith("Pile 1") for label in labels):
-            result = await click(actor, panel, "Pile 1")
-        elif "Skip the action" in labels:
-            result = await click(actor, panel, "Skip the action")
-        elif "No option: go to the exchange" in labels:
-            result = await click(actor, panel, "No option")
-        elif "No exchange: go to the discard" in labels:
-            result = await click(actor, panel, "No exchange")
-        elif any(":dis:" in c.get("custom_id", "") for c in controls(panel)):
-            result = await pick(actor, panel, "dis", option_values(find(panel, kind="dis"))[:1])
-        else:
-            return panel
+        if (await state_of(world, session_id)).turn != turn:
+            return
+        panel = (await actor.click(game, label="Turn panel")).response
+        if not panel.components:  # a single legal action (finish option B): played at once
+            continue
+        values = option_values(the_select(panel))
+        wanted = next((v for v in ("pile0", "skip_action", "pass_step", "discard", "end_turn") if v in values), None)
+        result = await actor.select(panel, [wanted or values[0]])  # no kind offered: a discard's card
+        while panel.components:  # the card to discard
+            result = await actor.select(panel, option_values(the_select(panel))[:1])
         assert not result.followups, [f.content for f in result.followups]
-        panel = result.response
+        assert panel.content.startswith("Done. "), panel.content
     raise AssertionError("the turn did not end")
 
 
@@ -110,13 +118,13 @@ async def test_full_turns_through_the_turn_panel(world):
     assert "Turn panel" in [c.get("label") for c in controls(game)]
     assert "My hand" in [c.get("label") for c in controls(game)]
 
-    # Only players get a panel; the player waiting is told whose turn it is, with no controls.
+    # Only the player on turn gets a menu; the others are told why, privately.
     result = await world.cy.click(game, label="Turn panel")
     assert result.ephemeral
     assert private_texts(result) == ["You are not playing in this game."]
-    bo_panel = await open_panel(world.bo, game)
-    assert f"It is now <@{world.ada.id}>'s turn" in bo_panel.content
-    assert bo_panel.components == []
+    result = await world.bo.click(game, label="Turn panel")
+    assert result.ephemeral
+    assert private_texts(result) == [f"It is <@{world.ada.id}>'s turn."]
 
     # Step 1: the action pile. The hand is drawn privately, the public message shows no hand.
     panel = await open_panel(world.ada, game)
@@ -124,68 +132,72 @@ async def test_full_turns_through_the_turn_panel(world):
     assert hand_text.startswith("Ada's hand (9 cards)")
     assert "Put the revealed action card" in panel.content
     assert "'s hand" not in public_texts(world.channel.last_message)
-    spare = await open_panel(world.ada, game)  # a second panel, soon out of date
-    result = await click(world.ada, panel, "Pile 1 (on K♥)")
-    panel = result.response
+    spare = await open_panel(world.ada, game)  # a second menu, soon out of date
+    await choose(world.ada, panel, "Pile 1 (on K♥)")
+    assert panel.content.startswith("Done. **Ada** put Q♥ on action pile 1")
+    assert panel.components == []
+    assert panel.attachments == []
     assert "Ada** put Q♥ on action pile 1" in world.channel.last_message.content
+    panel = await open_panel(world.ada, game)
     assert "use the new action card's action" in panel.content.lower()
 
-    # An out-of-date panel is refused and redrawn; nothing changes.
+    # An out-of-date menu is refused; nothing changes.
     before = ENGINE.dump(await state_of(world, sid))
-    result = await click(world.ada, spare, "Pile 2")
-    assert "out of date" in result.response.content
+    result = await choose(world.ada, spare, "Pile 2")
+    assert private_texts(result)[-1] == STALE_TEXT
+    assert "out of date" in STALE_TEXT
     assert ENGINE.dump(await state_of(world, sid)) == before
-    assert find(result.response, kind="queen")
 
-    # Step 2: the Queen. Two cards of different suits: a private error, state unchanged.
-    assert find(panel, kind="queen")["max_values"] == 2
-    result = await pick(world.ada, panel, "queen", ["1", "2"])
-    assert [f.content for f in result.followups] == [
-        "The Queen takes two pool cards of the same suit, not from a run with a token."
-    ]
+    # Step 2: the Queen: the pool cards that have a partner of their suit (not the lone A♠ at 8).
+    await choose(world.ada, panel, "Queen")
+    assert "Queen: choose 2 pool cards of one suit" in panel.content
+    assert sorted(option_values(the_select(panel))) == ["1", "2", "3", "4", "5", "6", "7"]
+    assert (the_select(panel)["min_values"], the_select(panel)["max_values"]) == (2, 2)
+    # Two cards of different suits: a private refusal, state unchanged, the menu still there.
+    result = await world.ada.select(panel, ["1", "2"])
+    assert private_texts(result)[-1] == "That choice is not possible now: open the menu again."
     assert all(f.ephemeral for f in result.followups)
     assert ENGINE.dump(await state_of(world, sid)) == before
-    result = await pick(world.ada, panel, "queen", ["4", "6"])
-    panel = result.response
+    result = await world.ada.select(panel, ["4", "6"])
     assert "took 3♥, 9♥ from the pool" in world.channel.last_message.content
+    panel = await open_panel(world.ada, game)
     assert "Ada's hand (11 cards)" in panel.attachments[0].description
 
     # Step 3: option A with the token, from the listed legal runs.
-    assert option_values(find(panel, kind="layt")) == ["2H.3H.4H"]
-    result = await pick(world.ada, panel, "layt", ["2H.3H.4H"])
-    panel = result.response
+    await choose(world.ada, panel, "A: lay a run and put your token on it")
+    assert option_values(the_select(panel)) == ["2H", "3H", "4H"]
+    await world.ada.select(panel, ["2H", "3H", "4H"])
     assert "laid the run 2♥ 3♥ 4♥ with their token" in world.channel.last_message.content
     assert "Ada: 3/28 cards" in world.channel.last_message.attachments[0].description
 
     # Step 4: the exchange: first the hand card, then the pool position.
-    cards = option_values(find(panel, kind="xch"))
+    panel = await open_panel(world.ada, game)
+    await choose(world.ada, panel, "Exchange")
+    cards = option_values(the_select(panel))
     assert sorted(cards) == ["10D", "3H", "5D", "7D", "9D"]
-    result = await pick(world.ada, panel, "xch", ["5D"])
-    panel = result.response
+    await world.ada.select(panel, ["5D"])
     assert "Exchange **5♦**" in panel.content
-    positions = [c for c in controls(panel) if ":xch:v:5D" in c.get("custom_id", "")]
-    assert len(positions) == 1
-    assert option_values(positions[0]) == ["3", "8"]
-    result = await panel_pick(world.ada, panel, positions[0]["custom_id"], ["3"])
-    panel = result.response
+    assert option_values(the_select(panel)) == ["3", "8"]
+    await world.ada.select(panel, ["3"])
     assert "exchanged 5♦ for 8♣ at pool position 3" in world.channel.last_message.content
 
-    # Step 5: the discard ends the turn; the panel says whose turn it is now.
-    assert "8S" in option_values(find(panel, kind="dis"))
-    result = await pick(world.ada, panel, "dis", ["8S"])
-    panel = result.response
+    # Step 5: the discard ends the turn; the menu tells what happened, the game message whose turn it is.
+    panel = await open_panel(world.ada, game)  # 9 cards and nothing else to do: straight to the card
+    assert "Discard a card" in panel.content
+    assert "8S" in option_values(the_select(panel))
+    await world.ada.select(panel, ["8S"])
     assert "**Ada** discarded 8♠. **Bo** drew a card and turned up " in world.channel.last_message.content
-    assert f"your turn is over. It is now <@{world.bo.id}>'s turn" in panel.content
+    assert panel.content.startswith("Done. **Ada** discarded 8♠. **Bo** drew a card")
     assert panel.components == []
     game = world.channel.last_message
     assert f"It is <@{world.bo.id}>'s turn" in game.content
     state = await state_of(world, sid)
     assert (state.current, state.turn, len(state.hands[0])) == (1, 1, 7)
 
-    # Two more full turns through the panel, Bo then Ada.
-    panel = await plain_turn(world.bo, await open_panel(world.bo, game))
-    assert f"It is now <@{world.ada.id}>'s turn" in panel.content
-    panel = await plain_turn(world.ada, await open_panel(world.ada, game))
+    # Two more full turns through the menu, Bo then Ada.
+    await plain_turn(world.bo, world, game, sid)
+    assert f"It is <@{world.ada.id}>'s turn" in world.channel.last_message.content
+    await plain_turn(world.ada, world, game, sid)
     state = await state_of(world, sid)
     assert (state.current, state.turn) == (1, 3)
     description = world.channel.last_message.attachments[0].description
@@ -194,29 +206,28 @@ async def test_full_turns_through_the_turn_panel(world):
     assert hand_text not in public_texts(world.channel.last_message)
 
 
-async def panel_pick(actor, message, custom_id, values):
-    return await actor.select(message, values, custom_id=custom_id)
-
-
 async def test_acting_out_of_turn_or_with_a_stale_panel_changes_nothing(world):
     game, sid = await start(world)
-    panel = await open_panel(world.ada, game)
     spare = await open_panel(world.ada, game)
-    await plain_turn(world.ada, panel)
+    await plain_turn(world.ada, world, game, sid)
     before = ENGINE.dump(await state_of(world, sid))
     assert before["current"] == 1
-    # Ada's second panel still shows step 1 of her finished turn: refused, redrawn, nothing changes.
-    result = await click(world.ada, spare, "Pile 1")
-    assert not result.followups
-    assert result.response.id == spare.id
-    assert "out of date" in result.response.content
-    assert f"It is now <@{world.bo.id}>'s turn" in result.response.content
-    assert result.response.components == []
-    # A non-player has neither a hand nor a panel.
+    # Ada's second menu still shows step 1 of her finished turn: refused, nothing changes.
+    result = await choose(world.ada, spare, "Pile 1")
+    assert private_texts(result)[-1] == f"It is <@{world.bo.id}>'s turn."
+    assert result.followups[-1].ephemeral
+    # A non-player has neither a hand nor a menu.
     for label in ("My hand", "Turn panel"):
         result = await world.cy.click(world.channel.last_message, label=label)
         assert result.ephemeral
         assert private_texts(result) == ["You are not playing in this game."]
+    assert ENGINE.dump(await state_of(world, sid)) == before
+    # Once Bo has played, it is Ada's turn again, but her old menu is out of date.
+    await plain_turn(world.bo, world, game, sid)
+    before = ENGINE.dump(await state_of(world, sid))
+    assert before["current"] == 0
+    result = await choose(world.ada, spare, "Pile 1")
+    assert private_texts(result)[-1] == STALE_TEXT
     assert ENGINE.dump(await state_of(world, sid)) == before
 
 
@@ -224,10 +235,11 @@ async def test_panel_controls_survive_a_restart(world, settings):
     game, sid = await start(world)
     panel = await open_panel(world.ada, game)
     await world.restart(settings, [OctaAdapter])
-    result = await click(world.ada, panel, "Pile 1")
+    result = await choose(world.ada, panel, "Pile 1")
     assert not result.followups
     assert (await state_of(world, sid)).step == "action"
-    assert "Queen" in result.response.content
+    assert panel.content.startswith("Done. **Ada** put Q♥ on action pile 1")
+    assert "Queen" in (await open_panel(world.ada, game)).content
 
 
 async def redeal(world, sid, options) -> None:
@@ -253,20 +265,22 @@ async def test_laying_a_run_by_picking_its_cards(world):
         },
     )
     panel = await open_panel(world.ada, game)
-    panel = (await click(world.ada, panel, "Pile 1")).response  # K♣ on J♥: no action, on to the options
-    select = find(panel, kind="laym")
+    await choose(world.ada, panel, "Pile 1")  # K♣ on J♥: no action, on to the options
+    panel = await open_panel(world.ada, game)
+    await choose(world.ada, panel, "A: lay a run")
+    select = the_select(panel)
     assert sorted(option_values(select)) == sorted(hearts)
     assert (select["min_values"], select["max_values"]) == (3, 10)
     before = ENGINE.dump(await state_of(world, sid))
-    result = await pick(world.ada, panel, "laym", ["2H", "4H", "5H"])
-    assert private_texts(result)[-1] == (
-        "Those cards are not a run: 3 or more cards of one suit in a row (Ace low or high)."
-    )
+    result = await world.ada.select(panel, ["2H", "4H", "5H"])  # not a run: no such action
+    assert private_texts(result)[-1] == "That choice is not possible now: open the menu again."
     assert result.followups[-1].ephemeral
     assert ENGINE.dump(await state_of(world, sid)) == before
-    result = await pick(world.ada, panel, "laymt", ["5H", "3H", "4H"])
+    panel = await open_panel(world.ada, game)
+    await choose(world.ada, panel, "A: lay a run and put your token on it")
+    await world.ada.select(panel, ["5H", "3H", "4H"])
     assert "laid the run 3♥ 4♥ 5♥ with their token" in world.channel.last_message.content
-    assert "Exchange" in result.response.content
+    assert "Exchange" in (await open_panel(world.ada, game)).content
 
 
 async def test_a_finished_game(world):
@@ -274,12 +288,12 @@ async def test_a_finished_game(world):
     await redeal(world, sid, near_win_options())  # seat 0 (Ada) adds 5♣ to her club run and wins
 
     panel = await open_panel(world.ada, game)
-    panel = (await click(world.ada, panel, "Pile 1")).response
-    add = find(panel, kind="add")
-    assert "a.3.5C" in option_values(add)
-    result = await pick(world.ada, panel, "add", ["a.3.5C"])
-    panel = result.response
-    assert panel.content.startswith("**Octa: the game is over.**")
+    await choose(world.ada, panel, "Pile 1")
+    panel = await open_panel(world.ada, game)
+    await choose(world.ada, panel, "Any time: add cards to your runs")
+    assert option_labels(panel)["3"] == "Your run 4: 2♣ 3♣ 4♣"
+    await world.ada.select(panel, ["3"])  # the club run takes only 5♣: played at once
+    assert panel.content.startswith("Done. **Ada** added 5♣ to their run 4. **Ada** has an Octa")
     assert panel.components == []
     game = world.channel.last_message
     assert f"🏆 <@{world.ada.id}> won (an Octa and 28+ cards on the table)" in game.content
@@ -304,7 +318,7 @@ async def test_the_computer_plays_its_turn(world):
     assert not game.flags.ephemeral
     assert f"It is <@{world.bo.id}>'s turn" in game.content
     assert "**Bo** vs **TestBot**" in game.content
-    panel = await plain_turn(world.bo, await open_panel(world.bo, game))
+    await plain_turn(world.bo, world, game, sid)
     await world.env.advance_time(1)
     state = await state_of(world, sid)
     assert (state.current, state.turn) == (0, 2)  # the computer played a whole turn
@@ -313,7 +327,7 @@ async def test_the_computer_plays_its_turn(world):
     assert "TestBot**" in game.content  # its last move, by name
     assert await world.platform.store.count_actions(sid) > 4
     panel = await open_panel(world.bo, game)
-    assert "Pile 1" in (controls(panel)[0].get("label") or "")
+    assert "Pile 1" in the_select(panel)["options"][0]["label"]
 
 
 async def test_rules_summary(world):
@@ -321,3 +335,78 @@ async def test_rules_summary(world):
     text = result.response.embeds[0].description
     for needle in ("Octa", "28 cards", "Turn panel", "My hand", "/octa challenge", "Pile 1", "exchange"):
         assert needle in text
+
+
+# ------------------------------------------------------------------ the menu over many positions
+
+
+def _session(state, names=("Ada", "Bo")) -> GameSession:
+    record = SimpleNamespace(id=7, game="octa", status="active", players=[101, 202], actions=state.ply)
+    return GameSession(record, state, SessionMeta(names=list(names)))
+
+
+def _key(action: dict) -> str:
+    return repr(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in action.items()))
+
+
+def _walk(menus, session: GameSession, seat: int, chosen: tuple[str, ...] = ()) -> list[dict]:
+    """Every action the menu plays, trying each option of each step shown (each key set of a many-step)."""
+    at, index = menus.narrow(TURN_MENU, ENGINE, session, seat, chosen)
+    if index is None:
+        return [at.actions[0]]
+    step = TURN_MENU.steps[index]
+    values = step.values(at.actions)
+    assert step.prompt(at)
+    assert all(step.label(at, value) for value in values)
+    assert len("|".join(chosen)) <= 60  # the choices so far ride in the select's custom id
+    if step.many:
+        assert len(values) <= 25
+        picks = list(dict.fromkeys("+".join(map(str, step.key(a))) for a in at.actions))
+    else:
+        picks = values
+    return [action for pick in picks for action in _walk(menus, session, seat, (*chosen, pick))]
+
+
+@pytest.mark.parametrize("seed", range(5))
+async def test_the_menu_reaches_every_legal_action_and_nothing_else(world, seed):
+    rng = random.Random(seed)
+    state = ENGINE.new_game(2, {}, seed)
+    steps_seen, kinds_seen = set(), set()
+    for _ in range(150):
+        if ENGINE.outcome(state):
+            break
+        seat = state.current
+        legal = [a for a in ENGINE.legal_actions(state, seat) if a["type"] != "resign"]
+        reached = _walk(world.platform.menus, _session(state), seat)
+        assert sorted(map(_key, reached)) == sorted({_key(a) for a in legal}), state.step
+        steps_seen.add(state.step)
+        kinds_seen |= {a.get("action", a["type"]) for a in legal}
+        # Mostly the computer's choice, sometimes any legal action (Jacks, lines of option B...).
+        action = rng.choice(legal) if rng.random() < 0.4 else choose_action(state, seat, "easy", seed)
+        state = ENGINE.apply(state, seat, action)
+    assert {"place_action", "option", "exchange", "discard"} <= steps_seen
+
+
+# ------------------------------------------------------------------ narration
+
+
+def _narration(session: GameSession) -> str:
+    return Table.narration(SimpleNamespace(games={"octa": OctaAdapter}), session)
+
+
+def test_the_narration_names_each_player_by_their_own_name():
+    """A player named "Seat 2" once had their moves told under the other player's name."""
+    deal = {"first": 0, "hands": [["7H", "2C"], ["9S"]], "action_piles": [["JH"], ["QS"]], "action_stack_top": ["KC"]}
+    state = ENGINE.new_game(2, {"deal": deal}, 8)
+    for action in ({"type": "flip", "pile": 0}, {"type": "pass_step"}, {"type": "pass_step"}):
+        state = ENGINE.apply(state, 0, action)  # K♣ on J♥: no action; no option; no exchange
+    state = ENGINE.apply(state, 0, {"type": "discard", "card": "7H"})
+    said = _narration(_session(state, names=["Seat 2", "Bo"]))
+    assert said.startswith("**Seat 2** discarded 7♥. **Bo** drew a card")
+    assert "**Bo** discarded" not in said
+    assert OctaAdapter.narrate(state.events[0], ["A", "B"]) == "A discarded 7♥."  # the render narrator
+
+
+def test_names_in_the_narration_are_escaped_by_the_session():
+    state = ENGINE.apply(ENGINE.new_game(2, {"deal": {"first": 0}}, 8), 0, {"type": "flip", "pile": 0})
+    assert _narration(_session(state, names=["*Ada*", "Bo"])).startswith("**\\*Ada\\*** put ")
