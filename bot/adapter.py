@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -24,6 +25,7 @@ from bot.sessions import GameSession
 from engines.base import Event, Game
 from render.theme import Picture
 
+RULES_FOLDER = Path(__file__).parent / "games" / "rules"
 # The computer's strength, offered by every game that has a computer opponent.
 COMPUTER_LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "medium", "hard")]
 
@@ -51,7 +53,6 @@ class GameAdapter(commands.GroupCog):
     name: str
     title: str
     summary: str  # one line for /games
-    rules: str  # Markdown for /rules: a well-formatted summary and the commands to play
     # The game's computer player, ``ai.choose_action(state, seat, level, seed) -> action``; None: no computer.
     computer_player: Callable[[Any, int, str, int], dict[str, Any]] | None = None
     challengeable: bool = True  # started by `/<game> challenge` (Octagion uses a lobby instead)
@@ -143,6 +144,12 @@ class GameAdapter(commands.GroupCog):
     def seat_order(self, challenger: int, invitees: Sequence[int], options: dict[str, Any]) -> list[int]:
         """Seats in play order from a challenge; by default the challenger moves first."""
         return [challenger, *invitees]
+
+    @property
+    def rules(self) -> str:
+        """Markdown for /rules: the game's summary and the commands to play, kept as a document
+        beside the adapters (``bot/games/rules/<game>.md``)."""
+        return (RULES_FOLDER / f"{self.name}.md").read_text(encoding="utf-8")
 
     @property
     def has_computer(self) -> bool:

@@ -32,33 +32,6 @@ from render.octa import narrate, render_hand, render_table, step_text
 LINE_NAMES = {"top": "top row", "bottom": "bottom row", "left": "left column", "right": "right column"}
 ACTION_CARDS = {"J": "Jack", "Q": "Queen", "K": "King"}
 
-RULES = """\
-**Goal**: be the first with an **Octa** (a run of 8+ cards) *and* at least **28 cards** in your runs on the table.
-A **run** is 3+ number cards of one suit in a row (A-2-3 ... 9-10-A; the Ace is low or high, never both).
-Two decks; J, Q, K are **action cards**. The **pool** is 8 face-up cards around an empty centre holding both tokens.
-
-**Your turn**, step by step (the turn panel shows only what is legal now):
-1. You draw a card automatically.
-2. Put the revealed action card on **Pile 1** or **Pile 2**. If both visible action cards now share a suit you may \
-use it: **Jack** turns a card of any run face down (you take the card), **Queen** takes 2 same-suit pool cards, \
-**King** takes 2 cards from the stock or the discard pile. Using it is optional.
-3. At most one option: **A** lay a new run from your hand (and put your token on it if it is in the centre); \
-**B** (token on your run since an earlier turn) take an outer pool line of 3 and play at least one of those \
-cards at once; **C** (token on a pool run) claim that pool run.
-4. Optionally **exchange** a hand card with a pool card next to a card of its suit one rank higher or lower; \
-if it makes a pool run you may put your token on it (protects it).
-5. **Discard** one card (required with 8+ cards; hand limit 8), or end the turn with fewer than 8.
-Any time in your turn you may **add cards** to your own runs or replace a Jack's face-down card.
-If the stock runs out twice, the most cards on the table wins.
-
-**Commands and buttons**
-- `/octa challenge opponent:@someone`: challenge a player (challenge me to play the computer; `level` sets it).
-- **Turn panel** (game message): your private menu with your hand and the choices for the current step; \
-each choice is played at once, then open it again for the next step.
-- **My hand**: your hand, privately, at any time.
-- **Resign** or `/octa resign`; `/octa board` posts the table again. `/stop`, `/stats`, `/leaderboard`.
-"""
-
 # ---------------------------------------------------------------- the steps' keys
 # Step 1 is what to do (``kind``); then, by kind, a group (a run, a hand card), a detail (a
 # card of the run, a pool position, the cards to add) and several cards at once (a Queen's
@@ -230,7 +203,6 @@ class OctaAdapter(GameAdapter):
     name = "octa"
     title = "Octa"
     summary = "Lay runs of cards; an Octa of 8 and 28 cards on the table wins."
-    rules = RULES
     computer_player = choose_action
     private_view_label = "My hand"
     narrate = staticmethod(narrate)

@@ -40,33 +40,6 @@ ROUND_END, NEXT_ROUND, LOBBY_EXPIRY = "octagion_round_end", "octagion_next_round
 ROUND_POST, RESULT_POST, ROUND_OVER = "octagion_round", "octagion_result", "octagion_round_over"
 BUTTON, TEAM, BUILD, VARIANT = "octagion", "octagion_team", "octagion_build", "octagion_variant"  # the controls
 
-RULES = """**Octagion** is a speed-spelling race. Every team (one player, or several in team mode) has its own \
-deck of **48 cards**, each a letter and a number 1-8 (six cards per number).
-
-**A round**: an 8-letter word, the *sequence*, is revealed as the clock starts (2:00 by default). \
-Build your *variant*: one card per position spelling the sequence, using **eight different numbers**. \
-A blue **Treatment Card** (`*`) is a wildcard with no number; each one can be used once per game.
-
-**Scoring**: start at 8 points and lose 1 for each empty position, wrong letter, or number already \
-used further left. **Got it!** ends the round for everyone at once: +2 to the caller's team if its \
-variant is perfect, -2 otherwise. After each round you see every variant with its penalties and one \
-solution. The highest total after the last round (8 by default) wins; ties share the win.
-
-**Variations**: **Alpha** rounds get 5 s shorter each time · **Beta** Treatment Cards per team · \
-**Gamma** Countdown Cards set each round's time · **Delta** the Countdown Card picks the word · \
-**Epsilon** every team gets its own word · **Zeta** words may need Treatment Cards · \
-**Virulent** = Beta + Gamma + Delta + Epsilon.
-
-**Commands**
-`/octagion start [rounds] [variation] [seconds] [treatment] [teams] [party]`: open a lobby; \
-players **Join** (or pick a team), the host presses **Start**. Alone, it is a practice game.
-**Build variant** (button): type your variant, e.g. `S5 T7 R3 A1 N4 G2 E8 R6`; a bare digit \
-means that position's letter (`5 7 3 ...`), `*` a Treatment Card, `_` an empty position.
-`/octagion play cards:S5 T7 R3 A1 N4 G2 E8 R6`: the same from the command line.
-**My deck** (button): your team's 48 cards. **Got it!** (button) or `/octagion gotit`: end the round.
-`/octagion resign` leaves the game; `/stop` (host or moderators) ends it. \
-The next round starts by itself a few seconds after each result."""
-
 
 def _playable(players: int, options: dict[str, Any], refusal: str) -> None:
     try:
@@ -89,7 +62,6 @@ class OctagionAdapter(GameAdapter):
     engine = ENGINE
     name, title = GAME, "Octagion"
     summary = "Timed speed-spelling race for any number: spell the word with eight different numbers."
-    rules = RULES
     challengeable = False
     simultaneous = True
     private_view_label = "My deck"

@@ -35,42 +35,6 @@ from render.octagone import box_words, colour_words, direction_words, narrate, r
 GAME = "octagone"
 ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
 
-RULES = """\
-**Goal**: get rid of your shields. When the game ends, whoever holds the **fewest shields** wins \
-(four players: the pair with the fewest, both members counted); equal counts are a draw.
-
-**Board**: 42 boxes, rows **A–F** (top to bottom) × columns **1–7**; each row has its colour: \
-A orange, B sky blue, C green, D yellow, E blue, F pink. 36 coloured shields (6 per colour), \
-6 black **jokers** and the **White Lady**. Two players get 18 coloured shields + 3 jokers each.
-
-**Opening**: the starter (drawn at random) puts the White Lady on any box and aims her arrow \
-(N, NE, E, SE, S, SW, W, NW). She leaves the board after the next player's turn.
-
-**A turn**: the last shield's arrow points along its row, column or diagonal; the **first free \
-box** on that line is the **target** (occupied boxes are skipped). Put a shield of the target's \
-row colour, or a joker, on it and aim its arrow: the arrow **must designate a free box**. \
-No fitting shield and no joker? You **skip**, and the next player plays on the same box.
-
-**End**: a shield cannot be aimed at any free box, nobody can play on the target, or a player \
-placed their last shield.
-
-**Advanced level** (default; the only one for four players):
-• a **joker** designates the **last** free box along its arrow, not the first;
-• **perimeter connections**: an arrow on an edge box pointing off the board continues from the \
-opposite end of the same line (the small coloured triangles on the edge boxes).
-• **Four players**: two pairs sitting opposite (seats play in turn: you, opponent, partner, \
-second opponent); 9 coloured shields + 1 joker each, and one extra joker per pair. \
-Hands are hidden unless the game is started with `open_hands`.
-
-**Commands**
-• `/octagone challenge opponent:@someone` (add `partner:@a opponent2:@b` for four players; \
-`rules:basic|advanced`, `open_hands:True`; `level:easy|medium|hard` for the computer). Mention me to play the computer.
-• **Place** button: pick your shield, then its direction (the menu says which box each \
-direction designates). Opening: row, column, then direction.
-• `/octagone place shield:green direction:NE`; opening: `/octagone place box:C4 direction:NE`.
-• **My shields** button: your hand, privately. `/octagone board`, `/octagone resign`, **Resign**.
-"""
-
 
 def row_words(row: str) -> str:
     return f"{row} ({colour_words(ROW_COLOURS[row])})"
@@ -142,7 +106,6 @@ class OctagoneAdapter(GameAdapter):
     name = GAME
     title = "Octagone"
     summary = "Place aimed shields where the last arrow points; fewest shields left wins (2 or 4 players)."
-    rules = RULES
     computer_player = choose_action
     narrate = staticmethod(narrate)
     private_view_label = "My shields"

@@ -25,39 +25,6 @@ GAME = "octego"
 FIRST_CHOICES = {"me": None, "them": "opponent", "random": "coin toss"}  # stored as options["first"]
 FIRST_SHOWN = (("me", "me"), ("them", "them"), ("random (coin toss)", "random"))
 
-RULES = """\
-**Goal**: be the first to bring one of your **Octego** pieces to the far side of the board \
-(your opponent's home row), **or** capture both of your opponent's Octegos.
-
-**Board and pieces**: 8 × 8 spaces, columns **a–h**, rows **1–8**; the first player's home row \
-is 1, the second player's is 8. The spaces form two overlaid grids (black and purple). \
-Each player has eight pieces: two each of **1**, **2** and **3**, and two **Octegos** (O), \
-set up as `3 2 1 O O 1 2 3` from each player's own left.
-
-**A turn**: move one piece; you must move if you can.
-• A **1**, **2** or **3** moves **exactly** that many single **diagonal** steps (an Octego: 1); \
-it may turn between steps but never visit a space twice, and never jump over a piece.
-• **Capture** by ending on an opponent's piece. Octegos **never capture**.
-• **Changing grids** (not Octegos): a piece that starts its turn on a side edge (column a or h) \
-may instead move one space straight forward or backward; on a home row (1 or 8), one space \
-straight left or right. The space must be empty (no capture), and that is the whole turn.
-
-**End**: an Octego reaches the far side, both Octegos of a player are captured, or the player \
-to move has no legal move (they lose). Draw: the same position with the same player to move \
-for the third time, or 100 moves without a capture.
-
-**Notation**: a move is its path, `c1-d2-e3`; a capture has `x` before the captured square \
-(`c1-d2xe3`); a grid change is `a3-a4`. Start and end (`c1-e3`) are enough when only one path joins them.
-
-**Commands**
-• `/octego challenge opponent:@someone` (`first:me|them|random`; mention me to play the \
-computer, with `level:easy|medium|hard`).
-• **Move** button: pick a piece, then its destination (then the path, if several lead there).
-• `/octego move path:c1-d2`: suggestions list your legal moves as you type.
-• `/octego board` posts the board again; `/octego resign` or **Resign** to give up; \
-**Rematch** when the game is over.
-"""
-
 
 def squares_in(text: str) -> list[str]:
     return re.findall(r"[a-h][1-8]", text.lower())
@@ -155,7 +122,6 @@ class OctegoAdapter(GameAdapter):
     name = GAME
     title = "Octego"
     summary = "Race an Octego to the far side or capture both of your opponent's (two players)."
-    rules = RULES
     computer_player = choose_action
     narrate = staticmethod(narrate)
     menus = (MOVE_MENU,)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.octego import RULES, OctegoAdapter
+from bot.adapter import RULES_FOLDER
+from bot.games.octego import OctegoAdapter
 from bot.sessions import STALE_TEXT
 from bot.world import bot_member, private_texts
 from engines.octego import ENGINE, legal_moves
@@ -313,7 +314,7 @@ async def test_rules_summary(world):
     assert result.ephemeral
     embed = result.response.embeds[0]
     assert embed.title == "Octego: how to play"
-    assert embed.description == RULES
+    assert embed.description == (RULES_FOLDER / "octego.md").read_text(encoding="utf-8")
     for phrase in (
         "**Goal**",
         "both of your opponent's Octegos",
