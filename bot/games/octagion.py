@@ -114,48 +114,44 @@ class OctagionAdapter(GameAdapter):
 
     # ------------------------------------------------------------ commands
 
-    def add_commands(self, group: app_commands.Group) -> None:
-        ctx = self.ctx
+    @app_commands.command(name="start", description="Open an Octagion lobby in this channel.")
+    @app_commands.describe(
+        rounds="Number of rounds (1-16, default 8)",
+        variation="Rule variation (default: none)",
+        seconds="Seconds per round without Alpha/Gamma (30-300, default 120)",
+        treatment="Treatment Cards (wildcards) per team (0-5)",
+        teams="Team mode: how many teams to choose from (2-25)",
+        party="Party mode: team members split the eight numbers between them",
+    )
+    @app_commands.choices(
+        variation=[app_commands.Choice(name=f"{v} ({shown})", value=v) for v, shown in show.VARIATION_HELP.items()]
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        rounds: app_commands.Range[int, 1, 16] | None = None,
+        variation: app_commands.Choice[str] | None = None,
+        seconds: app_commands.Range[int, 30, 300] | None = None,
+        treatment: app_commands.Range[int, 0, 5] | None = None,
+        teams: app_commands.Range[int, 2, 25] | None = None,
+        party: bool = False,
+    ) -> None:
+        await acknowledge(interaction)
+        chosen = {"rounds": rounds, "variation": variation and variation.value, "seconds": seconds}
+        chosen |= {"treatment": treatment, "party": party or None}
+        await self.open_lobby(interaction, {key: v for key, v in chosen.items() if v is not None}, teams)
 
-        @group.command(name="start", description="Open an Octagion lobby in this channel.")
-        @app_commands.describe(
-            rounds="Number of rounds (1-16, default 8)",
-            variation="Rule variation (default: none)",
-            seconds="Seconds per round without Alpha/Gamma (30-300, default 120)",
-            treatment="Treatment Cards (wildcards) per team (0-5)",
-            teams="Team mode: how many teams to choose from (2-25)",
-            party="Party mode: team members split the eight numbers between them",
-        )
-        @app_commands.choices(
-            variation=[app_commands.Choice(name=f"{v} ({shown})", value=v) for v, shown in show.VARIATION_HELP.items()]
-        )
-        async def start(
-            interaction: discord.Interaction,
-            rounds: app_commands.Range[int, 1, 16] | None = None,
-            variation: app_commands.Choice[str] | None = None,
-            seconds: app_commands.Range[int, 30, 300] | None = None,
-            treatment: app_commands.Range[int, 0, 5] | None = None,
-            teams: app_commands.Range[int, 2, 25] | None = None,
-            party: bool = False,
-        ) -> None:
-            await acknowledge(interaction)
-            chosen = {"rounds": rounds, "variation": variation and variation.value, "seconds": seconds}
-            chosen |= {"treatment": treatment, "party": party or None}
-            await self.open_lobby(interaction, {key: v for key, v in chosen.items() if v is not None}, teams)
+    @app_commands.command(name="play", description="Set your team's variant, e.g. S5 T7 R3 A1 N4 G2 E8 R6.")
+    @app_commands.describe(cards="Cards in order: S5 T7 ...; a digit = that position's letter, * Treatment, _ empty")
+    async def play(self, interaction: discord.Interaction, cards: str) -> None:
+        await acknowledge(interaction)
+        await self.set_variant(interaction, await self.ctx.running_id(interaction, GAME), "", {"variant": cards})
 
-        @group.command(name="play", description="Set your team's variant, e.g. S5 T7 R3 A1 N4 G2 E8 R6.")
-        @app_commands.describe(
-            cards="Cards in order: S5 T7 ...; a digit = that position's letter, * Treatment, _ empty"
-        )
-        async def play(interaction: discord.Interaction, cards: str) -> None:
-            await acknowledge(interaction)
-            await self.set_variant(interaction, await ctx.running_id(interaction, GAME), "", {"variant": cards})
-
-        @group.command(name="gotit", description="Got it! End the round for everyone now.")
-        async def gotit(interaction: discord.Interaction) -> None:
-            await acknowledge(interaction)
-            await self.got_it(interaction.user.id, await ctx.running_id(interaction, GAME), None)
-            await ctx.reply_private(interaction, "🖐 You called **Got it!** The result is posted below.")
+    @app_commands.command(name="gotit", description="Got it! End the round for everyone now.")
+    async def gotit(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
+        await self.got_it(interaction.user.id, await self.ctx.running_id(interaction, GAME), None)
+        await self.ctx.reply_private(interaction, "🖐 You called **Got it!** The result is posted below.")
 
     # ------------------------------------------------------------ lobby
 

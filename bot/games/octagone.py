@@ -101,6 +101,13 @@ PLACE_MENU = ActionMenu(
 )
 
 
+DIRECTION_CHOICES = [app_commands.Choice(name=f"{d} {ARROWS[d]} ({direction_words(d)})", value=d) for d in DIRECTIONS]
+SHIELD_CHOICES = [
+    *(app_commands.Choice(name=f"{colour_words(c)} (row {row})", value=c) for row, c in ROW_COLOURS.items()),
+    app_commands.Choice(name="joker", value=JOKER),
+]
+
+
 class OctagoneAdapter(GameAdapter):
     engine = ENGINE
     name = GAME
@@ -167,46 +174,39 @@ class OctagoneAdapter(GameAdapter):
         target, colour = state.target, colour_words(box_colour(state.target))
         return f"🎯 Target: **{target}** ({colour}, row {target[0]}): a {colour} shield or a joker.\n" + counts
 
-    def add_commands(self, group: app_commands.Group) -> None:
-        ctx = self.ctx
-        directions = [app_commands.Choice(name=f"{d} {ARROWS[d]} ({direction_words(d)})", value=d) for d in DIRECTIONS]
-        shields = [
-            app_commands.Choice(name=f"{colour_words(c)} (row {row})", value=c) for row, c in ROW_COLOURS.items()
-        ]
+    @app_commands.command(
+        name="place", description="Place a shield on the target box and aim it (or open with the White Lady)."
+    )
+    @app_commands.describe(
+        direction="Where the arrow points: it must designate a free box",
+        shield="The shield: the target box's colour, or a joker",
+        box="Opening only: the White Lady's box, e.g. C4",
+    )
+    @app_commands.choices(direction=DIRECTION_CHOICES, shield=SHIELD_CHOICES)
+    async def place(
+        self, interaction: discord.Interaction, direction: str, shield: str | None = None, box: str | None = None
+    ) -> None:
+        await acknowledge(interaction)
+        session = await self.ctx.session_for(interaction, GAME)
+        state = session.state
+        action = {"type": "white_lady" if state.opening else "place", "direction": direction}
+        if state.opening and box is None:
+            raise UserError("The game opens with the White Lady: give her `box` (e.g. C4) and a `direction`.")
+        if not state.opening:
+            if shield is None:
+                raise UserError(f"Choose a `shield` for box {box_words(state.target)}: its colour or joker.")
+            action["shield"] = shield
+        if box is not None:
+            action["box"] = box.strip().upper().replace(" ", "")
+            if action["box"] not in BOXES:
+                raise UserError(f"`{escape(box, 20)}` is not a box: use a row A–F and a column 1–7, e.g. C4.")
+        session = await self.ctx.act(session.id, interaction.user.id, action)
+        await self.ctx.reply_private(interaction, f"Done. {self.ctx.table.narration(session)}".strip())
 
-        @group.command(
-            name="place", description="Place a shield on the target box and aim it (or open with the White Lady)."
-        )
-        @app_commands.describe(
-            direction="Where the arrow points: it must designate a free box",
-            shield="The shield: the target box's colour, or a joker",
-            box="Opening only: the White Lady's box, e.g. C4",
-        )
-        @app_commands.choices(direction=directions, shield=[*shields, app_commands.Choice(name="joker", value=JOKER)])
-        async def place(
-            interaction: discord.Interaction, direction: str, shield: str | None = None, box: str | None = None
-        ) -> None:
-            await acknowledge(interaction)
-            session = await ctx.session_for(interaction, GAME)
-            state = session.state
-            action = {"type": "white_lady" if state.opening else "place", "direction": direction}
-            if state.opening and box is None:
-                raise UserError("The game opens with the White Lady: give her `box` (e.g. C4) and a `direction`.")
-            if not state.opening:
-                if shield is None:
-                    raise UserError(f"Choose a `shield` for box {box_words(state.target)}: its colour or joker.")
-                action["shield"] = shield
-            if box is not None:
-                action["box"] = box.strip().upper().replace(" ", "")
-                if action["box"] not in BOXES:
-                    raise UserError(f"`{escape(box, 20)}` is not a box: use a row A–F and a column 1–7, e.g. C4.")
-            session = await ctx.act(session.id, interaction.user.id, action)
-            await ctx.reply_private(interaction, f"Done. {ctx.table.narration(session)}".strip())
-
-        @place.autocomplete("box")
-        async def box_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            typed = current.strip().upper()
-            return [app_commands.Choice(name=box_words(b), value=b) for b in BOXES if b.startswith(typed)][:25]
+    @place.autocomplete("box")
+    async def box_autocomplete(self, interaction: discord.Interaction, current: str):
+        typed = current.strip().upper()
+        return [app_commands.Choice(name=box_words(b), value=b) for b in BOXES if b.startswith(typed)][:25]
 
 
 __all__ = ["OctagoneAdapter"]
