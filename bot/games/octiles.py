@@ -1,31 +1,26 @@
-"""Octiles Scavenger Hunt on Discord: challenge, private set-up choices, the Move flow and commands.
+"""Octiles Scavenger Hunt on Discord: challenge, one declared menu for every choice, and commands.
 
 Thin glue only: the rules live in ``engines/octiles`` and the pictures in ``render/octiles``.
-One button on the game message opens the private menu of whatever the position needs from the
-player who must act (``acting(state)``): **Set up** (Gold's central stops, then Teal's first
-prize circle), **Move** (move / rotate / replace menus), **Place marker**, **Scramble** (with
-**Skip scramble** beside it). Private menus are issued fresh from that button each time
-(ephemeral messages cannot be edited after 15 minutes), and every menu carries the session's
-action number it was built for, so a stale menu cannot change a later position (the platform
-refuses an outdated action under the session lock). Whatever a player typed is repeated only
-through ``quote`` (trimmed and escaped).
+``MENU`` narrows the legal actions (bot/menus.py): set-up (Gold's stop, Teal's stop; the first
+circle), a marker's stop, scramble or skip (the four tiles), and the turn (option, tile space,
+orientation with its picture, route). The game message's button opens it under the phase's name;
+**Skip scramble** is the one control of the game's own: a single click, also on a command's answer.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.adapter import ChallengeOption, GameAdapter, GameSession
-from bot.components import NO_LONGER_AVAILABLE, SessionButton, SessionSelect, view_of
-from bot.rendering import as_file
+from bot.components import SessionButton, view_of
+from bot.menus import ActionMenu, Narrowing, Step
 from bot.replies import UserError, acknowledge, quote, sentence
-from bot.sessions import STALE_TEXT
 from engines.octiles import (
-    CENTRAL_STOPS,
     CIRCLES,
     ENGINE,
     PRIZE_COLOUR,
@@ -35,12 +30,8 @@ from engines.octiles import (
     STOPS,
     Route,
     acting,
-    change_options,
     choose_action,
     colour_of,
-    free_stops,
-    has_turn_option,
-    legal_destinations,
     legal_routes,
     marker_owner,
     parse_edge_id,
@@ -49,10 +40,29 @@ from engines.octiles import (
     seat_of,
 )
 from render.octiles import narrate, render_board, render_orientations
-from render.theme import Picture
 
 GAME = "octiles"
-SELECT_LIMIT = 25
+SKIP = "octiles_skip"  # the one control of the game's own
+PHASES = {  # the game message's emoji and menu button, by phase
+    "runners": ("🛠", "Set up"),
+    "prizes": ("🛠", "Set up"),
+    "marker": ("📍", "Place marker"),
+    "scramble": ("🔀", "Scramble"),
+    "turn": ("🧭", "Move"),
+}
+OFFER = {  # after a command, when the same player chooses next
+    "scramble": "\n🔀 You may **scramble** four tiles now (once per game), or skip.",
+    "marker": "\n📍 Now place the marker:",
+}
+OPTIONS = {  # the first step of a turn or a scramble: label, description
+    "move": ("Move your runner", "option 2"),
+    "replace_move": ("Replace a tile and move across it", "option 1: the spare goes on a space"),
+    "rotate": ("Rotate a tile", "option 3: no move"),
+    "replace": ("Replace a tile", "option 3: the spare goes on a space, no move"),
+    "pass": ("Pass", "no legal option"),
+    "skip_scramble": ("Skip the scramble", "the tiles stay as they are"),
+    "scramble": ("Scramble four tiles", "once per game: shuffled into random orientations"),
+}
 
 RULES = """\
 **Goal**: be the first to collect all **five of your prizes** from the circles round the rim.
@@ -87,8 +97,8 @@ two passes in a row is a draw.
 • `/octiles challenge opponent:@someone [scramble:True] [level:easy|medium|hard]` — mention me to play \
 the computer.
 • **Set up** / **Move** / **Place marker** / **Scramble** buttons on the game message: private \
-menus for the player whose choice it is (the Move menu lists each route, e.g. `D1 via b2.NE \
-(3 tiles)`, and lets you rotate or replace a tile with a picture of its orientations).
+menus for the player whose choice it is (the Move menu asks the option, then the tile and its \
+orientation with a picture of the orientations, then the route, e.g. `D1 via b2.NE (3 tiles)`).
 • `/octiles move to:<stop or circle>` (autocomplete shows your legal moves).
 • `/octiles rotate tile:c3 orientation:0-7` — option 3.
 • `/octiles replace tile:c3 orientation:0-7 [to:D1]` — with `to`: option 1; without: option 3.
@@ -97,86 +107,210 @@ menus for the player whose choice it is (the Move menu lists each route, e.g. `D
 """
 
 
-# ---------------------------------------------------------------- words
-
-
 def route_label(route: Route) -> str:
-    tiles = len(route.steps)
-    return f"{route.end} via {route.via} ({tiles} tile{'s' if tiles != 1 else ''})"
-
-
-def route_value(route: Route) -> str:
-    return f"{route.end} via {route.via}"
+    return f"{route.end} via {route.via} ({len(route.steps)} tile{'s' if len(route.steps) != 1 else ''})"
 
 
 def destination_note(state: Any, end: str) -> str:
-    if end in CIRCLES:
-        return f"collects the {state.prizes.get(end, '?')} prize"
-    return ""
-
-
-def route_options(state: Any, destinations: dict[str, list[Route]]) -> list[tuple[str, str, str]]:
-    """(label, value, note) for every route, in board order of destinations."""
-    found = []
-    for end, routes in destinations.items():
-        for route in routes:
-            found.append((route_label(route), route_value(route), destination_note(state, end)))
-    return found
-
-
-def parse_destination(text: str) -> tuple[str, str | None]:
-    """`D1`, `d1`, `D1 via b2.NE` or `D1 b2.NE (3 tiles)` -> ("D1", "b2.NE" or None)."""
-    words = [w for w in re.split(r"\s+", re.sub(r"\(.*?\)", " ", str(text))) if w and w.lower() != "via"]
-    if not words:
-        raise UserError("Say where to move, e.g. `D1` (a stop) or `A2` (a circle).")
-    return words[0].upper(), (words[1] if len(words) > 1 else None)
+    return f"collects the {state.prizes.get(end, '?')} prize" if end in CIRCLES else ""
 
 
 def move_action(kind: str, target: str, **extra: Any) -> dict[str, Any]:
-    """A move to what a player typed or chose; what they typed is repeated only through ``quote``."""
-    to, via = parse_destination(target)
+    """A move to what a player typed (`D1`, `d1 via b2.NE`, `D1 b2.NE (3 tiles)`), repeated only through ``quote``."""
+    words = [w for w in re.split(r"\s+", re.sub(r"\(.*?\)", " ", str(target))) if w and w.lower() != "via"]
+    if not words:
+        raise UserError("Say where to move, e.g. `D1` (a stop) or `A2` (a circle).")
+    to, via = words[0].upper(), (words[1] if len(words) > 1 else None)
     if to not in STOPS and to not in CIRCLES:
         raise UserError(f"{quote(to)} is not a stop or circle.")
     if via and parse_edge_id(via) is None:
         raise UserError(f"No route to {to} leaves by {quote(via)}.")
-    action: dict[str, Any] = {"type": kind, **extra, "to": to}
-    if via:
-        action["via"] = via
-    return action
+    return {"type": kind, **extra, "to": to, **({"via": via} if via else {})}
 
 
-def tile_space(text: str) -> str:
-    """A typed tile space (`c3`, `C3`), or a refusal that repeats it only through ``quote``."""
-    space = str(text).strip().lower()
-    if space not in SPACES:
-        raise UserError(sentence(f"{quote(space) or '?'} is not a tile space (spaces: {', '.join(SPACES)})"))
-    return space
+def checked(text: str, names: Any, what: str) -> str:
+    """A typed tile space (`c3`) or stop (`B2`), or a refusal that repeats it only through ``quote``."""
+    value = str(text).strip().lower() if names is SPACES else str(text).strip().upper()
+    if value not in names:
+        raise UserError(sentence(f"{quote(value) or '?'} is not {what}"))
+    return value
 
 
-def stop_name(text: str) -> str:
-    """A typed stop (`B2`, `b2`), or a refusal that repeats it only through ``quote``."""
-    stop = str(text).strip().upper()
-    if stop not in STOPS:
-        raise UserError(f"{quote(stop) or '?'} is not a stop.")
-    return stop
+# ---------------------------------------------------------------- the menu
 
 
-def built_for(stamp: str) -> int:
-    """The action number a private menu was built for (carried in its controls)."""
-    if not stamp.isdigit():
-        raise UserError(STALE_TEXT)
-    return int(stamp)
+def kind(at: Narrowing) -> str:
+    return at.actions[0]["type"]  # after the first step, the actions left are of one type
 
 
-def first(values: list[str]) -> str:
-    return values[0] if values else ""
+def routes_of(state: Any, seat: int, space: str | None = None, orientation: int = 0) -> dict[str, list[Route]]:
+    """The runner's routes, or those across the spare put on ``space``."""
+    return legal_routes(state, seat, replaced_tiles(state, space, orientation) if space else None, crossing=space)
 
 
-def orientation_of(values: list[str]) -> int:
-    value = first(values)
-    if not value.isdigit() or not 0 <= int(value) <= 7:
-        raise UserError(NO_LONGER_AVAILABLE)
-    return int(value)
+def route_of(at: Narrowing, value: str) -> Route:
+    to, _, via = value.partition(" via ")
+    first = at.actions[0]
+    routes = routes_of(at.state, at.seat, first.get("space"), first.get("orientation", 0))[to]
+    return next(route for route in routes if via in ("", route.via))
+
+
+def turn_header(at: Narrowing) -> str:
+    state, seat, barred = at.state, at.seat, restricted_space(at.state, at.seat)
+    colour = colour_of(state, seat)
+    return (
+        f"**Your turn** ({colour.title()}, runner on {state.runners[colour]}; spare tile {state.spare})."
+        + ("\n• You changed a tile last turn: this turn you must move." if state.last_option[seat] == 3 else "")
+        + (f"\n• Your opponent just changed {barred}: you may not change it without moving." if barred else "")
+    )
+
+
+def option_note(at: Narrowing, value: str) -> str:
+    if value != "move":
+        return OPTIONS[value][1]
+    return "option 2: " + ", ".join(route_label(r) for rs in routes_of(at.state, at.seat).values() for r in rs)
+
+
+def plum_circles(at: Narrowing, circle: str) -> str:
+    trial = ENGINE.apply(at.state, at.seat, {"type": "first_circle", "circle": circle})
+    return "Plum (yours): " + " ".join(c for c in RING if trial.prizes.get(c) == "plum")
+
+
+def orientation_prompt(at: Narrowing) -> str:
+    space, rotate = at.actions[0]["space"], kind(at) == "rotate"
+    tile, now = at.state.tiles[space]
+    what = f"its new orientation (those that look the same as now, {now}, are left out)"
+    if not rotate:
+        what = f"spare tile {at.state.spare}'s orientation" + ", then where to move across it" * (
+            kind(at) == "replace_move"
+        )
+    return (
+        f"**{'Rotate' if rotate else 'Replace'} tile {tile} on {space}**: choose {what} (numbered 0–7 in the picture)."
+    )
+
+
+def route_prompt(at: Narrowing) -> str:
+    first = at.actions[0]
+    if "space" not in first:
+        return f"{turn_header(at)}\nMove your runner to…"
+    return (
+        f"**Spare tile {at.state.spare} on {first['space']}, orientation {first['orientation']}**: move across it to…"
+    )
+
+
+MENU = ActionMenu(
+    name=GAME,
+    steps=[
+        Step(
+            lambda a: a.get("gold"),
+            "**Set up** (1/2): you are Gold. Choose the central stop for the **Gold** runner (yours); "
+            "then the Teal runner's.",
+            lambda at, stop: f"Gold runner on {stop}",
+        ),
+        Step(
+            lambda a: a.get("teal"),
+            lambda at: (
+                f"**Set up** (2/2): Gold runner on **{at.actions[0]['gold']}**. "
+                "Now the central stop for the **Teal** runner."
+            ),
+            lambda at, stop: f"Teal runner on {stop}",
+        ),
+        Step(
+            lambda a: a.get("circle"),
+            "**Set up**: you are Teal. Choose the circle for the first **plum** prize; prizes then go on "
+            "every other circle round the rim, alternating plum and orange.",
+            lambda at, circle: f"Start at {circle}",
+            plum_circles,
+        ),
+        Step(
+            lambda a: a.get("stop"),
+            lambda at: (
+                f"**Place the {at.state.pending_marker['colour']} marker** on a free stop; its owner "
+                "must reach it before collecting again."
+            ),
+        ),
+        Step(
+            lambda a: a["type"],
+            lambda at: (
+                "🔀 **Scramble** four tiles now (once per game), or skip?"
+                if at.state.phase == "scramble"
+                else f"{turn_header(at)}\nChoose one option:"
+            ),
+            lambda at, value: OPTIONS[value][0],
+            option_note,
+        ),
+        Step(
+            lambda a: a.get("tiles"),
+            "🔀 **Scramble**: choose four tile spaces; their tiles are shuffled back in random orientations.",
+            description=lambda at, space: f"tile {at.state.tiles[space][0]}",
+            many=True,
+        ),
+        Step(
+            lambda a: a.get("space"),
+            lambda at: (
+                f"{turn_header(at)}\n"
+                + ("Rotate the tile on" if kind(at) == "rotate" else f"Put spare tile {at.state.spare} on")
+                + " which space?"
+            ),
+            lambda at, space: f"{'Rotate' if kind(at) == 'rotate' else 'Replace'} {space}",
+            lambda at, space: f"tile {at.state.tiles[space][0]}, now orientation {at.state.tiles[space][1]}",
+            placeholder=lambda at: "Tile to rotate…" if kind(at) == "rotate" else "Tile to replace…",
+        ),
+        Step(
+            lambda a: a.get("orientation"),
+            orientation_prompt,
+            lambda at, value: f"Orientation {value}",
+            lambda at, value: (
+                f"{sum(str(a['orientation']) == value for a in at.actions)} move(s) across it"
+                if kind(at) == "replace_move"
+                else None
+            ),
+            picture=lambda at: render_orientations(at.state, at.actions[0]["space"] if kind(at) == "rotate" else None),
+        ),
+        Step(
+            lambda a: a["to"] + (f" via {a['via']}" if "via" in a else "") if "to" in a else None,
+            route_prompt,
+            lambda at, value: route_label(route_of(at, value)),
+            lambda at, value: destination_note(at.state, route_of(at, value).end) or None,
+            # While moving across the new tile, the spare's orientations stay in view.
+            picture=lambda at: render_orientations(at.state) if "space" in at.actions[0] else None,
+        ),
+    ],
+)
+
+
+def typed_menu(actions: Any, typed: Any, suggestion: Any = None) -> ActionMenu:
+    """The menu as a command's autocomplete sees it: other actions, typed as the command wants them."""
+    return replace(MENU, actions=actions, typed=typed, suggestion=suggestion)
+
+
+def route_menu(space: str | None = None, orientation: Any = 0) -> ActionMenu:
+    """Every route of the runner (across the spare put on ``space``), each naming its ``via``."""
+
+    def actions(state: Any, seat: int) -> list[dict[str, Any]]:
+        if state.phase != "turn" or (space is not None and (space not in SPACES or orientation not in range(8))):
+            return []
+        return [{"route": route} for routes in routes_of(state, seat, space, orientation).values() for route in routes]
+
+    def shown(at: Narrowing, action: dict[str, Any]) -> str:
+        note = destination_note(at.state, action["route"].end)
+        return route_label(action["route"]) + (f" — {note}" if note else "")
+
+    return typed_menu(actions, lambda action: f"{action['route'].end} via {action['route'].via}", shown)
+
+
+def space_menu(*kinds: str) -> ActionMenu:
+    """The tile spaces of the legal actions of ``kinds``, once each."""
+
+    def actions(state: Any, seat: int) -> list[dict[str, Any]]:
+        return list({a["space"]: a for a in ENGINE.legal_actions(state, seat) if a["type"] in kinds}.values())
+
+    return typed_menu(actions, lambda action: action["space"])
+
+
+MARKER_MENU = typed_menu(
+    lambda state, seat: [a for a in ENGINE.legal_actions(state, seat) if "stop" in a], lambda a: a["stop"]
+)
 
 
 class OctilesAdapter(GameAdapter):
@@ -187,82 +321,82 @@ class OctilesAdapter(GameAdapter):
     rules = RULES
     computer_player = choose_action
     narrate = staticmethod(narrate)
+    menus = (MENU,)
     challenge_extras = (ChallengeOption("scramble", "Allow each player one scramble of four tiles (optional rule)"),)
 
-    def challenge_options(self, chosen: dict[str, Any], seats: dict[str, int | None]) -> dict[str, Any]:
-        return {"scramble": bool(chosen.get("scramble"))}
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        ctx.controls.button(SKIP, self._skip)
 
-    # ------------------------------------------------------------ pictures
     def render_public(self, session: GameSession):
         return render_board(session.state, session.names)
 
-    # --------------------------------------------------------------- texts
     def status_text(self, session: GameSession) -> str:
-        state = session.state
+        state, names = session.state, session.shown_names
         if state is None:
             return ""
-        names = session.shown_names
-        scores = " · ".join(
-            f"{names[seat]} ({colour_of(state, seat).title()}, {PRIZE_COLOUR[colour_of(state, seat)]}) "
-            f"{state.collected[colour_of(state, seat)]}/{PRIZES_TO_WIN}"
-            for seat in (0, 1)
-        )
-        lines = [f"🏅 Prizes: {scores}"]
+        colours = [colour_of(state, seat) for seat in (0, 1)]
+        prizes = [
+            f"{names[s]} ({c.title()}, {PRIZE_COLOUR[c]}) {state.collected[c]}/{PRIZES_TO_WIN}"
+            for s, c in enumerate(colours)
+        ]
+        lines = ["🏅 Prizes: " + " · ".join(prizes)]
         if state.marker:
-            owner = seat_of(state, marker_owner(state))
             lines.append(
                 f"🎯 {state.marker['colour'].title()} marker on **{state.marker['stop']}**: "
-                f"{names[owner]} must reach it before collecting again."
+                f"{names[seat_of(state, marker_owner(state))]} must reach it before collecting again."
             )
         seat, why = acting(state)
-        if seat is None:
-            return "\n".join(lines)
-        who = session.mention(seat)
-        if state.phase in ("runners", "prizes"):
-            lines.append(f"🛠 {who}'s choice — {why}: click **Set up**.")
-        elif state.phase == "marker":
-            lines.append(f"📍 {who}'s choice — {why}: click **Place marker** (or `/octiles marker`).")
-        elif state.phase == "scramble":
-            lines.append(f"🔀 {who} may {why}: click **Scramble** or **Skip scramble**.")
-        else:
-            notes = []
-            if state.last_option[seat] == 3:
-                notes.append("must move this turn (changed a tile last turn)")
-            barred = restricted_space(state, seat)
-            if barred:
-                notes.append(f"may not change {barred} without moving")
-            extra = f" {names[seat]} " + " and ".join(notes) + "." if notes else ""
-            lines.append(
-                f"🧭 {why}; spare tile {state.spare}. Click **Move**, or use `/octiles move`, "
-                f"`/octiles rotate`, `/octiles replace`.{extra}"
-            )
+        if seat is not None:
+            emoji, button = PHASES[state.phase]
+            line = f"{emoji} {session.mention(seat)}'s choice — {why}: click **{button}**"
+            if state.phase == "scramble":
+                line += " or **Skip scramble**"
+            elif state.phase == "turn":
+                barred = restricted_space(state, seat)
+                line += f" (spare tile {state.spare})" + "; must move (changed a tile last turn)" * (
+                    state.last_option[seat] == 3
+                )
+                line += f"; may not change {barred} without moving" if barred else ""
+            lines.append(line + ".")
         return "\n".join(lines)
 
-    # ------------------------------------------------------------ controls
     def components(self, session: GameSession) -> list[discord.ui.Item]:
+        """The menu's button under the phase's name (and Skip scramble)."""
         state = session.state
         if state is None or state.over:
             return []
-        label = {
-            "runners": "Set up",
-            "prizes": "Set up",
-            "marker": "Place marker",
-            "scramble": "Scramble",
-            "turn": "Move",
-        }[state.phase]
-        items: list[discord.ui.Item] = [
-            SessionButton(session.id, "octiles_open", label=label, style=discord.ButtonStyle.primary)
-        ]
+        items = [self.ctx.menus.button(session, replace(MENU, button=PHASES[state.phase][1]))]
         if state.phase == "scramble":
-            items.append(SessionButton(session.id, "octiles_skip", label="Skip scramble"))
+            items.append(SessionButton(session.id, SKIP, str(session.action_number), label="Skip scramble"))
         return items
 
-    # --------------------------------------------------------------- setup
-    def default_options(self) -> dict[str, Any]:
-        return {"scramble": False}
+    async def _skip(self, interaction: discord.Interaction, session_id: int, built_for: str) -> None:
+        """Skip scramble at once (the platform's turn and stale checks); a private answer it is on
+        becomes the answer."""
+        session = await self.ctx.act(
+            session_id, interaction.user.id, {"type": "skip_scramble"}, built_for=built_for or None
+        )
+        if interaction.message is not None and interaction.message.flags.ephemeral:
+            done = f"Done. {self.ctx.table.narration(session)}"
+            await interaction.edit_original_response(content=done, view=None)
+
+    async def _command(self, interaction: discord.Interaction, action: dict[str, Any]) -> None:
+        """A command's action, answered privately; offers the next choice when it is the same player's."""
+        session_id = await self.ctx.running_id(interaction, GAME)
+        session = await self.ctx.act(session_id, interaction.user.id, action)
+        text, view, state = f"Done. {self.ctx.table.narration(session)}".strip(), None, session.state
+        next_choice = session.status == "active" and acting(state)[0] == session.seat_of(interaction.user.id)
+        if next_choice and state.phase in OFFER:
+            text, view = text + OFFER[state.phase], view_of(self.components(session))
+        await self.ctx.reply_private(interaction, text, view=view)
 
     def add_commands(self, group: app_commands.Group) -> None:
-        ctx = self.ctx
+        def suggest(menu_for: Any):
+            async def autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+                return await self.ctx.menus.suggest(interaction, menu_for(interaction.namespace), current)
+
+            return autocomplete
 
         @group.command(name="move", description="Option 2: move your runner to a stop or circle.")
         @app_commands.describe(to="Where your runner ends (autocomplete lists your legal moves)")
@@ -272,11 +406,10 @@ class OctilesAdapter(GameAdapter):
 
         @group.command(name="rotate", description="Option 3: rotate a tile to another orientation (no move).")
         @app_commands.describe(tile="The tile space, e.g. c3", orientation="0-7: steps of 45 degrees clockwise")
-        async def rotate(
-            interaction: discord.Interaction, tile: str, orientation: app_commands.Range[int, 0, 7]
-        ) -> None:
+        async def rotate(interaction: discord.Interaction, tile: str, orientation: app_commands.Range[int, 0, 7]):
             await acknowledge(interaction)
-            await self._command(interaction, {"type": "rotate", "space": tile_space(tile), "orientation": orientation})
+            space = checked(tile, SPACES, f"a tile space (spaces: {', '.join(SPACES)})")
+            await self._command(interaction, {"type": "rotate", "space": space, "orientation": orientation})
 
         @group.command(name="replace", description="Put the spare tile on a space; with `to` also move (option 1).")
         @app_commands.describe(
@@ -284,14 +417,15 @@ class OctilesAdapter(GameAdapter):
             orientation="0-7 for the spare tile",
             to="Option 1: where to move across the new tile (leave out for option 3)",
         )
-        async def replace(
+        async def replace_tile(
             interaction: discord.Interaction,
             tile: str,
             orientation: app_commands.Range[int, 0, 7],
             to: str | None = None,
-        ) -> None:
+        ):
             await acknowledge(interaction)
-            extra = {"space": tile_space(tile), "orientation": orientation}
+            extra = {"space": checked(tile, SPACES, f"a tile space (spaces: {', '.join(SPACES)})")}
+            extra["orientation"] = orientation
             action = move_action("replace_move", to, **extra) if to else {"type": "replace", **extra}
             await self._command(interaction, action)
 
@@ -299,473 +433,14 @@ class OctilesAdapter(GameAdapter):
         @app_commands.describe(stop="A free stop, e.g. B2")
         async def marker(interaction: discord.Interaction, stop: str) -> None:
             await acknowledge(interaction)
-            await self._command(interaction, {"type": "place_marker", "stop": stop_name(stop)})
+            await self._command(interaction, {"type": "place_marker", "stop": checked(stop, STOPS, "a stop")})
 
-        @move.autocomplete("to")
-        async def move_to(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            found = await self._my_state(interaction)
-            if found is None:
-                return []
-            state, seat = found
-            return self._choices(state, legal_destinations(state, seat), current)
-
-        @replace.autocomplete("to")
-        async def replace_to(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            found = await self._my_state(interaction)
-            space = str(getattr(interaction.namespace, "tile", "") or "").strip().lower()
-            orientation = getattr(interaction.namespace, "orientation", None)
-            if found is None or space not in SPACES or not isinstance(orientation, int) or not 0 <= orientation < 8:
-                return []
-            state, seat = found
-            if state.phase != "turn" or state.turn_seat != seat:
-                return []
-            routes = legal_routes(state, seat, replaced_tiles(state, space, orientation), crossing=space)
-            return self._choices(state, routes, current)
-
-        async def tile_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            found = await self._my_state(interaction)
-            typed = current.strip().lower()
-            if found is None:
-                return [app_commands.Choice(name=s, value=s) for s in SPACES if s.startswith(typed)]
-            state, _seat = found
-            return [
-                app_commands.Choice(name=f"{s}: tile {state.tiles[s][0]}, orientation {state.tiles[s][1]}", value=s)
-                for s in SPACES
-                if s.startswith(typed)
-            ]
-
-        rotate.autocomplete("tile")(tile_choices)
-        replace.autocomplete("tile")(tile_choices)
-
-        @marker.autocomplete("stop")
-        async def marker_stop(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            found = await self._my_state(interaction)
-            if found is None:
-                return []
-            typed = current.strip().upper()
-            return [
-                app_commands.Choice(name=stop, value=stop) for stop in free_stops(found[0]) if stop.startswith(typed)
-            ]
-
-        # The game message's button answers with a private menu; every other control is on a
-        # private menu (or, Skip scramble, also on the game message) and updates the message it is on.
-        controls = ctx.controls
-        controls.button("octiles_open", self._open_button, ack="private")
-        controls.button("octiles_skip", self._skip_button)
-        controls.button("octiles_pass", self._pass_button)
-        controls.select("octiles_gold", self._gold_select)
-        controls.select("octiles_teal", self._teal_select)
-        controls.select("octiles_circle", self._circle_select)
-        controls.select("octiles_mark", self._marker_select)
-        controls.select("octiles_scr", self._scramble_select)
-        controls.select("octiles_go", self._move_select)
-        controls.select("octiles_rot", self._rotate_space_select)
-        controls.select("octiles_rotto", self._rotate_select)
-        controls.select("octiles_rep", self._replace_space_select)
-        controls.select("octiles_repto", self._replace_orientation_select)
-        controls.select("octiles_repmv", self._replace_select)
-
-    # ------------------------------------------------------------ commands
-    @staticmethod
-    def _choices(state: Any, destinations: dict[str, list[Route]], current: str) -> list[app_commands.Choice[str]]:
-        typed = current.strip().upper()
-        choices = []
-        for label, value, note in route_options(state, destinations):
-            if typed and not label.upper().startswith(typed):
-                continue
-            choices.append(app_commands.Choice(name=f"{label} — {note}" if note else label, value=value))
-        return choices[:SELECT_LIMIT]
-
-    async def _my_state(self, interaction: discord.Interaction) -> tuple[Any, int] | None:
-        """(state, seat) of the user in this channel's running game, for autocomplete; None if none."""
-        session = await self.ctx.sessions.live_in_channel(interaction.channel_id)
-        if session is None or session.record.game != GAME or session.status != "active":
-            return None
-        seat = session.seat_of(interaction.user.id)
-        if seat is None:
-            return None
-        return session.state, seat
-
-    async def _command(self, interaction: discord.Interaction, action: dict[str, Any]) -> None:
-        """A slash command's action (the command is already acknowledged privately)."""
-        session_id = await self.ctx.running_id(interaction, GAME)
-        session = await self.ctx.act(session_id, interaction.user.id, action)
-        text, view = self._done(session, interaction.user.id)
-        await self.ctx.reply_private(interaction, text, view=view)
-
-    def _done(self, session: GameSession, user_id: int) -> tuple[str, discord.ui.View | None]:
-        """The private answer to an action; offers the scramble at once when it is the mover's choice."""
-        text = f"Done. {self.ctx.table.narration(session)}".strip()
-        state = session.state
-        seat = session.seat_of(user_id)
-        if session.status == "active" and state.phase == "scramble" and acting(state)[0] == seat:
-            text += "\n🔀 You may **scramble** four tiles now (once per game), or skip."
-            return text, view_of(self._scramble_items(session))
-        if session.status == "active" and state.phase == "marker" and acting(state)[0] == seat:
-            text += "\n📍 Now place the marker:"
-            return text, view_of([self._marker_menu(session)])
-        return text, None
-
-    # ------------------------------------------------------------ private menus
-    def _seat_to_act(self, session: GameSession, user_id: int) -> int:
-        """The platform's turn check, its refusal saying what the position waits for."""
-        try:
-            return self.ctx.sessions.check_can_act(session, user_id)
-        except UserError:
-            expected, why = acting(session.state) if session.status == "active" else (None, "")
-            if expected is None or session.seat_of(user_id) is None:
-                raise
-            word = "turn" if session.state.phase == "turn" else "choice"
-            raise UserError(f"It is {session.mention(expected)}'s {word}: {why}.") from None
-
-    async def _turn_of(self, interaction: discord.Interaction, session_id: int) -> tuple[GameSession, int]:
-        """The session and the clicker's seat, if the clicker must act now in a running game."""
-        session = await self.ctx.sessions.load(session_id)
-        return session, self._seat_to_act(session, interaction.user.id)
-
-    async def _fresh(self, interaction: discord.Interaction, session_id: int, stamp: str) -> tuple[GameSession, int]:
-        """For a step that only narrows the choices: the clicker's turn, and a menu built for
-        the current action number (an action from the menu is checked again by the platform)."""
-        session, seat = await self._turn_of(interaction, session_id)
-        self.ctx.sessions.check_fresh(session, stamp)
-        return session, seat
-
-    async def _open_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
-        session, seat = await self._turn_of(interaction, session_id)
-        state, stamp = session.state, str(session.action_number)
-        if state.phase == "runners":
-            options = [discord.SelectOption(label=f"Gold runner on {stop}", value=stop) for stop in CENTRAL_STOPS]
-            select = SessionSelect(session_id, "octiles_gold", stamp, options=options, placeholder="Gold runner on…")
-            text = (
-                "**Set up** (1/2): you are Gold. Choose the central stop for the **Gold** runner (yours); "
-                "then the Teal runner's."
-            )
-            await self.ctx.reply_private(interaction, text, view=view_of([select]))
-        elif state.phase == "prizes":
-            options = []
-            for circle in RING:
-                trial = ENGINE.apply(state, seat, {"type": "first_circle", "circle": circle})
-                plum = " ".join(c for c in RING if trial.prizes.get(c) == "plum")
-                options.append(
-                    discord.SelectOption(
-                        label=f"Start at {circle}", value=circle, description=f"Plum (yours): {plum}"[:100]
-                    )
-                )
-            select = SessionSelect(
-                session_id, "octiles_circle", stamp, options=options, placeholder="First prize circle…"
-            )
-            text = (
-                "**Set up**: you are Teal. Choose the circle for the first **plum** prize; prizes then go on "
-                "every other circle round the rim, alternating plum and orange."
-            )
-            await self.ctx.reply_private(interaction, text, view=view_of([select]))
-        elif state.phase == "marker":
-            colour = state.pending_marker["colour"]
-            text = f"**Place the {colour} marker** on a free stop; its owner must reach it before collecting again."
-            await self.ctx.reply_private(interaction, text, view=view_of([self._marker_menu(session)]))
-        elif state.phase == "scramble":
-            await self.ctx.reply_private(
-                interaction,
-                "🔀 **Scramble**: choose four tile spaces; their tiles are shuffled back in random "
-                "orientations. Once per game.",
-                view=view_of(self._scramble_items(session)),
-            )
-        else:
-            await self._move_menu(interaction, session, seat)
-
-    def _marker_menu(self, session: GameSession) -> discord.ui.Item:
-        state = session.state
-        options = [discord.SelectOption(label=stop, value=stop) for stop in free_stops(state)]
-        return SessionSelect(
-            session.id,
-            "octiles_mark",
-            str(session.action_number),
-            options=options[:SELECT_LIMIT],
-            placeholder=f"{state.pending_marker['colour'].title()} marker on…",
-        )
-
-    def _scramble_items(self, session: GameSession) -> list[discord.ui.Item]:
-        state, stamp = session.state, str(session.action_number)
-        options = [
-            discord.SelectOption(label=space, value=space, description=f"tile {state.tiles[space][0]}")
-            for space in SPACES
-        ]
-        return [
-            SessionSelect(
-                session.id,
-                "octiles_scr",
-                stamp,
-                options=options,
-                placeholder="Four tiles to scramble…",
-                min_values=4,
-                max_values=4,
-            ),
-            SessionButton(session.id, "octiles_skip", stamp, label="Skip scramble"),
-        ]
-
-    async def _move_menu(self, interaction: discord.Interaction, session: GameSession, seat: int) -> None:
-        state = session.state
-        stamp = str(session.action_number)
-        colour = colour_of(state, seat)
-        lines = [
-            f"**Your turn** ({colour.title()}, runner on {state.runners[colour]}; spare tile {state.spare}). "
-            "Choose one option:"
-        ]
-        items: list[discord.ui.Item] = []
-        moves = route_options(state, legal_destinations(state, seat))
-        if moves:
-            options = [
-                discord.SelectOption(label=label, value=value, description=note or None)
-                for label, value, note in moves[:SELECT_LIMIT]
-            ]
-            items.append(
-                SessionSelect(
-                    session.id, "octiles_go", stamp, options=options, placeholder="Option 2: move your runner to…"
-                )
-            )
-        else:
-            lines.append("• No plain move is possible on these tiles.")
-        rotations, _replacements = change_options(state, seat)
-        rotatable = list(dict.fromkeys(a["space"] for a in rotations))
-        if rotatable:
-            options = [
-                discord.SelectOption(
-                    label=f"Rotate {s}",
-                    value=s,
-                    description=f"tile {state.tiles[s][0]}, now orientation {state.tiles[s][1]}",
-                )
-                for s in rotatable
-            ]
-            items.append(
-                SessionSelect(
-                    session.id, "octiles_rot", stamp, options=options, placeholder="Option 3: rotate a tile (no move)…"
-                )
-            )
-        if state.last_option[seat] == 3:
-            lines.append("• You changed a tile last turn: this turn you must move.")
-        barred = restricted_space(state, seat)
-        if barred:
-            lines.append(f"• Your opponent just changed {barred}: you may not change it without moving.")
-        options = [
-            discord.SelectOption(label=f"Replace {s}", value=s, description=f"tile {state.tiles[s][0]}") for s in SPACES
-        ]
-        items.append(
-            SessionSelect(
-                session.id,
-                "octiles_rep",
-                stamp,
-                options=options,
-                placeholder=f"Option 1 or 3: put spare tile {state.spare} on…",
-            )
-        )
-        if not has_turn_option(state, seat):
-            lines.append("• You have no legal option: you must pass.")
-            items = [SessionButton(session.id, "octiles_pass", stamp, label="Pass", style=discord.ButtonStyle.danger)]
-        await self.ctx.reply_private(interaction, "\n".join(lines), view=view_of(items))
-
-    async def _edit_menu(
-        self,
-        interaction: discord.Interaction,
-        text: str,
-        view: discord.ui.View | None,
-        picture: Picture | None = None,
-        *,
-        keep_picture: bool = False,
-    ) -> None:
-        """Replace the private menu the control is on (the click is already acknowledged);
-        ``keep_picture``: leave the menu's picture as it is."""
-        pictures = {} if keep_picture else {"attachments": [as_file(picture)] if picture else []}
-        try:
-            await interaction.edit_original_response(content=text, view=view, **pictures)
-        except discord.HTTPException:  # e.g. the menu is gone: answer with a new one
-            await self.ctx.reply_private(interaction, text, picture, view)
-
-    async def _finish_menu(
-        self, interaction: discord.Interaction, session_id: int, stamp: str, action: dict[str, Any]
-    ) -> None:
-        """Act from a private menu built for action number ``stamp``, then turn the menu into the answer."""
-        await self._turn_of(interaction, session_id)  # refused in the game's words (whose choice it is)
-        session = await self.ctx.act(session_id, interaction.user.id, action, built_for=built_for(stamp))
-        text, view = self._done(session, interaction.user.id)
-        await self._edit_menu(interaction, text, view)
-
-    # set-up
-    async def _gold_select(
-        self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
-    ) -> None:
-        session, _seat = await self._fresh(interaction, session_id, stamp)
-        gold = values[0] if values else ""
-        if session.state.phase != "runners" or gold not in CENTRAL_STOPS:
-            raise UserError("The runners have already been placed.")
-        options = [
-            discord.SelectOption(label=f"Teal runner on {stop}", value=stop) for stop in CENTRAL_STOPS if stop != gold
-        ]
-        select = SessionSelect(
-            session_id, "octiles_teal", f"{stamp}:{gold}", options=options, placeholder="Teal runner on…"
-        )
-        await self._edit_menu(
-            interaction,
-            f"**Set up** (2/2): Gold runner on **{gold}**. Now the central stop for the **Teal** runner.",
-            view_of([select]),
-        )
-
-    async def _teal_select(
-        self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
-    ) -> None:
-        stamp, _, gold = arg.partition(":")
-        teal = values[0] if values else ""
-        await self._finish_menu(interaction, session_id, stamp, {"type": "place_runners", "gold": gold, "teal": teal})
-
-    async def _circle_select(
-        self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
-    ) -> None:
-        await self._finish_menu(interaction, session_id, stamp, {"type": "first_circle", "circle": first(values)})
-
-    # markers and scramble
-    async def _marker_select(
-        self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
-    ) -> None:
-        await self._finish_menu(interaction, session_id, stamp, {"type": "place_marker", "stop": first(values)})
-
-    async def _scramble_select(
-        self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
-    ) -> None:
-        await self._finish_menu(interaction, session_id, stamp, {"type": "scramble", "tiles": list(values)})
-
-    async def _skip_button(self, interaction: discord.Interaction, session_id: int, stamp: str) -> None:
-        message = interaction.message
-        if message is not None and message.flags.ephemeral:  # the offer in a private answer
-            await self._finish_menu(interaction, session_id, stamp, {"type": "skip_scramble"})
-            return
-        # On the game message (no stamp: the message is redrawn after every action).
-        await self._turn_of(interaction, session_id)
-        await self.ctx.act(session_id, interaction.user.id, {"type": "skip_scramble"})
-
-    async def _pass_button(self, interaction: discord.Interaction, session_id: int, stamp: str) -> None:
-        await self._finish_menu(interaction, session_id, stamp, {"type": "pass"})
-
-    # the Move flow
-    async def _move_select(
-        self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
-    ) -> None:
-        await self._finish_menu(interaction, session_id, stamp, move_action("move", first(values)))
-
-    async def _rotate_space_select(
-        self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
-    ) -> None:
-        session, seat = await self._fresh(interaction, session_id, stamp)
-        space = first(values)
-        rotations, _ = change_options(session.state, seat)
-        allowed = [a["orientation"] for a in rotations if a["space"] == space]
-        if not allowed:
-            raise UserError(f"You cannot rotate the tile on {quote(space)} this turn.")
-        picture = await self.ctx.render(render_orientations, session.state, space)
-        tile, current = session.state.tiles[space]
-        options = [discord.SelectOption(label=f"Orientation {o}", value=str(o)) for o in allowed]
-        select = SessionSelect(
-            session_id,
-            "octiles_rotto",
-            f"{stamp}:{space}",
-            options=options,
-            placeholder=f"Turn {space} to orientation…",
-        )
-        await self._edit_menu(
-            interaction,
-            f"**Rotate tile {tile} on {space}** (now orientation {current}): choose its new orientation "
-            "(the picture numbers them 0–7; orientations that look the same as now are left out).",
-            view_of([select]),
-            picture,
-        )
-
-    async def _rotate_select(
-        self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
-    ) -> None:
-        stamp, _, space = arg.partition(":")
-        action = {"type": "rotate", "space": space, "orientation": orientation_of(values)}
-        await self._finish_menu(interaction, session_id, stamp, action)
-
-    async def _replace_space_select(
-        self, interaction: discord.Interaction, session_id: int, stamp: str, values: list[str]
-    ) -> None:
-        session, seat = await self._fresh(interaction, session_id, stamp)
-        state, space = session.state, first(values)
-        if space not in SPACES:
-            raise UserError("Choose a tile space.")
-        picture = await self.ctx.render(render_orientations, state)
-        options = []
-        for orientation in range(8):
-            routes = legal_routes(state, seat, replaced_tiles(state, space, orientation), crossing=space)
-            count = sum(len(r) for r in routes.values())
-            note = f"{count} move{'s' if count != 1 else ''} across it" if count else "no move across it"
-            options.append(
-                discord.SelectOption(label=f"Orientation {orientation}", value=str(orientation), description=note)
-            )
-        select = SessionSelect(
-            session_id,
-            "octiles_repto",
-            f"{stamp}:{space}",
-            options=options,
-            placeholder=f"Spare tile {state.spare} on {space} in orientation…",
-        )
-        await self._edit_menu(
-            interaction,
-            f"**Replace tile {state.tiles[space][0]} on {space}** with spare tile {state.spare}: choose the "
-            "spare's orientation (the picture numbers them 0–7); then move across it or not.",
-            view_of([select]),
-            picture,
-        )
-
-    async def _replace_orientation_select(
-        self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
-    ) -> None:
-        stamp, _, space = arg.partition(":")
-        session, seat = await self._fresh(interaction, session_id, stamp)
-        state, orientation = session.state, orientation_of(values)
-        if space not in SPACES:
-            raise UserError(NO_LONGER_AVAILABLE)
-        routes = legal_routes(state, seat, replaced_tiles(state, space, orientation), crossing=space)
-        options = [
-            discord.SelectOption(label=label, value=value, description=note or "option 1: replace and move")
-            for label, value, note in route_options(state, routes)
-        ][: SELECT_LIMIT - 1]
-        can_change = state.last_option[seat] != 3 and restricted_space(state, seat) != space
-        if can_change:
-            options.insert(
-                0, discord.SelectOption(label="Don't move", value="-", description="option 3: replace the tile only")
-            )
-        if not options:
-            raise UserError(
-                f"With spare tile {state.spare} on {space} in orientation {orientation} no move crosses "
-                "it, and you may not change a tile without moving this turn. Choose another "
-                "orientation."
-            )
-        select = SessionSelect(
-            session_id,
-            "octiles_repmv",
-            f"{stamp}:{space}:{orientation}",
-            options=options,
-            placeholder="Move across the new tile to…",
-        )
-        # The orientations picture stays while the player chooses where to move.
-        await self._edit_menu(
-            interaction,
-            f"**Spare tile {state.spare} on {space}, orientation {orientation}**: choose where to move "
-            "across it" + (", or don't move." if can_change else "."),
-            view_of([select]),
-            keep_picture=True,
-        )
-
-    async def _replace_select(
-        self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]
-    ) -> None:
-        parts = arg.split(":")
-        if len(parts) != 3 or not parts[2].isdigit():
-            raise UserError(NO_LONGER_AVAILABLE)
-        stamp, space, orientation = parts
-        extra = {"space": space, "orientation": int(orientation)}
-        target = first(values)
-        action = {"type": "replace", **extra} if target == "-" else move_action("replace_move", target, **extra)
-        await self._finish_menu(interaction, session_id, stamp, action)
+        move.autocomplete("to")(suggest(lambda typed: route_menu()))
+        where = suggest(lambda typed: route_menu(str(typed.tile or "").strip().lower(), typed.orientation))
+        replace_tile.autocomplete("to")(where)
+        rotate.autocomplete("tile")(suggest(lambda typed: space_menu("rotate")))
+        replace_tile.autocomplete("tile")(suggest(lambda typed: space_menu("replace", "replace_move")))
+        marker.autocomplete("stop")(suggest(lambda typed: MARKER_MENU))
 
 
 __all__ = ["OctilesAdapter"]

@@ -1,13 +1,18 @@
 """Octiles Scavenger Hunt through SimCord: challenge, private set-up choices, turns by command and
-by the Move flow, autocomplete, markers, scramble, illegal inputs, a finished game and the computer."""
+by the Move flow, autocomplete, markers, scramble, illegal inputs, a finished game and the computer;
+the menu reaches exactly the legal actions, and stale or restarted menus behave."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
 import re
+from itertools import combinations
 
 import pytest
 
-from bot.games.octiles import OctilesAdapter
+from bot.games.octiles import MENU, OctilesAdapter
+from bot.menus import CONTROL
 from bot.sessions import STALE_TEXT
 from bot.world import bot_member, private_texts
 from engines.octiles import (
@@ -19,7 +24,9 @@ from engines.octiles import (
     legal_routes,
     replace_move_actions,
     replaced_tiles,
+    restricted_space,
 )
+from tests.engines.test_octiles_rules import stuck_layout  # a position with no legal option: a pass
 
 SEED = 1234  # Ada (seat 0) draws Gold; from C3 Gold's only plain move is C3 -> C4 via c3.SW
 
@@ -118,7 +125,7 @@ async def test_set_up_choices_are_private_and_for_the_right_player(world):
     assert "Ada (Gold) places the runners" in message.attachments[0].description
     other = await world.bo.click(message, label="Set up")
     assert other.ephemeral
-    assert private_texts(other)[0].startswith(f"It is <@{world.ada.id}>'s choice: set-up")
+    assert private_texts(other) == [f"It is <@{world.ada.id}>'s turn."]
     stranger = await world.cy.click(message, label="Set up")
     assert private_texts(stranger) == ["You are not playing in this game."]
 
@@ -135,7 +142,7 @@ async def test_set_up_choices_are_private_and_for_the_right_player(world):
     assert f"🛠 <@{world.bo.id}>'s choice — set-up: Teal chooses the circle" in public
 
     late = await world.ada.click(world.channel.last_message, label="Set up")
-    assert private_texts(late)[0].startswith(f"It is <@{world.bo.id}>'s choice")
+    assert private_texts(late) == [f"It is <@{world.bo.id}>'s turn."]
     shown = await world.bo.click(world.channel.last_message, label="Set up")
     menu = shown.response
     a2 = next(o for o in select_options(menu)["options"] if o["value"] == "A2")
@@ -161,8 +168,9 @@ async def test_turns_by_commands_and_the_move_flow(world):
     assert shown.ephemeral
     menu = shown.response
     assert "**Your turn** (Gold, runner on C3" in menu.content
-    assert option_labels(menu, 0) == ["C4 via c3.SW (1 tile)"]
-    await world.ada.select(menu, ["C4 via c3.SW"], custom_id=select_options(menu, 0)["custom_id"])
+    move = next(o for o in select_options(menu)["options"] if o["value"] == "move")
+    assert move["description"] == "option 2: C4 via c3.SW (1 tile)"  # the only route: played when chosen
+    await world.ada.select(menu, ["move"])
     assert menu.content.startswith("Done.")
     assert menu.components == []
     session = await current(world, session.id)
@@ -203,12 +211,18 @@ async def test_turns_by_commands_and_the_move_flow(world):
     assert "You changed a tile last turn: this turn you must move." in menu.content
     placeholders = [select_options(menu, i)["placeholder"] for i in range(len(menu.components))]
     assert not any("rotate" in p for p in placeholders)
-    action = replace_move_actions(session.state, 1)[0]
-    replace_menu = select_options(menu, len(placeholders) - 1)
+    options = replace_move_actions(session.state, 1)
+    action = max(
+        options, key=lambda a: sum(b["space"] == a["space"] and b["orientation"] == a["orientation"] for b in options)
+    )
+    if "replace_move" in option_values(menu):  # the option is asked unless it is the only one
+        assert "rotate" not in option_values(menu)
+        await world.bo.select(menu, ["replace_move"])
+    replace_menu = select_options(menu, len(menu.components) - 1)
     await world.bo.select(menu, [action["space"]], custom_id=replace_menu["custom_id"])
     assert menu.attachments
     assert menu.attachments[0].description.startswith(f"Spare tile {session.state.spare}")
-    await world.bo.select(menu, [str(action["orientation"])])
+    await world.bo.select(menu, [str(action["orientation"])])  # then the route (asked when there are several)
     routes = legal_routes(
         session.state,
         1,
@@ -249,6 +263,7 @@ async def test_turns_by_commands_and_the_move_flow(world):
     shown = await world.bo.click(world.channel.last_message, label="Move")
     menu = shown.response
     assert f"Your opponent just changed {space}" in menu.content
+    await world.bo.select(menu, ["rotate"])
     rotate_menu = next(
         select_options(menu, i)
         for i in range(len(menu.components))
@@ -349,10 +364,7 @@ async def test_illegal_inputs_are_private_and_change_nothing(world):
         [option_values(menu, len(menu.components) - 1)[0]],
         custom_id=select_options(menu, len(menu.components) - 1)["custom_id"],
     )
-    assert (
-        private_texts(late)[-1] == f"It is <@{world.bo.id}>'s turn: Teal's turn: move, replace and move, or "
-        "change a tile."
-    )
+    assert private_texts(late)[-1] == f"It is <@{world.bo.id}>'s turn."
     assert ENGINE.dump((await current(world, session.id)).state) == before
 
 
@@ -364,7 +376,7 @@ async def test_a_menu_from_before_the_players_last_action_is_refused(world):
     session = await current(world, session.id)
     assert session.state.phase == "scramble"  # still Ada's choice, but the Move menu is out of date
     before = ENGINE.dump(session.state)
-    moved = await world.ada.select(menu, ["C4 via c3.SW"], custom_id=select_options(menu, 0)["custom_id"])
+    moved = await world.ada.select(menu, ["move"], custom_id=select_options(menu, 0)["custom_id"])
     assert private_texts(moved)[-1] == STALE_TEXT
     last = len(menu.components) - 1
     narrowed = await world.ada.select(
@@ -416,7 +428,7 @@ async def test_marker_is_asked_from_the_right_player_and_scramble_is_offered(wor
     assert labels(message) == ["Place marker", "Resign"]
     assert f"📍 <@{world.bo.id}>'s choice — place Gold's orange marker on a free stop" in message.content
     wrong = await world.ada.click(message, label="Place marker")
-    assert private_texts(wrong)[0].startswith(f"It is <@{world.bo.id}>'s choice: place Gold's orange marker")
+    assert private_texts(wrong) == [f"It is <@{world.bo.id}>'s turn."]
     refused = await world.ada.slash(world.channel, "octiles marker", stop="B2")
     assert private_texts(refused)[-1] == f"It is <@{world.bo.id}>'s turn."
     occupied = await world.bo.slash(world.channel, "octiles marker", stop="D4")
@@ -439,10 +451,11 @@ async def test_marker_is_asked_from_the_right_player_and_scramble_is_offered(wor
     assert "🎯 Orange marker on **B2**: Ada must reach it before collecting again." in message.content
     assert "**Bo** put **Ada**'s orange marker on B2: **Ada** must reach it before collecting again." in message.content
     not_yours = await world.bo.click(message, label="Skip scramble")
-    assert private_texts(not_yours)[0].startswith(f"It is <@{world.ada.id}>'s choice: scramble")
+    assert private_texts(not_yours) == [f"It is <@{world.ada.id}>'s turn."]
     shown = await world.ada.click(message, label="Scramble")
     menu = shown.response
     tiles_before = dict(session.state.tiles)
+    await world.ada.select(menu, ["scramble"])  # or skip_scramble
     await world.ada.select(menu, ["a2", "b3", "c4", "d1"])
     assert menu.content.startswith("Done.")
     session = await current(world, session.id)
@@ -574,8 +587,118 @@ async def test_old_game_message_works_after_a_restart(world, settings):
     await world.restart(settings, [OctilesAdapter])
     shown = await world.ada.click(world.message(message_id), label="Move")
     menu = shown.response
-    assert option_labels(menu, 0) == ["C4 via c3.SW (1 tile)"]
-    await world.ada.select(menu, ["C4 via c3.SW"], custom_id=select_options(menu, 0)["custom_id"])
+    move = next(o for o in select_options(menu)["options"] if o["value"] == "move")
+    assert move["description"] == "option 2: C4 via c3.SW (1 tile)"  # the only route: played when chosen
+    await world.ada.select(menu, ["move"])
     session = await current(world, session.id)
     assert session.state.runners["gold"] == "C4"
     assert session.state.turn_seat == 1
+
+
+# ------------------------------------------------------------------ the menu over many positions
+
+
+def reachable(world, session, seat):
+    """Every action the menu can end on, walking each shown step's every choice (with its label,
+    description and prompt, and a custom id Discord accepts). A scramble's four tiles: every set
+    the select allows is one action's key set, and a sample of them is played through."""
+    menus, found = world.platform.menus, []
+
+    def walk(chosen):
+        at, index = menus.narrow(MENU, ENGINE, session, seat, chosen)
+        if index is None:
+            found.append(at.actions[0])
+            return
+        step = MENU.steps[index]
+        assert step.prompt(at) if callable(step.prompt) else step.prompt
+        assert len(f"s:{session.id}:{CONTROL}:" + "|".join([MENU.name, "9999", *chosen])) < 80
+        if step.many:
+            offered = step.values(at.actions)  # the select takes exactly four of them
+            assert {frozenset(step.key(a)) for a in at.actions} == set(map(frozenset, combinations(offered, 4)))
+            assert all(step.description(at, space) for space in step.values(at.actions))
+            for action in at.actions[::97]:
+                assert menus.narrow(MENU, ENGINE, session, seat, [*chosen, "+".join(action["tiles"])])[0].actions == [
+                    action
+                ]
+            found.extend(at.actions)
+            return
+        for value in step.values(at.actions):
+            assert "|" not in value
+            if step.label:
+                assert step.label(at, value)
+            if step.description:
+                step.description(at, value)  # computed without error (None: no description)
+            walk([*chosen, value])
+
+    walk([])
+    return found
+
+
+def sample_positions():
+    """Set-up, turns (some after option 3: must move, a barred tile), markers, scrambles and a pass."""
+    rng = random.Random(5)
+    positions = []
+    state = ENGINE.new_game(2, {"scramble": True}, 3)
+    for ply in range(40):
+        seat = ENGINE.to_act(state)[0]
+        legal = ENGINE.legal_actions(state, seat)
+        if ply % 4 == 0 or state.phase != "turn":
+            positions.append(state)
+        state = ENGINE.apply(state, seat, rng.choice(legal))
+    marker = ENGINE.apply(ENGINE.new_game(2, {"layout": win_layout(0)}, SEED), 0, {"type": "move", "to": "A4"})
+    return [*positions, marker, stuck_layout()]
+
+
+async def test_the_menu_reaches_exactly_the_legal_actions(world):
+    session = await set_up_by_menus(world, await start(world))
+    phases = set()
+    for state in sample_positions():
+        seat = ENGINE.to_act(state)[0]
+        legal = [a for a in ENGINE.legal_actions(state, seat) if a["type"] != "resign"]
+        reached = reachable(world, dataclasses.replace(session, state=state), seat)
+        assert sorted(map(repr, reached)) == sorted(map(repr, legal))
+        phases.add(state.phase if state.phase != "turn" else legal[0]["type"] if len(legal) == 1 else "turn")
+        if state.phase == "turn":
+            phases |= {f"must move: {state.last_option[seat] == 3}", f"barred: {bool(restricted_space(state, seat))}"}
+    assert phases >= {"runners", "prizes", "turn", "marker", "scramble", "pass", "must move: True", "barred: True"}
+
+
+async def test_a_menu_from_before_the_opponents_move_is_stale(world):
+    session = await set_up_by_menus(world, await start(world))
+    stale = (await world.ada.click(world.channel.last_message, label="Move")).response
+    await world.ada.slash(world.channel, "octiles move", to="C4")
+    session = await current(world, session.id)
+    rotation = change_options(session.state, 1)[0][0]
+    await world.bo.slash(world.channel, "octiles rotate", tile=rotation["space"], orientation=rotation["orientation"])
+    session = await current(world, session.id)
+    assert session.state.turn_seat == 0  # Ada's turn again, on a later position
+    before = ENGINE.dump(session.state)
+    late = await world.ada.select(stale, ["rotate"])
+    assert private_texts(late)[-1] == STALE_TEXT
+    assert ENGINE.dump((await current(world, session.id)).state) == before
+
+
+async def test_a_menu_opened_before_a_restart_is_completed_after_it(world, settings):
+    session = await set_up_by_menus(world, await start(world))
+    menu = (await world.ada.click(world.channel.last_message, label="Move")).response
+    await world.ada.select(menu, ["rotate"])
+    rotation = change_options(session.state, 0)[0][0]
+    tile = session.state.tiles[rotation["space"]][0]
+    await world.restart(settings, [OctilesAdapter])
+    await world.ada.select(menu, [rotation["space"]])
+    assert menu.attachments[0].description.startswith(f"Tile {tile} on {rotation['space']}")
+    await world.ada.select(menu, [str(rotation["orientation"])])
+    assert menu.content.startswith(f"Done. **Ada** (Gold) rotated tile {tile} on {rotation['space']}")
+    session = await current(world, session.id)
+    assert session.state.tiles[rotation["space"]] == [tile, rotation["orientation"]]
+    assert session.state.turn_seat == 1
+
+
+async def test_tile_autocomplete_lists_the_spaces_the_player_may_change(world):
+    session = await set_up_by_menus(world, await start(world))
+    rotations, replacements = change_options(session.state, 0)
+    choices = await world.ada.autocomplete(world.channel, "octiles rotate", "tile", "")
+    assert [c["value"] for c in choices] == list(dict.fromkeys(a["space"] for a in rotations))[:25]
+    choices = await world.ada.autocomplete(world.channel, "octiles replace", "tile", "b")
+    assert [c["value"] for c in choices] == [s for s in dict.fromkeys(a["space"] for a in replacements) if s[0] == "b"]
+    assert await world.bo.autocomplete(world.channel, "octiles rotate", "tile", "") == []
