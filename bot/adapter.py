@@ -128,9 +128,6 @@ class GameAdapter(commands.GroupCog):
         return []
 
     # --------------------------------------------------------------- setup
-    def add_commands(self, group: app_commands.Group) -> None:
-        """Older style: add the game's own subcommands to its `/<game>` group (prefer methods)."""
-
     def default_options(self) -> dict[str, Any]:
         """Options for a challenge made without choosing any (the "Apps > Challenge" menu)."""
         return {}

@@ -121,7 +121,6 @@ async def build_commands(bot: OctagonBot) -> None:
     for adapter in bot.platform.games.values():
         if adapter.challengeable:
             adapter.app_command.add_command(challenge_command(bot.platform, adapter))
-        adapter.add_commands(adapter.app_command)
         await bot.add_cog(adapter)
 
 

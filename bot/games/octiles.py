@@ -64,48 +64,6 @@ OPTIONS = {  # the first step of a turn or a scramble: label, description
     "scramble": ("Scramble four tiles", "once per game: shuffled into random orientations"),
 }
 
-RULES = """\
-**Goal**: be the first to collect all **five of your prizes** from the circles round the rim.
-
-**Board**: 17 octagonal tiles (spaces `a2`…`e4`, lower case) with 16 square **stops** between \
-them (`B2`…`E5`; central stops C3, C4, D3, D4) and 20 **circles** round the rim (`A1`…`F6`). \
-Each tile joins its 8 edges in 4 paths; the 18th tile is the **spare**. A tile has 8 \
-**orientations** (0–7, each a 45° turn clockwise).
-
-**Set-up**: colours are drawn at random. **Gold** (orange prizes, plays first) puts both runners \
-on two central stops. **Teal** (plum prizes) picks the first circle: prizes go on every other \
-circle, alternating plum and orange.
-
-**Moving**: a runner leaves by a tile edge touching its stop or circle, follows the path across \
-tiles (and printed lines) and stops at the **first** stop or circle it reaches. It may end on a \
-free stop or on a circle holding **its own** prize (collecting it) — never on an empty circle, \
-the opponent's prize, runner or marker.
-
-**A turn** is exactly one option:
-1. **Replace and move**: put the spare on a space (any orientation), then move across the new tile.
-2. **Move** your runner.
-3. **Change** a tile (rotate it, or replace it with the spare) without moving — not two turns in \
-a row, and not the tile your opponent just changed with option 3.
-
-**Decoy markers**: after the first prize is collected, the other player puts the collector's \
-marker on a free stop. A player whose marker is out must reach it before collecting again; on \
-reaching it they place the opponent's marker. **Scramble** (optional rule, once per game): after \
-your turn, pick four tiles to shuffle into random orientations. No legal option: you pass; \
-two passes in a row is a draw.
-
-**Commands**
-• `/octiles challenge opponent:@someone [scramble:True] [level:easy|medium|hard]` — mention me to play \
-the computer.
-• **Set up** / **Move** / **Place marker** / **Scramble** buttons on the game message: private \
-menus for the player whose choice it is (the Move menu asks the option, then the tile and its \
-orientation with a picture of the orientations, then the route, e.g. `D1 via b2.NE (3 tiles)`).
-• `/octiles move to:<stop or circle>` (autocomplete shows your legal moves).
-• `/octiles rotate tile:c3 orientation:0-7` — option 3.
-• `/octiles replace tile:c3 orientation:0-7 [to:D1]` — with `to`: option 1; without: option 3.
-• `/octiles marker stop:B2` — place a marker when it is your choice.
-• `/octiles board`, `/octiles resign`, **Resign** button.
-"""
-
 
 def route_label(route: Route) -> str:
     return f"{route.end} via {route.via} ({len(route.steps)} tile{'s' if len(route.steps) != 1 else ''})"
@@ -318,7 +276,6 @@ class OctilesAdapter(GameAdapter):
     name = GAME
     title = "Octiles Scavenger Hunt"
     summary = "Race your runner through a maze of path tiles to collect your five prizes (2 players)."
-    rules = RULES
     computer_player = choose_action
     narrate = staticmethod(narrate)
     menus = (MENU,)
@@ -391,56 +348,69 @@ class OctilesAdapter(GameAdapter):
             text, view = text + OFFER[state.phase], view_of(self.components(session))
         await self.ctx.reply_private(interaction, text, view=view)
 
-    def add_commands(self, group: app_commands.Group) -> None:
-        def suggest(menu_for: Any):
-            async def autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-                return await self.ctx.menus.suggest(interaction, menu_for(interaction.namespace), current)
+    async def _suggest(self, interaction: discord.Interaction, menu: ActionMenu, current: str):
+        return await self.ctx.menus.suggest(interaction, menu, current)
 
-            return autocomplete
+    @app_commands.command(name="move", description="Option 2: move your runner to a stop or circle.")
+    @app_commands.describe(to="Where your runner ends (autocomplete lists your legal moves)")
+    async def move(self, interaction: discord.Interaction, to: str) -> None:
+        await acknowledge(interaction)
+        await self._command(interaction, move_action("move", to))
 
-        @group.command(name="move", description="Option 2: move your runner to a stop or circle.")
-        @app_commands.describe(to="Where your runner ends (autocomplete lists your legal moves)")
-        async def move(interaction: discord.Interaction, to: str) -> None:
-            await acknowledge(interaction)
-            await self._command(interaction, move_action("move", to))
+    @app_commands.command(name="rotate", description="Option 3: rotate a tile to another orientation (no move).")
+    @app_commands.describe(tile="The tile space, e.g. c3", orientation="0-7: steps of 45 degrees clockwise")
+    async def rotate(self, interaction: discord.Interaction, tile: str, orientation: app_commands.Range[int, 0, 7]):
+        await acknowledge(interaction)
+        space = checked(tile, SPACES, f"a tile space (spaces: {', '.join(SPACES)})")
+        await self._command(interaction, {"type": "rotate", "space": space, "orientation": orientation})
 
-        @group.command(name="rotate", description="Option 3: rotate a tile to another orientation (no move).")
-        @app_commands.describe(tile="The tile space, e.g. c3", orientation="0-7: steps of 45 degrees clockwise")
-        async def rotate(interaction: discord.Interaction, tile: str, orientation: app_commands.Range[int, 0, 7]):
-            await acknowledge(interaction)
-            space = checked(tile, SPACES, f"a tile space (spaces: {', '.join(SPACES)})")
-            await self._command(interaction, {"type": "rotate", "space": space, "orientation": orientation})
+    @app_commands.command(name="replace", description="Put the spare tile on a space; with `to` also move (option 1).")
+    @app_commands.describe(
+        tile="The tile space, e.g. c3",
+        orientation="0-7 for the spare tile",
+        to="Option 1: where to move across the new tile (leave out for option 3)",
+    )
+    async def replace_tile(
+        self,
+        interaction: discord.Interaction,
+        tile: str,
+        orientation: app_commands.Range[int, 0, 7],
+        to: str | None = None,
+    ):
+        await acknowledge(interaction)
+        extra = {"space": checked(tile, SPACES, f"a tile space (spaces: {', '.join(SPACES)})")}
+        extra["orientation"] = orientation
+        action = move_action("replace_move", to, **extra) if to else {"type": "replace", **extra}
+        await self._command(interaction, action)
 
-        @group.command(name="replace", description="Put the spare tile on a space; with `to` also move (option 1).")
-        @app_commands.describe(
-            tile="The tile space, e.g. c3",
-            orientation="0-7 for the spare tile",
-            to="Option 1: where to move across the new tile (leave out for option 3)",
+    @app_commands.command(name="marker", description="Place a decoy marker on a free stop (when it is your choice).")
+    @app_commands.describe(stop="A free stop, e.g. B2")
+    async def marker(self, interaction: discord.Interaction, stop: str) -> None:
+        await acknowledge(interaction)
+        await self._command(interaction, {"type": "place_marker", "stop": checked(stop, STOPS, "a stop")})
+
+    @move.autocomplete("to")
+    async def move_to(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, route_menu(), current)
+
+    @replace_tile.autocomplete("to")
+    async def replace_to(self, interaction: discord.Interaction, current: str):
+        typed = interaction.namespace
+        return await self._suggest(
+            interaction, route_menu(str(typed.tile or "").strip().lower(), typed.orientation), current
         )
-        async def replace_tile(
-            interaction: discord.Interaction,
-            tile: str,
-            orientation: app_commands.Range[int, 0, 7],
-            to: str | None = None,
-        ):
-            await acknowledge(interaction)
-            extra = {"space": checked(tile, SPACES, f"a tile space (spaces: {', '.join(SPACES)})")}
-            extra["orientation"] = orientation
-            action = move_action("replace_move", to, **extra) if to else {"type": "replace", **extra}
-            await self._command(interaction, action)
 
-        @group.command(name="marker", description="Place a decoy marker on a free stop (when it is your choice).")
-        @app_commands.describe(stop="A free stop, e.g. B2")
-        async def marker(interaction: discord.Interaction, stop: str) -> None:
-            await acknowledge(interaction)
-            await self._command(interaction, {"type": "place_marker", "stop": checked(stop, STOPS, "a stop")})
+    @rotate.autocomplete("tile")
+    async def rotate_tile(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, space_menu("rotate"), current)
 
-        move.autocomplete("to")(suggest(lambda typed: route_menu()))
-        where = suggest(lambda typed: route_menu(str(typed.tile or "").strip().lower(), typed.orientation))
-        replace_tile.autocomplete("to")(where)
-        rotate.autocomplete("tile")(suggest(lambda typed: space_menu("rotate")))
-        replace_tile.autocomplete("tile")(suggest(lambda typed: space_menu("replace", "replace_move")))
-        marker.autocomplete("stop")(suggest(lambda typed: MARKER_MENU))
+    @replace_tile.autocomplete("tile")
+    async def replace_space(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, space_menu("replace", "replace_move"), current)
+
+    @marker.autocomplete("stop")
+    async def marker_stop(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, MARKER_MENU, current)
 
 
 __all__ = ["OctilesAdapter"]
