@@ -79,7 +79,8 @@ async def test_a_menu_opened_before_a_restart_is_completed_after_it(world, games
 
 # ---------------------------------------------------------------- every real game's menus
 
-REAL_GAMES = [("octego", {}), ("octagone", {}), ("octiles", {"scramble": True}), ("octa", {})]
+# Octiles without the scramble rule: its 2,380 ways to pick four tiles are walked in its own test.
+REAL_GAMES = [("octego", {}), ("octagone", {}), ("octiles", {}), ("octa", {})]
 
 
 def reachable(menus, menu, engine, session, seat, chosen=()):
