@@ -92,23 +92,15 @@ def suggestion(at: Narrowing, action: Mapping[str, Any]) -> str:
     return f"{notation} ({kind_on(at, squares[0])}{captured})"
 
 
+def destination_prompt(at: Narrowing) -> str:
+    return f"**Your move** (2/2): the {kind_on(at, at.choice(0))} on **{at.choice(0)}** goes to…"
+
+
 MOVE_MENU = ActionMenu(
     name=GAME,
     steps=[
-        Step(
-            start_of,
-            "**Your move** (1/2): choose a piece.",
-            piece_label,
-            piece_description,
-            placeholder="Piece to move…",
-        ),
-        Step(
-            end_of,
-            lambda at: f"**Your move** (2/2): the {kind_on(at, at.choice(0))} on **{at.choice(0)}** goes to…",
-            destination_label,
-            destination_description,
-            placeholder=lambda at: f"Where does the {kind_on(at, at.choice(0))} on {at.choice(0)} go?",
-        ),
+        Step(start_of, "**Your move** (1/2): choose a piece.", piece_label, piece_description, "Piece to move…"),
+        Step(end_of, destination_prompt, destination_label, destination_description, "Where does it go?"),
         Step(lambda action: action["path"], path_prompt, placeholder="Which way?"),
     ],
     typed=lambda action: action["path"],
