@@ -82,3 +82,26 @@ def bot_member(world: World) -> Any:
     if handle.id not in world.env.backend.get_guild(world.guild.id).members:
         world.guild.add_member(handle)  # in a real server the bot is a member of its guilds
     return MemberActor(world.env, world.guild, handle)
+
+
+def menu_endings(menus: Any, menu: Any, engine: Any, session: Any, seat: int, chosen: tuple = ()) -> list[dict]:
+    """Every action ``menu`` can end on, walking every choice it offers from ``chosen`` (tests of a
+    game's menus). Each option shown is checked on the way: a label, a value that fits a custom id,
+    a description that computes; a step of several choices at once is checked on a sample."""
+    at, index = menus.narrow(menu, engine, session, seat, list(chosen))
+    if index is None:
+        return [at.actions[0]]
+    step = menu.steps[index]
+    values = step.values(at.actions)
+    for value in values:
+        assert "|" not in value
+        assert len(f"s:{session.id}:menu:" + "|".join([menu.name, "99999", *chosen, value])) <= 100
+        assert step.label is None or step.label(at, value)
+        if step.description:
+            step.description(at, value)
+    if step.many:  # each action is its own set of choices: a sample is narrowed to exactly it
+        for action in at.actions[:: max(1, len(at.actions) // 20)]:
+            picked = "+".join(map(str, step.key(action)))
+            assert menus.narrow(menu, engine, session, seat, [*chosen, picked])[0].actions == [action]
+        return list(at.actions)
+    return [found for value in values for found in menu_endings(menus, menu, engine, session, seat, (*chosen, value))]

@@ -13,7 +13,7 @@ from simcord.builders import UserHandle
 
 from bot.games.octagone import PLACE_MENU, OctagoneAdapter
 from bot.sessions import STALE_TEXT
-from bot.world import private_texts
+from bot.world import menu_endings, private_texts
 from engines.octagone import COLOURS, ENGINE, aim_options, box_colour, choose_action, placeable_shields, shields_left
 from render.octagone import render_hand
 
@@ -458,24 +458,8 @@ async def test_rules_summarise_both_levels_and_the_commands(world):
 
 
 def reachable(world, session, seat):
-    """Every action the Place menu can end on, walking each shown step's every value (labels too)."""
-    menus, found = world.platform.menus, []
-
-    def walk(chosen):
-        at, index = menus.narrow(PLACE_MENU, ENGINE, session, seat, chosen)
-        if index is None:
-            found.append(at.actions[0])
-            return
-        step = PLACE_MENU.steps[index]
-        for value in step.values(at.actions):
-            assert step.label(at, value)
-            assert "|" not in value
-            if step.description:
-                assert step.description(at, value)
-            walk([*chosen, value])
-
-    walk([])
-    return found
+    """Every action the Place menu can end on (each option's label and description checked on the way)."""
+    return menu_endings(world.platform.menus, PLACE_MENU, ENGINE, session, seat)
 
 
 @pytest.mark.parametrize(("players", "level"), [(2, "basic"), (2, "advanced"), (4, "advanced")])

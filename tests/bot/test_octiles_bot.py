@@ -7,14 +7,12 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from itertools import combinations
 
 import pytest
 
 from bot.games.octiles import MENU, OctilesAdapter
-from bot.menus import CONTROL
 from bot.sessions import STALE_TEXT
-from bot.world import bot_member, private_texts
+from bot.world import bot_member, menu_endings, private_texts
 from engines.octiles import (
     ENGINE,
     SPACES,
@@ -350,13 +348,7 @@ async def test_illegal_inputs_are_private_and_change_nothing(world):
     shown = await stale_owner.click(world.channel.last_message, label="Move")
     menu = shown.response
     action = replace_move_actions(session.state, 0)[0]
-    await world.ada.slash(
-        world.channel,
-        "octiles replace",
-        tile=action["space"],
-        orientation=action["orientation"],
-        to=action["to"] + (f" via {action['via']}" if "via" in action else ""),
-    )
+    await replace_and_move(world, action)
     session = await current(world, session.id)
     before = ENGINE.dump(session.state)
     late = await stale_owner.select(
@@ -564,13 +556,7 @@ async def test_against_the_computer(world):
                 world.channel, f"octiles {kind}", tile=action["space"], orientation=action["orientation"]
             )
         elif kind == "replace_move":
-            await world.ada.slash(
-                world.channel,
-                "octiles replace",
-                tile=action["space"],
-                orientation=action["orientation"],
-                to=action["to"] + (f" via {action['via']}" if "via" in action else ""),
-            )
+            await replace_and_move(world, action)
         else:
             raise AssertionError(f"unexpected action {action}")
         turns += 1
@@ -598,40 +584,17 @@ async def test_old_game_message_works_after_a_restart(world, settings):
 # ------------------------------------------------------------------ the menu over many positions
 
 
+async def replace_and_move(world, action):
+    """Ada plays a replace-and-move action by command."""
+    to = action["to"] + (f" via {action['via']}" if "via" in action else "")
+    await world.ada.slash(
+        world.channel, "octiles replace", tile=action["space"], orientation=action["orientation"], to=to
+    )
+
+
 def reachable(world, session, seat):
-    """Every action the menu can end on, walking each shown step's every choice (with its label,
-    description and prompt, and a custom id Discord accepts). A scramble's four tiles: every set
-    the select allows is one action's key set, and a sample of them is played through."""
-    menus, found = world.platform.menus, []
-
-    def walk(chosen):
-        at, index = menus.narrow(MENU, ENGINE, session, seat, chosen)
-        if index is None:
-            found.append(at.actions[0])
-            return
-        step = MENU.steps[index]
-        assert step.prompt(at) if callable(step.prompt) else step.prompt
-        assert len(f"s:{session.id}:{CONTROL}:" + "|".join([MENU.name, "9999", *chosen])) < 80
-        if step.many:
-            offered = step.values(at.actions)  # the select takes exactly four of them
-            assert {frozenset(step.key(a)) for a in at.actions} == set(map(frozenset, combinations(offered, 4)))
-            assert all(step.description(at, space) for space in step.values(at.actions))
-            for action in at.actions[::97]:
-                assert menus.narrow(MENU, ENGINE, session, seat, [*chosen, "+".join(action["tiles"])])[0].actions == [
-                    action
-                ]
-            found.extend(at.actions)
-            return
-        for value in step.values(at.actions):
-            assert "|" not in value
-            if step.label:
-                assert step.label(at, value)
-            if step.description:
-                step.description(at, value)  # computed without error (None: no description)
-            walk([*chosen, value])
-
-    walk([])
-    return found
+    """Every action the menu can end on (each option checked on the way; a scramble's four tiles on a sample)."""
+    return menu_endings(world.platform.menus, MENU, ENGINE, session, seat)
 
 
 def sample_positions():

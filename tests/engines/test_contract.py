@@ -18,17 +18,8 @@ from typing import Any
 import pytest
 
 from engines.base import Event, Game, IllegalAction
+from tests.games import GAMES, IDS
 
-# (game, players, options): every engine, Octagone with pairs as well.
-GAMES = [
-    ("octego", 2, {}),
-    ("octa", 2, {}),
-    ("octagone", 2, {}),
-    ("octagone", 4, {}),
-    ("octiles", 2, {"scramble": True}),
-    ("octagion", 3, {"rounds": 2, "teams": [0, 1, 1]}),
-]
-IDS = [f"{game}-{players}" for game, players, _ in GAMES]
 FIXTURES = Path(__file__).parent / "fixtures"
 STEPS = 40
 

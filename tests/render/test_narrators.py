@@ -9,15 +9,8 @@ import random
 import pytest
 
 from engines.base import Event
+from tests.games import GAMES, IDS
 
-GAMES = [
-    ("octego", 2, {}),
-    ("octa", 2, {}),
-    ("octagone", 2, {}),
-    ("octagone", 4, {}),
-    ("octiles", 2, {"scramble": True}),
-    ("octagion", 3, {"rounds": 2, "teams": [0, 1, 1]}),
-]
 # Names that look like the placeholders and markup an engine or narrator might use.
 NAMES = ["Seat 2", "Seat 1", "{0}", "**Di**"]
 TOKENS = ["⟨zero⟩", "⟨one⟩", "⟨two⟩", "⟨three⟩"]  # names no sentence can contain by chance
@@ -41,7 +34,7 @@ def played_events(game: str, players: int, options: dict, seed: int) -> list[Eve
     return events
 
 
-@pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=[f"{g}-{p}" for g, p, _ in GAMES])
+@pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=IDS)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_every_event_is_told_with_the_players_own_names(game, players, options, seed):
     narrate = importlib.import_module(f"render.{game}").narrate
