@@ -128,10 +128,6 @@ class GameAdapter(commands.GroupCog):
         return []
 
     # --------------------------------------------------------------- setup
-    def default_options(self) -> dict[str, Any]:
-        """Options for a challenge made without choosing any (the "Apps > Challenge" menu)."""
-        return {}
-
     def challenge_options(self, chosen: dict[str, Any], seats: dict[str, int | None]) -> dict[str, Any]:
         """A challenge's stored options from what was chosen in the command (unset ones are None).
         ``seats`` holds the user ids of challenger, opponent, partner and opponent2. A UserError

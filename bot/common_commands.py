@@ -163,7 +163,9 @@ def add_common_commands(tree: app_commands.CommandTree, platform: Platform) -> N
         if adapter is None or not adapter.challengeable:
             raise UserError("Pick one of the games in the list.")
         target = interaction.guild.get_member(user_id) or await interaction.guild.fetch_member(user_id)
-        await platform.challenges.challenge(interaction, adapter.name, [target], adapter.default_options())
+        seats = {"challenger": interaction.user.id, "opponent": target.id}
+        options = adapter.challenge_options({}, seats)  # what the command gives when nothing is chosen
+        await platform.challenges.challenge(interaction, adapter.name, [target], options)
 
     platform.controls.select("menu_challenge", on_menu_challenge, ack="private")
     tree.add_command(challenge_menu)
