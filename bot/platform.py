@@ -34,6 +34,10 @@ from bot.table import Table
 from bot.timers import Scheduler
 from bot.turn_clock import TurnClock
 
+# Bump when controls' custom ids change (e.g. a game's menus are redeclared): live messages are redrawn.
+CONTROLS_VERSION = "2"  # 2: declared menus (bot/menus.py)
+CONTROLS_KEY = "controls_version"
+
 
 class Platform:
     def __init__(
@@ -86,6 +90,18 @@ class Platform:
         """Once the bot can talk to Discord: send what is unsent, arm the timers (idempotent)."""
         await self.outbox.start()
         await self.timers.start()
+        await self._redraw_after_control_changes()
+
+    async def _redraw_after_control_changes(self) -> None:
+        """After an upgrade that changed the controls' custom ids, every live game message is redrawn
+        once, so no player is left with buttons this version does not know."""
+        if await self.store.get_value(CONTROLS_KEY) == CONTROLS_VERSION:
+            return
+        for session_id in await self.store.shown_live_sessions():
+            async with self.sessions.change(session_id) as change:
+                change.show()
+        async with self.store.transaction() as tx:
+            await tx.set_value(CONTROLS_KEY, CONTROLS_VERSION)
 
     async def stop(self) -> None:
         await self.timers.stop()

@@ -475,6 +475,12 @@ class Store:
         row = await self._fetchone(f"SELECT * FROM sessions WHERE channel_id = ? AND {LIVE_SQL}", (channel_id,))
         return _session(row) if row else None
 
+    async def shown_live_sessions(self) -> list[int]:
+        """Ids of the live sessions that have a message in their channel."""
+        sql = f"SELECT id FROM sessions WHERE {LIVE_SQL} AND message_id IS NOT NULL ORDER BY id"
+        async with self._db.execute(sql) as cursor:
+            return [row[0] async for row in cursor]
+
     async def live_session_ref(self, channel_id: int) -> tuple[int, str, str] | None:
         """(id, game, status) of the channel's live session, without reading its state."""
         sql = f"SELECT id, game, status FROM sessions WHERE channel_id = ? AND {LIVE_SQL}"

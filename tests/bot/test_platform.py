@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.platform import CONTROLS_KEY, CONTROLS_VERSION
 from bot.world import bot_member, private_messages, private_texts
 from tests.bot.tinygame import TinyAdapter
 
@@ -328,3 +329,19 @@ async def test_partners_are_rated_as_one_side(world):
     assert ada.mu == cy.mu > 25 > bo.mu == di.mu, "partners move together; winners up, losers down"
     assert (ada.wins, bo.wins, cy.wins, di.wins) == (1, 0, 1, 0)
     assert all(r.games == 1 for r in ratings.values())
+
+
+@pytest.mark.parametrize(("stored_version", "redrawn"), [("1", True), (CONTROLS_VERSION, False)])
+async def test_an_upgrade_that_changed_the_controls_redraws_live_game_messages_once(
+    world, settings, stored_version, redrawn
+):
+    game = await start_game(world)
+    # A message as an older version left it: no controls this version knows.
+    await world.bot.get_channel(world.channel.id).get_partial_message(game.id).edit(view=None)
+    assert world.message(game.id).components == []
+    async with world.platform.store.transaction() as tx:
+        await tx.set_value(CONTROLS_KEY, stored_version)
+    await world.restart(settings, [TinyAdapter])
+    labels = [child.label for row in world.message(game.id).components for child in row.children]
+    assert labels == (["+1", "+2", "My view", "Resign"] if redrawn else [])
+    assert await world.platform.store.get_value(CONTROLS_KEY) == CONTROLS_VERSION
