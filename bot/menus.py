@@ -32,6 +32,8 @@ CONTROL = "menu"  # the one control name of every menu's button and selects
 OPTIONS_LIMIT = 25  # Discord's limit for a select's options and for autocomplete choices
 SEPARATOR = "|"  # between the parts of a select's custom id; a choice never contains it
 PAGE = SEPARATOR + "page"  # an option value asking for another page of the same step
+GONE = "That choice is not possible now: open the menu again."
+MISMATCH = "Those choices do not go together: pick again."
 
 
 @dataclass
@@ -130,10 +132,10 @@ class Menus:
             raise ValueError(f"menu name {menu.name!r} is taken or has {SEPARATOR!r}")
         self.menus[menu.name] = (menu, engine)
 
-    def button(self, session: GameSession, menu: ActionMenu, **style: Any) -> SessionButton:
+    def button(self, session: GameSession, menu: ActionMenu, label: str | None = None, **style: Any) -> SessionButton:
         """The game-message button that opens ``menu`` privately for the player on turn."""
         style.setdefault("style", discord.ButtonStyle.primary)
-        return SessionButton(session.id, CONTROL, menu.name, label=menu.button, **style)
+        return SessionButton(session.id, CONTROL, menu.name, label=label or menu.button, **style)
 
     # ------------------------------------------------------------ narrowing
     def actions(self, menu: ActionMenu, engine: Any, session: GameSession, seat: int) -> list[dict[str, Any]]:
@@ -160,9 +162,9 @@ class Menus:
             at.actions = step.keep(at.actions, answer)
             at.picked[index] = answer
             if not at.actions:
-                raise UserError("That choice is not possible now: open the menu again.")
+                raise UserError(MISMATCH if step.many else GONE)
         if len(at.actions) != 1 or answers:
-            raise UserError("That choice is not possible now: open the menu again.")
+            raise UserError(GONE)
         return at, None
 
     # ------------------------------------------------------------ the controls

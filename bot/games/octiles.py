@@ -323,7 +323,7 @@ class OctilesAdapter(GameAdapter):
         state = session.state
         if state is None or state.over:
             return []
-        items = [self.ctx.menus.button(session, replace(MENU, button=PHASES[state.phase][1]))]
+        items = [self.ctx.menus.button(session, MENU, PHASES[state.phase][1])]
         if state.phase == "scramble":
             items.append(SessionButton(session.id, SKIP, str(session.action_number), label="Skip scramble"))
         return items

@@ -155,7 +155,7 @@ async def test_full_turns_through_the_turn_panel(world):
     assert (the_select(panel)["min_values"], the_select(panel)["max_values"]) == (2, 2)
     # Two cards of different suits: a private refusal, state unchanged, the menu still there.
     result = await world.ada.select(panel, ["1", "2"])
-    assert private_texts(result)[-1] == "That choice is not possible now: open the menu again."
+    assert private_texts(result)[-1] == "Those choices do not go together: pick again."
     assert all(f.ephemeral for f in result.followups)
     assert ENGINE.dump(await state_of(world, sid)) == before
     result = await world.ada.select(panel, ["4", "6"])
@@ -273,7 +273,7 @@ async def test_laying_a_run_by_picking_its_cards(world):
     assert (select["min_values"], select["max_values"]) == (3, 10)
     before = ENGINE.dump(await state_of(world, sid))
     result = await world.ada.select(panel, ["2H", "4H", "5H"])  # not a run: no such action
-    assert private_texts(result)[-1] == "That choice is not possible now: open the menu again."
+    assert private_texts(result)[-1] == "Those choices do not go together: pick again."
     assert result.followups[-1].ephemeral
     assert ENGINE.dump(await state_of(world, sid)) == before
     panel = await open_panel(world.ada, game)
