@@ -255,10 +255,16 @@ class Menus:
 
     # ------------------------------------------------------------ autocomplete
     async def suggest(
-        self, interaction: discord.Interaction, menu: ActionMenu, current: str
+        self,
+        interaction: discord.Interaction,
+        menu: ActionMenu,
+        current: str,
+        step: Step | None = None,
+        where: Callable[[Mapping[str, Any]], bool] | None = None,
     ) -> list[app_commands.Choice[str]]:
-        """A command's suggestions: the caller's actions of ``menu`` that fit what is typed (none
-        unless it is their turn), from the same actions and steps as the menu."""
+        """A command's suggestions from the same actions and steps as the menu (none unless it is the
+        caller's turn): the actions themselves as the menu types them (``menu.typed``), or, with
+        ``step``, that step's choices among the actions ``where`` keeps (a command's typed options)."""
         engine = self.menus[menu.name][1]
         session = await self.sessions.live_in_channel(interaction.channel_id)
         if session is None or session.status != "active" or session.record.game != engine.name:
@@ -267,17 +273,15 @@ class Menus:
             seat = self.sessions.check_can_act(session, interaction.user.id)
         except UserError:
             return []
-        at = Narrowing(session, seat, self.actions(menu, engine, session, seat))
+        actions = [a for a in self.actions(menu, engine, session, seat) if where is None or where(a)]
+        at = Narrowing(session, seat, actions)
+        if step is None:
+            named = [(menu.typed(a), menu.suggestion(at, a) if menu.suggestion else menu.typed(a)) for a in actions]
+        else:
+            named = [(v, step.label(at, v) if step.label else v) for v in step.values(actions)]
         fits = menu.matches or (lambda value, typed: value.lower().startswith(typed.strip().lower()))
-        choices = []
-        for action in at.actions:
-            value = menu.typed(action)
-            if fits(value, current):
-                name = menu.suggestion(at, action) if menu.suggestion else value
-                choices.append(app_commands.Choice(name=name[:100], value=value))
-            if len(choices) == OPTIONS_LIMIT:
-                break
-        return choices
+        fitting = [app_commands.Choice(name=name[:100], value=value) for value, name in named if fits(value, current)]
+        return fitting[:OPTIONS_LIMIT]
 
 
 def _page(values: list[str], page: int) -> tuple[list[str], bool]:

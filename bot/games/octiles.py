@@ -156,6 +156,27 @@ def route_prompt(at: Narrowing) -> str:
     )
 
 
+# Steps that commands' autocompletes use too.
+STOP = Step(
+    lambda a: a.get("stop"),
+    lambda at: (
+        f"**Place the {at.state.pending_marker['colour']} marker** on a free stop; its owner "
+        "must reach it before collecting again."
+    ),
+)
+SPACE = Step(
+    lambda a: a.get("space"),
+    lambda at: (
+        f"{turn_header(at)}\n"
+        + ("Rotate the tile on" if kind(at) == "rotate" else f"Put spare tile {at.state.spare} on")
+        + " which space?"
+    ),
+    lambda at, space: f"{'Rotate' if kind(at) == 'rotate' else 'Replace'} {space}",
+    lambda at, space: f"tile {at.state.tiles[space][0]}, now orientation {at.state.tiles[space][1]}",
+    placeholder=lambda at: "Tile to rotate…" if kind(at) == "rotate" else "Tile to replace…",
+)
+
+
 MENU = ActionMenu(
     name=GAME,
     steps=[
@@ -180,13 +201,7 @@ MENU = ActionMenu(
             lambda at, circle: f"Start at {circle}",
             plum_circles,
         ),
-        Step(
-            lambda a: a.get("stop"),
-            lambda at: (
-                f"**Place the {at.state.pending_marker['colour']} marker** on a free stop; its owner "
-                "must reach it before collecting again."
-            ),
-        ),
+        STOP,
         Step(
             lambda a: a["type"],
             lambda at: (
@@ -203,17 +218,7 @@ MENU = ActionMenu(
             description=lambda at, space: f"tile {at.state.tiles[space][0]}",
             many=True,
         ),
-        Step(
-            lambda a: a.get("space"),
-            lambda at: (
-                f"{turn_header(at)}\n"
-                + ("Rotate the tile on" if kind(at) == "rotate" else f"Put spare tile {at.state.spare} on")
-                + " which space?"
-            ),
-            lambda at, space: f"{'Rotate' if kind(at) == 'rotate' else 'Replace'} {space}",
-            lambda at, space: f"tile {at.state.tiles[space][0]}, now orientation {at.state.tiles[space][1]}",
-            placeholder=lambda at: "Tile to rotate…" if kind(at) == "rotate" else "Tile to replace…",
-        ),
+        SPACE,
         Step(
             lambda a: a.get("orientation"),
             orientation_prompt,
@@ -255,20 +260,6 @@ def route_menu(space: str | None = None, orientation: Any = 0) -> ActionMenu:
         return route_label(action["route"]) + (f" — {note}" if note else "")
 
     return typed_menu(actions, lambda action: f"{action['route'].end} via {action['route'].via}", shown)
-
-
-def space_menu(*kinds: str) -> ActionMenu:
-    """The tile spaces of the legal actions of ``kinds``, once each."""
-
-    def actions(state: Any, seat: int) -> list[dict[str, Any]]:
-        return list({a["space"]: a for a in ENGINE.legal_actions(state, seat) if a["type"] in kinds}.values())
-
-    return typed_menu(actions, lambda action: action["space"])
-
-
-MARKER_MENU = typed_menu(
-    lambda state, seat: [a for a in ENGINE.legal_actions(state, seat) if "stop" in a], lambda a: a["stop"]
-)
 
 
 class OctilesAdapter(GameAdapter):
@@ -348,9 +339,6 @@ class OctilesAdapter(GameAdapter):
             text, view = text + OFFER[state.phase], view_of(self.components(session))
         await self.ctx.reply_private(interaction, text, view=view)
 
-    async def _suggest(self, interaction: discord.Interaction, menu: ActionMenu, current: str):
-        return await self.ctx.menus.suggest(interaction, menu, current)
-
     @app_commands.command(name="move", description="Option 2: move your runner to a stop or circle.")
     @app_commands.describe(to="Where your runner ends (autocomplete lists your legal moves)")
     async def move(self, interaction: discord.Interaction, to: str) -> None:
@@ -391,26 +379,26 @@ class OctilesAdapter(GameAdapter):
 
     @move.autocomplete("to")
     async def move_to(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, route_menu(), current)
+        return await self.ctx.menus.suggest(interaction, route_menu(), current)
 
     @replace_tile.autocomplete("to")
     async def replace_to(self, interaction: discord.Interaction, current: str):
         typed = interaction.namespace
-        return await self._suggest(
+        return await self.ctx.menus.suggest(
             interaction, route_menu(str(typed.tile or "").strip().lower(), typed.orientation), current
         )
 
     @rotate.autocomplete("tile")
     async def rotate_tile(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, space_menu("rotate"), current)
+        return await self.ctx.menus.suggest(interaction, MENU, current, SPACE, lambda a: a["type"] == "rotate")
 
     @replace_tile.autocomplete("tile")
     async def replace_space(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, space_menu("replace", "replace_move"), current)
+        return await self.ctx.menus.suggest(interaction, MENU, current, SPACE, lambda a: "replace" in a["type"])
 
     @marker.autocomplete("stop")
     async def marker_stop(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, MARKER_MENU, current)
+        return await self.ctx.menus.suggest(interaction, MENU, current, STOP, lambda a: "stop" in a)
 
 
 __all__ = ["OctilesAdapter"]
