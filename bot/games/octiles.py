@@ -242,13 +242,9 @@ MENU = ActionMenu(
 )
 
 
-def typed_menu(actions: Any, typed: Any, suggestion: Any = None) -> ActionMenu:
-    """The menu as a command's autocomplete sees it: other actions, typed as the command wants them."""
-    return replace(MENU, actions=actions, typed=typed, suggestion=suggestion)
-
-
 def route_menu(space: str | None = None, orientation: Any = 0) -> ActionMenu:
-    """Every route of the runner (across the spare put on ``space``), each naming its ``via``."""
+    """The menu as `to:` suggestions see it: every route of the runner (across the spare put on
+    ``space``), each naming its ``via``."""
 
     def actions(state: Any, seat: int) -> list[dict[str, Any]]:
         if state.phase != "turn" or (space is not None and (space not in SPACES or orientation not in range(8))):
@@ -259,7 +255,10 @@ def route_menu(space: str | None = None, orientation: Any = 0) -> ActionMenu:
         note = destination_note(at.state, action["route"].end)
         return route_label(action["route"]) + (f" — {note}" if note else "")
 
-    return typed_menu(actions, lambda action: f"{action['route'].end} via {action['route'].via}", shown)
+    def typed(action: dict[str, Any]) -> str:
+        return f"{action['route'].end} via {action['route'].via}"
+
+    return replace(MENU, actions=actions, typed=typed, suggestion=shown)
 
 
 class OctilesAdapter(GameAdapter):
