@@ -345,3 +345,21 @@ async def test_an_upgrade_that_changed_the_controls_redraws_live_game_messages_o
     labels = [child.label for row in world.message(game.id).components for child in row.children]
     assert labels == (["+1", "+2", "My view", "Resign"] if redrawn else [])
     assert await world.platform.store.get_value(CONTROLS_KEY) == CONTROLS_VERSION
+
+
+@pytest.mark.parametrize("games", [None])  # every real game
+async def test_every_challenge_is_generated_with_the_same_options(world, games):
+    """One option name for the computer's strength everywhere, and each game's own extras."""
+    expected = {
+        "octego": ["opponent", "first", "level"],
+        "octa": ["opponent", "level"],
+        "octagone": ["opponent", "partner", "opponent2", "rules", "open_hands", "level"],
+        "octiles": ["opponent", "scramble", "level"],
+    }
+    for game, options in expected.items():
+        challenge = world.bot.tree.get_command(game).get_command("challenge")
+        assert [parameter.name for parameter in challenge.parameters] == options
+        levels = next(p for p in challenge.parameters if p.name == "level").choices
+        assert [choice.value for choice in levels] == ["easy", "medium", "hard"]
+    assert world.bot.tree.get_command("octagion").get_command("challenge") is None, "Octagion starts from a lobby"
+    assert {cog.lower() for cog in world.bot.cogs} >= {"octegoadapter", "octaadapter", "octagoneadapter"}
