@@ -6,7 +6,15 @@ from __future__ import annotations
 import time
 
 from bench import Row, measure, picture_rows, value
-from engines.octagion import ENGINE, choose_action, clear_solver_cache, solution, solution_count, word_list
+from engines.octagion import (
+    ENGINE,
+    choose_action,
+    clear_solver_cache,
+    solution,
+    solution_count,
+    word_list,
+    word_solutions,
+)
 from render.octagion import render_deck, render_round, render_round_result, render_scoresheet, render_variant
 
 NAMES = [f"Player {seat + 1}" for seat in range(8)]
@@ -32,6 +40,11 @@ def _finished(players: int = 4, seed: int = 7):
     return state
 
 
+def _load_word_list() -> int:
+    word_solutions.cache_clear()
+    return len(word_solutions())
+
+
 def _check_word_list() -> int:
     clear_solver_cache()  # time a cold check, not cached answers
     return sum(solution_count(word) > 0 for word in word_list())
@@ -47,6 +60,15 @@ def run() -> list[Row]:
     rows += picture_rows("octagion variant", lambda: render_variant(playing, NAMES, 0))
     rows += picture_rows("octagion round result", lambda: render_round_result(ended, NAMES))
     rows += picture_rows("octagion score sheet", lambda: render_scoresheet(finished, NAMES))
+    rows.append(
+        measure(
+            "octagion load the word list with its solution counts (cold)",
+            _load_word_list,
+            repeat=20,
+            warmup=1,
+            note="what a process does before its first Octagion game (counted when the list is generated)",
+        )
+    )
     rows.append(
         measure(
             "octagion check word list (conformance + solution count, cold)",

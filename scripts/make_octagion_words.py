@@ -9,12 +9,16 @@ Run once by a developer (not at bot run time)::
 Source: SCOWL sizes 10, 20 and 35 (english + american), plain lowercase a-z words of 8
 letters, ranked by wordfreq's Zipf frequency; a blocklist (stems and whole words) removes
 profanity, violence, crime, death, drugs, sex, slurs and other themes unsuited to a family
-game; the most frequent ``KEEP`` survivors are written alphabetically, one per line.
+game; the most frequent ``KEEP`` survivors are written alphabetically, one per line, each
+with its number of solutions in the deck (0: the word does not conform), so the bot never
+checks the whole list at run time. ``--annotate`` recounts the solutions of the list as it is
+(after a deck correction), without SCOWL.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 SCOWL_DIR = Path("/usr/share/dict/scowl")
@@ -515,16 +519,26 @@ def family_friendly(word: str) -> bool:
     return not any(stem in word for stem in BLOCKED_STEMS)
 
 
+def write(words: list[str]) -> None:
+    """The list, alphabetically, each word with its solution count."""
+    from engines.octagion import solution_count
+
+    lines = [f"{word} {solution_count(word)}" for word in sorted(words)]
+    OUTPUT.write_text("\n".join(lines) + "\n", encoding="ascii")
+    print(f"wrote {len(lines)} words to {OUTPUT}")
+
+
 def main() -> None:
+    if "--annotate" in sys.argv[1:]:
+        write([line.split()[0] for line in OUTPUT.read_text(encoding="ascii").splitlines() if line.strip()])
+        return
     from wordfreq import zipf_frequency  # generation-time only
 
     ranked = sorted(
         ((zipf_frequency(word, "en"), word) for word in load_candidates() if family_friendly(word)),
         reverse=True,
     )
-    kept = sorted(word for zipf, word in ranked[:KEEP] if zipf >= MIN_ZIPF)
-    OUTPUT.write_text("\n".join(kept) + "\n", encoding="ascii")
-    print(f"wrote {len(kept)} words to {OUTPUT}")
+    write([word for zipf, word in ranked[:KEEP] if zipf >= MIN_ZIPF])
 
 
 if __name__ == "__main__":

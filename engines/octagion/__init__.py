@@ -4,7 +4,7 @@ is what ``render/``, ``bot/`` and ``bench/`` may use."""
 from __future__ import annotations
 
 from .ai import choose_action
-from .cards import COUNTDOWN_CARDS, DECK_TABLE, TREATMENT, word_list
+from .cards import COUNTDOWN_CARDS, DECK_TABLE, TREATMENT, word_list, word_solutions
 from .rules import (
     DEFAULT_ROUNDS,
     OctagionEngine,
@@ -39,4 +39,5 @@ __all__ = [
     "team_members",
     "team_of",
     "word_list",
+    "word_solutions",
 ]

@@ -83,9 +83,15 @@ WORDS_FILE = Path(__file__).with_name("words.txt")
 
 
 @lru_cache(maxsize=1)
+def word_solutions() -> dict[str, int]:
+    """The shipped list of common, family-friendly 8-letter words (lowercase), each with its number
+    of solutions in the deck, counted when the list was generated (0: it does not conform)."""
+    pairs = (line.split() for line in WORDS_FILE.read_text(encoding="ascii").splitlines() if line.strip())
+    return {word: int(count) for word, count in pairs}
+
+
 def word_list() -> tuple[str, ...]:
-    """The shipped list of common, family-friendly 8-letter words (lowercase)."""
-    return tuple(line.strip() for line in WORDS_FILE.read_text(encoding="ascii").splitlines() if line.strip())
+    return tuple(word_solutions())
 
 
 def _deal_cards(words: list[str], seed: str) -> dict[str, tuple[str, ...]]:
@@ -107,11 +113,9 @@ def word_cards(zeta: bool = False) -> dict[str, tuple[str, ...]]:
     Standard cards hold conforming words only. Under Rule Zeta words need not conform, so the
     Zeta cards are dealt from the whole list (a separate, equally fixed set).
     """
-    from .solver import conforms  # local import: the solver needs the deck above
-
     if zeta:
         return _deal_cards(list(word_list()), ZETA_WORD_CARD_SEED)
-    return _deal_cards([word for word in word_list() if conforms(word)], WORD_CARD_SEED)
+    return _deal_cards([word for word, count in word_solutions().items() if count], WORD_CARD_SEED)
 
 
 def word_at(card: str, position: int, zeta: bool = False) -> str:

@@ -685,3 +685,15 @@ def test_a_running_game_stored_by_schema_1_plays_on():
         ENGINE.dump(ENGINE.apply(loaded, 0, {"type": "got_it"}))["totals"]
         == ENGINE.dump(ENGINE.apply(state, 0, {"type": "got_it"}))["totals"]
     )
+
+
+def test_the_shipped_solution_counts_are_the_decks():
+    """The word list carries each word's solution count (so no run time checks the whole list);
+    a correction of the deck must be followed by `scripts/make_octagion_words.py --annotate`."""
+    from engines.octagion import clear_solver_cache, solution_count
+    from engines.octagion.cards import word_solutions
+
+    clear_solver_cache()
+    shipped = word_solutions()
+    assert len(shipped) == 3000
+    assert {word: solution_count(word) for word in shipped} == shipped
