@@ -49,6 +49,9 @@ class Picture:
     filename: str = "board.png"
 
 
+PALETTE_COLOURS = 256
+
+
 @lru_cache(maxsize=64)  # five games share the process, each with a few sizes
 def font(size: int) -> ImageFont.FreeTypeFont:
     """Pillow's bundled font at ``size`` px (needs no font files on the machine)."""
@@ -65,8 +68,11 @@ def canvas(
 
 
 def to_picture(image: Image.Image, description: str, filename: str = "board.png") -> Picture:
+    """The PNG Discord shows: 256 colours (flat game art loses nothing the eye sees) with fast
+    compression, about half the encoding time and size of a full-colour PNG."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    palette = image.convert("RGB").quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette.save(buffer, format="PNG", compress_level=1)
     return Picture(buffer.getvalue(), description, filename)
 
 
@@ -176,9 +182,3 @@ def draw_direction_arrow(
     dx, dy = dx / norm * length / 2, dy / norm * length / 2
     cx, cy = centre
     draw_arrow(draw, (cx - dx, cy - dy), (cx + dx, cy + dy), colour, width, head=max(8, length / 3.5))
-
-
-def blank_png_bytes(width: int, height: int) -> bytes:
-    """An equal-size blank PNG: the baseline the benchmarks compare real renders with."""
-    image, _ = canvas(min(width, MAX_WIDTH), height)
-    return to_picture(image, "blank").png

@@ -11,6 +11,7 @@ from engines.octa import ENGINE, card_name, choose_action
 from engines.octa.testing import near_win_options
 from render import theme
 from render.octa import SUIT_COLOURS, draw_face_card, narrate, render_hand, render_table, step_text
+from tests.render.pixels import near
 
 NAMES = ["Alice", "Bob"]
 
@@ -81,7 +82,7 @@ def test_hand_shows_only_the_owners_cards():
 def test_turn_colour_bar_and_four_colour_suits():
     state = _mid_game(30)
     image = _decode(render_table(state, NAMES))
-    assert image.getpixel((5, 3)) == theme.SEAT_COLOURS[state.current]
+    assert near(image.getpixel((5, 3)), theme.SEAT_COLOURS[state.current])
     card = Image.new("RGB", (104, 146), theme.BACKGROUND)
     draw = ImageDraw.Draw(card)
     draw_face_card(card, draw, (0, 0, 103, 145), "7H")
@@ -100,7 +101,7 @@ def test_finished_game_headline_names_the_winner():
     _decode(picture)
     assert "Alice wins with an Octa" in picture.description
     image = _decode(picture)
-    assert image.getpixel((5, 3)) == theme.HIGHLIGHT
+    assert near(image.getpixel((5, 3)), theme.HIGHLIGHT)
 
 
 def test_step_text_describes_the_step_to_play():

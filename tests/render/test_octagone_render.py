@@ -13,6 +13,7 @@ from engines.octagone import COLOURS, DIRECTIONS, ENGINE, JOKER, choose_action
 from engines.octagone.rules import SHIELD_KINDS
 from render import theme
 from render.octagone import BOX_RADIUS, SHIELD_RADIUS, box_centre, narrate, render_board, render_hand
+from tests.render.pixels import TOLERANCE, near
 
 NAMES = ["Ana", "Bo", "Cy", "Di"]
 
@@ -30,7 +31,7 @@ def _image(picture) -> Image.Image:
 
 
 def _close(pixel, colour, tolerance=12) -> bool:
-    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour, strict=True))
+    return near(pixel, colour, max(tolerance, TOLERANCE))
 
 
 def test_board_is_a_phone_sized_png_with_the_target_highlighted():
