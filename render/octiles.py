@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -119,11 +120,13 @@ def _ribbon(pixels: list[tuple[float, float]], half_width: float) -> list[tuple[
 class _Board:
     """Board coordinates -> pixels of the 2x drawing."""
 
-    def __init__(self, draw: ImageDraw.ImageDraw):
-        self.draw = draw
+    def __init__(self, image: Image.Image, corner: tuple[int, int] = (0, 0)):
+        """``corner``: where ``image`` sits on the whole 2x drawing (a tile sprite's place)."""
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
         self.unit = UNIT * SCALE
-        self.left = (WIDTH * SCALE - (BOARD_X_RANGE[1] - BOARD_X_RANGE[0]) * self.unit) / 2
-        self.top = HEADER * SCALE
+        self.left = (WIDTH * SCALE - (BOARD_X_RANGE[1] - BOARD_X_RANGE[0]) * self.unit) / 2 - corner[0]
+        self.top = HEADER * SCALE - corner[1]
 
     def px(self, point: tuple[float, float]) -> tuple[float, float]:
         x, y = point
@@ -164,6 +167,20 @@ def _draw_tile_paths(
         lit = pair in highlighted
         board.line(curve[2:-2], TILE_FACE, (0.16 if lit else 0.13) * scale)
         board.line(curve, ROUTE if lit else PATH_INK, (0.085 if lit else 0.05) * scale)
+
+
+@lru_cache(maxsize=64)  # about 360 KB each: the tiles of a few games at once
+def _tile_sprite(space: str, tile: int, orientation: int, lit: frozenset) -> tuple[Image.Image, tuple[int, int]]:
+    """A placed tile (octagon and paths) drawn once on a transparent sprite, and its corner on the
+    board: tiles change a few at a time, so most of a board is pasted, not drawn (same pixels)."""
+    x, y = _Board(Image.new("RGBA", (1, 1))).px(SPACE_CENTRES[space])
+    half = math.ceil(APOTHEM / math.cos(math.pi / 8) * UNIT * SCALE) + 4
+    corner = (math.floor(x) - half, math.floor(y) - half)
+    board = _Board(Image.new("RGBA", (2 * half + 2, 2 * half + 2), (0, 0, 0, 0)), corner)
+    centre = SPACE_CENTRES[space]
+    board.draw.polygon(_octagon(board, centre), fill=TILE_FACE, outline=TILE_EDGE, width=board.length(0.02))
+    _draw_tile_paths(board, centre, tile, orientation, set(lit))
+    return board.image, corner
 
 
 def _octagon(board: _Board, centre, apothem: float = APOTHEM):
@@ -217,10 +234,9 @@ def _draw_board(board: _Board, state: OctilesState) -> None:
     changed = {state.last_change["space"]} if state.last_change else set()
     scrambled = set(scramble.data["spaces"]) if (scramble := _last(state, "scramble")) else set()
     for space in SPACES:
-        centre = SPACE_CENTRES[space]
         tile, orientation = state.tiles[space]
-        draw.polygon(_octagon(board, centre), fill=TILE_FACE, outline=TILE_EDGE, width=board.length(0.02))
-        _draw_tile_paths(board, centre, tile, orientation, lit_paths.get(space, set()))
+        sprite, corner = _tile_sprite(space, tile, orientation, frozenset(lit_paths.get(space, ())))
+        board.image.paste(sprite, corner, sprite)
     for space in SPACES:  # outlines after all tiles, so neighbours do not paint over them
         centre = SPACE_CENTRES[space]
         if space in changed or space in scrambled:
@@ -455,8 +471,8 @@ def render_board(state: OctilesState, names: Sequence[str], viewer: int | None =
     """
     height = picture_height()
     image = Image.new("RGB", (WIDTH * SCALE, height * SCALE), theme.BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    board = _Board(draw)
+    board = _Board(image)
+    draw = board.draw
     _draw_header(draw, state, names)
     _draw_board(board, state)
     _draw_footer(board, state, names, viewer, height - FOOTER)
@@ -475,8 +491,8 @@ def render_orientations(state: OctilesState, space: str | None = None) -> theme.
     cell, columns, title_h = 236, 4, 56
     width, height = cell * columns, title_h + 2 * cell
     image = Image.new("RGB", (width * SCALE, height * SCALE), theme.BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    board = _Board(draw)
+    board = _Board(image)
+    draw = board.draw
     caption = f"Spare tile {tile}" if space is None else f"Tile {tile} on {space} (now orientation {current})"
     draw.text(
         (20 * SCALE, title_h * SCALE / 2),
