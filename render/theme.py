@@ -71,7 +71,8 @@ def to_picture(image: Image.Image, description: str, filename: str = "board.png"
     """The PNG Discord shows: 256 colours (flat game art loses nothing the eye sees) with fast
     compression, about half the encoding time and size of a full-colour PNG."""
     buffer = io.BytesIO()
-    palette = image.convert("RGB").quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    rgb = image if image.mode == "RGB" else image.convert("RGB")  # convert() copies even an RGB image
+    palette = rgb.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     palette.save(buffer, format="PNG", compress_level=1)
     return Picture(buffer.getvalue(), description, filename)
 
