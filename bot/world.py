@@ -3,6 +3,7 @@ local playground: one #games channel and Ada, Bo, Cy and Di, so one person can t
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,6 +89,9 @@ def menu_endings(menus: Any, menu: Any, engine: Any, session: Any, seat: int, ch
     """Every action ``menu`` can end on, walking every choice it offers from ``chosen`` (tests of a
     game's menus). Each option shown is checked on the way: a label, a value that fits a custom id,
     a description that computes; a step of several choices at once is checked on a sample."""
+    if not chosen:  # the walk replays from the start for every path: list the actions once
+        listed = menus.actions(menu, engine, session, seat)
+        menu = dataclasses.replace(menu, actions=lambda state, seat: listed)
     at, index = menus.narrow(menu, engine, session, seat, list(chosen))
     if index is None:
         return [at.actions[0]]
@@ -100,7 +104,7 @@ def menu_endings(menus: Any, menu: Any, engine: Any, session: Any, seat: int, ch
         if step.description:
             step.description(at, value)
     if step.many:  # each action is its own set of choices: a sample is narrowed to exactly it
-        for action in at.actions[:: max(1, len(at.actions) // 20)]:
+        for action in at.actions[:: max(1, len(at.actions) // 6)]:
             picked = "+".join(map(str, step.key(action)))
             assert menus.narrow(menu, engine, session, seat, [*chosen, picked])[0].actions == [action]
         return list(at.actions)
