@@ -55,10 +55,6 @@ class GameContext:
     async def act(self, session_id: int, user_id: int, action: dict[str, Any], **how: Any) -> GameSession:
         return await self.sessions.act(session_id, user_id, action, **how)
 
-    async def menu_step(self, user_id: int, session_id: int, built_for: str | None = None) -> tuple[GameSession, int]:
-        """For a step of a game's own private menu: see :meth:`Sessions.seat_on_turn`."""
-        return await self.sessions.seat_on_turn(session_id, user_id, built_for)
-
     async def session_for(self, interaction: discord.Interaction, game: str) -> GameSession:
         """This channel's running game of ``game``, or a clear error."""
         session = await self.sessions.live_in_channel(interaction.channel_id)

@@ -117,11 +117,11 @@ class Menus:
         self,
         sessions: Sessions,
         controls: Controls,
-        narration: Callable[[GameSession], str],
+        done: Callable[[GameSession], str],
         render: Callable[..., Awaitable[Picture]],
     ):
         self.sessions = sessions
-        self.narration = narration  # the game message's line for the last action
+        self.done = done  # the answer once the action took effect: "Done. <what happened>"
         self.render = render  # draws a step's picture off the event loop
         self.menus: dict[str, tuple[ActionMenu, Any]] = {}  # name -> (menu, engine)
         controls.button(CONTROL, self._open, ack="private")
@@ -250,8 +250,8 @@ class Menus:
         )
 
     async def _finish(self, interaction: discord.Interaction, session: GameSession, action: dict[str, Any]) -> None:
-        done = await self.sessions.act(session.id, interaction.user.id, action, built_for=session.action_number)
-        await interaction.edit_original_response(content=f"Done. {self.narration(done)}", view=None, attachments=[])
+        acted = await self.sessions.act(session.id, interaction.user.id, action, built_for=session.action_number)
+        await interaction.edit_original_response(content=self.done(acted), view=None, attachments=[])
 
     # ------------------------------------------------------------ autocomplete
     async def suggest(

@@ -58,7 +58,7 @@ class Platform:
         self.results = Results(self.sessions)
         self.challenges = Challenges(self.sessions, self.outbox, self.controls, self.timers, self.games, bot)
         self.computer = ComputerPlayers(self.sessions, self.games, bot, self.errors)
-        self.menus = Menus(self.sessions, self.controls, self.table.narration, self.renderer.render)
+        self.menus = Menus(self.sessions, self.controls, self.table.done, self.renderer.render)
         self.sessions.committed.append(self._after_commit)
         self.challenges.new_seed = lambda: self.new_seed()
         context = GameContext(

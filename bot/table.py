@@ -110,6 +110,10 @@ class Table:
             filter(None, (narrate(event, session.bold_names) for event in session.state.events if event.kind != "end"))
         )
 
+    def done(self, session: GameSession) -> str:
+        """A private answer to the player whose action just took effect."""
+        return f"Done. {self.narration(session)}".strip()
+
     def result_sentence(self, session: GameSession) -> str:
         outcome = self.games[session.record.game].engine.outcome(session.state)
         if outcome is None:

@@ -201,7 +201,7 @@ class OctagoneAdapter(GameAdapter):
             if action["box"] not in BOXES:
                 raise UserError(f"`{escape(box, 20)}` is not a box: use a row A–F and a column 1–7, e.g. C4.")
         session = await self.ctx.act(session.id, interaction.user.id, action)
-        await self.ctx.reply_private(interaction, f"Done. {self.ctx.table.narration(session)}".strip())
+        await self.ctx.reply_private(interaction, self.ctx.table.done(session))
 
     @place.autocomplete("box")
     async def box_autocomplete(self, interaction: discord.Interaction, current: str):

@@ -165,7 +165,7 @@ class OctegoAdapter(GameAdapter):
         await acknowledge(interaction)
         session_id = await self.ctx.running_id(interaction, GAME)
         session = await self.ctx.act(session_id, interaction.user.id, {"type": "move", "path": path[:60]})
-        await self.ctx.reply_private(interaction, "Done. " + self.ctx.table.narration(session))
+        await self.ctx.reply_private(interaction, self.ctx.table.done(session))
 
     @move.autocomplete("path")
     async def path_autocomplete(self, interaction: discord.Interaction, current: str):

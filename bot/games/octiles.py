@@ -325,14 +325,13 @@ class OctilesAdapter(GameAdapter):
             session_id, interaction.user.id, {"type": "skip_scramble"}, built_for=built_for or None
         )
         if interaction.message is not None and interaction.message.flags.ephemeral:
-            done = f"Done. {self.ctx.table.narration(session)}"
-            await interaction.edit_original_response(content=done, view=None)
+            await interaction.edit_original_response(content=self.ctx.table.done(session), view=None)
 
     async def _command(self, interaction: discord.Interaction, action: dict[str, Any]) -> None:
         """A command's action, answered privately; offers the next choice when it is the same player's."""
         session_id = await self.ctx.running_id(interaction, GAME)
         session = await self.ctx.act(session_id, interaction.user.id, action)
-        text, view, state = f"Done. {self.ctx.table.narration(session)}".strip(), None, session.state
+        text, view, state = self.ctx.table.done(session), None, session.state
         next_choice = session.status == "active" and acting(state)[0] == session.seat_of(interaction.user.id)
         if next_choice and state.phase in OFFER:
             text, view = text + OFFER[state.phase], view_of(self.components(session))
