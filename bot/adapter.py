@@ -22,8 +22,8 @@ from bot.context import GameContext
 from bot.menus import ActionMenu
 from bot.replies import acknowledge, reply_private
 from bot.sessions import GameSession
+from bot.workers import Drawing
 from engines.base import Event, Game
-from render.theme import Picture
 
 RULES_FOLDER = Path(__file__).parent / "games" / "rules"
 # The computer's strength, offered by every game that has a computer opponent.
@@ -92,10 +92,13 @@ class GameAdapter(commands.GroupCog):
         await reply_private(interaction, "Here is the current board.")
 
     # ------------------------------------------------------------ pictures
-    def render_public(self, session: GameSession) -> Picture:
+    # A game names its pictures as drawings (a render function and its arguments): they are drawn
+    # in a worker process (bot/workers.py).
+    def public_picture(self, session: GameSession) -> Drawing:
+        """The game message's picture."""
         raise NotImplementedError
 
-    def render_private(self, session: GameSession, seat: int) -> Picture | None:
+    def private_picture(self, session: GameSession, seat: int) -> Drawing | None:
         """The picture behind the private-view button (a hand, a deck); None if the game has none."""
         return None
 

@@ -18,7 +18,7 @@ from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter
 from bot.common_commands import add_common_commands
 from bot.components import SessionButton, SessionSelect
 from bot.platform import Platform
-from bot.replies import UserError, acknowledge, answer_error, reply_private
+from bot.replies import UserError, acknowledge, answer_error, reply_private, turned_away
 from bot.settings import Settings
 from bot.store import Store
 
@@ -36,6 +36,12 @@ def all_games() -> list[type[GameAdapter]]:
     return load_games()
 
 
+class OctagonTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Every command waits its turn like the controls do (autocomplete only reads, so it never waits)."""
+        return interaction.type is discord.InteractionType.autocomplete or not await turned_away(interaction)
+
+
 class OctagonBot(commands.Bot):
     def __init__(self, settings: Settings, games: Sequence[type[GameAdapter]] | None = None):
         super().__init__(
@@ -43,6 +49,7 @@ class OctagonBot(commands.Bot):
             intents=discord.Intents.default(),
             allowed_mentions=ALLOWED_MENTIONS,
             help_command=None,
+            tree_cls=OctagonTree,
         )
         self.settings = settings
         self.game_classes = list(all_games() if games is None else games)
@@ -51,7 +58,7 @@ class OctagonBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
-        self.platform = Platform(self, self.store, self.game_classes, self.settings.render_workers)
+        self.platform = Platform(self, self.store, self.game_classes, self.settings)
         self.controls = self.platform.controls
         self.add_dynamic_items(SessionButton, SessionSelect)
         self.add_listener(self.controls.on_interaction, "on_interaction")

@@ -30,7 +30,7 @@ async def private_view(platform: Platform, interaction: discord.Interaction, ses
     if seat is None:
         raise UserError("You are not playing in this game.")
     adapter = platform.games[session.record.game]
-    picture = await platform.renderer.render(adapter.render_private, session, seat)
+    picture = await platform.pictures.draw(adapter.private_picture(session, seat))
     label = adapter.private_view_label or "Your view"
     await reply_private(interaction, f"**{label}** (only you can see this).", picture)
 

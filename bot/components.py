@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 import discord
 
-from bot.replies import ErrorLog, acknowledge, answer_errors, reply_private
+from bot.replies import ErrorLog, acknowledge, answer_errors, reply_private, turned_away
 
 CUSTOM_ID_LIMIT = 100
 MODAL_PATTERN = re.compile(r"m:(?P<sid>[0-9]+):(?P<name>[a-z_]+):(?P<arg>.*)")
@@ -69,6 +69,8 @@ class Controls:
     async def run(self, interaction: discord.Interaction, found: Registered | None, *args: Any) -> None:
         if found is None:
             await reply_private(interaction, NO_LONGER_AVAILABLE)
+            return
+        if await turned_away(interaction):
             return
         if found.ack != "modal":
             await acknowledge(interaction, private=found.ack == "private")

@@ -1,8 +1,7 @@
-"""Computer players: after any change, if it is this bot's turn, think in a worker process and
-move like any player (through the same session change and turn check).
-
-Thinking happens in a small process pool, not in threads: a deep search holds the interpreter
-lock for its whole budget, and in threads ten hard games slowed every other channel's moves.
+"""Computer players: after any change, if it is this bot's turn, think in a worker process
+(``bot.workers.THINKING``) and move like any player (through the same session change and turn
+check). A deep search holds the interpreter lock for its whole budget, so it never runs on the
+event loop or in its threads.
 
 One move per change: the move's own change is heard here again, so a computer that must move
 twice in a row does, and no two thinkers race (the action number refuses a stale move).
@@ -11,13 +10,8 @@ twice in a row does, and no two thinkers race (the action number refuses a stale
 from __future__ import annotations
 
 import asyncio
-import atexit
 import logging
-import multiprocessing
-from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from collections.abc import Mapping
 
 import discord
 from discord.ext import commands
@@ -25,42 +19,10 @@ from discord.ext import commands
 from bot.adapter import GameAdapter
 from bot.replies import ErrorLog, UserError
 from bot.sessions import GameSession, Sessions
+from bot.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 ATTEMPTS = 3  # a computer move that fails (not refused) is tried again, so the game never waits for ever
-THINKING_WORKERS = 2  # processes; a move's search is bounded by nodes, so two keep up with many games
-
-
-class ThinkingPool:
-    """The worker processes computer players think in: one pool per bot process, started on the
-    first computer move, and started afresh if a worker dies (the move is then tried again)."""
-
-    def __init__(self, workers: int = THINKING_WORKERS):
-        self.workers = workers
-        self._executor: ProcessPoolExecutor | None = None
-
-    async def think(self, choose: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
-        if self._executor is None:
-            # "spawn": a fork of a process running an event loop and threads is not safe.
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
-        executor = self._executor
-        try:
-            return await asyncio.get_running_loop().run_in_executor(executor, choose, *args)
-        except BrokenProcessPool:
-            if self._executor is executor:
-                self._executor = None
-            executor.shutdown(wait=False, cancel_futures=True)
-            raise
-
-    def shutdown(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
-
-
-THINKING = ThinkingPool()
-atexit.register(THINKING.shutdown)
 
 
 class ComputerPlayers(commands.Cog):
@@ -70,7 +32,7 @@ class ComputerPlayers(commands.Cog):
         games: Mapping[str, GameAdapter],
         bot: discord.Client,
         errors: ErrorLog,
-        pool: ThinkingPool = THINKING,
+        pool: WorkerPool,
     ):
         self.sessions = sessions
         self.games = games
@@ -105,5 +67,5 @@ class ComputerPlayers(commands.Cog):
         level = session.meta.computer_level
         seed = session.meta.seed + session.action_number
         choose = type(adapter).computer_player  # a plain function, not a method
-        action = await self.pool.think(choose, session.state, seat, level, seed)
+        action = await self.pool.run(choose, session.state, seat, level, seed)
         await self.sessions.act(session.id, self.bot.user.id, action, seat=seat, built_for=session.action_number)

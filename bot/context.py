@@ -16,10 +16,10 @@ import discord
 from bot.components import Controls
 from bot.menus import Menus
 from bot.outbox import Outbox
-from bot.rendering import RenderPool
 from bot.replies import UserError, reply_private
 from bot.sessions import GameSession, Sessions
 from bot.timers import Scheduler
+from bot.workers import WorkerPool
 from render.theme import Picture
 
 Challenge = Callable[
@@ -33,7 +33,7 @@ class GameContext:
     controls: Controls
     timers: Scheduler
     outbox: Outbox
-    renderer: RenderPool
+    pictures: WorkerPool  # draws pictures in worker processes
     bot: discord.Client
     table: Any  # bot.table.Table: the game message's content and controls
     challenge: Challenge  # the shared challenge-by-mention flow
@@ -48,7 +48,7 @@ class GameContext:
         return self.bot.user.id
 
     async def render(self, draw: Callable[..., Picture], *args: Any) -> Picture:
-        return await self.renderer.render(draw, *args)
+        return await self.pictures.run(draw, *args)
 
     reply_private = staticmethod(reply_private)
 

@@ -26,6 +26,7 @@ from bot.components import Controls, SessionButton, SessionSelect, view_of
 from bot.rendering import as_file
 from bot.replies import UserError, reply_private
 from bot.sessions import GameSession, Sessions
+from bot.workers import Drawing
 from render.theme import Picture
 
 CONTROL = "menu"  # the one control name of every menu's button and selects
@@ -74,7 +75,7 @@ class Step:
     label: Callable[[Narrowing, str], str] | None = None
     description: Callable[[Narrowing, str], str | None] | None = None
     placeholder: Text | None = None
-    picture: Callable[[Narrowing], Picture] | None = None
+    picture: Callable[[Narrowing], Drawing | None] | None = None  # drawn in a worker process
     many: bool = False
 
     def values(self, actions: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -118,11 +119,11 @@ class Menus:
         sessions: Sessions,
         controls: Controls,
         done: Callable[[GameSession], str],
-        render: Callable[..., Awaitable[Picture]],
+        draw: Callable[[Drawing], Awaitable[Picture]],
     ):
         self.sessions = sessions
         self.done = done  # the answer once the action took effect: "Done. <what happened>"
-        self.render = render  # draws a step's picture off the event loop
+        self.draw = draw  # draws a step's picture in a worker process
         self.menus: dict[str, tuple[ActionMenu, Any]] = {}  # name -> (menu, engine)
         controls.button(CONTROL, self._open, ack="private")
         controls.select(CONTROL, self._choose)
@@ -206,7 +207,8 @@ class Menus:
         step = menu.steps[index]
         select = self._select(menu, session, at, step, chosen, page)
         content = _text(step.prompt, at)
-        picture = await self.render(step.picture, at) if step.picture else None
+        drawing = step.picture(at) if step.picture else None
+        picture = await self.draw(drawing) if drawing else None
         if first:
             await reply_private(interaction, content, picture, view_of([select]))
             return

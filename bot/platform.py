@@ -25,14 +25,15 @@ from bot.computer import ComputerPlayers
 from bot.context import GameContext
 from bot.menus import Menus
 from bot.outbox import Outbox
-from bot.rendering import RenderPool
 from bot.replies import ErrorLog
 from bot.results import Results
 from bot.sessions import GameSession, Sessions
+from bot.settings import Settings
 from bot.store import Store, TimerRecord
 from bot.table import Table
 from bot.timers import Scheduler
 from bot.turn_clock import TurnClock
+from bot.workers import PICTURES, THINKING
 
 # Bump when controls' custom ids change (e.g. a game's menus are redeclared): live messages are redrawn.
 CONTROLS_VERSION = "2"  # 2: declared menus (bot/menus.py)
@@ -40,25 +41,25 @@ CONTROLS_KEY = "controls_version"
 
 
 class Platform:
-    def __init__(
-        self, bot: discord.Client, store: Store, adapters: Sequence[type[GameAdapter]], render_workers: int = 2
-    ):
+    def __init__(self, bot: discord.Client, store: Store, adapters: Sequence[type[GameAdapter]], settings: Settings):
         self.bot = bot
         self.store = store
         self.errors = ErrorLog()  # unexpected errors, for tests and diagnostics
         self.games: dict[str, GameAdapter] = {}
         self.new_seed: Callable[[], int] = lambda: random.SystemRandom().randrange(2**31)
-        self.renderer = RenderPool(render_workers)
+        self.pictures, self.thinking = PICTURES, THINKING
+        PICTURES.configure(settings.render_workers, settings.picture_queue_limit)
+        THINKING.configure(settings.thinking_workers, settings.thinking_queue_limit)
         self.sessions = Sessions(store, self.games, discord.utils.utcnow)
         self.controls = Controls(self.errors)
         self.timers = Scheduler(store, self.sessions, self.errors)
         self.outbox = Outbox(store, self.sessions, bot, self.errors)
         self.turn_clock = TurnClock(store, self.sessions, self.timers, self.games, bot)
-        self.table = Table(self.sessions, self.outbox, self.renderer, self.games, bot)
+        self.table = Table(self.sessions, self.outbox, self.pictures, self.games, bot)
         self.results = Results(self.sessions)
         self.challenges = Challenges(self.sessions, self.outbox, self.controls, self.timers, self.games, bot)
-        self.computer = ComputerPlayers(self.sessions, self.games, bot, self.errors)
-        self.menus = Menus(self.sessions, self.controls, self.table.done, self.renderer.render)
+        self.computer = ComputerPlayers(self.sessions, self.games, bot, self.errors, self.thinking)
+        self.menus = Menus(self.sessions, self.controls, self.table.done, self.pictures.draw)
         self.sessions.committed.append(self._after_commit)
         self.challenges.new_seed = lambda: self.new_seed()
         context = GameContext(
@@ -66,7 +67,7 @@ class Platform:
             self.controls,
             self.timers,
             self.outbox,
-            self.renderer,
+            self.pictures,
             bot,
             self.table,
             self.challenges.challenge,
@@ -106,4 +107,3 @@ class Platform:
     async def stop(self) -> None:
         await self.timers.stop()
         await self.outbox.stop()
-        self.renderer.shutdown()

@@ -8,6 +8,7 @@ take every seat. It keeps its own database, never the real bot's.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import importlib.util
 import signal
 from collections.abc import Awaitable, Callable
@@ -58,9 +59,7 @@ def main(settings: Settings, *, in_memory: bool = False, port: int | None = None
         print(INSTALL_HINT)
         return 2
     database = ":memory:" if in_memory else DEFAULT_DATABASE
-    playground_settings = Settings(
-        token=None, database_path=database, log_level=settings.log_level, render_workers=settings.render_workers
-    )
+    playground_settings = dataclasses.replace(settings, token=None, database_path=database, dev_guild_id=None)
 
     async def serve() -> None:
         stop = asyncio.Event()

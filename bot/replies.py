@@ -3,6 +3,7 @@
 Every slash command and every control runs through :func:`answer_errors`: a ``UserError``
 becomes a private sentence, a busy database a private "try again", anything else is logged,
 kept for the tests and answered with a private apology. No stack trace ever reaches a player.
+Before any of it, :func:`turned_away` answers "busy" while the worker processes are swamped.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot import workers
 from bot.rendering import as_file
 from bot.store import StoreBusy
 from render.theme import Picture
@@ -22,7 +24,7 @@ log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's text
 QUOTE_LIMIT = 60  # how much of a player's own input an answer repeats
 NAME_LIMIT = 40  # how much of a player's name a message repeats
-BUSY_TEXT = "I am busy saving other games right now; nothing was changed. Please try again in a moment."
+BUSY_TEXT = "I am very busy right now; nothing was changed. Please try again in a moment."
 SORRY_TEXT = "Sorry, something went wrong on my side; nothing was lost. Please try again."
 
 
@@ -103,6 +105,16 @@ async def reply_private(
             await interaction.response.send_message(fit(text), **kwargs)
     except discord.HTTPException:
         log.warning("could not answer interaction %s privately", interaction.id)
+
+
+async def turned_away(interaction: discord.Interaction) -> bool:
+    """While the worker queues are full (bot.workers), a player is answered "busy" at once,
+    before anything is read or changed, instead of waiting behind everyone else."""
+    if not workers.busy():
+        return False
+    log.warning("busy: turned away interaction %s", interaction.id)
+    await reply_private(interaction, BUSY_TEXT)
+    return True
 
 
 async def answer_errors(

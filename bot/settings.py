@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 
 from dotenv import load_dotenv
+
+from bot.workers import CORES
 
 
 @dataclass(frozen=True)
@@ -14,7 +17,10 @@ class Settings:
     database_path: str = "octagon.db"
     dev_guild_id: int | None = None
     log_level: str = "INFO"
-    render_workers: int = 2
+    render_workers: int = CORES  # processes drawing pictures
+    thinking_workers: int = CORES  # processes where computer players think
+    picture_queue_limit: int = 200  # pictures waiting or drawing before players are told "busy"
+    thinking_queue_limit: int = 40  # computer moves waiting or thinking before players are told "busy"
 
     @classmethod
     def from_environment(cls) -> Settings:
@@ -25,12 +31,18 @@ class Settings:
             database_path=os.environ.get("DATABASE_PATH", cls.database_path),
             dev_guild_id=int(guild) if guild else None,
             log_level=os.environ.get("LOG_LEVEL", cls.log_level).upper(),
-            render_workers=max(1, int(os.environ.get("RENDER_WORKERS", cls.render_workers))),
+            **{name: _count(name, getattr(cls, name)) for name in _COUNTS},
         )
 
     def __repr__(self) -> str:  # never print the token
-        return (
-            f"Settings(token={'set' if self.token else 'unset'}, database_path={self.database_path!r}, "
-            f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, "
-            f"render_workers={self.render_workers})"
-        )
+        shown = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "token"}
+        listed = ", ".join(f"{name}={value!r}" for name, value in shown.items())
+        return f"Settings(token={'set' if self.token else 'unset'}, {listed})"
+
+
+_COUNTS = ("render_workers", "thinking_workers", "picture_queue_limit", "thinking_queue_limit")
+
+
+def _count(name: str, default: int) -> int:
+    """A positive whole number from the environment variable of the same name in capitals."""
+    return max(1, int(os.environ.get(name.upper(), "").strip() or default))

@@ -16,8 +16,8 @@ import discord
 from bot.adapter import GameAdapter
 from bot.components import SessionButton, view_of
 from bot.outbox import Outbox, Outgoing
-from bot.rendering import RenderPool
 from bot.sessions import Change, GameSession, Sessions
+from bot.workers import WorkerPool
 
 GAME_MESSAGE = "game_message"
 TEXT = "text"
@@ -30,12 +30,12 @@ class Table:
         self,
         sessions: Sessions,
         outbox: Outbox,
-        renderer: RenderPool,
+        pictures: WorkerPool,
         games: Mapping[str, GameAdapter],
         bot: discord.Client,
     ):
         self.sessions = sessions
-        self.renderer = renderer
+        self.pictures = pictures
         self.games = games
         self.bot = bot
         outbox.register(GAME_MESSAGE, self._build, self._remember_message, coalesce=True)
@@ -65,7 +65,7 @@ class Table:
 
     async def game_picture(self, session: GameSession, edit: int | None = None) -> Outgoing:
         """A running or finished game's message: its picture, text and controls."""
-        picture = await self.renderer.render(self.games[session.record.game].render_public, session)
+        picture = await self.pictures.draw(self.games[session.record.game].public_picture(session))
         return Outgoing(self.content(session), [picture], view_of(self.components(session)), edit=edit)
 
     @staticmethod

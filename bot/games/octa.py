@@ -17,6 +17,7 @@ import discord
 
 from bot.adapter import GameAdapter, GameSession
 from bot.menus import ActionMenu, Narrowing, Step
+from bot.workers import drawing
 from engines.octa import (
     ENGINE,
     FACE_DOWN,
@@ -183,7 +184,7 @@ def several_label(at: Narrowing, value: str) -> str:
 
 
 def hand(at: Narrowing):
-    return render_hand(at.state, at.session.names, at.seat)
+    return drawing(render_hand, at.state, at.session.names, at.seat)
 
 
 TURN_MENU = ActionMenu(
@@ -208,11 +209,11 @@ class OctaAdapter(GameAdapter):
     narrate = staticmethod(narrate)
     menus = (TURN_MENU,)
 
-    def render_public(self, session: GameSession):
-        return render_table(session.state, session.names, None)
+    def public_picture(self, session: GameSession):
+        return drawing(render_table, session.state, session.names, None)
 
-    def render_private(self, session: GameSession, seat: int):
-        return render_hand(session.state, session.names, seat)
+    def private_picture(self, session: GameSession, seat: int):
+        return drawing(render_hand, session.state, session.names, seat)
 
     def status_text(self, session: GameSession) -> str:
         state = session.state

@@ -28,6 +28,7 @@ from bot.replies import BUSY_TEXT, UserError, acknowledge
 from bot.sessions import Change, SessionMeta
 from bot.store import TimerRecord
 from bot.table import EDIT_TEXT
+from bot.workers import drawing
 from engines.base import IllegalAction
 from engines.octagion import ENGINE, round_seconds, team_of
 from render import octagion as show
@@ -82,11 +83,12 @@ class OctagionAdapter(GameAdapter):
 
     # ------------------------------------------------------------ pictures and texts
 
-    def render_public(self, session: GameSession):
-        return (show.render_scoresheet if session.state.over else show.render_round)(session.state, session.names)
+    def public_picture(self, session: GameSession):
+        draw = show.render_scoresheet if session.state.over else show.render_round
+        return drawing(draw, session.state, session.names)
 
-    def render_private(self, session: GameSession, seat: int):
-        return show.render_deck(session.state, session.names, seat)
+    def private_picture(self, session: GameSession, seat: int):
+        return drawing(show.render_deck, session.state, session.names, seat)
 
     def status_text(self, session: GameSession) -> str:
         state = session.state

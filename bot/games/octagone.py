@@ -15,6 +15,7 @@ from discord import app_commands
 from bot.adapter import ChallengeOption, GameAdapter, GameSession
 from bot.menus import ActionMenu, Narrowing, Step
 from bot.replies import UserError, acknowledge, escape
+from bot.workers import drawing
 from engines.octagone import (
     ADVANCED,
     BASIC,
@@ -150,11 +151,11 @@ class OctagoneAdapter(GameAdapter):
         opponents = [p for p in invitees if p != partner]
         return [challenger, opponents[0], partner, opponents[1]]
 
-    def render_public(self, session: GameSession):
-        return render_board(session.state, session.names, None)
+    def public_picture(self, session: GameSession):
+        return drawing(render_board, session.state, session.names, None)
 
-    def render_private(self, session: GameSession, seat: int):
-        return render_hand(session.state, session.names, seat)
+    def private_picture(self, session: GameSession, seat: int):
+        return drawing(render_hand, session.state, session.names, seat)
 
     def components(self, session: GameSession) -> list[discord.ui.Item]:
         return [self.ctx.menus.button(session, PLACE_MENU)]

@@ -18,6 +18,7 @@ from discord import app_commands
 from bot.adapter import ChallengeOption, GameAdapter, GameSession
 from bot.menus import ActionMenu, Narrowing, Step
 from bot.replies import acknowledge
+from bot.workers import drawing
 from engines.octego import ENGINE, KIND_NAMES, choose_action, octego_count, piece_at
 from render.octego import narrate, render_board
 
@@ -125,8 +126,8 @@ class OctegoAdapter(GameAdapter):
         ),
     )
 
-    def render_public(self, session: GameSession):
-        return render_board(session.state, session.names, None)
+    def public_picture(self, session: GameSession):
+        return drawing(render_board, session.state, session.names, None)
 
     def status_text(self, session: GameSession) -> str:
         state = session.state

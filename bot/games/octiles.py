@@ -20,6 +20,7 @@ from bot.adapter import ChallengeOption, GameAdapter, GameSession
 from bot.components import SessionButton, view_of
 from bot.menus import ActionMenu, Narrowing, Step
 from bot.replies import UserError, acknowledge, quote, sentence
+from bot.workers import drawing
 from engines.octiles import (
     CIRCLES,
     ENGINE,
@@ -177,6 +178,11 @@ SPACE = Step(
 )
 
 
+def spare_orientations(at: Narrowing):
+    """The spare tile's orientations; for a rotation, those of the tile on the chosen space."""
+    return drawing(render_orientations, at.state, at.actions[0]["space"] if kind(at) == "rotate" else None)
+
+
 MENU = ActionMenu(
     name=GAME,
     steps=[
@@ -228,7 +234,7 @@ MENU = ActionMenu(
                 if kind(at) == "replace_move"
                 else None
             ),
-            picture=lambda at: render_orientations(at.state, at.actions[0]["space"] if kind(at) == "rotate" else None),
+            picture=spare_orientations,
         ),
         Step(
             lambda a: a["to"] + (f" via {a['via']}" if "via" in a else "") if "to" in a else None,
@@ -236,7 +242,7 @@ MENU = ActionMenu(
             lambda at, value: route_label(route_of(at, value)),
             lambda at, value: destination_note(at.state, route_of(at, value).end) or None,
             # While moving across the new tile, the spare's orientations stay in view.
-            picture=lambda at: render_orientations(at.state) if "space" in at.actions[0] else None,
+            picture=lambda at: drawing(render_orientations, at.state) if "space" in at.actions[0] else None,
         ),
     ],
 )
@@ -275,8 +281,8 @@ class OctilesAdapter(GameAdapter):
         super().__init__(ctx)
         ctx.controls.button(SKIP, self._skip)
 
-    def render_public(self, session: GameSession):
-        return render_board(session.state, session.names)
+    def public_picture(self, session: GameSession):
+        return drawing(render_board, session.state, session.names)
 
     def status_text(self, session: GameSession) -> str:
         state, names = session.state, session.shown_names

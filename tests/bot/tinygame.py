@@ -6,17 +6,18 @@ from __future__ import annotations
 import multiprocessing
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar
 
 import discord
 from discord import app_commands
 
-from bot.adapter import ChallengeOption, GameAdapter, GameSession
+from bot.adapter import ChallengeOption, GameAdapter
 from bot.components import SessionButton
 from bot.menus import ActionMenu, Step
 from bot.replies import UserError, acknowledge
+from bot.workers import drawing
 from engines.base import Game, GameState, IllegalAction, Outcome
 from render.theme import canvas, centred_text, to_picture
 
@@ -83,10 +84,10 @@ ADD_MENU = ActionMenu(
 )
 
 
-def render_tiny(session: GameSession):
+def render_tiny(state: TinyState):
     image, draw = canvas(200, 100)
-    centred_text(draw, (100, 50), str(session.state.total), 40)
-    return to_picture(image, f"The counter is at {session.state.total}.")
+    centred_text(draw, (100, 50), str(state.total), 40)
+    return to_picture(image, f"The counter is at {state.total}.")
 
 
 class TinyAdapter(GameAdapter):
@@ -119,11 +120,11 @@ class TinyAdapter(GameAdapter):
     def challenge_options(self, chosen, seats):
         return {"wide": True} if chosen.get("wide") else {}
 
-    def render_public(self, session):
-        return render_tiny(session)
+    def public_picture(self, session):
+        return drawing(render_tiny, session.state)
 
-    def render_private(self, session, seat):
-        return render_tiny(session)
+    def private_picture(self, session, seat):
+        return drawing(render_tiny, session.state)
 
     narrate = staticmethod(narrate_tiny)
     menus = (ADD_MENU,)
@@ -149,3 +150,19 @@ def computer_dying_once(state, seat, level, seed):
         flag.write_text("died")
         os._exit(1)
     return {"type": "add", "amount": 2}
+
+
+def render_reporting_its_process(state):
+    """The counter, with alt text saying whether it was drawn in a worker process."""
+    picture = render_tiny(state)
+    where = "a worker" if multiprocessing.parent_process() is not None else "the bot's own process"
+    return replace(picture, description=f"Drawn in {where}.")
+
+
+def render_dying_once(state):
+    """Kills its worker process the first time in a game, then draws the counter."""
+    flag = died_flag(multiprocessing.parent_process().pid, state.seed)
+    if not flag.exists():
+        flag.write_text("died")
+        os._exit(1)
+    return render_tiny(state)

@@ -1,0 +1,138 @@
+"""Work that would hold the event loop runs in worker processes: drawing pictures and computer
+players' searches. Processes, not threads: both hold the interpreter lock for their whole run,
+and in threads one busy channel slowed every other channel; in processes they use every core.
+
+Two pools per bot process, so a long search never makes a picture wait: ``PICTURES`` and
+``THINKING``. Each is bounded: ``queue_limit`` calls waiting or running at most. When a pool is
+full the bot answers a player "busy" at once, before anything changes (see ``bot.replies``),
+instead of letting the queue and everyone's waiting grow.
+
+The pools are shared by every bot of a process (tests start many) and started on first use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+CORES = os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A picture to draw in a worker: a module-level render function and its arguments, all of
+    which cross to the worker by pickling (a cog's bound method or a lambda could not)."""
+
+    draw: Callable[..., Any]
+    args: tuple[Any, ...] = ()
+
+
+def drawing(draw: Callable[..., Any], *args: Any) -> Drawing:
+    return Drawing(draw, args)
+
+
+def _exit_with_parent() -> None:
+    """Runs in each worker as it starts: end the worker when the bot's process ends, even if it
+    was killed (an orphaned worker would otherwise wait for work for ever)."""
+
+    def watch(sentinel: int) -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(0)
+
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=watch, args=(parent.sentinel,), daemon=True).start()
+
+
+def _timed(func: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, float]:
+    """Runs in the worker: the result and the CPU seconds it took there."""
+    start = time.process_time()
+    result = func(*args)
+    return result, time.process_time() - start
+
+
+class WorkerPool:
+    """A bounded pool of spawned worker processes, replaced if a worker dies."""
+
+    def __init__(self, name: str, workers: int = CORES, queue_limit: int = 100):
+        self.name = name
+        self.workers = workers
+        self.queue_limit = queue_limit
+        self.pending = 0  # calls submitted and not yet answered
+        self.cpu_seconds = 0.0  # CPU time spent in the workers (for the load benchmark)
+        self.calls = 0
+        self._executor: ProcessPoolExecutor | None = None
+
+    def configure(self, workers: int, queue_limit: int) -> None:
+        """Sizes from the settings; a running pool of another size is replaced on next use."""
+        if workers != self.workers:
+            self.shutdown()
+        self.workers, self.queue_limit = max(1, workers), max(1, queue_limit)
+
+    @property
+    def full(self) -> bool:
+        return self.pending >= self.queue_limit
+
+    async def run(self, func: Callable[..., Any], *args: Any) -> Any:
+        """``func(*args)`` in a worker. A worker that died is replaced and the call tried once more."""
+        self.pending += 1
+        try:
+            for attempt in range(2):
+                executor = self._started()
+                try:
+                    result, cpu = await asyncio.get_running_loop().run_in_executor(executor, _timed, func, args)
+                except BrokenProcessPool:
+                    self._replace(executor)
+                    if attempt:
+                        raise
+                    log.warning("a %s worker died; starting a new one and trying again", self.name)
+                    continue
+                self.cpu_seconds += cpu
+                self.calls += 1
+                return result
+        finally:
+            self.pending -= 1
+
+    async def draw(self, picture: Drawing) -> Any:
+        return await self.run(picture.draw, *picture.args)
+
+    def _started(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # "spawn": a fork of a process running an event loop and threads is not safe.
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_exit_with_parent)
+        return self._executor
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        if self._executor is broken:
+            self._executor = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def shutdown(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+PICTURES = WorkerPool("picture", queue_limit=200)
+THINKING = WorkerPool("thinking", queue_limit=40)
+atexit.register(PICTURES.shutdown)
+atexit.register(THINKING.shutdown)
+
+
+def busy() -> bool:
+    """Whether a player's action must wait: a pool's queue is full."""
+    return PICTURES.full or THINKING.full
