@@ -7,8 +7,9 @@ uses the drawing centres of ``engines/octiles/board.json`` (x right, y up; one u
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -117,11 +118,33 @@ def _ribbon(pixels: list[tuple[float, float]], half_width: float) -> list[tuple[
     return left + right[::-1]
 
 
+@lru_cache(maxsize=512)  # the labels, names and statuses of a few games at once
+def _text_mask(text: str, size: int, anchor: str, fraction: tuple[float, float]) -> tuple[Image.Image, tuple[int, int]]:
+    """The antialiased coverage of ``text``, laid out once (Pillow lays glyphs out anew on every
+    call), and its corner relative to the whole pixel it is drawn at. Glyphs are placed to a
+    fraction of a pixel, so ``fraction`` (of the position) is part of the key."""
+    font = theme.font(size)
+    left, top, right, bottom = font.getbbox(text, anchor=anchor)
+    x0, y0 = math.floor(left) - 2, math.floor(top) - 2
+    mask = Image.new("L", (math.ceil(right) - x0 + 2, math.ceil(bottom) - y0 + 2))
+    ImageDraw.Draw(mask).text((fraction[0] - x0, fraction[1] - y0), text, fill=255, font=font, anchor=anchor)
+    return mask, (x0, y0)
+
+
+class _Sprite(NamedTuple):
+    """Something drawn once on a small transparent canvas, pasted where it belongs. Shapes drawn at
+    2x have hard edges, so a 1-bit mask pastes the same pixels as drawing, and quickly."""
+
+    image: Image.Image
+    mask: Image.Image
+    corner: tuple[int, int]
+
+
 class _Board:
     """Board coordinates -> pixels of the 2x drawing."""
 
     def __init__(self, image: Image.Image, corner: tuple[int, int] = (0, 0)):
-        """``corner``: where ``image`` sits on the whole 2x drawing (a tile sprite's place)."""
+        """``corner``: where ``image`` sits on the whole 2x drawing (a sprite's place)."""
         self.image = image
         self.draw = ImageDraw.Draw(image)
         self.unit = UNIT * SCALE
@@ -143,8 +166,15 @@ class _Board:
         for x, y in (pixels[0], pixels[-1]):
             self.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour)
 
+    def write(self, xy: tuple[float, float], text: str, size: int, colour, anchor: str = "mm") -> None:
+        """Text at a pixel position, as ``ImageDraw.text`` draws it, from a cached mask."""
+        x, y = xy
+        whole_x, whole_y = int(x), int(y)  # Pillow's split: whole pixel + glyph offset (positions are > 0)
+        mask, (dx, dy) = _text_mask(text, size, anchor, (x - whole_x, y - whole_y))
+        self.image.paste(colour, (whole_x + dx, whole_y + dy), mask)
+
     def text(self, point, text: str, size_units: float, colour, anchor: str = "mm") -> None:
-        self.draw.text(self.px(point), text, font=theme.font(self.length(size_units)), fill=colour, anchor=anchor)
+        self.write(self.px(point), text, self.length(size_units), colour, anchor)
 
     def disc(self, point, radius_units: float, fill, outline=None, width_units: float = 0.0) -> None:
         x, y = self.px(point)
@@ -152,6 +182,24 @@ class _Board:
         self.draw.ellipse(
             (x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=self.length(width_units) if outline else 0
         )
+
+    def paste(self, sprite: _Sprite) -> None:
+        self.image.paste(sprite.image, sprite.corner, sprite.mask)
+
+
+def _sprite(centre: tuple[float, float], half_units: float, draw: Callable[[_Board], None]) -> _Sprite:
+    """``draw`` (board coordinates) run on a transparent canvas reaching ``half_units`` around
+    ``centre``, cropped to what it drew. Text must lie on shapes it draws: the 1-bit mask keeps
+    no half-transparent edge."""
+    x, y = _Board(Image.new("RGB", (1, 1))).px(centre)
+    half = math.ceil(half_units * UNIT * SCALE) + 4
+    corner = (math.floor(x) - half, math.floor(y) - half)
+    board = _Board(Image.new("RGBA", (2 * half + 2, 2 * half + 2), (0, 0, 0, 0)), corner)
+    draw(board)
+    alpha = board.image.getchannel("A")
+    box = alpha.getbbox()
+    mask = alpha.crop(box).convert("1", dither=Image.Dither.NONE)
+    return _Sprite(board.image.crop(box).convert("RGB"), mask, (corner[0] + box[0], corner[1] + box[1]))
 
 
 def _draw_tile_paths(
@@ -169,18 +217,15 @@ def _draw_tile_paths(
         board.line(curve, ROUTE if lit else PATH_INK, (0.085 if lit else 0.05) * scale)
 
 
-@lru_cache(maxsize=64)  # about 360 KB each: the tiles of a few games at once
-def _tile_sprite(space: str, tile: int, orientation: int, lit: frozenset) -> tuple[Image.Image, tuple[int, int]]:
-    """A placed tile (octagon and paths) drawn once on a transparent sprite, and its corner on the
-    board: tiles change a few at a time, so most of a board is pasted, not drawn (same pixels)."""
-    x, y = _Board(Image.new("RGBA", (1, 1))).px(SPACE_CENTRES[space])
-    half = math.ceil(APOTHEM / math.cos(math.pi / 8) * UNIT * SCALE) + 4
-    corner = (math.floor(x) - half, math.floor(y) - half)
-    board = _Board(Image.new("RGBA", (2 * half + 2, 2 * half + 2), (0, 0, 0, 0)), corner)
-    centre = SPACE_CENTRES[space]
+def _draw_tile(board: _Board, centre, tile: int, orientation: int, lit: frozenset) -> None:
     board.draw.polygon(_octagon(board, centre), fill=TILE_FACE, outline=TILE_EDGE, width=board.length(0.02))
     _draw_tile_paths(board, centre, tile, orientation, set(lit))
-    return board.image, corner
+
+
+@lru_cache(maxsize=64)  # about 400 KB each: the tiles of a few games at once
+def _tile_sprite(centre: tuple[float, float], tile: int, orientation: int, lit: frozenset) -> _Sprite:
+    """A placed tile (octagon and paths): tiles change a few at a time, so most are pasted, not drawn."""
+    return _sprite(centre, CIRCUMRADIUS, lambda board: _draw_tile(board, centre, tile, orientation, lit))
 
 
 def _octagon(board: _Board, centre, apothem: float = APOTHEM):
@@ -231,29 +276,20 @@ def _draw_board(board: _Board, state: OctilesState) -> None:
         board.line(_printed_curve(a, b), ROUTE if lit else LINE_ON_BOARD, 0.085 if lit else 0.05)
     for location, space, edge in route_ends:
         board.line([_location_centre(location), _edge_point(space, edge)], ROUTE, 0.085)
-    changed = {state.last_change["space"]} if state.last_change else set()
-    scrambled = set(scramble.data["spaces"]) if (scramble := _last(state, "scramble")) else set()
+    flagged = {state.last_change["space"]} if state.last_change else set()
+    if scramble := _last(state, "scramble"):
+        flagged |= set(scramble.data["spaces"])
     for space in SPACES:
         tile, orientation = state.tiles[space]
-        sprite, corner = _tile_sprite(space, tile, orientation, frozenset(lit_paths.get(space, ())))
-        board.image.paste(sprite, corner, sprite)
+        board.paste(_tile_sprite(SPACE_CENTRES[space], tile, orientation, frozenset(lit_paths.get(space, ()))))
     for space in SPACES:  # outlines after all tiles, so neighbours do not paint over them
-        centre = SPACE_CENTRES[space]
-        if space in changed or space in scrambled:
-            corners = _octagon(board, centre, APOTHEM + 0.005)
+        if space in flagged:
+            corners = _octagon(board, SPACE_CENTRES[space], APOTHEM + 0.005)
             draw.line(corners + corners[:2], fill=CHANGED, width=board.length(0.04), joint="curve")
-        label_fill = CHANGED if space in changed or space in scrambled else TILE_FACE
-        x, y = board.px(centre)
-        half_w, half_h = board.length(0.15), board.length(0.1)
-        draw.rounded_rectangle(
-            (x - half_w, y - half_h, x + half_w, y + half_h),
-            radius=half_h,
-            fill=label_fill,
-            outline=TILE_EDGE,
-            width=board.length(0.012),
-        )
-        board.text(centre, space, 0.15, theme.readable_ink(label_fill))
-    _draw_stops(board, state)
+        board.paste(_label_sprite(space, space in flagged))
+    marker = state.marker or {}
+    for stop in STOPS:
+        board.paste(_stop_sprite(stop, marker.get("colour") if marker.get("stop") == stop else None))
     _draw_circles(board, state)
     if route_ends:
         start = route_ends[0][0]
@@ -264,28 +300,49 @@ def _draw_board(board: _Board, state: OctilesState) -> None:
             _draw_runner(board, _location_centre(location), colour, 0.22, location)
 
 
-def _draw_stops(board: _Board, state: OctilesState) -> None:
+@lru_cache(maxsize=64)  # each space, plain and flagged
+def _label_sprite(space: str, flagged: bool) -> _Sprite:
+    """A space's name on a badge at its tile's centre, in the "changed" colour when ``flagged``."""
+    fill = CHANGED if flagged else TILE_FACE
+
+    def draw(board: _Board) -> None:
+        x, y = board.px(SPACE_CENTRES[space])
+        half_w, half_h = board.length(0.15), board.length(0.1)
+        board.draw.rounded_rectangle(
+            (x - half_w, y - half_h, x + half_w, y + half_h),
+            radius=half_h,
+            fill=fill,
+            outline=TILE_EDGE,
+            width=board.length(0.012),
+        )
+        board.text(SPACE_CENTRES[space], space, 0.15, theme.readable_ink(fill))
+
+    return _sprite(SPACE_CENTRES[space], 0.15, draw)
+
+
+@lru_cache(maxsize=64)  # each stop, plain and with either marker
+def _stop_sprite(stop: str, marker: str | None) -> _Sprite:
+    """A stop's diamond and name, in the colour of the ``marker`` on it (if any)."""
     half = 0.27
-    for stop in STOPS:
-        x, y = STOP_CENTRES[stop]
+    x, y = STOP_CENTRES[stop]
+    fill = PRIZE_COLOURS[marker] if marker else STOP_FACE
+
+    def draw(board: _Board) -> None:
         diamond = [board.px(p) for p in ((x, y + half), (x + half, y), (x, y - half), (x - half, y))]
-        fill, ink, outline = STOP_FACE, theme.DARK_INK, theme.BLACK
-        if state.marker and state.marker["stop"] == stop:
-            fill = PRIZE_COLOURS[state.marker["colour"]]
-            outline = theme.WHITE
-        outline_width = board.length(0.03 if fill != STOP_FACE else 0.015)
-        board.draw.polygon(diamond, fill=fill, outline=outline, width=outline_width)
-        if stop in CENTRAL_STOPS and fill == STOP_FACE:
+        outline = theme.WHITE if marker else theme.BLACK
+        board.draw.polygon(diamond, fill=fill, outline=outline, width=board.length(0.03 if marker else 0.015))
+        if stop in CENTRAL_STOPS and not marker:
             inner = [
                 board.px(p)
                 for p in ((x, y + half - 0.05), (x + half - 0.05, y), (x, y - half + 0.05), (x - half + 0.05, y))
             ]
             board.draw.polygon(inner, outline=(90, 95, 110), width=board.length(0.012))
-        board.text((x, y), stop, 0.16, ink)
-        if state.marker and state.marker["stop"] == stop:
-            letter = PRIZE_LETTERS[state.marker["colour"]]
+        board.text((x, y), stop, 0.16, theme.DARK_INK)
+        if marker:
             board.disc((x + 0.2, y + 0.2), 0.095, fill, theme.WHITE, 0.015)
-            board.text((x + 0.2, y + 0.2), letter, 0.12, theme.DARK_INK)
+            board.text((x + 0.2, y + 0.2), PRIZE_LETTERS[marker], 0.12, theme.DARK_INK)
+
+    return _sprite((x, y), 0.32, draw)
 
 
 def _draw_circles(board: _Board, state: OctilesState) -> None:
@@ -337,16 +394,10 @@ def _status_line(state: OctilesState, names: Sequence[str]) -> str:
     return f"{who(seat)} {doing}"
 
 
-def _draw_header(draw: ImageDraw.ImageDraw, state: OctilesState, names: Sequence[str]) -> None:
+def _draw_header(board: _Board, state: OctilesState, names: Sequence[str]) -> None:
     s = SCALE
-    draw.text((24 * s, HEADER * s / 2), "Octiles Scavenger Hunt", font=theme.font(26 * s), fill=theme.INK, anchor="lm")
-    draw.text(
-        (WIDTH * s - 24 * s, HEADER * s / 2),
-        _status_line(state, names),
-        font=theme.font(22 * s),
-        fill=theme.HIGHLIGHT,
-        anchor="rm",
-    )
+    board.write((24 * s, HEADER * s / 2), "Octiles Scavenger Hunt", 26 * s, theme.INK, anchor="lm")
+    board.write((WIDTH * s - 24 * s, HEADER * s / 2), _status_line(state, names), 22 * s, theme.HIGHLIGHT, anchor="rm")
 
 
 def _fit(text: str, limit: int) -> str:
@@ -375,17 +426,11 @@ def _draw_player_card(
         outline=theme.BLACK,
         width=3 * s,
     )
-    draw.text(token, RUNNER_LETTERS[colour], font=theme.font(28 * s), fill=theme.DARK_INK, anchor="mm")
+    board.write(token, RUNNER_LETTERS[colour], 28 * s, theme.DARK_INK, anchor="mm")
     name = _fit(names[seat], 18) + (" (you)" if viewer == seat else "")
-    draw.text((x0 + 74 * s, y0 + 26 * s), name, font=theme.font(24 * s), fill=theme.INK, anchor="lm")
+    board.write((x0 + 74 * s, y0 + 26 * s), name, 24 * s, theme.INK, anchor="lm")
     where = f"on {state.runners[colour]}" if state.runners[colour] else "not placed yet"
-    draw.text(
-        (x0 + 74 * s, y0 + 56 * s),
-        f"{colour.title()} runner {where}",
-        font=theme.font(17 * s),
-        fill=theme.MUTED,
-        anchor="lm",
-    )
+    board.write((x0 + 74 * s, y0 + 56 * s), f"{colour.title()} runner {where}", 17 * s, theme.MUTED, anchor="lm")
     # prize pips: filled for each collected prize
     collected = state.collected[colour]
     for k in range(PRIZES_TO_WIN):
@@ -398,12 +443,12 @@ def _draw_player_card(
             width=3 * s,
         )
         if got:
-            draw.text((cx, cy), PRIZE_LETTERS[prize], font=theme.font(20 * s), fill=theme.DARK_INK, anchor="mm")
-    draw.text(
+            board.write((cx, cy), PRIZE_LETTERS[prize], 20 * s, theme.DARK_INK, anchor="mm")
+    board.write(
         (x0 + (34 + 43 * PRIZES_TO_WIN - 16) * s, y0 + 104 * s),
         f"{collected}/{PRIZES_TO_WIN} {prize}",
-        font=theme.font(20 * s),
-        fill=theme.INK,
+        20 * s,
+        theme.INK,
         anchor="lm",
     )
     notes = []
@@ -418,11 +463,11 @@ def _draw_player_card(
     if state.scramble_rule:
         notes.append("scramble used" if state.scramble_used[seat] else "scramble available")
     for line, note in enumerate(notes[:2]):
-        draw.text(
+        board.write(
             (x0 + 18 * s, y0 + (148 + 26 * line) * s),
             note,
-            font=theme.font(18 * s),
-            fill=theme.INK if line == 0 and marker_owner(state) == colour else theme.MUTED,
+            18 * s,
+            theme.INK if line == 0 and marker_owner(state) == colour else theme.MUTED,
             anchor="lm",
         )
 
@@ -444,16 +489,8 @@ def _draw_footer(board: _Board, state: OctilesState, names: Sequence[str], viewe
         (centre_px[0] * s - board.left) / board.unit + BOARD_X_RANGE[0],
         BOARD_Y_RANGE[1] - (centre_px[1] * s - board.top) / board.unit,
     )
-    apothem = 0.5
-    board.draw.polygon(_octagon(board, centre, apothem), fill=TILE_FACE, outline=TILE_EDGE, width=board.length(0.02))
-    _draw_tile_paths(board, centre, state.spare, 0, set(), apothem=apothem)
-    board.draw.text(
-        (centre_px[0] * s, (top + 180) * s),
-        f"Spare: tile {state.spare}",
-        font=theme.font(20 * s),
-        fill=theme.INK,
-        anchor="mm",
-    )
+    board.paste(_tile_sprite(centre, state.spare, 0, frozenset()))
+    board.write((centre_px[0] * s, (top + 180) * s), f"Spare: tile {state.spare}", 20 * s, theme.INK, anchor="mm")
 
 
 # ------------------------------------------------------------------ public API
@@ -472,8 +509,7 @@ def render_board(state: OctilesState, names: Sequence[str], viewer: int | None =
     height = picture_height()
     image = Image.new("RGB", (WIDTH * SCALE, height * SCALE), theme.BACKGROUND)
     board = _Board(image)
-    draw = board.draw
-    _draw_header(draw, state, names)
+    _draw_header(board, state, names)
     _draw_board(board, state)
     _draw_footer(board, state, names, viewer, height - FOOTER)
     image = image.reduce(SCALE)  # box filter: a clean 2x supersample, and fast
