@@ -210,19 +210,66 @@ def _is_busy(error: sqlite3.OperationalError) -> bool:
     return "locked" in str(error) or "busy" in str(error)
 
 
+@dataclass(frozen=True)
+class _Statement:
+    sql: str
+    params: Any = ()
+    many: bool = False  # executemany over ``params``
+
+
+def _run_in_thread(connection: sqlite3.Connection, begin: bool, statements: list[_Statement], rows: bool) -> Any:
+    """Runs in the database thread: BEGIN (the first time), then the statements; the last
+    statement's cursor, or with ``rows`` its rows."""
+    if begin:
+        _begin_immediate(connection)
+    cursor = None
+    for statement in statements:
+        run = connection.executemany if statement.many else connection.execute
+        cursor = run(statement.sql, statement.params)
+    return cursor.fetchall() if rows and cursor is not None else cursor
+
+
+def _begin_immediate(connection: sqlite3.Connection) -> None:
+    for attempt in (1, 2):  # the busy timeout waits first; then one more try
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as error:
+            if not _is_busy(error):
+                raise
+            if attempt == 2:
+                raise StoreBusy() from error
+
+
 class Transaction:
-    """The writes of one transaction. Only :meth:`Store.transaction` makes one."""
+    """The writes of one transaction. Only :meth:`Store.transaction` makes one.
+
+    Writes whose result nobody needs wait in a buffer; the buffer goes to the database thread
+    in one trip with the next statement that returns something, or with COMMIT. A move's
+    change is then two trips instead of one per statement: under load, every trip waits for
+    the busy event loop to resume it, with the write lock held.
+    """
 
     def __init__(self, db: aiosqlite.Connection):
         self._db = db
+        self._buffer: list[_Statement] = []
+        self.begun = False
 
-    async def _execute(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
-        return await self._db.execute(sql, params)
+    def _later(self, sql: str, params: Any = (), many: bool = False) -> None:
+        self._buffer.append(_Statement(sql, params, many))
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with self._db.execute(sql, params) as cursor:
-            row = await cursor.fetchone()
-        return row[0] if row else None
+    async def _now(self, sql: str | None = None, params: Any = (), rows: bool = False) -> Any:
+        """The buffered writes and then ``sql``, in one trip; the cursor of the last one (or its rows)."""
+        statements, self._buffer = self._buffer, []
+        if sql is not None:
+            statements.append(_Statement(sql, params))
+        begin, self.begun = not self.begun, True
+        connection = self._db
+        # aiosqlite runs each call in its one database thread; a batch is one such call.
+        return await connection._execute(lambda: _run_in_thread(connection._conn, begin, statements, rows))
+
+    async def _commit(self) -> None:
+        await self._now("COMMIT")
 
     # ---------------------------------------------------------------- sessions
     async def insert_session(
@@ -240,7 +287,7 @@ class Transaction:
         meta: dict[str, Any],
     ) -> int:
         try:
-            cursor = await self._execute(
+            cursor = await self._now(
                 "INSERT INTO sessions (game, guild_id, channel_id, host_id, players, status, state,"
                 " schema_version, created_at, updated_at, meta) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (
@@ -262,7 +309,7 @@ class Transaction:
         return cursor.lastrowid
 
     async def update_session(self, record: SessionRecord, now: datetime) -> None:
-        await self._execute(
+        self._later(
             "UPDATE sessions SET players = ?, status = ?, state = ?, schema_version = ?, updated_at = ?,"
             " message_id = ?, meta = ?, actions = ? WHERE id = ?",
             (
@@ -281,8 +328,9 @@ class Transaction:
     async def append_action(
         self, session_id: int, seq: int, player_id: int | None, action: dict[str, Any], now: datetime
     ) -> None:
-        """Log action number ``seq``; the primary key refuses a second writer of the same number."""
-        await self._execute(
+        """Log action number ``seq``; the primary key refuses a second writer of the same number
+        (at the next trip to the database: the change fails as a whole)."""
+        self._later(
             "INSERT INTO actions (session_id, seq, player_id, action, at) VALUES (?,?,?,?,?)",
             (session_id, seq, player_id, json.dumps(action), iso(now)),
         )
@@ -291,14 +339,14 @@ class Transaction:
     async def add_timer(
         self, session_id: int, kind: str, deadline: datetime, payload: dict[str, Any] | None = None
     ) -> TimerRecord:
-        cursor = await self._execute(
+        cursor = await self._now(
             "INSERT INTO timers (session_id, kind, deadline, payload) VALUES (?,?,?,?)",
             (session_id, kind, iso(deadline), json.dumps(payload or {})),
         )
         return TimerRecord(cursor.lastrowid, session_id, kind, deadline, payload or {})
 
     async def delete_timer(self, timer_id: int) -> bool:
-        cursor = await self._execute("DELETE FROM timers WHERE id = ?", (timer_id,))
+        cursor = await self._now("DELETE FROM timers WHERE id = ?", (timer_id,))
         return cursor.rowcount > 0
 
     async def delete_timers(self, session_id: int, kinds: Iterable[str] | None = None) -> list[int]:
@@ -308,12 +356,11 @@ class Transaction:
             kinds = list(kinds)
             query += f" AND kind IN ({','.join('?' * len(kinds))})"
             params += kinds
-        async with self._db.execute(query + " RETURNING id", params) as cursor:
-            return [row[0] async for row in cursor]
+        return [row[0] for row in await self._now(query + " RETURNING id", params, rows=True)]
 
     # ------------------------------------------------------------------ outbox
     async def add_outbox(self, session_id: int, kind: str, payload: dict[str, Any], now: datetime) -> int:
-        cursor = await self._execute(
+        cursor = await self._now(
             "INSERT INTO outbox (session_id, kind, payload, next_attempt_at, created_at) VALUES (?,?,?,?,?)",
             (session_id, kind, json.dumps(payload), iso(now), iso(now)),
         )
@@ -322,13 +369,13 @@ class Transaction:
     async def outbox_done(self, entry_ids: Sequence[int]) -> None:
         if entry_ids:
             marks = ",".join("?" * len(entry_ids))
-            await self._execute(f"DELETE FROM outbox WHERE id IN ({marks})", list(entry_ids))
+            self._later(f"DELETE FROM outbox WHERE id IN ({marks})", list(entry_ids))
 
     async def drop_outbox(self, session_id: int) -> None:
-        await self._execute("DELETE FROM outbox WHERE session_id = ?", (session_id,))
+        self._later("DELETE FROM outbox WHERE session_id = ?", (session_id,))
 
     async def outbox_retry_later(self, entry_id: int, next_attempt_at: datetime) -> None:
-        await self._execute(
+        self._later(
             "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?",
             (iso(next_attempt_at), entry_id),
         )
@@ -336,7 +383,7 @@ class Transaction:
     # ----------------------------------------------------------------- results
     async def record_result(self, result: ResultRow) -> int | None:
         """The game's result row, or None if this session already has one (exactly once)."""
-        cursor = await self._execute(
+        cursor = await self._now(
             "INSERT OR IGNORE INTO results (session_id, game, guild_id, players, scores, winners, moves,"
             " duration_seconds, finished_at) VALUES (?,?,?,?,?,?,?,?,?)",
             (
@@ -354,32 +401,35 @@ class Transaction:
         if cursor.rowcount == 0:
             return None
         result_id = cursor.lastrowid
-        await self._db.executemany(
+        self._later(
             "INSERT OR IGNORE INTO result_players (result_id, user_id, won) VALUES (?,?,?)",
             [(result_id, user, int(user in result.winners)) for user in result.players],
+            many=True,
         )
         return result_id
 
     async def ratings(self, guild_id: int | None, game: str, user_ids: Sequence[int]) -> list[Rating]:
+        await self._now()  # reads see this transaction's writes so far
         return await _ratings(self._db, guild_id, game, user_ids)
 
     async def save_ratings(self, guild_id: int | None, game: str, ratings: Sequence[Rating]) -> None:
-        await self._db.executemany(
+        self._later(
             "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins) VALUES (?,?,?,?,?,?,?)"
             " ON CONFLICT(guild_id, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
             " games = excluded.games, wins = excluded.wins",
             [(guild_id or 0, game, r.user_id, r.mu, r.sigma, r.games, r.wins) for r in ratings],
+            many=True,
         )
 
     # ---------------------------------------------------------- settings
     async def set_value(self, key: str, value: str) -> None:
-        await self._execute(
+        self._later(
             "INSERT INTO bot_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
 
     async def set_turn_clock_seconds(self, guild_id: int | None, seconds: int) -> None:
-        await self._execute(
+        self._later(
             "INSERT INTO guild_settings (guild_id, turn_clock_seconds) VALUES (?, ?)"
             " ON CONFLICT(guild_id) DO UPDATE SET turn_clock_seconds = excluded.turn_clock_seconds",
             (guild_id or 0, seconds),
@@ -434,38 +484,30 @@ class Store:
     async def transaction(self) -> AsyncIterator[Transaction]:
         """One atomic write: everything done through the yielded object commits together or not at all."""
         async with self._writer:
-            await self._begin()
+            tx = Transaction(self._db)
             try:
-                yield Transaction(self._db)
+                yield tx
+                await tx._commit()
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                # Nothing to undo if nothing reached the database, or if COMMIT went through
+                # while its caller was cancelled.
+                if tx.begun and self._db.in_transaction:
+                    await self._db.execute("ROLLBACK")
                 raise
-            try:
-                await self._db.execute("COMMIT")
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-
-    async def _begin(self) -> None:
-        for attempt in (1, 2):  # the busy timeout waits first; then one more try
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as error:
-                if not _is_busy(error):
-                    raise
-                if attempt == 2:
-                    raise StoreBusy() from error
 
     # ------------------------------------------------------------------- reads
-    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        """A query's rows in one trip to the database thread."""
         try:
-            async with self._db.execute(sql, params) as cursor:
-                return await cursor.fetchone()
+            return list(await self._db.execute_fetchall(sql, params))
         except sqlite3.OperationalError as error:
             if _is_busy(error):
                 raise StoreBusy() from error
             raise
+
+    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+        rows = await self._rows(sql, params)
+        return rows[0] if rows else None
 
     async def get_session(self, session_id: int) -> SessionRecord | None:
         row = await self._fetchone("SELECT * FROM sessions WHERE id = ?", (session_id,))
@@ -478,8 +520,7 @@ class Store:
     async def shown_live_sessions(self) -> list[int]:
         """Ids of the live sessions that have a message in their channel."""
         sql = f"SELECT id FROM sessions WHERE {LIVE_SQL} AND message_id IS NOT NULL ORDER BY id"
-        async with self._db.execute(sql) as cursor:
-            return [row[0] async for row in cursor]
+        return [row[0] for row in await self._rows(sql)]
 
     async def live_session_ref(self, channel_id: int) -> tuple[int, str, str] | None:
         """(id, game, status) of the channel's live session, without reading its state."""
@@ -488,65 +529,64 @@ class Store:
         return (row[0], row[1], row[2]) if row else None
 
     async def actions(self, session_id: int) -> list[tuple[int, int | None, dict[str, Any]]]:
-        async with self._db.execute(
+        rows = await self._rows(
             "SELECT seq, player_id, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,)
-        ) as cursor:
-            return [(row["seq"], row["player_id"], json.loads(row["action"])) async for row in cursor]
+        )
+        return [(row["seq"], row["player_id"], json.loads(row["action"])) for row in rows]
 
     async def count_actions(self, session_id: int) -> int:
         row = await self._fetchone("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE session_id = ?", (session_id,))
         return row[0]
 
     async def pending_timers(self) -> list[TimerRecord]:
-        async with self._db.execute("SELECT * FROM timers ORDER BY deadline") as cursor:
-            return [_timer(row) async for row in cursor]
+        return [_timer(row) for row in await self._rows("SELECT * FROM timers ORDER BY deadline")]
 
     async def timers(self, session_id: int) -> list[TimerRecord]:
-        async with self._db.execute("SELECT * FROM timers WHERE session_id = ? ORDER BY deadline", (session_id,)) as c:
-            return [_timer(row) async for row in c]
+        rows = await self._rows("SELECT * FROM timers WHERE session_id = ? ORDER BY deadline", (session_id,))
+        return [_timer(row) for row in rows]
 
     async def outbox(self, session_id: int | None = None) -> list[OutboxEntry]:
         """Pending outbox entries (of one session, or all), oldest first."""
         where, params = ("WHERE session_id = ?", (session_id,)) if session_id is not None else ("", ())
-        async with self._db.execute(f"SELECT * FROM outbox {where} ORDER BY id", params) as cursor:
-            return [
-                OutboxEntry(
-                    row["id"],
-                    row["session_id"],
-                    row["kind"],
-                    json.loads(row["payload"]),
-                    row["attempts"],
-                    parse_iso(row["next_attempt_at"]),
-                )
-                async for row in cursor
-            ]
+        rows = await self._rows(f"SELECT * FROM outbox {where} ORDER BY id", params)
+        return [
+            OutboxEntry(
+                row["id"],
+                row["session_id"],
+                row["kind"],
+                json.loads(row["payload"]),
+                row["attempts"],
+                parse_iso(row["next_attempt_at"]),
+            )
+            for row in rows
+        ]
 
     async def results(self, session_id: int) -> list[ResultRow]:
-        async with self._db.execute("SELECT * FROM results WHERE session_id = ?", (session_id,)) as cursor:
-            return [
-                ResultRow(
-                    row["session_id"],
-                    row["game"],
-                    row["guild_id"],
-                    json.loads(row["players"]),
-                    json.loads(row["scores"]),
-                    json.loads(row["winners"]),
-                    row["moves"],
-                    row["duration_seconds"],
-                    parse_iso(row["finished_at"]),
-                )
-                async for row in cursor
-            ]
+        rows = await self._rows("SELECT * FROM results WHERE session_id = ?", (session_id,))
+        return [
+            ResultRow(
+                row["session_id"],
+                row["game"],
+                row["guild_id"],
+                json.loads(row["players"]),
+                json.loads(row["scores"]),
+                json.loads(row["winners"]),
+                row["moves"],
+                row["duration_seconds"],
+                parse_iso(row["finished_at"]),
+            )
+            for row in rows
+        ]
 
     async def user_stats(self, guild_id: int | None, user_id: int) -> dict[str, tuple[int, int]]:
         """Per game: (games played, games won) by ``user_id`` in this server."""
-        async with self._db.execute(
+        rows = await self._rows(
             "SELECT r.game, COUNT(*) AS games, SUM(p.won) AS wins FROM results r"
             " JOIN result_players p ON p.result_id = r.id"
             " WHERE p.user_id = ? AND r.guild_id IS ? GROUP BY r.game ORDER BY r.game",
             (user_id, guild_id),
-        ) as cursor:
-            return {row["game"]: (row["games"], row["wins"] or 0) async for row in cursor}
+        )
+        return {row["game"]: (row["games"], row["wins"] or 0) for row in rows}
 
     async def ratings(self, guild_id: int | None, game: str, user_ids: Sequence[int] | None = None) -> list[Rating]:
         return await _ratings(self._db, guild_id, game, user_ids)
@@ -568,8 +608,8 @@ async def _ratings(
     if user_ids is not None:
         query += f" AND user_id IN ({','.join('?' * len(user_ids))})"
         params += list(user_ids)
-    async with db.execute(query, params) as cursor:
-        return [Rating(row["user_id"], row["mu"], row["sigma"], row["games"], row["wins"]) async for row in cursor]
+    rows = await db.execute_fetchall(query, params)
+    return [Rating(row["user_id"], row["mu"], row["sigma"], row["games"], row["wins"]) for row in rows]
 
 
 def _timer(row: aiosqlite.Row) -> TimerRecord:
