@@ -15,6 +15,8 @@ the platform's one stale check (the action number); the one turn check says who 
 
 from __future__ import annotations
 
+import collections
+import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +35,7 @@ CONTROL = "menu"  # the one control name of every menu's button and selects
 OPTIONS_LIMIT = 25  # Discord's limit for a select's options and for autocomplete choices
 SEPARATOR = "|"  # between the parts of a select's custom id; a choice never contains it
 PAGE = SEPARATOR + "page"  # an option value asking for another page of the same step
+RECENT_PICTURES = 64  # step pictures kept for the next step of the same turn
 GONE = "That choice is not possible now: open the menu again."
 MISMATCH = "Those choices do not go together: pick again."
 
@@ -124,6 +127,8 @@ class Menus:
         self.sessions = sessions
         self.done = done  # the answer once the action took effect: "Done. <what happened>"
         self.draw = draw  # draws a step's picture in a worker process
+        # Steps of one turn often show the same picture (Octa's hand at every step): drawn once.
+        self._recent: collections.OrderedDict[tuple, Picture] = collections.OrderedDict()
         self.menus: dict[str, tuple[ActionMenu, Any]] = {}  # name -> (menu, engine)
         controls.button(CONTROL, self._open, ack="private")
         controls.select(CONTROL, self._choose)
@@ -208,13 +213,26 @@ class Menus:
         select = self._select(menu, session, at, step, chosen, page)
         content = _text(step.prompt, at)
         drawing = step.picture(at) if step.picture else None
-        picture = await self.draw(drawing) if drawing else None
+        picture = await self._picture(session, drawing) if drawing else None
         if first:
             await reply_private(interaction, content, picture, view_of([select]))
             return
         await interaction.edit_original_response(
             content=content, view=view_of([select]), attachments=[as_file(picture)] if picture else []
         )
+
+    async def _picture(self, session: GameSession, drawing: Drawing) -> Picture:
+        """A step's picture, drawn once per position: the same drawing of the same stored state
+        (one of its arguments) is the same picture."""
+        others = repr([arg for arg in drawing.args if arg is not session.state])
+        key = (session.id, hash(json.dumps(session.record.state)), drawing.draw, others)
+        picture = self._recent.get(key)
+        if picture is None:
+            picture = self._recent[key] = await self.draw(drawing)
+            while len(self._recent) > RECENT_PICTURES:
+                self._recent.popitem(last=False)
+        self._recent.move_to_end(key)
+        return picture
 
     def _select(
         self, menu: ActionMenu, session: GameSession, at: Narrowing, step: Step, chosen: list[str], page: int
