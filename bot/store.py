@@ -246,8 +246,8 @@ class Transaction:
 
     Writes whose result nobody needs wait in a buffer; the buffer goes to the database thread
     in one trip with the next statement that returns something, or with COMMIT. A move's
-    change is then two trips instead of one per statement: under load, every trip waits for
-    the busy event loop to resume it, with the write lock held.
+    change (state, action, outbox) is then one trip instead of one per statement: under load,
+    every trip waits for the busy event loop to resume it, with the write lock held.
     """
 
     def __init__(self, db: aiosqlite.Connection):
@@ -359,12 +359,11 @@ class Transaction:
         return [row[0] for row in await self._now(query + " RETURNING id", params, rows=True)]
 
     # ------------------------------------------------------------------ outbox
-    async def add_outbox(self, session_id: int, kind: str, payload: dict[str, Any], now: datetime) -> int:
-        cursor = await self._now(
+    async def add_outbox(self, session_id: int, kind: str, payload: dict[str, Any], now: datetime) -> None:
+        self._later(
             "INSERT INTO outbox (session_id, kind, payload, next_attempt_at, created_at) VALUES (?,?,?,?,?)",
             (session_id, kind, json.dumps(payload), iso(now), iso(now)),
         )
-        return cursor.lastrowid
 
     async def outbox_done(self, entry_ids: Sequence[int]) -> None:
         if entry_ids:

@@ -129,9 +129,10 @@ async def test_timers_are_returned_in_deadline_order_and_cancelled_by_kind(store
 async def test_outbox_entries_are_kept_in_order_until_done(store):
     session = await new_session(store)
     async with store.transaction() as tx:
-        first = await tx.add_outbox(session, "text", {"content": "one"}, NOW)
+        await tx.add_outbox(session, "text", {"content": "one"}, NOW)
         await tx.add_outbox(session, "text", {"content": "two"}, NOW)
     assert [e.payload["content"] for e in await store.outbox(session)] == ["one", "two"]
+    first = (await store.outbox(session))[0].id
     async with store.transaction() as tx:
         await tx.outbox_retry_later(first, NOW + timedelta(seconds=2))
     assert (await store.outbox(session))[0].attempts == 1
