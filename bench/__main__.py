@@ -1,4 +1,5 @@
 """``python -m bench [name ...]``: run every ``bench/bench_*.py`` module (or those named) and print one table.
+``python -m bench load ...`` runs the load benchmark instead (:mod:`bench.load`).
 
 Ratios compare a row with a baseline row measured in the same run, since absolute times vary
 between machines and runs.
@@ -46,6 +47,10 @@ def table(rows: list[Row]) -> str:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["load"]:  # the load benchmark has its own options and report
+        from bench import load
+
+        return load.main(argv[1:])
     rows: list[Row] = []
     for name in discover(argv):
         print(f"running {name} ...", file=sys.stderr, flush=True)

@@ -37,7 +37,7 @@ def run() -> list[Row]:
                 target=1.0,
             )
         )
-    rows.append(_simcord_panel_step())
+    rows.extend(_simcord_panel_step())
     return rows
 
 
@@ -55,7 +55,7 @@ async def _panel_step(world, panel) -> None:
     await world.ada.select(panel, ["pile0"])
 
 
-def _simcord_panel_step() -> Row:
+def _simcord_panel_step() -> list[Row]:
     from bench.simcord_harness import time_interaction
     from bot.games.octa import OctaAdapter
 

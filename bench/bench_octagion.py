@@ -89,7 +89,7 @@ def run() -> list[Row]:
         )
     )
     rows.append(measure("octagion computer move (hard)", lambda: choose_action(playing, 1, "hard"), repeat=20))
-    rows.append(_simcord_play())
+    rows.extend(_simcord_play())
     return rows
 
 
@@ -110,7 +110,7 @@ async def _play(world, cards: str) -> None:
     await world.ada.slash(world.channel, "octagion play", cards=cards)
 
 
-def _simcord_play() -> Row:
+def _simcord_play() -> list[Row]:
     from bench.simcord_harness import time_interaction
     from bot.games.octagion import OctagionAdapter
 

@@ -27,7 +27,7 @@ async def _place_opening(world, starter) -> None:
     await starter.slash(world.channel, "octagone place", box="C4", direction="NE")
 
 
-def _simcord_place() -> Row:
+def _simcord_place() -> list[Row]:
     from bench.simcord_harness import time_interaction
     from bot.games.octagone import OctagoneAdapter
 
@@ -84,5 +84,5 @@ def run() -> list[Row]:
     rows.append(
         measure("octagone legal_actions (opening)", lambda: ENGINE.legal_actions(opening, opening.to_move), repeat=20)
     )
-    rows.append(_simcord_place())
+    rows.extend(_simcord_place())
     return rows

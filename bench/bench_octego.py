@@ -68,7 +68,7 @@ async def _move(world, _context) -> None:
     await world.ada.slash(world.channel, "octego move", path="c1-d2")
 
 
-def _simcord_move() -> Row:
+def _simcord_move() -> list[Row]:
     from bench.simcord_harness import time_interaction
     from bot.games.octego import OctegoAdapter
 
@@ -106,5 +106,5 @@ def run() -> list[Row]:
             )
         )
     rows.extend(picture_rows("octego board (midgame)", lambda: render_board(middle, NAMES), repeat=15))
-    rows.append(_simcord_move())
+    rows.extend(_simcord_move())
     return rows

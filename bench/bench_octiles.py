@@ -1,5 +1,5 @@
 """Octiles Scavenger Hunt benchmarks: board render (time, bytes), legal actions, computer moves
-(at one midgame, and every move of a game's first 40 actions)."""
+(at one midgame, and every move of a game's first 40 actions), and one `/octiles move` through SimCord."""
 
 from __future__ import annotations
 
@@ -18,6 +18,38 @@ def _midgame(seed: int = 7, actions: int = 24):
         state = ENGINE.apply(state, seat, choose_action(state, seat, "medium", seed=seed))
         actions -= 1
     return state
+
+
+async def _midgame_in_channel(world):
+    """Untimed: a fresh game in the channel, set to the midgame; the actor on turn and a move."""
+    if await world.platform.store.live_session(world.channel.id):
+        await world.ada.slash(world.channel, "stop")
+    await world.ada.slash(world.channel, "octiles challenge", opponent=world.bo)
+    await world.bo.click(world.channel.last_message, label="Accept")
+    state = _midgame()
+    await world.set_state((await world.session()).id, state)
+    seat = ENGINE.to_act(state)[0]
+    move = next(a for a in ENGINE.legal_actions(state, seat) if a["type"] == "move")
+    return (world.ada, world.bo)[seat], f"{move['to']} via {move['via']}"
+
+
+async def _move(world, context) -> None:
+    actor, to = context
+    await actor.slash(world.channel, "octiles move", to=to)
+
+
+def _simcord_move() -> list[Row]:
+    from bench.simcord_harness import time_interaction
+    from bot.games.octiles import OctilesAdapter
+
+    return time_interaction(
+        "octiles /octiles move through SimCord",
+        _move,
+        _midgame_in_channel,
+        games=[OctilesAdapter],
+        repeat=20,
+        note="act, save, board render, message edit, private answer",
+    )
 
 
 def run() -> list[Row]:
@@ -53,4 +85,5 @@ def run() -> list[Row]:
             )
         )
     rows.extend(picture_rows("octiles board (midgame)", lambda: render_board(state, NAMES), repeat=10))
+    rows.extend(_simcord_move())
     return rows

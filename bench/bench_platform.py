@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench import Row
-from bench.simcord_harness import NOOP_ROW, time_interaction
-from bot.computer import THINKING_WORKERS
+from bench.simcord_harness import BOT_SIDE, NOOP_ROW, time_interaction
+from bot.workers import CORES
 
 
 async def _noop(world, _context) -> None:
@@ -55,7 +55,7 @@ def _store_saves(repeat: int = 200) -> Row:
             await store.close()
             return samples
 
-    return Row("platform: store save (state + action)", asyncio.run(measure()), baseline=NOOP_ROW)
+    return Row("platform: store save (state + action)", asyncio.run(measure()), baseline=NOOP_ROW + BOT_SIDE)
 
 
 QUIET_MOVE_ROW = "platform: a move in another channel, nothing thinking"
@@ -63,14 +63,14 @@ THINKERS = 10  # hard computer moves thinking at once in other channels
 
 
 async def _other_channel_moves(thinking: Callable[[], Executor] | None, repeat: int) -> list[float]:
-    """A move elsewhere (engine apply, then the board drawn in the render pool, as the bot does)
+    """A move elsewhere (engine apply, then the board drawn in a picture worker, as the bot does)
     timed while ``THINKERS`` hard Octego searches keep running in ``thinking``'s executor."""
-    from bot.rendering import RenderPool
+    from bot.workers import WorkerPool
     from engines.octego import ENGINE, choose_action
     from render.octego import render_board
 
     loop = asyncio.get_running_loop()
-    renderer = RenderPool()
+    renderer = WorkerPool("picture", CORES)
     start_state = ENGINE.new_game(2, {}, 1)
     executor = thinking() if thinking else None
     done = asyncio.Event()
@@ -82,7 +82,7 @@ async def _other_channel_moves(thinking: Callable[[], Executor] | None, repeat: 
     async def move(state, number: int):
         seat = ENGINE.to_act(state)[0]
         state = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[number % 3])
-        await renderer.render(render_board, state, ["Ada", "Bo"])
+        await renderer.run(render_board, state, ["Ada", "Bo"])
         return state
 
     state = start_state
@@ -112,7 +112,7 @@ def _computer_thinking_beside_moves(repeat: int = 15) -> list[Row]:
         return ThreadPoolExecutor(THINKERS)
 
     def processes() -> Executor:
-        return ProcessPoolExecutor(THINKING_WORKERS, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(CORES, mp_context=multiprocessing.get_context("spawn"))
 
     return [
         Row(QUIET_MOVE_ROW, asyncio.run(_other_channel_moves(None, repeat)), note="Octego apply + board render"),
@@ -126,14 +126,14 @@ def _computer_thinking_beside_moves(repeat: int = 15) -> list[Row]:
             f"platform: that move while {THINKERS} hard computer moves think in the process pool",
             asyncio.run(_other_channel_moves(processes, repeat)),
             baseline=QUIET_MOVE_ROW,
-            note=f"{THINKING_WORKERS} spawned workers, as bot/computer.py",
+            note=f"{CORES} spawned workers, as bot/workers.py",
         ),
     ]
 
 
 def run() -> list[Row]:
     return [
-        time_interaction(NOOP_ROW, _noop, games=[], baseline=None, note="/games through SimCord, end to end"),
+        *time_interaction(NOOP_ROW, _noop, games=[], baseline=None, note="/games through SimCord, end to end"),
         _store_saves(),
         *_computer_thinking_beside_moves(),
     ]

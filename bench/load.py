@@ -1,0 +1,405 @@
+"""``python -m bench load``: many sessions of all five games played at once through SimCord.
+
+The bot runs unmodified against a simulated Discord in this process. Sessions are opened
+directly through the platform (an untimed set-up), then a driver offers moves at a fixed rate,
+each to a session that is not already moving, the way players would: it clicks the game
+message's menu button and picks the choices of a random legal action (Octagion: a team's
+variant with `/octagion play`, and sometimes Got it!). SimCord's settling (it waits 50 ms after
+every interaction) is turned off while the load runs, so interactions overlap as they would
+on Discord. Times and CPU are the bot's own, taken by :mod:`bench.probe`.
+
+    python -m bench load [--sessions 1000] [--rate 50 100] [--seconds 30]
+
+Each rate is a separate run on the same sessions; one table row per run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import itertools
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+GAMES = (
+    ("octego", {}),
+    ("octa", {}),
+    ("octagone", {}),
+    ("octiles", {}),
+    ("octagion", {"rounds": 16, "teams": [0, 1]}),
+)
+CHANNELS_PER_GUILD = 250  # Discord allows 500 channels in a server
+WARMUP_SECONDS = 5
+LAG_TICK = 0.02  # the loop-lag monitor's sleep
+GOT_IT_SHARE = 0.2  # of Octagion moves, the part that ends the round
+
+
+@dataclasses.dataclass
+class Table:
+    """One session's channel and the members who play there."""
+
+    channel: Any
+    actors: dict[int, Any]  # user id -> simcord MemberActor in this channel's guild
+    session_id: int = 0
+
+
+@dataclasses.dataclass
+class Tally:
+    moves: int = 0
+    refused: int = 0
+    lost: int = 0  # an interaction or picture that never came (within a minute)
+    answers: list[float] = dataclasses.field(default_factory=list)  # arrival -> first response, per interaction
+    pictures: list[float] = dataclasses.field(default_factory=list)  # arrival of the move -> its picture out
+    unoffered: int = 0  # ticks where every session was already moving
+
+
+def percentile(samples: Sequence[float], share: float) -> float:
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+class Driver:
+    def __init__(self, env: Any, probe: Any, tables: list[Table], seed: int = 1):
+        self.env, self.probe, self.tables = env, probe, tables
+        self.platform = env.bot.platform
+        self.random = random.Random(seed)
+        self.tally = Tally()
+
+    # ------------------------------------------------------------ one interaction
+    async def interact(self, started: Any) -> tuple[int, bool]:
+        """Wait for the bot to finish handling an interaction; its id and whether it finished."""
+        result = await started
+        interaction_id = result._interaction.id
+        finished = await self.probe.until_done(interaction_id)
+        if finished and interaction_id in self.probe.answered:
+            self.tally.answers.append(self.probe.answered[interaction_id] - self.probe.arrived[interaction_id])
+        else:
+            self.tally.lost += 1
+        return interaction_id, finished
+
+    # ------------------------------------------------------------ moves
+    async def move(self, table: Table) -> None:
+        session = await self.platform.sessions.load(table.session_id)
+        if session.status != "active":
+            await open_session(self.platform, table, session.record.game, dict(GAMES)[session.record.game])
+            return
+        if session.record.game == "octagion":
+            await self.octagion_move(table, session)
+        else:
+            await self.menu_move(table, session)
+
+    async def menu_move(self, table: Table, session: Any) -> None:
+        menus, adapter = self.platform.menus, self.platform.games[session.record.game]
+        engine = adapter.engine
+        seat = engine.to_act(session.state)[0]
+        actor = table.actors[session.players[seat]]
+        message = next(m for m in reversed(table.channel.history()) if m.id == session.record.message_id)
+        buttons = [c for row in message.components for c in row.children if ":menu:" in (c.custom_id or "")]
+        offered = [
+            (button, menus.menus[button.custom_id.rsplit(":", 1)[1]][0], action)
+            for button in buttons
+            for action in menus.actions(menus.menus[button.custom_id.rsplit(":", 1)[1]][0], engine, session, seat)
+        ]
+        if not offered:
+            self.tally.refused += 1
+            return
+        button, menu, action = self.random.choice(offered)
+        path = menu_path(menus, menu, engine, session, seat, action)
+        last, finished = await self.interact(actor.click(message, custom_id=button.custom_id))
+        panel = None
+        for values in path:
+            if not finished:
+                return
+            panel = panel or self._result_of(last)
+            last, finished = await self.select(actor, panel, values)
+        panel = panel or self._result_of(last)
+        if not finished or not panel.content.startswith("Done."):
+            self.tally.refused += 1
+            return
+        await self.picture_of(table, last)
+
+    async def select(self, actor: Any, panel: Any, values: list[str]) -> tuple[int, bool]:
+        """Choose ``values`` in the panel's select, paging forward until they are shown."""
+        from bot.menus import PAGE
+
+        for page in itertools.count(1):
+            options = [o["value"] for row in panel.components for c in row["components"] for o in c.get("options", [])]
+            if all(value in options for value in values):
+                return await self.interact(actor.select(panel, values))
+            if f"{PAGE}{page}" not in options:
+                return 0, False
+            _, finished = await self.interact(actor.select(panel, [f"{PAGE}{page}"]))
+            if not finished:
+                return 0, False
+        raise AssertionError("unreachable")
+
+    async def octagion_move(self, table: Table, session: Any) -> None:
+        state = session.state
+        if state.phase != "playing":
+            self.tally.refused += 1
+            return
+        actor = table.actors[self.random.choice(session.players)]
+        if self.random.random() < GOT_IT_SHARE:
+            last, finished = await self.interact(actor.slash(table.channel, "octagion gotit"))
+            if finished:
+                await self.picture_of(table, last)
+            return
+        variant = "".join(self.random.sample("12345678", 8))
+        last, finished = await self.interact(actor.slash(table.channel, "octagion play", cards=variant))
+        if finished:
+            self.tally.moves += 1  # a variant is private: no public picture to wait for
+
+    async def picture_of(self, table: Table, interaction_id: int) -> None:
+        arrived = self.probe.arrived[interaction_id]
+        out = await self.probe.picture_after(table.channel.id, arrived)
+        self.tally.moves += 1
+        if out is None:
+            self.tally.lost += 1
+        else:
+            self.tally.pictures.append(out - arrived)
+
+    def _result_of(self, interaction_id: int) -> Any:
+        from simcord.results import ResponseMessage
+
+        interaction = self.env.backend.interactions[interaction_id]
+        message = self.env.backend.get_message(interaction.channel_id, interaction.message_id)
+        return ResponseMessage(self.env, message)
+
+    def tidy_simcord(self) -> None:
+        """What SimCord's settling would do between interactions: forget cancelled callbacks (it
+        removes each finished one from a list, so a list that only grows makes every callback of
+        the bot slower), and its log of every event (not the bot's memory)."""
+        work = self.env._work
+        work.callbacks = Records(r for r in work.callbacks if r.handle is not None and not r.handle.cancelled())
+        self.env.backend.transcript.clear()
+
+    # ------------------------------------------------------------ the offered load
+    async def offer(self, rate: float, seconds: float) -> Tally:
+        self.tally = Tally()
+        idle = list(self.tables)
+        self.random.shuffle(idle)
+        moving: set[asyncio.Task] = set()
+        start = time.perf_counter()
+        ticks = int(rate * seconds)
+        for tick in range(ticks):
+            await asyncio.sleep(max(0.0, start + tick / rate - time.perf_counter()))
+            if not idle:
+                self.tally.unoffered += 1
+                continue
+            table = idle.pop(self.random.randrange(len(idle)))
+            task = asyncio.ensure_future(self.move(table))
+            moving.add(task)
+            task.add_done_callback(lambda done, table=table: (moving.discard(done), idle.append(table)))
+            if tick % max(1, int(rate / 10)) == 0:
+                self.tidy_simcord()
+        if moving:
+            await asyncio.wait(moving, timeout=120)
+        return self.tally
+
+
+class Records:
+    """SimCord's list of the bot's pending callbacks, with removal by identity in constant time:
+    the list's own ``remove`` compares records field by field, and with hundreds pending that
+    cost (SimCord's, inside the bot's tasks) grew with the load."""
+
+    def __init__(self, records: Any = ()):
+        self._by_id = {id(record): record for record in records}
+
+    def append(self, record: Any) -> None:
+        self._by_id[id(record)] = record
+
+    def remove(self, record: Any) -> None:
+        if self._by_id.pop(id(record), None) is None:
+            raise ValueError("not tracked")
+
+    def clear(self) -> None:
+        self._by_id.clear()
+
+    def __iter__(self) -> Any:
+        return iter(list(self._by_id.values()))
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+
+def menu_path(menus: Any, menu: Any, engine: Any, session: Any, seat: int, action: dict) -> list[list[str]]:
+    """The values to pick, step after step, for the menu to end on ``action``."""
+    chosen: list[str] = []
+    picks: list[list[str]] = []
+    while True:
+        _, index = menus.narrow(menu, engine, session, seat, chosen)
+        if index is None:
+            return picks
+        step = menu.steps[index]
+        key = step.key(action)
+        values = [str(v) for v in key] if step.many else [str(key)]
+        picks.append(values)
+        chosen.append("+".join(values))
+
+
+async def open_session(platform: Any, table: Table, game: str, options: dict) -> None:
+    """A running game in the table's channel, opened directly (set-up is not measured)."""
+    from bot.sessions import SessionMeta
+    from bot.world import MEMBER_NAMES
+
+    players = list(table.actors)[:2]
+    names = list(MEMBER_NAMES[: len(players)])
+    meta = SessionMeta(names=names, options=options, seats=players)
+    async with platform.sessions.open(
+        game=game,
+        guild_id=table.channel.guild.id,
+        channel_id=table.channel.id,
+        host_id=players[0],
+        players=players,
+        status="challenge",
+        meta=meta,
+        busy_text=lambda _: "busy",
+    ) as change:
+        change.start(players, names, options, random.randrange(2**31))
+        if game == "octagion":
+            from bot.games.octagion import ROUND_POST
+
+            change.quiet()
+            change.post(ROUND_POST, {"round": 1})
+    table.session_id = change.record.id
+    await platform.outbox.flush(table.session_id)
+
+
+async def lag_monitor(samples: list[float], stop: asyncio.Event) -> None:
+    """How late the event loop wakes a task that asked to sleep ``LAG_TICK``."""
+    while not stop.is_set():
+        start = time.perf_counter()
+        await asyncio.sleep(LAG_TICK)
+        samples.append(time.perf_counter() - start - LAG_TICK)
+
+
+def rss_bytes() -> int:
+    import psutil
+
+    me = psutil.Process()
+    return me.memory_info().rss + sum(child.memory_info().rss for child in me.children(recursive=True))
+
+
+async def run(sessions: int, rates: Sequence[float], seconds: float) -> list[dict[str, Any]]:
+    import simcord
+
+    from bench.probe import Probe
+    from bot.app import create_bot
+    from bot.settings import Settings
+
+    reports = []
+    with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / "load.db"
+        bot = create_bot(Settings(database_path=str(database)))
+        try:
+            async with simcord.run(bot) as env:
+                tables = build_tables(env, sessions)
+                print(f"opening {sessions} sessions ...", flush=True)
+                for number, table in enumerate(tables):
+                    game, options = GAMES[number % len(GAMES)]
+                    await open_session(bot.platform, table, game, options)
+                probe = Probe(bot)
+                settle = env._settle_internal
+
+                async def no_settling(**_: Any) -> None:
+                    return None
+
+                env._settle_internal = no_settling  # overlap interactions, as on Discord
+                try:
+                    driver = Driver(env, probe, tables)
+                    print("warming up ...", flush=True)
+                    await driver.offer(rate=min(rates), seconds=WARMUP_SECONDS)
+                    for rate in rates:
+                        print(f"offering {rate:g} moves/s for {seconds:g} s ...", flush=True)
+                        reports.append(await measured(driver, probe, rate, seconds, database, sessions))
+                finally:
+                    env._settle_internal = settle
+                    env._work.callbacks = list(env._work.callbacks)
+                    probe.detach()
+        finally:
+            await bot.release()
+    return reports
+
+
+async def measured(driver: Driver, probe: Any, rate: float, seconds: float, database: Path, sessions: int) -> dict:
+    lags: list[float] = []
+    stop = asyncio.Event()
+    monitor = asyncio.ensure_future(lag_monitor(lags, stop))
+    cpu_before, wall = probe.cpu_snapshot(), time.perf_counter()
+    tally = await driver.offer(rate, seconds)
+    elapsed = time.perf_counter() - wall
+    cpu_after = probe.cpu_snapshot()
+    stop.set()
+    await monitor
+    moves = max(1, tally.moves)
+    size = sum(p.stat().st_size for p in database.parent.glob(database.name + "*"))
+    return {
+        "sessions": sessions,
+        "offered": rate,
+        "moves/s": tally.moves / elapsed,
+        "answer": tally.answers,
+        "picture": tally.pictures,
+        "bot CPU ms/move": (cpu_after["bot"] - cpu_before["bot"]) / moves * 1000,
+        "workers CPU ms/move": (cpu_after["workers"] - cpu_before["workers"]) / moves * 1000,
+        "SimCord+driver CPU ms/move": (cpu_after["harness"] - cpu_before["harness"]) / moves * 1000,
+        "RSS MB": rss_bytes() / 2**20,
+        "database MB": size / 2**20,
+        "loop lag": lags,
+        "refused": tally.refused,
+        "lost": tally.lost,
+        "unoffered": tally.unoffered,
+    }
+
+
+def build_tables(env: Any, sessions: int) -> list[Table]:
+    from bot.world import MEMBER_NAMES
+
+    users = [env.create_user(name.lower(), global_name=name) for name in MEMBER_NAMES[:2]]
+    tables: list[Table] = []
+    for first in range(0, sessions, CHANNELS_PER_GUILD):
+        guild = env.create_guild(f"Load {first // CHANNELS_PER_GUILD + 1}")
+        actors = {user.id: guild.add_member(user) for user in users}
+        for number in range(first, min(sessions, first + CHANNELS_PER_GUILD)):
+            tables.append(Table(guild.create_text_channel(f"games-{number}"), actors))
+    return tables
+
+
+def shown(report: dict[str, Any]) -> str:
+    def ms(samples: list[float]) -> str:
+        parts = (statistics.median(samples), percentile(samples, 0.95), percentile(samples, 0.99))
+        return " / ".join(f"{value * 1000:.0f}" for value in parts) if samples else "n/a"
+
+    return "\n".join(
+        [
+            f"sessions {report['sessions']}, offered {report['offered']:g} moves/s: "
+            f"achieved {report['moves/s']:.1f} moves/s",
+            f"  answer (ms, p50 / p95 / p99)           {ms(report['answer'])}",
+            f"  picture out (ms, p50 / p95 / p99)      {ms(report['picture'])}",
+            f"  event-loop lag (ms, p50 / p95 / p99)   {ms(report['loop lag'])}",
+            f"  bot CPU per move                       {report['bot CPU ms/move']:.1f} ms "
+            f"(of which worker processes {report['workers CPU ms/move']:.1f} ms)",
+            f"  SimCord and driver CPU per move        {report['SimCord+driver CPU ms/move']:.1f} ms (not the bot's)",
+            f"  RSS (bot and its workers)              {report['RSS MB']:.0f} MB",
+            f"  database                               {report['database MB']:.1f} MB",
+            f"  refused / lost / not offered           {report['refused']} / {report['lost']} / {report['unoffered']}",
+        ]
+    )
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench load", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--rate", type=float, nargs="+", default=[50.0, 150.0], help="offered moves/s, one run each")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    options = parser.parse_args(argv)
+    reports = asyncio.run(run(options.sessions, options.rate, options.seconds))
+    print("\n\n".join(shown(report) for report in reports))
+    return 0
