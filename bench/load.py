@@ -288,7 +288,9 @@ def rss_bytes() -> int:
     return me.memory_info().rss + sum(child.memory_info().rss for child in me.children(recursive=True))
 
 
-async def run(sessions: int, rates: Sequence[float], seconds: float) -> list[dict[str, Any]]:
+async def run(
+    sessions: int, rates: Sequence[float], seconds: float, warmup: float = WARMUP_SECONDS
+) -> list[dict[str, Any]]:
     import simcord
 
     from bench.probe import Probe
@@ -316,7 +318,7 @@ async def run(sessions: int, rates: Sequence[float], seconds: float) -> list[dic
                 try:
                     driver = Driver(env, probe, tables)
                     print("warming up ...", flush=True)
-                    await driver.offer(rate=min(rates), seconds=WARMUP_SECONDS)
+                    await driver.offer(rate=min(rates), seconds=warmup)
                     for rate in rates:
                         print(f"offering {rate:g} moves/s for {seconds:g} s ...", flush=True)
                         reports.append(await measured(driver, probe, rate, seconds, database, sessions))
