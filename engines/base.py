@@ -303,23 +303,36 @@ def _field_types(cls: type) -> dict[str, Any]:
 
 def _from_plain(tp: Any, value: Any) -> Any:
     """Rebuild ``value`` as type ``tp`` (dataclasses, tuples and containers of them)."""
-    if value is None:
-        return None
+    return _loader(tp)(value)
+
+
+@cache
+def _loader(tp: Any) -> Callable[[Any], Any]:
+    """A function rebuilding values of type ``tp``, worked out once per type: the bot loads a
+    state at every click, and reading the type hints each time was most of that."""
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin in (typing.Union, types.UnionType):
         inner = [arg for arg in args if arg is not type(None)]
-        return _from_plain(inner[0], value) if len(inner) == 1 else _copy_plain(value)
+        return _or_none(_loader(inner[0]) if len(inner) == 1 else _copy_plain)
     if dataclasses.is_dataclass(tp):
-        known = _field_types(tp)
-        return tp(**{name: _from_plain(known[name], item) for name, item in value.items() if name in known})
+        fields = {name: _loader(field_type) for name, field_type in _field_types(tp).items()}
+        return _or_none(lambda value: tp(**{k: fields[k](v) for k, v in value.items() if k in fields}))
     if origin is list:
-        return [_from_plain(args[0], item) for item in value]
+        item = _loader(args[0])
+        return _or_none(lambda value: [item(v) for v in value])
     if origin is tuple:
-        item_type = args[0] if args else Any
-        return tuple(_from_plain(item_type, item) for item in value)
+        item = _loader(args[0] if args else Any)
+        return _or_none(lambda value: tuple(item(v) for v in value))
     if origin in (dict, Mapping):
-        return {key: _from_plain(args[1], item) for key, item in value.items()}
-    return _copy_plain(value)
+        item = _loader(args[1])
+        return _or_none(lambda value: {k: item(v) for k, v in value.items()})
+    if tp in (int, float, str, bool):
+        return lambda value: value  # immutable: nothing to copy
+    return _copy_plain
+
+
+def _or_none(load: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: None if value is None else load(value)
 
 
 def _matches(value: Any, tp: Any) -> bool:
