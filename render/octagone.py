@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -38,6 +39,7 @@ WIDTH = 960
 CELL = 112
 BOARD_LEFT = 74  # room for the row letters
 BOARD_TOP = 126  # below the title, status line and column numbers
+BOARD_BOTTOM = BOARD_TOP + CELL * len(ROWS)
 HEADER_HEIGHT = 92
 BOX_RADIUS = (CELL - 6) / 2 / math.cos(math.pi / 8)  # octagons nearly touching flat to flat
 SHIELD_RADIUS = BOX_RADIUS * 0.72
@@ -93,6 +95,98 @@ def _unit(direction: str) -> tuple[float, float]:
     row_step, column_step = DIRECTIONS[direction]
     norm = math.hypot(row_step, column_step)
     return column_step / norm, row_step / norm
+
+
+# --- drawn once, pasted ---------------------------------------------------------------------------
+# Shields, rims and labels repeat from picture to picture: they are drawn once per process on a small
+# canvas and pasted. Polygons are drawn without antialiasing, so a 1-bit mask of a shape pastes the
+# same pixels as drawing it, and quickly.
+
+
+class _Sprite(NamedTuple):
+    image: Image.Image
+    mask: Image.Image  # where the sprite covers what is below: 1-bit for shapes, "L" for text
+    corner: tuple[int, int]  # relative to the whole pixel of the point it is drawn around
+
+
+def _split_pixel(point: tuple[float, float]) -> tuple[tuple[int, int], tuple[float, float]]:
+    """A position (positive) as its whole pixel and the fraction beyond it, which is part of a
+    sprite's key: shapes and glyphs are placed to a fraction of a pixel."""
+    x, y = point
+    whole = (int(x), int(y))
+    return whole, (x - whole[0], y - whole[1])
+
+
+def _paste(
+    image: Image.Image, sprite: _Sprite, whole: tuple[int, int], colour: tuple[int, int, int] | None = None
+) -> None:
+    """``sprite`` around pixel ``whole``; in a flat ``colour`` when given (a mask alone)."""
+    corner = (whole[0] + sprite.corner[0], whole[1] + sprite.corner[1])
+    image.paste(colour if colour is not None else sprite.image, corner, sprite.mask)
+
+
+@lru_cache(maxsize=512)  # the labels, names and counts of a few games at once
+def _text_sprite(text: str, size: int, anchor: str, fraction: tuple[float, float]) -> _Sprite:
+    """The antialiased coverage of ``text`` (an "L" mask): Pillow lays glyphs out anew on every call."""
+    font = theme.font(size)
+    left, top, right, bottom = font.getbbox(text, anchor=anchor)
+    x0, y0 = math.floor(left) - 2, math.floor(top) - 2
+    mask = Image.new("L", (math.ceil(right) - x0 + 2, math.ceil(bottom) - y0 + 2))
+    ImageDraw.Draw(mask).text((fraction[0] - x0, fraction[1] - y0), text, fill=255, font=font, anchor=anchor)
+    return _Sprite(mask, mask, (x0, y0))
+
+
+def _write(
+    image: Image.Image, xy: tuple[float, float], text: str, size: int, colour: tuple[int, int, int], anchor: str = "mm"
+) -> None:
+    """Text as ``ImageDraw.text`` draws it, from a cached mask."""
+    whole, fraction = _split_pixel(xy)
+    _paste(image, _text_sprite(text, size, anchor, fraction), whole, colour)
+
+
+def _sprite_canvas(
+    mode: str, radius: float, fraction: tuple[float, float]
+) -> tuple[Image.Image, tuple[float, float], tuple[int, int]]:
+    """A canvas just big enough for an octagon of ``radius`` around a point ``fraction`` of a pixel
+    past a whole pixel: the canvas, that point on it, and its corner relative to the whole pixel."""
+    half = math.ceil(radius) + 2
+    canvas = Image.new(mode, (2 * half + 1, 2 * half + 1))
+    return canvas, (half + fraction[0], half + fraction[1]), (-half, -half)
+
+
+@lru_cache(maxsize=128)  # every shield and direction on the board, and the hands' shields
+def _shield_sprite(shield: str, direction: str | None, radius: float, fraction: tuple[float, float]) -> _Sprite:
+    """``draw_shield`` on a small canvas. The mask is the octagon's fill: Pillow draws a thick
+    outline inside it, and the arrow and letter lie inside it too."""
+    image, centre, corner = _sprite_canvas("RGB", radius, fraction)
+    draw_shield(ImageDraw.Draw(image), centre, radius, shield, direction)
+    mask, _, _ = _sprite_canvas("1", radius, fraction)
+    ImageDraw.Draw(mask).polygon(theme.octagon_points(*centre, radius), fill=255)
+    return _Sprite(image, mask, corner)
+
+
+def _paste_shield(
+    image: Image.Image, centre: tuple[float, float], radius: float, shield: str, direction: str | None
+) -> None:
+    """What ``draw_shield`` draws, pasted."""
+    whole, fraction = _split_pixel(centre)
+    _paste(image, _shield_sprite(shield, direction, radius, fraction), whole)
+
+
+@lru_cache(maxsize=32)  # the last move's rim and the hand's rims
+def _rim_sprite(radius: float, width: int, fraction: tuple[float, float]) -> _Sprite:
+    """The outline of an octagon alone, as a mask."""
+    mask, centre, corner = _sprite_canvas("1", radius, fraction)
+    ImageDraw.Draw(mask).polygon(theme.octagon_points(*centre, radius), outline=255, width=width)
+    return _Sprite(mask, mask, corner)
+
+
+def _paste_rim(
+    image: Image.Image, centre: tuple[float, float], radius: float, colour: tuple[int, int, int], width: int
+) -> None:
+    """An unfilled octagon, as ``theme.draw_octagon(..., None, outline=colour, width=width)`` draws it."""
+    whole, fraction = _split_pixel(centre)
+    _paste(image, _rim_sprite(radius, width, fraction), whole, colour)
 
 
 # --- shared pieces ---------------------------------------------------------------------------------
@@ -152,10 +246,10 @@ def _draw_box(draw: ImageDraw.ImageDraw, box: str, level: str, label_lift: int =
                 _draw_triangle(draw, box, direction, colour)
 
 
-@lru_cache(maxsize=4)
-def _empty_board(level: str, height: int) -> Image.Image:
-    """The board with no shield on it, drawn once per level and picture height (it never changes)."""
-    image, draw = theme.canvas(WIDTH, height)
+@lru_cache(maxsize=2)  # both levels
+def _board_layer(level: str) -> Image.Image:
+    """The board with no shield on it, down to its bottom (it never changes)."""
+    image, draw = theme.canvas(WIDTH, BOARD_BOTTOM)
     for column in range(1, COLUMNS + 1):
         x = BOARD_LEFT + CELL * (column - 0.5)
         theme.centred_text(draw, (x, BOARD_TOP - 16), str(column), 24, theme.MUTED)
@@ -171,16 +265,41 @@ def _empty_board(level: str, height: int) -> Image.Image:
     return image
 
 
-def _draw_shields_and_marks(draw: ImageDraw.ImageDraw, state: OctagoneState) -> None:
+@lru_cache(maxsize=4)  # about 4 MB each: the heights of a few kinds of game
+def _empty_board(level: str, height: int) -> Image.Image:
+    """The picture's canvas with the empty board on it, copied for each picture."""
+    image, _ = theme.canvas(WIDTH, height)
+    image.paste(_board_layer(level))
+    return image
+
+
+def _cell_corner(box: str) -> tuple[int, int]:
+    row_index, column_index = box_position(box)
+    return BOARD_LEFT + CELL * column_index, BOARD_TOP + CELL * row_index
+
+
+@lru_cache(maxsize=128)  # every box of both levels
+def _target_cell(level: str, box: str) -> Image.Image:
+    """The target's whole cell: its box again with the name lifted, a thick yellow rim and TARGET.
+    Drawn once per box on a copy of the empty board, so it is the pixels drawing there gives; the
+    cell holds nothing else (boxes and shields stay inside their own cells)."""
+    image = _board_layer(level).copy()
+    draw = ImageDraw.Draw(image)
+    _draw_box(draw, box, level, label_lift=8)
+    centre = box_centre(box)
+    theme.draw_octagon(draw, centre, BOX_RADIUS - 1, None, outline=theme.HIGHLIGHT, width=7)
+    theme.centred_text(draw, (centre[0], centre[1] + 16), "TARGET", 15, theme.HIGHLIGHT)
+    left, top = _cell_corner(box)
+    return image.crop((left, top, left + CELL, top + CELL))
+
+
+def _draw_shields_and_marks(image: Image.Image, state: OctagoneState) -> None:
     for box, placed in state.board.items():
-        draw_shield(draw, box_centre(box), SHIELD_RADIUS, placed.shield, placed.direction)
+        _paste_shield(image, box_centre(box), SHIELD_RADIUS, placed.shield, placed.direction)
     if state.last_box in state.board:
-        theme.draw_octagon(draw, box_centre(state.last_box), BOX_RADIUS - 2, None, outline=theme.WHITE, width=4)
+        _paste_rim(image, box_centre(state.last_box), BOX_RADIUS - 2, theme.WHITE, 4)
     if state.target is not None:
-        _draw_box(draw, state.target, state.level, label_lift=8)
-        centre = box_centre(state.target)
-        theme.draw_octagon(draw, centre, BOX_RADIUS - 1, None, outline=theme.HIGHLIGHT, width=7)
-        theme.centred_text(draw, (centre[0], centre[1] + 16), "TARGET", 15, theme.HIGHLIGHT)
+        image.paste(_target_cell(state.level, state.target), _cell_corner(state.target))
 
 
 # --- players and hands ----------------------------------------------------------------------------
@@ -190,7 +309,9 @@ def _turn_marker(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
     draw.polygon([(x, y - 11), (x, y + 11), (x + 16, y)], fill=theme.HIGHLIGHT)
 
 
-def _draw_players(draw: ImageDraw.ImageDraw, state: OctagoneState, names: Sequence[str], top: int) -> int:
+def _draw_players(
+    image: Image.Image, draw: ImageDraw.ImageDraw, state: OctagoneState, names: Sequence[str], top: int
+) -> int:
     """One line per seat: turn marker, name, shields left; the White Lady beside the winner. Returns the bottom."""
     line = 44
     winners = set(_winners(state))
@@ -202,14 +323,14 @@ def _draw_players(draw: ImageDraw.ImageDraw, state: OctagoneState, names: Sequen
         label = names[seat]
         if state.players == 4:
             label += f"  (pair {'AB'[seat % 2]})"
-        draw.text((80, y), label, font=theme.font(26), fill=theme.INK, anchor="lm")
+        _write(image, (80, y), label, 26, theme.INK, "lm")
         count = _shields_words(shields_left(state, seat))
         if state.players == 4:
             count += f"  ·  pair {team_shields_left(state, seat)}"
-        draw.text((WIDTH - 30, y), count, font=theme.font(26), fill=theme.INK, anchor="rm")
+        _write(image, (WIDTH - 30, y), count, 26, theme.INK, "rm")
         if seat in winners:
             name_width = theme.text_size(draw, label, 26)[0]
-            draw_shield(draw, (80 + name_width + 30, y), 17, WHITE_LADY, None)
+            _paste_shield(image, (80 + name_width + 30, y), 17, WHITE_LADY, None)
     return top + line * state.players
 
 
@@ -223,48 +344,41 @@ def _winners(state: OctagoneState) -> list[int]:
     return list(state.outcome.winners)
 
 
-def _draw_hand_row(draw: ImageDraw.ImageDraw, state: OctagoneState, seat: int, label: str, top: int) -> int:
+def _draw_hand_row(image: Image.Image, state: OctagoneState, seat: int, label: str, top: int) -> int:
     """A compact hand: the owner's name, then one chip per shield kind held, with its count."""
-    draw.text((30, top + 22), label, font=theme.font(22), fill=theme.MUTED, anchor="lm")
+    _write(image, (30, top + 22), label, 22, theme.MUTED, "lm")
     x = 30
     y = top + 70
     for kind in (*COLOURS, JOKER):
         count = state.hands[seat][kind]
         if count == 0:
             continue
-        draw_shield(draw, (x + 24, y), 24, kind, None)
-        draw.text((x + 54, y), f"x{count}", font=theme.font(24), fill=theme.INK, anchor="lm")
+        _paste_shield(image, (x + 24, y), 24, kind, None)
+        _write(image, (x + 54, y), f"x{count}", 24, theme.INK, "lm")
         x += 124
     if x == 30:
-        draw.text((30, y), "no shields left", font=theme.font(22), fill=theme.INK, anchor="lm")
+        _write(image, (30, y), "no shields left", 22, theme.INK, "lm")
     return top + 104
 
 
 def render_board(state: OctagoneState, names: Sequence[str], viewer: int | None = None) -> theme.Picture:
     """The board for everyone; hands appear only with open hands, or the viewer's own hand when given."""
     hand_seats = list(range(state.players)) if state.open_hands else ([viewer] if viewer is not None else [])
-    board_bottom = BOARD_TOP + CELL * len(ROWS)
-    players_top = board_bottom + 24
+    players_top = BOARD_BOTTOM + 24
     height = players_top + 44 * state.players + 20 + 104 * len(hand_seats) + 10
     image = _empty_board(state.level, height).copy()
     draw = ImageDraw.Draw(image)
     title = f"OCTAGONE  ·  {state.level}"
-    draw.text((30, 26), title, font=theme.font(32), fill=theme.INK, anchor="lm")
-    draw.text(
-        (WIDTH - 30, 26),
-        "open hands" if state.open_hands else "hidden hands",
-        font=theme.font(20),
-        fill=theme.MUTED,
-        anchor="rm",
-    )
+    _write(image, (30, 26), title, 32, theme.INK, "lm")
+    _write(image, (WIDTH - 30, 26), "open hands" if state.open_hands else "hidden hands", 20, theme.MUTED, "rm")
     draw.text((30, 68), _status_line(state, names), font=theme.font(24), fill=theme.HIGHLIGHT, anchor="lm")
-    _draw_shields_and_marks(draw, state)
-    bottom = _draw_players(draw, state, names, players_top) + 16
+    _draw_shields_and_marks(image, state)
+    bottom = _draw_players(image, draw, state, names, players_top) + 16
     if hand_seats:
         draw.line([(30, bottom - 6), (WIDTH - 30, bottom - 6)], fill=theme.GRID, width=2)
     for seat in hand_seats:
         owner = "Your shields" if seat == viewer and not state.open_hands else f"{names[seat]}'s shields"
-        bottom = _draw_hand_row(draw, state, seat, owner, bottom)
+        bottom = _draw_hand_row(image, state, seat, owner, bottom)
     return theme.to_picture(image, describe(state, names, viewer), "octagone.png")
 
 
@@ -287,15 +401,15 @@ def render_hand(state: OctagoneState, names: Sequence[str], seat: int) -> theme.
         cx, cy = 20 + slot * (index + 0.5), 190
         count = state.hands[seat][kind]
         if kind in fitting:
-            theme.draw_octagon(draw, (cx, cy), 58, None, outline=theme.HIGHLIGHT, width=6)
+            _paste_rim(image, (cx, cy), 58, theme.HIGHLIGHT, 6)
         if count:
-            draw_shield(draw, (cx, cy), 46, kind, None)
+            _paste_shield(image, (cx, cy), 46, kind, None)
         else:
-            theme.draw_octagon(draw, (cx, cy), 46, None, outline=theme.GRID, width=3)
-            theme.centred_text(draw, (cx, cy), SHIELD_LETTER[kind], 34, theme.GRID)
-        theme.centred_text(draw, (cx, cy + 80), f"x{count}", 32, theme.INK if count else theme.MUTED)
+            _paste_rim(image, (cx, cy), 46, theme.GRID, 3)
+            _write(image, (cx, cy), SHIELD_LETTER[kind], 34, theme.GRID)
+        _write(image, (cx, cy + 80), f"x{count}", 32, theme.INK if count else theme.MUTED)
         word = "joker" if kind == JOKER else colour_words(kind)
-        theme.centred_text(draw, (cx, cy + 114), word, 18, theme.MUTED)
+        _write(image, (cx, cy + 114), word, 18, theme.MUTED)
     held = ", ".join(
         f"{state.hands[seat][kind]} {'joker' if kind == JOKER else colour_words(kind)}"
         f"{'s' if kind == JOKER and state.hands[seat][kind] != 1 else ''}"
