@@ -4,13 +4,17 @@ Row 1 is always at the bottom (seat 0's home edge), row 8 at the top (seat 1's).
 are drawn as octagons, purple spaces as diamonds, so the two grids read apart without colour.
 Seat 0's pieces are blue circles, seat 1's orange squares; a piece shows its number as small
 dark octagons (one, two or three) and an Octego piece as one large solid white octagon.
-The picture is drawn at twice its size and scaled down, for smooth edges.
+The picture is drawn at twice its size and scaled down, for smooth edges. What never changes is
+drawn once per process, and tokens and labels are pasted from cached sprites and text masks,
+with the same pixels as drawing them afresh.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -40,6 +44,10 @@ PANEL_WIDTH = 208
 WIDTH = LEFT + BOARD_PX + PANEL_GAP + PANEL_WIDTH + 16
 HEIGHT = BANNER + COORD + BOARD_PX + COORD + BANNER
 BOARD_TOP = BANNER + COORD
+PANEL_LEFT = LEFT + BOARD_PX + PANEL_GAP
+PANEL_TOP, PANEL_BOTTOM = BANNER + 8, HEIGHT - BANNER - 8
+PANEL_CENTRE = PANEL_LEFT + PANEL_WIDTH / 2
+LEGEND_SIZE = 14  # the legend's grid shapes
 
 BOARD_BASE = (58, 60, 70)
 BLACK_SPACE = (16, 16, 20)
@@ -60,13 +68,13 @@ def render_board(state: OctegoState, names: Sequence[str], viewer: int | None = 
     changes the turn line of the description)."""
     image = _empty_board().copy()
     draw = ImageDraw.Draw(image)
-    _draw_banners(draw, state, names)
+    _draw_banners(image, state, names)
     _draw_last_move(draw, state)
     for seat in (0, 1):
         for square, kind in pieces_of(state, seat):
-            _draw_piece(draw, _centre(square_index(square)), seat, kind, CELL * 0.37)
+            _stamp_piece(image, _centre(square_index(square)), seat, kind, CELL * 0.37)
     _draw_capture_mark(draw, state)
-    _draw_panel(draw, state, names)
+    _draw_panel(image, state, names)
     image = image.reduce(SCALE)  # box filter: fast, and smooth enough for 2x supersampling
     return theme.to_picture(image, describe(state, names, viewer), "octego.png")
 
@@ -124,15 +132,37 @@ def square_centre(square: str) -> tuple[int, int]:
 
 
 def _text(
-    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill=theme.INK, anchor: str = "mm"
+    image: Image.Image, xy: tuple[float, float], text: str, size: int, fill=theme.INK, anchor: str = "mm"
 ) -> None:
-    draw.text(xy, text, font=theme.font(size * SCALE), fill=fill, anchor=anchor)
+    """The pixels ``ImageDraw.text`` would draw, from a cached mask: most labels repeat from
+    picture to picture, and rendering glyphs costs more than blending a mask."""
+    x, y = xy
+    mask, (left, top) = _text_mask(text, size, anchor, x % 1, y % 1)
+    image.paste(fill, (int(x) + left, int(y) + top), mask)
 
 
+@lru_cache(maxsize=512)
+def _text_mask(text: str, size: int, anchor: str, x_fraction: float, y_fraction: float):
+    """``text``'s coverage mask (what ``ImageDraw.text`` blends its ink through) and where its
+    corner goes relative to the anchor point. FreeType positions glyphs by the anchor point's
+    fraction of a pixel, so that is part of the key."""
+    font = theme.font(size * SCALE)
+    box = ImageDraw.Draw(Image.new("L", (1, 1))).textbbox((0, 0), text, font=font, anchor=anchor)
+    left, top, right, bottom = math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])
+    pad = 2  # room for the fraction and any pixel the box rounds away
+    mask = Image.new("L", (right - left + 2 * pad, bottom - top + 2 * pad))
+    # Full ink on black: each pixel ends up exactly its glyph coverage.
+    origin = (pad - left + x_fraction, pad - top + y_fraction)
+    ImageDraw.Draw(mask).text(origin, text, font=font, fill=255, anchor=anchor)
+    return mask, (left - pad, top - pad)
+
+
+@lru_cache(maxsize=256)
 def _width(text: str, size: int) -> float:
     return theme.font(size * SCALE).getlength(text) / SCALE
 
 
+@lru_cache(maxsize=256)
 def _fit(text: str, size: int, max_width: float) -> str:
     """``text`` cut short with an ellipsis so it is at most ``max_width`` px wide at ``size``."""
     if _width(text, size) <= max_width:
@@ -147,13 +177,16 @@ def _fit(text: str, size: int, max_width: float) -> str:
 
 @lru_cache(maxsize=1)
 def _empty_board() -> Image.Image:
-    """The background, spaces and coordinates: the same in every picture, so drawn once."""
+    """Everything that is the same in every picture, drawn once: the background, spaces,
+    coordinates, and the side panel's frame and title."""
     image = Image.new("RGB", (WIDTH * SCALE, HEIGHT * SCALE), theme.BACKGROUND)
-    _draw_board(ImageDraw.Draw(image))
+    _draw_board(image)
+    _draw_panel_frame(image)
     return image
 
 
-def _draw_board(draw: ImageDraw.ImageDraw) -> None:
+def _draw_board(image: Image.Image) -> None:
+    draw = ImageDraw.Draw(image)
     x0, y0 = _s(LEFT), _s(BOARD_TOP)
     x1, y1 = x0 + _s(BOARD_PX), y0 + _s(BOARD_PX)
     draw.rounded_rectangle(
@@ -179,10 +212,41 @@ def _draw_board(draw: ImageDraw.ImageDraw) -> None:
             )
     for index in range(BOARD_SIZE):
         x = _s(LEFT + (index + 0.5) * CELL)
-        _text(draw, (x, _s(BOARD_TOP - COORD / 2 - 3)), FILES[index], 20, theme.MUTED)
-        _text(draw, (x, _s(BOARD_TOP + BOARD_PX + COORD / 2 + 3)), FILES[index], 20, theme.MUTED)
+        _text(image, (x, _s(BOARD_TOP - COORD / 2 - 3)), FILES[index], 20, theme.MUTED)
+        _text(image, (x, _s(BOARD_TOP + BOARD_PX + COORD / 2 + 3)), FILES[index], 20, theme.MUTED)
         y = _s(BOARD_TOP + (BOARD_SIZE - 1 - index + 0.5) * CELL)
-        _text(draw, (_s(LEFT / 2 - 2), y), str(index + 1), 20, theme.MUTED)
+        _text(image, (_s(LEFT / 2 - 2), y), str(index + 1), 20, theme.MUTED)
+
+
+# ---------------------------------------------------------------- sprites
+
+
+class _Sprite(NamedTuple):
+    """A small drawing to paste: its pixels, a 1-bit mask of the pixels it covers, and how far
+    its reference point (a token's centre) lies from its top-left corner."""
+
+    image: Image.Image
+    mask: Image.Image
+    half: int
+
+
+def _make_sprite(half: int, offset: tuple[float, float], paint: Callable[[ImageDraw.ImageDraw, tuple], None]):
+    """``paint(draw, centre)`` on a transparent square of side ``2 * half + 1``, its centre
+    ``offset`` (a fraction of a pixel) past the middle pixel, as the picture's centre would be.
+    ImageDraw's shapes have hard edges, so every pixel is either fully painted or untouched."""
+    canvas = Image.new("RGBA", (2 * half + 1, 2 * half + 1), (0, 0, 0, 0))
+    paint(ImageDraw.Draw(canvas), (half + offset[0], half + offset[1]))
+    mask = canvas.getchannel("A").point(lambda alpha: 255 if alpha else 0, "1")
+    return _Sprite(canvas.convert("RGB"), mask, half)
+
+
+def _stamp(image: Image.Image, sprite: _Sprite, centre: tuple[float, float]) -> None:
+    """Paste ``sprite`` so its centre lands on ``centre`` (whole pixels; the fraction is in the sprite)."""
+    image.paste(sprite.image, (math.floor(centre[0]) - sprite.half, math.floor(centre[1]) - sprite.half), sprite.mask)
+
+
+def _fraction(centre: tuple[float, float]) -> tuple[float, float]:
+    return centre[0] % 1, centre[1] % 1
 
 
 # ---------------------------------------------------------------- pieces
@@ -220,6 +284,17 @@ def _draw_piece(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: in
     }[count]
     for dx, dy in spots:
         theme.draw_octagon(draw, (cx + dx * r, cy + dy * r), small, ink, None)
+
+
+def _stamp_piece(image: Image.Image, centre: tuple[float, float], seat: int, kind: str, radius: float) -> None:
+    """What ``_draw_piece`` would draw, pasted from a sprite (the same few tokens recur)."""
+    _stamp(image, _piece_sprite(seat, kind, radius, _fraction(centre)), centre)
+
+
+@lru_cache(maxsize=64)
+def _piece_sprite(seat: int, kind: str, radius: float, offset: tuple[float, float]) -> _Sprite:
+    half = math.ceil(_s(radius) * 1.2) + 2  # the token and its shadow, with a margin
+    return _make_sprite(half, offset, lambda draw, centre: _draw_piece(draw, centre, seat, kind, radius))
 
 
 # ---------------------------------------------------------------- last move
@@ -260,94 +335,130 @@ def _draw_capture_mark(draw: ImageDraw.ImageDraw, state: OctegoState) -> None:
 # ---------------------------------------------------------------- banners and panel
 
 
-def _draw_banners(draw: ImageDraw.ImageDraw, state: OctegoState, names: Sequence[str]) -> None:
+def _draw_banners(image: Image.Image, state: OctegoState, names: Sequence[str]) -> None:
     """Each player's name on their home edge: seat 1 above row 8, seat 0 below row 1."""
-    for seat, top in ((1, 0), (0, HEIGHT - BANNER)):
+    for seat in (1, 0):
         active = not state.over and state.to_move == seat
         won = _winner(state) == seat
-        box = (_s(LEFT - 6), _s(top + 8), _s(LEFT + BOARD_PX + 6), _s(top + BANNER - 8))
-        border = theme.HIGHLIGHT if active or won else theme.GRID
-        draw.rounded_rectangle(
-            box, radius=_s(12), fill=theme.PANEL, outline=border, width=_s(4 if active or won else 2)
-        )
-        mid = _s(top + BANNER / 2)
-        _draw_piece(draw, (_s(LEFT + 26), mid), seat, OCTEGO, 17)
+        highlighted = active or won
+        x0, y0, _, _ = _banner_box(seat)
+        image.paste(_banner_strip(seat, highlighted), (x0, y0))
+        mid = _s(_banner_top(seat) + BANNER / 2)
         row = 1 if seat == 0 else BOARD_SIZE
         tag = "wins!" if won else "to move" if active else f"home row {row}"
         room = BOARD_PX - 66 - _width(tag, 22) - 20
-        _text(draw, (_s(LEFT + 54), mid), _fit(names[seat], 26, room), 26, theme.INK, "lm")
-        _text(draw, (_s(LEFT + BOARD_PX - 12), mid), tag, 22, theme.HIGHLIGHT if active or won else theme.MUTED, "rm")
+        _text(image, (_s(LEFT + 54), mid), _fit(names[seat], 26, room), 26, theme.INK, "lm")
+        _text(image, (_s(LEFT + BOARD_PX - 12), mid), tag, 22, theme.HIGHLIGHT if highlighted else theme.MUTED, "rm")
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, state: OctegoState, names: Sequence[str]) -> None:
-    x0 = LEFT + BOARD_PX + PANEL_GAP
-    x1 = x0 + PANEL_WIDTH
-    top, bottom = BANNER + 8, HEIGHT - BANNER - 8
-    draw.rounded_rectangle((_s(x0), _s(top), _s(x1), _s(bottom)), radius=_s(14), fill=theme.PANEL)
-    cx = (x0 + x1) / 2
-    y = top + 30
-    _text(draw, (_s(cx), _s(y)), "OCTEGO", 26, theme.INK)
-    y += 30
+def _banner_top(seat: int) -> int:
+    return HEIGHT - BANNER if seat == 0 else 0
+
+
+def _banner_box(seat: int) -> tuple[int, int, int, int]:
+    """The strip's rounded rectangle (corners inclusive, as ImageDraw takes them)."""
+    top = _banner_top(seat)
+    return _s(LEFT - 6), _s(top + 8), _s(LEFT + BOARD_PX + 6), _s(top + BANNER - 8)
+
+
+@lru_cache(maxsize=4)
+def _banner_strip(seat: int, highlighted: bool) -> Image.Image:
+    """The strip behind a name with its seat's token, cut with the empty board around its
+    rounded corners so it can be pasted whole."""
+    x0, y0, x1, y1 = _banner_box(seat)
+    strip = _empty_board().crop((x0, y0, x1 + 1, y1 + 1))
+    draw = ImageDraw.Draw(strip)
+    border = theme.HIGHLIGHT if highlighted else theme.GRID
+    width = _s(4 if highlighted else 2)
+    draw.rounded_rectangle((0, 0, x1 - x0, y1 - y0), radius=_s(12), fill=theme.PANEL, outline=border, width=width)
+    mid = _s(_banner_top(seat) + BANNER / 2)
+    _draw_piece(draw, (_s(LEFT + 26) - x0, mid - y0), seat, OCTEGO, 17)
+    return strip
+
+
+def _draw_panel_frame(image: Image.Image) -> None:
+    draw = ImageDraw.Draw(image)
+    box = (_s(PANEL_LEFT), _s(PANEL_TOP), _s(PANEL_LEFT + PANEL_WIDTH), _s(PANEL_BOTTOM))
+    draw.rounded_rectangle(box, radius=_s(14), fill=theme.PANEL)
+    _text(image, (_s(PANEL_CENTRE), _s(PANEL_TOP + 30)), "OCTEGO", 26, theme.INK)
+
+
+def _draw_panel(image: Image.Image, state: OctegoState, names: Sequence[str]) -> None:
+    """The panel's changing lines, under the title ``_draw_panel_frame`` put in the empty board."""
+    x0, cx = PANEL_LEFT, PANEL_CENTRE
+    y = PANEL_TOP + 60
     moves = _moves_played(state)
     counter = f"move {moves + 1}" if not state.over else f"{moves} move{'' if moves == 1 else 's'}"
-    _text(draw, (_s(cx), _s(y)), counter, 20, theme.MUTED)
+    _text(image, (_s(cx), _s(y)), counter, 20, theme.MUTED)
     y += 44
     if state.outcome is not None:
         winner = _winner(state)
         headline = "Draw" if winner is None else f"{_fit(names[winner], 24, PANEL_WIDTH - 80)} wins"
-        _text(draw, (_s(cx), _s(y)), headline, 24, theme.HIGHLIGHT)
+        _text(image, (_s(cx), _s(y)), headline, 24, theme.HIGHLIGHT)
         y += 28
         for line in _wrap(state.outcome.reason, 20):
-            _text(draw, (_s(cx), _s(y)), line, 17, theme.INK)
+            _text(image, (_s(cx), _s(y)), line, 17, theme.INK)
             y += 22
     else:
-        _draw_piece(draw, (_s(cx), _s(y + 6)), state.to_move, OCTEGO, 22)
+        _stamp_piece(image, (_s(cx), _s(y + 6)), state.to_move, OCTEGO, 22)
         y += 46
-        _text(draw, (_s(cx), _s(y)), _fit(names[state.to_move], 20, PANEL_WIDTH - 20), 20, theme.INK)
+        _text(image, (_s(cx), _s(y)), _fit(names[state.to_move], 20, PANEL_WIDTH - 20), 20, theme.INK)
         y += 24
-        _text(draw, (_s(cx), _s(y)), "to move", 18, theme.MUTED)
+        _text(image, (_s(cx), _s(y)), "to move", 18, theme.MUTED)
         y += 26
     y += 26
-    _text(draw, (_s(cx), _s(y)), "last move", 18, theme.MUTED)
+    _text(image, (_s(cx), _s(y)), "last move", 18, theme.MUTED)
     y += 28
     last = _last_move_text(state)
-    _text(draw, (_s(cx), _s(y)), last, 22 if len(last) <= 14 else 17, PATH_COLOUR if _last_move(state) else theme.INK)
+    _text(image, (_s(cx), _s(y)), last, 22 if len(last) <= 14 else 17, PATH_COLOUR if _last_move(state) else theme.INK)
     y += 48
     for seat in (1, 0):
-        y = _draw_captured(draw, state, names, seat, x0, y)
-    _draw_legend(draw, x0, bottom)
+        y = _draw_captured(image, state, names, seat, x0, y)
+    _draw_legend(image, x0, PANEL_BOTTOM)
 
 
-def _draw_legend(draw: ImageDraw.ImageDraw, x0: float, bottom: float) -> None:
-    """Which shape is which grid: pieces stay on their grid except for edge moves."""
-    size = 14
+def _draw_legend(image: Image.Image, x0: float, bottom: float) -> None:
+    """Which shape is which grid: pieces stay on their grid except for edge moves. Drawn last
+    (not in the empty board) so it stays on top should the captured tokens ever reach it."""
     for index, (label, black) in enumerate((("black grid", True), ("purple grid", False))):
         cx, cy = x0 + 30, bottom - 62 + index * 34
-        if black:
-            theme.draw_octagon(draw, (_s(cx), _s(cy)), _s(size), BLACK_SPACE, BLACK_EDGE, width=_s(2))
-        else:
-            r = _s(size)
-            x, y = _s(cx), _s(cy)
-            draw.polygon(
-                [(x, y - r), (x + r, y), (x, y + r), (x - r, y)], fill=PURPLE_SPACE, outline=PURPLE_EDGE, width=_s(2)
-            )
-        _text(draw, (_s(cx + 26), _s(cy)), label, 17, theme.MUTED, "lm")
+        centre = (_s(cx), _s(cy))
+        _stamp(image, _legend_sprite(black, _fraction(centre)), centre)
+        _text(image, (_s(cx + 26), _s(cy)), label, 17, theme.MUTED, "lm")
 
 
-def _draw_captured(draw, state: OctegoState, names: Sequence[str], seat: int, x0: float, y: float) -> float:
+@lru_cache(maxsize=4)
+def _legend_sprite(black: bool, offset: tuple[float, float]) -> _Sprite:
+    return _make_sprite(_s(LEGEND_SIZE) + 4, offset, lambda draw, centre: _draw_legend_space(draw, centre, black))
+
+
+def _draw_legend_space(draw: ImageDraw.ImageDraw, centre: tuple[float, float], black: bool) -> None:
+    r = _s(LEGEND_SIZE)
+    if black:
+        theme.draw_octagon(draw, centre, r, BLACK_SPACE, BLACK_EDGE, width=_s(2))
+    else:
+        x, y = centre
+        draw.polygon(
+            [(x, y - r), (x + r, y), (x, y + r), (x - r, y)], fill=PURPLE_SPACE, outline=PURPLE_EDGE, width=_s(2)
+        )
+
+
+def _draw_captured(
+    image: Image.Image, state: OctegoState, names: Sequence[str], seat: int, x0: float, y: float
+) -> float:
     """The opponent's pieces ``seat`` has taken, as small tokens."""
     label = _fit(f"taken by {names[seat]}", 17, PANEL_WIDTH - 28)
-    _text(draw, (_s(x0 + 16), _s(y)), label, 17, theme.MUTED, "lm")
+    _text(image, (_s(x0 + 16), _s(y)), label, 17, theme.MUTED, "lm")
     y += 34
     taken = state.captured[seat]
     if not taken:
-        _text(draw, (_s(x0 + 16), _s(y)), "none", 17, theme.MUTED, "lm")
+        _text(image, (_s(x0 + 16), _s(y)), "none", 17, theme.MUTED, "lm")
         return y + 42
     per_row = 4
     for index, kind in enumerate(taken):
         col, line = index % per_row, index // per_row
         centre = (_s(x0 + 34 + col * 46), _s(y + line * 46))
-        _draw_piece(draw, centre, 1 - seat, kind, 19)
+        _stamp_piece(image, centre, 1 - seat, kind, 19)
     return y + ((len(taken) - 1) // per_row + 1) * 46 + 24
 
 
