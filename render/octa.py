@@ -7,10 +7,11 @@ carrying the seat number.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from engines.base import Event
 from engines.octa import (
@@ -173,6 +174,74 @@ def draw_suit(
     image.paste(colour or SUIT_COLOURS[suit], (x, y, x + size, y + size), mask)
 
 
+# A picture repeats the same few dozen cards, card backs, tokens, badges and bars, so each is
+# drawn once per process into a small sprite and pasted. Pillow draws shapes without
+# anti-aliasing and the (anti-aliased) text and suits stay inside their shape, so pasting through
+# a 1-bit mask of the covered pixels gives exactly the pixels that drawing in place would.
+
+Sprite = tuple[Image.Image, Image.Image]  # the drawing and the mask of the pixels it covers
+Painter = Callable[[Image.Image, ImageDraw.ImageDraw], None]
+
+
+def _make_sprite(size: tuple[int, int], paint: Painter) -> Sprite:
+    """Paint on a black and on a white canvas: the pixels that come out the same are covered.
+    (A pixel blended with the canvas would be left out, which is why sprites have hard edges.)"""
+    renders = []
+    for background in ((0, 0, 0), (255, 255, 255)):
+        image = Image.new("RGB", size, background)
+        paint(image, ImageDraw.Draw(image))
+        renders.append(image)
+    covered = ImageChops.difference(*renders).convert("L").point(lambda v: 255 if v == 0 else 0, "1")
+    return renders[0], covered
+
+
+def _paste(image: Image.Image, sprite: Sprite, corner: tuple[int, int]) -> None:
+    picture, covered = sprite
+    image.paste(picture, corner, covered)
+
+
+# Labels that recur from picture to picture ("Stock", "Run 2 (5)", "12 cards in hand") keep their
+# anti-aliased glyph mask, and the ink is pasted through it: the same blend draw.text does.
+# One-off text (the turn headline, the last move) is drawn directly.
+
+
+def _label(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: tuple[int, int, int],
+    anchor: str = "la",
+) -> None:
+    """``draw.text`` for a recurring label (``anchor="mm"`` centres it, as theme.centred_text)."""
+    x, y = xy
+    mask, (left, top) = _label_mask(text, size, anchor, math.modf(x)[0], math.modf(y)[0])
+    image.paste(fill, (int(x) + left, int(y) + top), mask)
+
+
+@lru_cache(maxsize=512)
+def _label_mask(
+    text: str, size: int, anchor: str, fraction_x: float, fraction_y: float
+) -> tuple[Image.Image, tuple[int, int]]:
+    """The glyph mask of ``text`` and its top-left corner relative to the whole-pixel anchor point.
+    Text drawn at the same fractional position lands on the same pixels, so that is in the key."""
+    font = theme.font(size)
+    left, top, right, bottom = font.getbbox(text, anchor=anchor)
+    pad = 2  # glyph masks may reach a pixel beyond the measured box
+    origin_x, origin_y = pad - min(math.floor(left), 0), pad - min(math.floor(top), 0)
+    mask = Image.new("L", (origin_x + math.ceil(right) + pad, origin_y + math.ceil(bottom) + pad), 0)
+    ImageDraw.Draw(mask).text((origin_x + fraction_x, origin_y + fraction_y), text, 255, font, anchor)
+    return mask, (-origin_x, -origin_y)
+
+
+_MEASURE = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # text_size needs a drawing, not a particular one
+
+
+@lru_cache(maxsize=256)
+def _text_width(text: str, size: int) -> int:
+    return theme.text_size(_MEASURE, text, size)[0]
+
+
 def draw_face_card(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -181,7 +250,28 @@ def draw_face_card(
     border: tuple[int, int, int] = theme.GRID,
     border_width: int = 2,
 ) -> None:
-    """A face-up card: rank in the corner and large in the middle, suit shape beside it."""
+    """A face-up card: rank in the corner and large in the middle, suit shape beside it.
+    ``draw`` is not used: the card is pasted from a cached sprite."""
+    x0, y0, x1, y1 = box
+    _paste(image, _face_card_sprite(code, x1 - x0, y1 - y0, border, border_width), (x0, y0))
+
+
+@lru_cache(maxsize=256)  # 52 faces in three sizes, plus the highlighted action cards
+def _face_card_sprite(code: str, width: int, height: int, border: tuple[int, int, int], border_width: int) -> Sprite:
+    def paint(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+        _paint_face_card(image, draw, (0, 0, width, height), code, border, border_width)
+
+    return _make_sprite((width + 1, height + 1), paint)  # boxes include their far edge
+
+
+def _paint_face_card(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    code: str,
+    border: tuple[int, int, int],
+    border_width: int,
+) -> None:
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     suit, rank = suit_of(code), rank_of(code)
@@ -200,23 +290,46 @@ def draw_face_card(
 
 
 def draw_card_back(
-    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: str = "", colour: tuple[int, int, int] = CARD_BACK
+    image: Image.Image, box: tuple[int, int, int, int], label: str = "", colour: tuple[int, int, int] = CARD_BACK
 ) -> None:
     x0, y0, x1, y1 = box
-    w = x1 - x0
-    draw.rounded_rectangle(box, radius=max(4, w // 8), fill=colour, outline=theme.GRID, width=2)
-    inset = max(4, w // 10)
-    draw.rounded_rectangle(
-        (x0 + inset, y0 + inset, x1 - inset, y1 - inset), radius=max(3, w // 12), outline=CARD_BACK_LINE, width=2
-    )
-    if label:
-        theme.centred_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), label, max(12, int((y1 - y0) * 0.26)), theme.INK)
+    _paste(image, _card_back_sprite(x1 - x0, y1 - y0, label, colour), (x0, y0))
 
 
-def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, radius: int = 16) -> None:
-    colour = theme.SEAT_COLOURS[seat]
-    theme.draw_octagon(draw, centre, radius, fill=colour, outline=theme.WHITE, width=2)
-    theme.centred_text(draw, centre, str(seat + 1), int(radius * 1.15), theme.readable_ink(colour))
+@lru_cache(maxsize=128)  # keyed on the count shown on the stock and action backs
+def _card_back_sprite(width: int, height: int, label: str, colour: tuple[int, int, int]) -> Sprite:
+    def paint(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+        inset = max(4, width // 10)
+        draw.rounded_rectangle(
+            (0, 0, width, height), radius=max(4, width // 8), fill=colour, outline=theme.GRID, width=2
+        )
+        draw.rounded_rectangle(
+            (inset, inset, width - inset, height - inset), radius=max(3, width // 12), outline=CARD_BACK_LINE, width=2
+        )
+        if label:
+            theme.centred_text(draw, (width / 2, height / 2), label, max(12, int(height * 0.26)), theme.INK)
+
+    return _make_sprite((width + 1, height + 1), paint)
+
+
+def draw_token(image: Image.Image, centre: tuple[float, float], seat: int, radius: int = 16) -> None:
+    x, y = centre
+    pad = radius + 2  # room for the octagon around the sprite's centre
+    sprite = _token_sprite(seat, radius, x - math.floor(x), y - math.floor(y))
+    _paste(image, sprite, (math.floor(x) - pad, math.floor(y) - pad))
+
+
+@lru_cache(maxsize=64)
+def _token_sprite(seat: int, radius: int, fraction_x: float, fraction_y: float) -> Sprite:
+    pad = radius + 2
+    centre = (pad + fraction_x, pad + fraction_y)
+
+    def paint(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+        colour = theme.SEAT_COLOURS[seat]
+        theme.draw_octagon(draw, centre, radius, fill=colour, outline=theme.WHITE, width=2)
+        theme.centred_text(draw, centre, str(seat + 1), int(radius * 1.15), theme.readable_ink(colour))
+
+    return _make_sprite((2 * pad + 1, 2 * pad + 1), paint)
 
 
 # ---------------------------------------------------------------- table
@@ -227,6 +340,7 @@ POOL_GAP = 12
 RUN_CARD = (42, 58)
 RUN_OVERLAP = 4
 RUN_GAP = 22
+BADGE_RADIUS = 11
 
 
 def _seat_name(names: Sequence[str], seat: int) -> str:
@@ -258,19 +372,31 @@ def _draw_pool(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, 
             draw_face_card(image, draw, box, card)
         else:
             draw.rounded_rectangle(box, radius=9, outline=theme.GRID, width=2)
-        badge = (box[0] + POOL_CARD[0] - 13, box[1] + POOL_CARD[1] - 13)
-        draw.ellipse((badge[0] - 11, badge[1] - 11, badge[0] + 11, badge[1] + 11), fill=theme.PANEL)
-        theme.centred_text(draw, badge, str(position), 15, theme.INK)
+        badge_centre = (box[2] - 13, box[3] - 13)  # in the cell's bottom-right corner
+        _paste(
+            image, _position_badge_sprite(position), (badge_centre[0] - BADGE_RADIUS, badge_centre[1] - BADGE_RADIUS)
+        )
     centre = _pool_cell_box(origin, 1, 1)
     draw.rounded_rectangle(centre, radius=10, fill=theme.PANEL)
     in_centre = [seat for seat, token in enumerate(state.tokens) if token == CENTRE]
     cx = (centre[0] + centre[2]) / 2
     for index, seat in enumerate(in_centre):
-        draw_token(draw, (cx, centre[1] + 30 + index * 48), seat, 19)
+        draw_token(image, (cx, centre[1] + 30 + index * 48), seat, 19)
     for seat, token in enumerate(state.tokens):
         if token.startswith("pool:"):  # the token sits on the corner of its run's outline
             first = _pool_cell_box(origin, *POSITION_CELLS[POOL_LINES[token[5:]][0]])
-            draw_token(draw, (first[0] - 4, first[1] - 4), seat, 15)
+            draw_token(image, (first[0] - 4, first[1] - 4), seat, 15)
+
+
+@lru_cache(maxsize=len(POSITION_CELLS))
+def _position_badge_sprite(position: int) -> Sprite:
+    """The numbered disc in a pool cell's corner."""
+
+    def paint(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+        draw.ellipse((0, 0, 2 * BADGE_RADIUS, 2 * BADGE_RADIUS), fill=theme.PANEL)
+        theme.centred_text(draw, (BADGE_RADIUS, BADGE_RADIUS), str(position), 15, theme.INK)
+
+    return _make_sprite((2 * BADGE_RADIUS + 1, 2 * BADGE_RADIUS + 1), paint)
 
 
 def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, x: int, y: int) -> None:
@@ -278,7 +404,7 @@ def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, 
     card_w, card_h = 78, 108
     for pile in range(2):
         box = (x + pile * (card_w + 16), y + 26, x + pile * (card_w + 16) + card_w, y + 26 + card_h)
-        theme.centred_text(draw, ((box[0] + box[2]) / 2, y + 10), f"Pile {pile + 1}", 17, theme.MUTED)
+        _label(image, ((box[0] + box[2]) / 2, y + 10), f"Pile {pile + 1}", 17, theme.MUTED, "mm")
         top = state.action_piles[pile][-1] if state.action_piles[pile] else None
         is_new = not state.over and state.step != "place_action" and pile == state.new_pile
         if top:
@@ -286,28 +412,28 @@ def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, 
     revealed_x = x + 2 * (card_w + 16) + 6
     if state.revealed:
         box = (revealed_x, y + 26, revealed_x + card_w, y + 26 + card_h)
-        theme.centred_text(draw, ((box[0] + box[2]) / 2, y + 10), "New", 17, theme.HIGHLIGHT)
+        _label(image, ((box[0] + box[2]) / 2, y + 10), "New", 17, theme.HIGHLIGHT, "mm")
         draw_face_card(image, draw, box, state.revealed, border=theme.HIGHLIGHT, border_width=4)
     else:
         box = (revealed_x, y + 26, revealed_x + card_w, y + 26 + card_h)
-        theme.centred_text(draw, ((box[0] + box[2]) / 2, y + 10), "Actions", 17, theme.MUTED)
-        draw_card_back(draw, box, str(len(state.action_stack)))
+        _label(image, ((box[0] + box[2]) / 2, y + 10), "Actions", 17, theme.MUTED, "mm")
+        draw_card_back(image, box, str(len(state.action_stack)))
     y2 = y + card_h + 62
     stock_box = (x, y2 + 26, x + card_w, y2 + 26 + card_h)
-    theme.centred_text(draw, ((stock_box[0] + stock_box[2]) / 2, y2 + 10), "Stock", 17, theme.MUTED)
-    draw_card_back(draw, stock_box, str(len(state.stock)))
+    _label(image, ((stock_box[0] + stock_box[2]) / 2, y2 + 10), "Stock", 17, theme.MUTED, "mm")
+    draw_card_back(image, stock_box, str(len(state.stock)))
     discard_box = (x + card_w + 16, y2 + 26, x + 2 * card_w + 16, y2 + 26 + card_h)
-    theme.centred_text(draw, ((discard_box[0] + discard_box[2]) / 2, y2 + 10), "Discard", 17, theme.MUTED)
+    _label(image, ((discard_box[0] + discard_box[2]) / 2, y2 + 10), "Discard", 17, theme.MUTED, "mm")
     if state.discard:
         draw_face_card(image, draw, discard_box, state.discard[-1])
     else:
         draw.rounded_rectangle(discard_box, radius=9, outline=theme.GRID, width=2)
     info_x = discard_box[2] + 22
-    draw.text((info_x, y2 + 30), f"{len(state.discard)} in", font=theme.font(18), fill=theme.INK)
-    draw.text((info_x, y2 + 52), "discard", font=theme.font(18), fill=theme.MUTED)
+    _label(image, (info_x, y2 + 30), f"{len(state.discard)} in", 18, theme.INK)
+    _label(image, (info_x, y2 + 52), "discard", 18, theme.MUTED)
     if state.stock_runouts:
         note = "Last turn!" if state.final_turn else "Stock reshuffled"
-        draw.text((info_x, y2 + 92), note, font=theme.font(18), fill=theme.VERMILION)
+        _label(image, (info_x, y2 + 92), note, 18, theme.VERMILION)
 
 
 def _runs_height(state: OctaState, seat: int, width: int) -> int:
@@ -340,21 +466,20 @@ def _draw_player_panel(
         outline=colour if on_turn else theme.PANEL,
         width=4,
     )
-    draw_token(draw, (MARGIN + 30, y + 32), seat, 18)
+    draw_token(image, (MARGIN + 30, y + 32), seat, 18)
     title = name + (" (to play)" if on_turn else "")
-    draw.text((MARGIN + 58, y + 16), title, font=theme.font(26), fill=theme.INK)
+    _label(image, (MARGIN + 58, y + 16), title, 26, theme.INK)
     hand_text = f"{len(state.hands[seat])} cards in hand"
-    width_hand, _ = theme.text_size(draw, hand_text, 20)
-    hx = WIDTH - MARGIN - 20 - width_hand
-    draw.text((hx, y + 20), hand_text, font=theme.font(20), fill=theme.MUTED)
+    hx = WIDTH - MARGIN - 20 - _text_width(hand_text, 20)
+    _label(image, (hx, y + 20), hand_text, 20, theme.MUTED)
     for i in range(min(len(state.hands[seat]), 3)):  # a small fan: the number says how many
         bx = hx - 14 - i * 8
-        draw_card_back(draw, (bx - 22, y + 12 + i * 2, bx, y + 44 - i * 2))
+        draw_card_back(image, (bx - 22, y + 12 + i * 2, bx, y + 44 - i * 2))
     # Progress: table cards toward 28 and the longest run toward an Octa.
     count, longest = table_count(state, seat), longest_run(state, seat)
     bar_y = y + 58
     _progress_bar(
-        draw,
+        image,
         (MARGIN + 20, bar_y, MARGIN + 520, bar_y + 22),
         count,
         WIN_TABLE_CARDS,
@@ -363,7 +488,7 @@ def _draw_player_panel(
     )
     octa_colour = theme.HIGHLIGHT if longest >= OCTA_LENGTH else colour
     _progress_bar(
-        draw,
+        image,
         (MARGIN + 540, bar_y, WIDTH - MARGIN - 20, bar_y + 22),
         longest,
         OCTA_LENGTH,
@@ -372,7 +497,7 @@ def _draw_player_panel(
     )
     runs_top = bar_y + 36
     if not state.runs[seat]:
-        draw.text((MARGIN + 20, runs_top + 6), "No runs on the table yet", font=theme.font(19), fill=theme.MUTED)
+        _label(image, (MARGIN + 20, runs_top + 6), "No runs on the table yet", 19, theme.MUTED)
         return
     places, _ = _run_layout(state, seat, WIDTH - 2 * MARGIN - 40)
     token = state.tokens[seat]
@@ -380,21 +505,30 @@ def _draw_player_panel(
         x = MARGIN + 20 + offset_x
         ry = runs_top + row * (RUN_CARD[1] + 30)
         label = f"Run {index + 1} ({run_length(run)})"
-        draw.text((x, ry), label, font=theme.font(16), fill=theme.MUTED)
+        _label(image, (x, ry), label, 16, theme.MUTED)
         if token == f"run:{index}":
-            label_w, _ = theme.text_size(draw, label, 16)
-            draw_token(draw, (x + label_w + 14, ry + 8), seat, 10)
-        for slot_index, slot in enumerate(run["slots"]):
-            cx = x + slot_index * (RUN_CARD[0] + RUN_OVERLAP)
-            box = (cx, ry + 22, cx + RUN_CARD[0], ry + 22 + RUN_CARD[1])
+            draw_token(image, (x + _text_width(label, 16) + 14, ry + 8), seat, 10)
+        _paste(image, _run_cards_sprite(tuple(run["slots"])), (x, ry + 22))
+
+
+@lru_cache(maxsize=128)  # most runs stay as they are from one turn to the next
+def _run_cards_sprite(slots: tuple[str, ...]) -> Sprite:
+    """A run's cards side by side (one paste instead of one per card)."""
+    step = RUN_CARD[0] + RUN_OVERLAP
+
+    def paint(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+        for index, slot in enumerate(slots):
+            box = (index * step, 0, index * step + RUN_CARD[0], RUN_CARD[1])
             if slot.startswith(FACE_DOWN):
-                draw_card_back(draw, box, "J", colour=FACE_DOWN_RUN)
+                draw_card_back(image, box, "J", colour=FACE_DOWN_RUN)
             else:
                 draw_face_card(image, draw, box, slot)
 
+    return _make_sprite((len(slots) * step - RUN_OVERLAP + 1, RUN_CARD[1] + 1), paint)
+
 
 def _progress_bar(
-    draw: ImageDraw.ImageDraw,
+    image: Image.Image,
     box: tuple[int, int, int, int],
     amount: int,
     goal: int,
@@ -402,13 +536,25 @@ def _progress_bar(
     label: str,
 ) -> None:
     x0, y0, x1, y1 = box
-    draw.rounded_rectangle(box, radius=(y1 - y0) // 2, fill=theme.BACKGROUND, outline=theme.GRID, width=1)
-    filled = x0 + int((x1 - x0) * min(1.0, amount / goal))
-    if amount:
-        draw.rounded_rectangle((x0, y0, max(filled, x0 + (y1 - y0)), y1), radius=(y1 - y0) // 2, fill=colour)
-    text_w, _ = theme.text_size(draw, label, 16)
-    draw.rectangle((x0 + 8, y0 + 2, x0 + 16 + text_w, y1 - 2), fill=theme.BACKGROUND)
-    draw.text((x0 + 12, (y0 + y1) / 2), label, font=theme.font(16), fill=theme.INK, anchor="lm")
+    _paste(image, _progress_bar_sprite(x1 - x0, y1 - y0, amount, goal, colour, label), (x0, y0))
+
+
+@lru_cache(maxsize=128)  # a game shows a few dozen counts and lengths per seat
+def _progress_bar_sprite(
+    width: int, height: int, amount: int, goal: int, colour: tuple[int, int, int], label: str
+) -> Sprite:
+    def paint(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+        draw.rounded_rectangle(
+            (0, 0, width, height), radius=height // 2, fill=theme.BACKGROUND, outline=theme.GRID, width=1
+        )
+        filled = int(width * min(1.0, amount / goal))
+        if amount:
+            draw.rounded_rectangle((0, 0, max(filled, height), height), radius=height // 2, fill=colour)
+        text_w, _ = theme.text_size(draw, label, 16)
+        draw.rectangle((8, 2, 16 + text_w, height - 2), fill=theme.BACKGROUND)
+        draw.text((12, height / 2), label, font=theme.font(16), fill=theme.INK, anchor="lm")
+
+    return _make_sprite((width + 1, height + 1), paint)
 
 
 def render_table(state: OctaState, names: Sequence[str], viewer: int | None = None) -> theme.Picture:
@@ -419,14 +565,14 @@ def render_table(state: OctaState, names: Sequence[str], viewer: int | None = No
     middle_h = 3 * POOL_CARD[1] + 2 * POOL_GAP + 30
     height = header_h + middle_h + sum(panel_heights) + 16 + MARGIN
     image, draw = theme.canvas(WIDTH, height)
-    _draw_header(draw, state, names)
+    _draw_header(image, draw, state, names)
     pool_origin = (MARGIN + 20, header_h + 10)
     pool_middle = pool_origin[0] + (3 * POOL_CARD[0] + 2 * POOL_GAP) / 2
-    theme.centred_text(draw, (pool_middle, header_h - 8), "Pool", 18, theme.MUTED)
+    _label(image, (pool_middle, header_h - 8), "Pool", 18, theme.MUTED, "mm")
     _draw_pool(image, draw, state, pool_origin)
     side_x = MARGIN + 3 * (POOL_CARD[0] + POOL_GAP) + 60
     _draw_side(image, draw, state, side_x, header_h - 20)
-    _draw_last_move(draw, state, names, (side_x + 3 * 94 + 20, header_h - 10, WIDTH - MARGIN, header_h + 300))
+    _draw_last_move(image, draw, state, names, (side_x + 3 * 94 + 20, header_h - 10, WIDTH - MARGIN, header_h + 300))
     y = header_h + middle_h
     for seat in range(2):
         _draw_player_panel(image, draw, state, seat, _seat_name(names, seat), y, panel_heights[seat])
@@ -435,11 +581,15 @@ def render_table(state: OctaState, names: Sequence[str], viewer: int | None = No
 
 
 def _draw_last_move(
-    draw: ImageDraw.ImageDraw, state: OctaState, names: Sequence[str], box: tuple[int, int, int, int]
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    state: OctaState,
+    names: Sequence[str],
+    box: tuple[int, int, int, int],
 ) -> None:
     x0, y0, x1, _y1 = box
     draw.rounded_rectangle(box, radius=12, fill=theme.PANEL)
-    draw.text((x0 + 14, y0 + 12), "Last move", font=theme.font(17), fill=theme.MUTED)
+    _label(image, (x0 + 14, y0 + 12), "Last move", 17, theme.MUTED)
     text = last_action_text(state, names) or "-"
     for suit, symbol in SUIT_SYMBOLS.items():  # the bundled font has no suit glyphs
         text = text.replace(symbol, suit)
@@ -458,7 +608,7 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[s
     return lines
 
 
-def _draw_header(draw: ImageDraw.ImageDraw, state: OctaState, names: Sequence[str]) -> None:
+def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, names: Sequence[str]) -> None:
     if state.over:
         title = _result_line(state, names)
         colour = theme.HIGHLIGHT
@@ -468,7 +618,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: OctaState, names: Sequence[st
     draw.rectangle((0, 0, WIDTH, 8), fill=colour)
     draw.text((MARGIN, 18), title, font=theme.font(30), fill=theme.INK)
     if not state.over:
-        draw.text((MARGIN, 56), step_text(state), font=theme.font(19), fill=theme.MUTED)
+        _label(image, (MARGIN, 56), step_text(state), 19, theme.MUTED)
 
 
 def _result_line(state: OctaState, names: Sequence[str]) -> str:
@@ -541,16 +691,16 @@ def render_hand(state: OctaState, names: Sequence[str], seat: int) -> theme.Pict
     image, draw = theme.canvas(WIDTH, height)
     colour = theme.SEAT_COLOURS[seat]
     draw.rectangle((0, 0, WIDTH, 8), fill=colour)
-    draw.text((MARGIN, 20), f"{_seat_name(names, seat)}'s hand: {len(hand)} cards", font=theme.font(28), fill=theme.INK)
+    _label(image, (MARGIN, 20), f"{_seat_name(names, seat)}'s hand: {len(hand)} cards", 28, theme.INK)
     if state.current == seat and not state.over:
         hint = step_text(state)
-        draw.text((MARGIN, 52), hint[:90], font=theme.font(17), fill=theme.MUTED)
+        _label(image, (MARGIN, 52), hint[:90], 17, theme.MUTED)
     for index, card in enumerate(hand):
         row, col = divmod(index, per_row)
         x = MARGIN + col * (HAND_CARD[0] + gap)
         y = 84 + row * (HAND_CARD[1] + 34)
         draw_face_card(image, draw, (x, y, x + HAND_CARD[0], y + HAND_CARD[1]), card)
-        theme.centred_text(draw, (x + HAND_CARD[0] / 2, y + HAND_CARD[1] + 15), card, 17, theme.MUTED)
+        _label(image, (x + HAND_CARD[0] / 2, y + HAND_CARD[1] + 15), card, 17, theme.MUTED, "mm")
     cards = ", ".join(card_name(c) for c in hand) or "no cards"
     description = f"{_seat_name(names, seat)}'s hand ({len(hand)} cards): {cards}."
     return theme.to_picture(image, description, "octa_hand.png")
