@@ -19,7 +19,7 @@ import collections
 import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import discord
 from discord import app_commands
@@ -35,7 +35,7 @@ CONTROL = "menu"  # the one control name of every menu's button and selects
 OPTIONS_LIMIT = 25  # Discord's limit for a select's options and for autocomplete choices
 SEPARATOR = "|"  # between the parts of a select's custom id; a choice never contains it
 PAGE = SEPARATOR + "page"  # an option value asking for another page of the same step
-RECENT_PICTURES = 64  # step pictures kept for the next step of the same turn
+RECENT_POSITIONS = 64  # positions whose step pictures are kept for the next click
 GONE = "That choice is not possible now: open the menu again."
 MISMATCH = "Those choices do not go together: pick again."
 
@@ -128,7 +128,7 @@ class Menus:
         self.done = done  # the answer once the action took effect: "Done. <what happened>"
         self.draw = draw  # draws a step's picture in a worker process
         # Steps of one turn often show the same picture (Octa's hand at every step): drawn once.
-        self._recent: collections.OrderedDict[tuple, Picture] = collections.OrderedDict()
+        self._pictures: Recent[Picture] = Recent(RECENT_POSITIONS)
         self.menus: dict[str, tuple[ActionMenu, Any]] = {}  # name -> (menu, engine)
         controls.button(CONTROL, self._open, ack="private")
         controls.select(CONTROL, self._choose)
@@ -225,13 +225,11 @@ class Menus:
         """A step's picture, drawn once per position: the same drawing of the same stored state
         (one of its arguments) is the same picture."""
         others = repr([arg for arg in drawing.args if arg is not session.state])
-        key = (session.id, hash(json.dumps(session.record.state)), drawing.draw, others)
-        picture = self._recent.get(key)
+        key = (*_position(session), drawing.draw, others)
+        picture = self._pictures.get(key)
         if picture is None:
-            picture = self._recent[key] = await self.draw(drawing)
-            while len(self._recent) > RECENT_PICTURES:
-                self._recent.popitem(last=False)
-        self._recent.move_to_end(key)
+            picture = await self.draw(drawing)
+            self._pictures.put(key, picture)
         return picture
 
     def _select(
@@ -302,6 +300,33 @@ class Menus:
         fits = menu.matches or (lambda value, typed: value.lower().startswith(typed.strip().lower()))
         fitting = [app_commands.Choice(name=name[:100], value=value) for value, name in named if fits(value, current)]
         return fitting[:OPTIONS_LIMIT]
+
+
+T = TypeVar("T")
+
+
+class Recent(Generic[T]):
+    """The last few values worked out, by key (least recently used dropped first)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._values: collections.OrderedDict[Any, T] = collections.OrderedDict()
+
+    def get(self, key: Any) -> T | None:
+        value = self._values.get(key)
+        if value is not None:
+            self._values.move_to_end(key)
+        return value
+
+    def put(self, key: Any, value: T) -> None:
+        self._values[key] = value
+        while len(self._values) > self.size:
+            self._values.popitem(last=False)
+
+
+def _position(session: GameSession) -> tuple[int, int]:
+    """A session's position as stored: what a step's picture depends on."""
+    return session.id, hash(json.dumps(session.record.state))
 
 
 def _page(values: list[str], page: int) -> tuple[list[str], bool]:
