@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar
 
 from engines.base import Game, GameState, IllegalAction, Outcome, ranks_from_scores, rng_from
@@ -162,6 +163,18 @@ def aim_options(state: OctagoneState, shield: str, box: str | None = None) -> li
     return options
 
 
+@cache
+def _openings(level: str) -> tuple[tuple[str, str], ...]:
+    """Every White Lady opening (box, direction) on the empty board: the same in every game of a
+    level, so worked out once (336 aims were tried at every click of the opening's menu)."""
+    return tuple(
+        (box, direction)
+        for box in BOXES
+        for direction in DIRECTIONS
+        if designated_box({box}, box, direction, WHITE_LADY, level) is not None
+    )
+
+
 # --- stored games -------------------------------------------------------------------------------
 
 _SCHEMA_1_REASONS = {
@@ -287,7 +300,9 @@ class OctagoneEngine(Game[OctagoneState]):
             return []
         actions: list[dict[str, Any]] = []
         if seat == state.to_move:
-            if state.opening:
+            if state.opening and not state.board:
+                actions.extend({"type": "white_lady", "box": b, "direction": d} for b, d in _openings(state.level))
+            elif state.opening:
                 for box in BOXES:
                     for option in aim_options(state, WHITE_LADY, box):
                         actions.append({"type": "white_lady", "box": box, "direction": option["direction"]})

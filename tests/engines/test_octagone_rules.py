@@ -614,3 +614,17 @@ def test_every_listed_action_is_accepted(seed, moves):
                 except IllegalAction:
                     accepted = False
                 assert accepted == (action in listed)
+
+
+@pytest.mark.parametrize("level", [BASIC, ADVANCED])
+def test_the_white_lady_openings_are_every_aim_that_designates_a_box(level):
+    """The openings are worked out once per level; they must be exactly the aims of the empty board."""
+    state = ENGINE.new_game(2, {"level": level}, seed=3)
+    starter = ENGINE.to_act(state)[0]
+    expected = [
+        {"type": "white_lady", "box": box, "direction": option["direction"]}
+        for box in BOXES
+        for option in aim_options(state, WHITE_LADY, box)
+    ]
+    assert [a for a in ENGINE.legal_actions(state, starter) if a["type"] != "resign"] == expected
+    assert len(expected) > len(BOXES), "most boxes have several aims"
