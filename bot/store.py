@@ -219,14 +219,20 @@ class _Statement:
 
 def _run_in_thread(connection: sqlite3.Connection, begin: bool, statements: list[_Statement], rows: bool) -> Any:
     """Runs in the database thread: BEGIN (the first time), then the statements; the last
-    statement's cursor, or with ``rows`` its rows."""
+    statement's cursor, or with ``rows`` its rows. A failure rolls back here, in the same trip,
+    so the next job on the connection never finds a broken transaction open."""
     if begin:
         _begin_immediate(connection)
-    cursor = None
-    for statement in statements:
-        run = connection.executemany if statement.many else connection.execute
-        cursor = run(statement.sql, statement.params)
-    return cursor.fetchall() if rows and cursor is not None else cursor
+    try:
+        cursor = None
+        for statement in statements:
+            run = connection.executemany if statement.many else connection.execute
+            cursor = run(statement.sql, statement.params)
+        return cursor.fetchall() if rows and cursor is not None else cursor
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
 
 
 def _begin_immediate(connection: sqlite3.Connection) -> None:
@@ -246,20 +252,30 @@ class Transaction:
 
     Writes whose result nobody needs wait in a buffer; the buffer goes to the database thread
     in one trip with the next statement that returns something, or with COMMIT. A move's
-    change (state, action, outbox) is then one trip instead of one per statement: under load,
-    every trip waits for the busy event loop to resume it, with the write lock held.
+    change (state, action, outbox) is then one trip, BEGIN to COMMIT, instead of one per
+    statement: under load every trip waits for the busy event loop to resume it.
+
+    A transaction of one trip needs no lock: the database thread runs trips one after another,
+    so it cannot interleave with another. A transaction of several trips takes the write lock
+    at its first trip, and a one-trip transaction waits while such a one is open.
     """
 
-    def __init__(self, db: aiosqlite.Connection):
+    def __init__(self, db: aiosqlite.Connection, writer: asyncio.Lock):
         self._db = db
+        self._writer = writer
         self._buffer: list[_Statement] = []
         self.begun = False
+        self.holding = False  # this transaction holds the write lock
 
     def _later(self, sql: str, params: Any = (), many: bool = False) -> None:
         self._buffer.append(_Statement(sql, params, many))
 
-    async def _now(self, sql: str | None = None, params: Any = (), rows: bool = False) -> Any:
+    async def _now(self, sql: str | None = None, params: Any = (), rows: bool = False, last: bool = False) -> Any:
         """The buffered writes and then ``sql``, in one trip; the cursor of the last one (or its rows)."""
+        single_trip = last and not self.begun
+        if not self.holding and (not single_trip or self._writer.locked()):
+            await self._writer.acquire()
+            self.holding = True
         statements, self._buffer = self._buffer, []
         if sql is not None:
             statements.append(_Statement(sql, params))
@@ -269,7 +285,12 @@ class Transaction:
         return await connection._execute(lambda: _run_in_thread(connection._conn, begin, statements, rows))
 
     async def _commit(self) -> None:
-        await self._now("COMMIT")
+        await self._now("COMMIT", last=True)
+
+    def _release(self) -> None:
+        if self.holding:
+            self.holding = False
+            self._writer.release()
 
     # ---------------------------------------------------------------- sessions
     async def insert_session(
@@ -482,17 +503,19 @@ class Store:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
         """One atomic write: everything done through the yielded object commits together or not at all."""
-        async with self._writer:
-            tx = Transaction(self._db)
-            try:
-                yield tx
-                await tx._commit()
-            except BaseException:
-                # Nothing to undo if nothing reached the database, or if COMMIT went through
-                # while its caller was cancelled.
-                if tx.begun and self._db.in_transaction:
-                    await self._db.execute("ROLLBACK")
-                raise
+        tx = Transaction(self._db, self._writer)
+        try:
+            yield tx
+            await tx._commit()
+        except BaseException:
+            # Only a transaction of several trips can be left open (a failed trip rolls back in
+            # the database thread); nothing to undo if COMMIT went through while its caller was
+            # cancelled.
+            if tx.holding and self._db.in_transaction:
+                await self._db.execute("ROLLBACK")
+            raise
+        finally:
+            tx._release()
 
     # ------------------------------------------------------------------- reads
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:

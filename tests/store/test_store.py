@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
@@ -162,3 +163,37 @@ async def test_the_live_session_lookup_uses_the_partial_index(store):
     ) as cursor:
         plan = " ".join(str(row[-1]) for row in await cursor.fetchall())
     assert "one_live_session_per_channel" in plan
+
+
+async def test_concurrent_changes_commit_whole_and_a_failing_one_changes_nothing(store):
+    """One-trip transactions run without the lock, beside one of several trips (a timer's id
+    comes back mid-way) and one that fails: each commits whole or not at all."""
+    records = [await store.get_session(await new_session(store, channel=n)) for n in range(1, 21)]
+
+    async def with_timer(record):
+        async with store.transaction() as tx:
+            await tx.update_session(record, NOW)
+            await tx.add_timer(record.id, "clock", NOW + timedelta(minutes=1))
+            await tx.append_action(record.id, 1, 5, {"type": "add", "amount": 1}, NOW)
+
+    async def failing(record):
+        async with store.transaction() as tx:
+            await tx.update_session(record, NOW)
+            await tx.append_action(record.id, 1, 5, {"type": "add", "amount": 1}, NOW)
+            await tx.append_action(record.id, 1, 5, {"type": "add", "amount": 2}, NOW)  # the same number twice
+
+    for record in records:
+        record.state = {"total": 1}
+    records[0].actions = records[1].actions = 1  # save() counts the others' actions itself
+    changes = [save(store, r, (5, {"type": "add", "amount": 1})) for r in records[2:]]
+    outcomes = await asyncio.gather(with_timer(records[0]), failing(records[1]), *changes, return_exceptions=True)
+
+    assert isinstance(outcomes[1], sqlite3.IntegrityError)
+    assert [o for i, o in enumerate(outcomes) if i != 1] == [None] * 19
+    assert (await store.get_session(records[1].id)).state == {"total": 0}, "the failed change left nothing"
+    assert await store.actions(records[1].id) == []
+    for record in [records[0], *records[2:]]:
+        assert (await store.get_session(record.id)).state == {"total": 1}
+        assert len(await store.actions(record.id)) == 1
+    assert [t.kind for t in await store.timers(records[0].id)] == ["clock"]
+    assert await store.integrity_check() == "ok"
