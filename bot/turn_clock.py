@@ -50,8 +50,9 @@ class TurnClock:
             return
         if change.record.status != "active":
             return
-        change.cancel_timers([WARNING, FORFEIT])
-        change.meta.turn_deadline = None
+        if change.meta.turn_deadline is not None:  # a clock is running (without one, nothing to cancel)
+            change.cancel_timers([WARNING, FORFEIT])
+            change.meta.turn_deadline = None
         seconds = await self.seconds(change.record.guild_id)
         to_act = self.games[change.record.game].engine.to_act(change.state)
         if not seconds or len(to_act) != 1 or change.record.players[to_act[0]] == self.bot.user.id:
