@@ -247,6 +247,31 @@ def _begin_immediate(connection: sqlite3.Connection) -> None:
                 raise StoreBusy() from error
 
 
+class _WriteGate:
+    """When a transaction may send its trips to the database thread. One of several trips holds
+    the gate through all of them; one of a single trip only waits until none is open, holding
+    nothing (the database thread runs trips one after another, so it cannot interleave). Were
+    single trips to take turns on a lock, each would hold it for a loop iteration under load."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._free = asyncio.Event()
+        self._free.set()
+
+    async def hold(self) -> None:
+        await self._lock.acquire()
+        self._free.clear()
+
+    def release(self) -> None:
+        self._free.set()
+        self._lock.release()
+
+    async def wait_until_free(self) -> None:
+        # The caller sends its trip right after this returns, with no await in between.
+        while self._lock.locked():
+            await self._free.wait()
+
+
 class Transaction:
     """The writes of one transaction. Only :meth:`Store.transaction` makes one.
 
@@ -255,26 +280,25 @@ class Transaction:
     change (state, action, outbox) is then one trip, BEGIN to COMMIT, instead of one per
     statement: under load every trip waits for the busy event loop to resume it.
 
-    A transaction of one trip needs no lock: the database thread runs trips one after another,
-    so it cannot interleave with another. A transaction of several trips takes the write lock
-    at its first trip, and a one-trip transaction waits while such a one is open.
+    The gate (:class:`_WriteGate`) keeps a transaction of several trips whole.
     """
 
-    def __init__(self, db: aiosqlite.Connection, writer: asyncio.Lock):
+    def __init__(self, db: aiosqlite.Connection, gate: _WriteGate):
         self._db = db
-        self._writer = writer
+        self._gate = gate
         self._buffer: list[_Statement] = []
         self.begun = False
-        self.holding = False  # this transaction holds the write lock
+        self.holding = False  # this transaction holds the gate
 
     def _later(self, sql: str, params: Any = (), many: bool = False) -> None:
         self._buffer.append(_Statement(sql, params, many))
 
     async def _now(self, sql: str | None = None, params: Any = (), rows: bool = False, last: bool = False) -> Any:
         """The buffered writes and then ``sql``, in one trip; the cursor of the last one (or its rows)."""
-        single_trip = last and not self.begun
-        if not self.holding and (not single_trip or self._writer.locked()):
-            await self._writer.acquire()
+        if not self.holding and last and not self.begun:
+            await self._gate.wait_until_free()
+        elif not self.holding:
+            await self._gate.hold()
             self.holding = True
         statements, self._buffer = self._buffer, []
         if sql is not None:
@@ -290,7 +314,7 @@ class Transaction:
     def _release(self) -> None:
         if self.holding:
             self.holding = False
-            self._writer.release()
+            self._gate.release()
 
     # ---------------------------------------------------------------- sessions
     async def insert_session(
@@ -464,7 +488,7 @@ class Store:
 
     def __init__(self, connection: aiosqlite.Connection):
         self._db = connection
-        self._writer = asyncio.Lock()
+        self._gate = _WriteGate()
 
     @classmethod
     async def open(cls, path: str) -> Store:
@@ -503,7 +527,7 @@ class Store:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
         """One atomic write: everything done through the yielded object commits together or not at all."""
-        tx = Transaction(self._db, self._writer)
+        tx = Transaction(self._db, self._gate)
         try:
             yield tx
             await tx._commit()
