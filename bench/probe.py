@@ -96,9 +96,9 @@ class Probe:
         controls, tree = self.bot.platform.controls, self.bot.tree
         run, call = controls.run, tree._call
 
-        async def run_control(interaction: discord.Interaction, *args: Any) -> None:
+        async def run_control(interaction: discord.Interaction, *args: Any, **kwargs: Any) -> None:
             try:
-                await run(interaction, *args)
+                await run(interaction, *args, **kwargs)
             finally:
                 self._finish(interaction.id)
 

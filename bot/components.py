@@ -66,11 +66,15 @@ class Controls:
     def modal(self, name: str, handler: ModalHandler) -> None:
         self._modals[name] = Registered(handler, "private")
 
-    async def run(self, interaction: discord.Interaction, found: Registered | None, *args: Any) -> None:
+    async def run(
+        self, interaction: discord.Interaction, found: Registered | None, *args: Any, starts: bool = True
+    ) -> None:
+        """``starts``: the control starts something (a button); a select or a form continues what a
+        button started, so it is never turned away when busy: that would waste the steps taken."""
         if found is None:
             await reply_private(interaction, NO_LONGER_AVAILABLE)
             return
-        if await turned_away(interaction):
+        if starts and await turned_away(interaction):
             return
         if found.ack != "modal":
             await acknowledge(interaction, private=found.ack == "private")
@@ -82,7 +86,7 @@ class Controls:
     async def on_select(
         self, interaction: discord.Interaction, session_id: int, name: str, arg: str, values: list[str]
     ) -> None:
-        await self.run(interaction, self._selects.get(name), session_id, arg, values)
+        await self.run(interaction, self._selects.get(name), session_id, arg, values, starts=False)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Modal submissions, matched by pattern: no modal object is kept in memory."""
@@ -97,7 +101,9 @@ class Controls:
             for child in ([row["component"]] if "component" in row else row.get("components", []))
             if "custom_id" in child
         }
-        await self.run(interaction, self._modals.get(match["name"]), int(match["sid"]), match["arg"], values)
+        await self.run(
+            interaction, self._modals.get(match["name"]), int(match["sid"]), match["arg"], values, starts=False
+        )
 
 
 class SessionButton(

@@ -19,7 +19,8 @@ class Settings:
     log_level: str = "INFO"
     render_workers: int = CORES  # processes drawing pictures
     thinking_workers: int = CORES  # processes where computer players think
-    picture_queue_limit: int = 200  # pictures waiting or drawing before players are told "busy"
+    # Pictures waiting or drawing before a player starting a move is told "busy" (about 0.5 s on 2 cores).
+    picture_queue_limit: int = 40
     thinking_queue_limit: int = 40  # computer moves waiting or thinking before players are told "busy"
 
     @classmethod

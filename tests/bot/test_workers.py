@@ -63,3 +63,19 @@ async def test_a_full_picture_queue_turns_players_away_before_anything_changes(w
 
     await world.ada.click(game, label="+1")
     assert (await world.session()).state.total == 1, "once the queue drained, the move is played"
+
+
+async def test_a_menu_already_open_is_let_through_when_busy(world):
+    """Turning away the last step of a move would waste the steps taken: only starts wait."""
+    await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo, wide=True)
+    await world.bo.click(world.channel.last_message, label="Accept")
+    menu = (await world.ada.click(world.channel.last_message, label="Add…")).response
+    pictures = world.platform.pictures
+    drawing_elsewhere = asyncio.ensure_future(pictures.run(time.sleep, 0.5))
+    await asyncio.sleep(0)
+    assert pictures.full
+
+    await world.ada.select(menu, ["5"])
+    await drawing_elsewhere
+    assert menu.content == "Done. **Ada** added 5."
+    assert (await world.session()).state.total == 5
