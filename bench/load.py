@@ -57,6 +57,7 @@ class Tally:
     answers: list[float] = dataclasses.field(default_factory=list)  # arrival -> first response, per interaction
     pictures: list[float] = dataclasses.field(default_factory=list)  # arrival of the move -> its picture out
     unoffered: int = 0  # ticks where every session was already moving
+    completed: list[float] = dataclasses.field(default_factory=list)  # when each move was done
 
 
 def percentile(samples: Sequence[float], share: float) -> float:
@@ -149,18 +150,29 @@ class Driver:
         actor = table.actors[self.random.choice(session.players)]
         if self.random.random() < GOT_IT_SHARE:
             last, finished = await self.interact(actor.slash(table.channel, "octagion gotit"))
-            if finished:
+            if self._answered(last, finished, "🖐"):  # else refused, e.g. busy, or the round just ended
                 await self.picture_of(table, last)
             return
         variant = "".join(self.random.sample("12345678", 8))
         last, finished = await self.interact(actor.slash(table.channel, "octagion play", cards=variant))
-        if finished:
-            self.tally.moves += 1  # a variant is private: no public picture to wait for
+        if self._answered(last, finished, "Only you can see this."):
+            self.moved()  # a variant is private: no public picture to wait for
+
+    def _answered(self, interaction_id: int, finished: bool, sign: str) -> bool:
+        """Whether the bot's private answer says the action took effect (``sign`` is in it)."""
+        if finished and sign in self._result_of(interaction_id).content:
+            return True
+        self.tally.refused += 1
+        return False
+
+    def moved(self) -> None:
+        self.tally.moves += 1
+        self.tally.completed.append(time.perf_counter())
 
     async def picture_of(self, table: Table, interaction_id: int) -> None:
         arrived = self.probe.arrived[interaction_id]
         out = await self.probe.picture_after(table.channel.id, arrived)
-        self.tally.moves += 1
+        self.moved()
         if out is None:
             self.tally.lost += 1
         else:
@@ -335,9 +347,8 @@ async def measured(driver: Driver, probe: Any, rate: float, seconds: float, data
     lags: list[float] = []
     stop = asyncio.Event()
     monitor = asyncio.ensure_future(lag_monitor(lags, stop))
-    cpu_before, wall = probe.cpu_snapshot(), time.perf_counter()
+    cpu_before, start = probe.cpu_snapshot(), time.perf_counter()
     tally = await driver.offer(rate, seconds)
-    elapsed = time.perf_counter() - wall
     cpu_after = probe.cpu_snapshot()
     stop.set()
     await monitor
@@ -346,7 +357,8 @@ async def measured(driver: Driver, probe: Any, rate: float, seconds: float, data
     return {
         "sessions": sessions,
         "offered": rate,
-        "moves/s": tally.moves / elapsed,
+        # Moves done while moves were offered (those finishing later still give their times).
+        "moves/s": sum(start <= t <= start + seconds for t in tally.completed) / seconds,
         "answer": tally.answers,
         "picture": tally.pictures,
         "bot CPU ms/move": (cpu_after["bot"] - cpu_before["bot"]) / moves * 1000,
