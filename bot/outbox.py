@@ -99,12 +99,14 @@ class Outbox:
         self._draining[session_id] = asyncio.get_running_loop().create_task(self._drain(session_id))
 
     async def flush(self, session_id: int) -> bool:
-        """Send this session's entries now; whether none is left pending (for a first message)."""
+        """Send this session's entries now; whether all of those went out (for a first message).
+        Entries added meanwhile do not count: a computer opponent may already have moved."""
+        waiting = {entry.id for entry in await self.store.outbox(session_id)}
         task = self._draining.get(session_id)
         if task is not None and not task.done():
             await asyncio.shield(task)
         await self._drain(session_id, single_pass=True)
-        return not await self.store.outbox(session_id)
+        return not waiting & {entry.id for entry in await self.store.outbox(session_id)}
 
     async def _drain(self, session_id: int, single_pass: bool = False) -> None:
         try:
