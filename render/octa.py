@@ -213,25 +213,8 @@ def _label(
     fill: tuple[int, int, int],
     anchor: str = "la",
 ) -> None:
-    """``draw.text`` for a recurring label (``anchor="mm"`` centres it, as theme.centred_text)."""
-    x, y = xy
-    mask, (left, top) = _label_mask(text, size, anchor, math.modf(x)[0], math.modf(y)[0])
-    image.paste(fill, (int(x) + left, int(y) + top), mask)
-
-
-@lru_cache(maxsize=512)
-def _label_mask(
-    text: str, size: int, anchor: str, fraction_x: float, fraction_y: float
-) -> tuple[Image.Image, tuple[int, int]]:
-    """The glyph mask of ``text`` and its top-left corner relative to the whole-pixel anchor point.
-    Text drawn at the same fractional position lands on the same pixels, so that is in the key."""
-    font = theme.font(size)
-    left, top, right, bottom = font.getbbox(text, anchor=anchor)
-    pad = 2  # glyph masks may reach a pixel beyond the measured box
-    origin_x, origin_y = pad - min(math.floor(left), 0), pad - min(math.floor(top), 0)
-    mask = Image.new("L", (origin_x + math.ceil(right) + pad, origin_y + math.ceil(bottom) + pad), 0)
-    ImageDraw.Draw(mask).text((origin_x + fraction_x, origin_y + fraction_y), text, 255, font, anchor)
-    return mask, (-origin_x, -origin_y)
+    """``draw.text`` for a recurring label, anchored at its top left unless told otherwise."""
+    theme.write(image, xy, text, size, fill, anchor)
 
 
 _MEASURE = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # text_size needs a drawing, not a particular one

@@ -125,23 +125,11 @@ def _paste(
     image.paste(colour if colour is not None else sprite.image, corner, sprite.mask)
 
 
-@lru_cache(maxsize=512)  # the labels, names and counts of a few games at once
-def _text_sprite(text: str, size: int, anchor: str, fraction: tuple[float, float]) -> _Sprite:
-    """The antialiased coverage of ``text`` (an "L" mask): Pillow lays glyphs out anew on every call."""
-    font = theme.font(size)
-    left, top, right, bottom = font.getbbox(text, anchor=anchor)
-    x0, y0 = math.floor(left) - 2, math.floor(top) - 2
-    mask = Image.new("L", (math.ceil(right) - x0 + 2, math.ceil(bottom) - y0 + 2))
-    ImageDraw.Draw(mask).text((fraction[0] - x0, fraction[1] - y0), text, fill=255, font=font, anchor=anchor)
-    return _Sprite(mask, mask, (x0, y0))
-
-
 def _write(
     image: Image.Image, xy: tuple[float, float], text: str, size: int, colour: tuple[int, int, int], anchor: str = "mm"
 ) -> None:
-    """Text as ``ImageDraw.text`` draws it, from a cached mask."""
-    whole, fraction = _split_pixel(xy)
-    _paste(image, _text_sprite(text, size, anchor, fraction), whole, colour)
+    """Text as ``ImageDraw.text`` draws it."""
+    theme.write(image, xy, text, size, colour, anchor)
 
 
 def _sprite_canvas(

@@ -134,27 +134,8 @@ def square_centre(square: str) -> tuple[int, int]:
 def _text(
     image: Image.Image, xy: tuple[float, float], text: str, size: int, fill=theme.INK, anchor: str = "mm"
 ) -> None:
-    """The pixels ``ImageDraw.text`` would draw, from a cached mask: most labels repeat from
-    picture to picture, and rendering glyphs costs more than blending a mask."""
-    x, y = xy
-    mask, (left, top) = _text_mask(text, size, anchor, x % 1, y % 1)
-    image.paste(fill, (int(x) + left, int(y) + top), mask)
-
-
-@lru_cache(maxsize=512)
-def _text_mask(text: str, size: int, anchor: str, x_fraction: float, y_fraction: float):
-    """``text``'s coverage mask (what ``ImageDraw.text`` blends its ink through) and where its
-    corner goes relative to the anchor point. FreeType positions glyphs by the anchor point's
-    fraction of a pixel, so that is part of the key."""
-    font = theme.font(size * SCALE)
-    box = ImageDraw.Draw(Image.new("L", (1, 1))).textbbox((0, 0), text, font=font, anchor=anchor)
-    left, top, right, bottom = math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])
-    pad = 2  # room for the fraction and any pixel the box rounds away
-    mask = Image.new("L", (right - left + 2 * pad, bottom - top + 2 * pad))
-    # Full ink on black: each pixel ends up exactly its glyph coverage.
-    origin = (pad - left + x_fraction, pad - top + y_fraction)
-    ImageDraw.Draw(mask).text(origin, text, font=font, fill=255, anchor=anchor)
-    return mask, (left - pad, top - pad)
+    """Text of ``size`` in the finished picture, on the 2x canvas."""
+    theme.write(image, xy, text, size * SCALE, fill, anchor)
 
 
 @lru_cache(maxsize=256)

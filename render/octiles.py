@@ -118,19 +118,6 @@ def _ribbon(pixels: list[tuple[float, float]], half_width: float) -> list[tuple[
     return left + right[::-1]
 
 
-@lru_cache(maxsize=512)  # the labels, names and statuses of a few games at once
-def _text_mask(text: str, size: int, anchor: str, fraction: tuple[float, float]) -> tuple[Image.Image, tuple[int, int]]:
-    """The antialiased coverage of ``text``, laid out once (Pillow lays glyphs out anew on every
-    call), and its corner relative to the whole pixel it is drawn at. Glyphs are placed to a
-    fraction of a pixel, so ``fraction`` (of the position) is part of the key."""
-    font = theme.font(size)
-    left, top, right, bottom = font.getbbox(text, anchor=anchor)
-    x0, y0 = math.floor(left) - 2, math.floor(top) - 2
-    mask = Image.new("L", (math.ceil(right) - x0 + 2, math.ceil(bottom) - y0 + 2))
-    ImageDraw.Draw(mask).text((fraction[0] - x0, fraction[1] - y0), text, fill=255, font=font, anchor=anchor)
-    return mask, (x0, y0)
-
-
 class _Sprite(NamedTuple):
     """Something drawn once on a small transparent canvas, pasted where it belongs. Shapes drawn at
     2x have hard edges, so a 1-bit mask pastes the same pixels as drawing, and quickly."""
@@ -167,11 +154,8 @@ class _Board:
             self.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour)
 
     def write(self, xy: tuple[float, float], text: str, size: int, colour, anchor: str = "mm") -> None:
-        """Text at a pixel position, as ``ImageDraw.text`` draws it, from a cached mask."""
-        x, y = xy
-        whole_x, whole_y = int(x), int(y)  # Pillow's split: whole pixel + glyph offset (positions are > 0)
-        mask, (dx, dy) = _text_mask(text, size, anchor, (x - whole_x, y - whole_y))
-        self.image.paste(colour, (whole_x + dx, whole_y + dy), mask)
+        """Text at a pixel position, as ``ImageDraw.text`` draws it."""
+        theme.write(self.image, xy, text, size, colour, anchor)
 
     def text(self, point, text: str, size_units: float, colour, anchor: str = "mm") -> None:
         self.write(self.px(point), text, self.length(size_units), colour, anchor)

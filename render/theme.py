@@ -77,6 +77,35 @@ def to_picture(image: Image.Image, description: str, filename: str = "board.png"
     return Picture(buffer.getvalue(), description, filename)
 
 
+def write(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: tuple[int, int, int],
+    anchor: str = "mm",
+) -> None:
+    """The pixels ``ImageDraw.text`` draws, from a cached mask: laying out glyphs costs more than
+    blending a mask, and most labels recur from picture to picture. Text that is new in every
+    picture (a headline, the last move) is as cheap drawn directly."""
+    x, y = xy
+    whole_x, whole_y = int(x), int(y)  # Pillow's split: a whole pixel and the glyphs' offset
+    mask, (left, top) = _text_mask(text, size, anchor, (x - whole_x, y - whole_y))
+    image.paste(fill, (whole_x + left, whole_y + top), mask)
+
+
+@lru_cache(maxsize=2048)  # the labels, names and counts of the games being played
+def _text_mask(text: str, size: int, anchor: str, fraction: tuple[float, float]) -> tuple[Image.Image, tuple[int, int]]:
+    """The antialiased coverage of ``text`` and its corner relative to the whole pixel it is drawn
+    at. Glyphs are placed to a fraction of a pixel, so the fraction is part of the key."""
+    face = font(size)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    x0, y0 = math.floor(left) - 2, math.floor(top) - 2
+    mask = Image.new("L", (math.ceil(right) - x0 + 2, math.ceil(bottom) - y0 + 2))
+    ImageDraw.Draw(mask).text((fraction[0] - x0, fraction[1] - y0), text, fill=255, font=face, anchor=anchor)
+    return mask, (x0, y0)
+
+
 def text_size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font(size))
     return right - left, bottom - top
