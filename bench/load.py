@@ -8,9 +8,9 @@ variant with `/octagion play`, and sometimes Got it!). SimCord's settling (it wa
 every interaction) is turned off while the load runs, so interactions overlap as they would
 on Discord. Times and CPU are the bot's own, taken by :mod:`bench.probe`.
 
-    python -m bench load [--sessions 1000] [--rate 50 100] [--seconds 30]
+    python -m bench load [--sessions 1000] [--rate 50 100 150] [--seconds 30]
 
-Each rate is a separate run on the same sessions; one table row per run.
+Each rate is a separate run on the same sessions, reported one after the other.
 """
 
 from __future__ import annotations
@@ -411,7 +411,9 @@ def shown(report: dict[str, Any]) -> str:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench load", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, default=1000)
-    parser.add_argument("--rate", type=float, nargs="+", default=[50.0, 150.0], help="offered moves/s, one run each")
+    parser.add_argument(
+        "--rate", type=float, nargs="+", default=[50.0, 100.0, 150.0], help="offered moves/s, one run each"
+    )
     parser.add_argument("--seconds", type=float, default=30.0)
     options = parser.parse_args(argv)
     reports = asyncio.run(run(options.sessions, options.rate, options.seconds))
