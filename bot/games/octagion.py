@@ -143,7 +143,7 @@ class OctagionAdapter(GameAdapter):
         chosen |= {"treatment": treatment, "party": party or None}
         await self.open_lobby(interaction, {key: v for key, v in chosen.items() if v is not None}, teams)
 
-    @app_commands.command(name="play", description="Set your team's variant, e.g. S5 T7 R3 A1 N4 G2 E8 R6.")
+    @app_commands.command(name="play", description="Set your team's variant, e.g. S5 T7 R3 A1 N8 G2 E4 R6.")
     @app_commands.describe(cards="Cards in order: S5 T7 ...; a digit = that position's letter, * Treatment, _ empty")
     async def play(self, interaction: discord.Interaction, cards: str) -> None:
         await acknowledge(interaction)
@@ -368,7 +368,7 @@ class OctagionAdapter(GameAdapter):
             required=False,
             max_length=80,
             default=show.variant_text(variant) if any(variant) else None,
-            placeholder="S5 T7 R3 A1 N4 G2 E8 R6 · a digit, * Treatment, _ empty",
+            placeholder="S5 T7 R3 A1 N8 G2 E4 R6 · a digit, * Treatment, _ empty",
         )
         await interaction.response.send_modal(
             session_modal(session_id, VARIANT, arg, f"Octagion · round {state.round}", [cards])

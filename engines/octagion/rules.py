@@ -307,7 +307,7 @@ def _card_error(card: str) -> str:
 def parse_variant(text: str, sequence: str, treatments_left: int = MAX_TREATMENT_CARDS) -> list[str | None]:
     """Read a variant as a player types it: 8 cells, each a card name, "*" or None.
 
-    Accepts ``S5 T7 R3``, ``S5T7R3A1N4G2E8R6``, bare numbers ``5 7 3 1 4 2 8 6`` (the card with
+    Accepts ``S5 T7 R3``, ``S5T7R3A1N8G2E4R6``, bare numbers ``5 7 3 1 8 2 4 6`` (the card with
     the sequence's letter at that position), ``*`` for a Treatment Card and ``_`` for an
     empty position. Case, spaces and commas do not matter.
     """
