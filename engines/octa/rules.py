@@ -403,9 +403,26 @@ def _legal_actions(state: OctaState, seat: int) -> list[dict[str, Any]]:
             actions += [{"type": "discard", "card": c} for c in _distinct(hand)]
         if len(hand) < HAND_SIZE or (state.discards_this_turn > 0 and len(hand) <= HAND_SIZE):
             actions.append({"type": "end_turn"})
-    actions += _dedupe(_additions(state, seat, hand)) + _fills(state, seat, hand)
+    plays = _dedupe(_additions(state, seat, hand)) + _fills(state, seat, hand)
+    actions += [a for a in plays if not _b_waiting(state) or _uses_taken(state, a)]
     actions.append({"type": "resign"})
     return actions
+
+
+def _b_waiting(state: OctaState) -> bool:
+    """Option B waits for one of the taken pool cards to be played: until then every play must
+    use one, so the hand card that made a taken card playable cannot be spent first."""
+    return state.step == "b_play" and not state.b_played
+
+
+def _uses_taken(state: OctaState, play: Mapping[str, Any]) -> bool:
+    cards = play["cards"] if "cards" in play else [play["card"]]
+    return any(card in state.b_taken for card in cards)
+
+
+def _check_b_play(state: OctaState, play: Mapping[str, Any]) -> None:
+    if _b_waiting(state) and not _uses_taken(state, play):
+        raise IllegalAction("option B: first play one of the cards you took from the pool; your other cards can follow")
 
 
 def _distinct(cards: list[str]) -> list[str]:
@@ -907,6 +924,7 @@ class OctaEngine(Game[OctaState]):
         side = extension_side(run["start"], run_end(run), run["suit"], cards)
         if side is None:
             raise IllegalAction("those cards do not continue that run at one end")
+        _check_b_play(state, {"cards": cards})
         _take_from_hand(state, seat, cards)
         ordered = sorted(cards, key=lambda c: max(card_values(c)) if side == "high" else min(card_values(c)))
         if side == "high":
@@ -922,6 +940,7 @@ class OctaEngine(Game[OctaState]):
         wanted = {"type": "fill_hidden", "owner": action["owner"], "run": action["run"], "card": action["card"].upper()}
         if wanted not in _fills(state, seat, state.hands[seat]):
             raise IllegalAction("that card does not match a face-down card in that run")
+        _check_b_play(state, wanted)
         run = state.runs[wanted["owner"]][wanted["run"]]
         offset = next(
             i
@@ -932,4 +951,6 @@ class OctaEngine(Game[OctaState]):
         state.hands[seat].remove(wanted["card"])
         state.hands[seat].append(hidden)
         run["slots"][offset] = wanted["card"]
+        if state.step == "b_play" and wanted["card"] in state.b_taken:
+            state.b_played = True
         state.record("fill_hidden", seat, owner=wanted["owner"], run=wanted["run"], card=wanted["card"])

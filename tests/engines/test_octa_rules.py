@@ -327,6 +327,36 @@ def test_option_b_extension_of_own_run_counts_as_playing():
     assert {"9S", "2C"} <= set(state.hands[0])  # the rest stays in hand
 
 
+def test_option_b_cannot_spend_the_card_that_made_a_taken_card_playable():
+    """6S makes the taken 7S 8S a run; filling a face-down 6S elsewhere first would leave no
+    taken card playable, and option B would end with all three still in hand."""
+    state = _b_ready()
+    state.hands[0] = ["6S", "3C", "9H"]
+    state.runs[1] = [run(["4S", "5S", "6S"])]
+    state.runs[1][0]["slots"][2] = "#9D"  # face down; the card that belongs there is 6S
+    state = ENGINE.apply(state, 0, {"type": "take_line", "line": "bottom"})
+    spend = {"type": "fill_hidden", "owner": 1, "run": 0, "card": "6S"}
+    assert spend not in ENGINE.legal_actions(state, 0)
+    with pytest.raises(IllegalAction, match="first play one of the cards you took"):
+        ENGINE.apply(state, 0, spend)
+
+    state = ENGINE.apply(state, 0, {"type": "lay_run", "cards": ["6S", "7S", "8S"], "token": False})
+    assert state.b_played
+    assert {"type": "pass_step"} in ENGINE.legal_actions(state, 0)
+
+
+def test_option_b_filling_a_face_down_card_with_a_taken_card_counts_as_playing():
+    state = _b_ready()
+    state.hands[0] = ["6S", "3C", "KH"]  # 6S 7S 8S would be a run too: the line may be taken
+    state.runs[1] = [run(["7D", "8D", "9D", "10D"])]
+    state.runs[1][0]["slots"][3] = "#QC"  # face down; the card that belongs there is 10D, which option B takes
+    state = ENGINE.apply(state, 0, {"type": "take_line", "line": "bottom"})
+    assert not state.b_played
+    state = ENGINE.apply(state, 0, {"type": "fill_hidden", "owner": 1, "run": 0, "card": "10D"})
+    assert state.b_played
+    assert {"type": "pass_step"} in ENGINE.legal_actions(state, 0)
+
+
 def test_option_b_line_must_allow_a_play_and_not_be_protected():
     state = _b_ready()
     lines = {a["line"] for a in ENGINE.legal_actions(state, 0) if a["type"] == "take_line"}
