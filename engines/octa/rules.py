@@ -100,12 +100,10 @@ PLAYERS = 2
 HAND_SIZE = 8
 POOL_SIZE = 8
 ACTIONS_SET_ASIDE = 8
-# (reconstruction) Where the card a Jack uncovers goes: "hand" of the acting player or "discard".
+# (decision 2026-11-23) Where the card a Jack uncovers goes: "hand" of the acting player or "discard".
 JACK_REPLACED_CARD_GOES_TO = "hand"
-# (reconstruction) A King needs this many cards in the chosen source.
+# (decision 2026-11-23) A King takes exactly this many cards; a source with fewer cannot be chosen.
 KING_CARDS = 2
-# (reconstruction) Cards of a token-protected pool run cannot be exchanged by anyone.
-PROTECTED_RUN_BLOCKS_OWNER_EXCHANGE = True
 
 CENTRE = "centre"
 FACE_DOWN = "#"  # a run slot "#7C" holds a face-down 7C placed by a Jack
@@ -144,6 +142,9 @@ class OctaState(GameState):
     exchanged: bool = False
     discards_this_turn: int = 0
     b_taken: list[str] = field(default_factory=list)
+    # Face-down cards a Jack placed this turn, as "owner:card that belongs there": nobody may fill
+    # them before the next turn (decision 2026-11-23).
+    fresh_face_down: list[str] = field(default_factory=list)
     b_played: bool = False
     b_new_run: bool = False
     stock_runouts: int = 0
@@ -286,6 +287,7 @@ def _start_turn(state: OctaState) -> None:
     state.exchanged = False
     state.discards_this_turn = 0
     state.b_taken, state.b_played, state.b_new_run = [], False, False
+    state.fresh_face_down = []
     drew = bool(state.stock)
     if drew:
         state.hands[state.current].append(state.stock.pop())
@@ -322,7 +324,7 @@ def _check_stock(state: OctaState) -> None:
         for seat in range(PLAYERS):
             kept = []
             for index, run in enumerate(state.runs[seat]):
-                if run_length(run) == 3:
+                if len(run["slots"]) == 3:  # every card counts here, face-down ones too (decision)
                     new_stock.extend(slot.lstrip(FACE_DOWN) for slot in run["slots"])
                     returned += 1
                     if state.tokens[seat] == f"run:{index}":
@@ -465,7 +467,7 @@ def _fills(state: OctaState, seat: int, hand: list[str]) -> list[dict[str, Any]]
             for offset, slot in enumerate(run["slots"]):
                 if slot.startswith(FACE_DOWN):
                     wanted = _slot_code(run, offset)
-                    if wanted in hand:
+                    if wanted in hand and f"{owner}:{wanted}" not in state.fresh_face_down:
                         actions.append({"type": "fill_hidden", "owner": owner, "run": index, "card": wanted})
     return _dedupe(actions)
 
@@ -760,6 +762,7 @@ class OctaEngine(Game[OctaState]):
             uncovered = run["slots"][wanted["slot"]]
             (hand if JACK_REPLACED_CARD_GOES_TO == "hand" else state.discard).append(uncovered)
             run["slots"][wanted["slot"]] = FACE_DOWN + state.stock.pop()
+            state.fresh_face_down.append(f"{wanted['owner']}:{uncovered}")
             state.record("use_action", seat, action="jack", owner=wanted["owner"], run=wanted["run"], card=uncovered)
         elif wanted["action"] == "queen":
             taken = [state.pool[p - 1] for p in wanted["positions"]]
@@ -938,6 +941,8 @@ class OctaEngine(Game[OctaState]):
 
     def play_fill_hidden(self, state: OctaState, seat: int, action: Mapping[str, Any]) -> None:
         wanted = {"type": "fill_hidden", "owner": action["owner"], "run": action["run"], "card": action["card"].upper()}
+        if f"{wanted['owner']}:{wanted['card']}" in state.fresh_face_down:
+            raise IllegalAction("a card the Jack turned face down this turn can be replaced from the next turn on")
         if wanted not in _fills(state, seat, state.hands[seat]):
             raise IllegalAction("that card does not match a face-down card in that run")
         _check_b_play(state, wanted)

@@ -168,6 +168,28 @@ def test_jack_may_target_own_run_and_needs_the_stock():
     assert not [a for a in ENGINE.legal_actions(state, 0) if a["type"] == "use_action"]
 
 
+def test_a_card_the_jack_turned_face_down_cannot_be_replaced_in_the_same_turn():
+    state = _action_state("J", runs=[[], [["4H", "5H", "6H"]]])
+    state.hands[0].append("9S")
+    state = ENGINE.apply(state, 0, {"type": "use_action", "action": "jack", "owner": 1, "run": 0, "slot": 1})
+    assert "5H" in state.hands[0], "the uncovered card went to the Jack player's hand"
+    refill = {"type": "fill_hidden", "owner": 1, "run": 0, "card": "5H"}
+    assert refill not in ENGINE.legal_actions(state, 0)
+    with pytest.raises(IllegalAction, match="from the next turn on"):
+        ENGINE.apply(state, 0, refill)
+    state.fresh_face_down = []  # as at the start of any later turn
+    assert refill in ENGINE.legal_actions(state, 0)
+
+
+def test_at_the_first_stock_run_out_a_run_of_three_counts_its_face_down_card():
+    state = game(step="option", runs=[[["4H", "5H", "6H"], ["2S", "3S", "4S", "5S"]], []], hands=[["9C"], []])
+    state.runs[0][0]["slots"][1] = "#KD"  # three cards, one of them face down
+    state.stock = []
+    state = ENGINE.apply(state, 0, {"type": "pass_step"})
+    assert [r["slots"] for r in state.runs[0]] == [["2S", "3S", "4S", "5S"]]
+    assert {"4H", "KD", "6H"} <= set(state.stock)
+
+
 def test_either_player_may_replace_the_face_down_card_and_take_it():
     state = game(step="option", runs=[[], [["4H", "5H", "6H", "7H"]]], hands=[["6H", "2C"], ["9S"]])
     state.runs[1][0]["slots"][2] = "#9D"
