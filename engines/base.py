@@ -129,6 +129,9 @@ class Game(Generic[S]):
     out_of_turn: ClassVar[frozenset[str]] = frozenset()
     # migrations[n] turns a dumped state of schema n into schema n + 1.
     migrations: ClassVar[Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {}
+    # State fields that keep the game's history for a rule (e.g. a draw by repetition). A state
+    # stored before such a field existed starts it afresh when loaded: it never kept that history.
+    history: ClassVar[tuple[str, ...]] = ()
 
     # ------------------------------------------------------------ per game
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> S:

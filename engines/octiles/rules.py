@@ -33,7 +33,9 @@ With runners and prizes given, play starts at Gold's first turn.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -65,8 +67,14 @@ OPPONENT = {"gold": "teal", "teal": "gold"}
 FIRST_PRIZE_ON_CHOSEN_CIRCLE = "plum"
 # (reconstruction) Two passes in a row (both players stuck) end the game as a draw.
 PASSES_FOR_DRAW = 2
+# (decision 2026-11-23) Also a draw: the same position for the third time, or this many turns in
+# a row with no prize collected, so that no game goes on for ever.
+REPEATS_FOR_DRAW = 3
+TURNS_WITHOUT_PRIZE_FOR_DRAW = 100
 WIN_REASON = f"all {PRIZES_TO_WIN} prizes collected"
 DRAW_REASON = "both players passed in a row"
+REPETITION_REASON = f"the same position occurred {REPEATS_FOR_DRAW} times"
+NO_PRIZE_REASON = f"{TURNS_WITHOUT_PRIZE_FOR_DRAW} turns passed with no prize collected"
 
 TURN_ACTIONS = ("move", "replace_move", "rotate", "replace", "pass")
 
@@ -90,6 +98,11 @@ class OctilesState(GameState):
     last_change: dict[str, Any] | None = None
     scramble_used: list[bool] = field(default_factory=lambda: [False, False])
     passes_in_row: int = 0
+    turns_played: int = 0
+    last_prize_turn: int = 0  # the turn (counted from 1) in which the last prize was collected
+    # How often each position (board, spare, runners, marker, prizes, player to move) began a
+    # turn since the last prize was collected (a position with other prizes never comes back).
+    positions: dict[str, int] = field(default_factory=dict)
     schema: int = field(default=SCHEMA, compare=False)
 
 
@@ -396,6 +409,7 @@ class OctilesEngine(Game[OctilesState]):
     state_class = OctilesState
     schema = SCHEMA
     migrations: ClassVar = {1: _from_schema_1}
+    history: ClassVar = ("turns_played", "last_prize_turn", "positions")
     actions: ClassVar = {
         "place_runners": {"gold": str, "teal": str},
         "first_circle": {"circle": str},
@@ -579,7 +593,7 @@ class OctilesEngine(Game[OctilesState]):
         if state.passes_in_row >= PASSES_FOR_DRAW:
             self.finish(state, Outcome((1, 1), self.scores(state), DRAW_REASON))
             return
-        state.turn_seat = 1 - seat
+        self._next_turn(state)
 
     # -- markers and scramble
     def play_place_marker(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
@@ -631,6 +645,7 @@ class OctilesEngine(Game[OctilesState]):
             del state.prizes[end]
             first_prize = sum(state.collected.values()) == 0
             state.collected[colour] += 1
+            state.last_prize_turn, state.positions = state.turns_played + 1, {}
             state.record("collect", seat, circle=end, prize=PRIZE_COLOUR[colour], count=state.collected[colour])
             if state.collected[colour] >= PRIZES_TO_WIN:
                 ranks = tuple(1 if other == seat else 2 for other in range(state.players))
@@ -661,9 +676,22 @@ class OctilesEngine(Game[OctilesState]):
     def _next_turn(self, state: OctilesState) -> None:
         state.phase = "turn"
         state.turn_seat = 1 - state.turn_seat
+        state.turns_played += 1
+        position = _position_key(state)
+        state.positions[position] = state.positions.get(position, 0) + 1
+        if state.positions[position] >= REPEATS_FOR_DRAW:
+            self.finish(state, Outcome((1, 1), self.scores(state), REPETITION_REASON))
+        elif state.turns_played - state.last_prize_turn >= TURNS_WITHOUT_PRIZE_FOR_DRAW:
+            self.finish(state, Outcome((1, 1), self.scores(state), NO_PRIZE_REASON))
 
 
 # ---------------------------------------------------------------- rule helpers
+
+
+def _position_key(state: OctilesState) -> str:
+    """A short fingerprint of what repeats when a position repeats."""
+    position = [state.tiles, state.spare, state.runners, state.marker, state.prizes, state.turn_seat]
+    return hashlib.blake2b(json.dumps(position, sort_keys=True).encode(), digest_size=8).hexdigest()
 
 
 def _expect(state: OctilesState, phase: str) -> None:

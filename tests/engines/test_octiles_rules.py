@@ -521,6 +521,46 @@ def test_pass_is_refused_while_an_option_exists_and_a_move_resets_the_count():
     assert ENGINE.outcome(state) is None
 
 
+def test_the_third_time_a_position_begins_a_turn_the_game_is_a_draw():
+    state = start()
+    gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
+    there_and_back = [
+        (gold, {"type": "move", "to": "B3"}),
+        (teal, {"type": "move", "to": "C3"}),
+        (gold, {"type": "move", "to": "B2"}),
+        (teal, {"type": "move", "to": "D4"}),
+    ]
+    for seat, action in there_and_back * 2:  # every position of the cycle has begun a turn twice
+        state = accepted(state, seat, action)
+    assert ENGINE.outcome(state) is None
+    state = accepted(state, *there_and_back[0])
+    outcome = ENGINE.outcome(state)
+    assert outcome.is_draw
+    assert outcome.reason == "the same position occurred 3 times"
+
+
+def test_a_hundred_turns_without_a_prize_end_in_a_draw():
+    state = start()
+    state.turns_played, state.last_prize_turn = 98, 0
+    gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
+    state = accepted(state, gold, {"type": "move", "to": "B3"})
+    assert ENGINE.outcome(state) is None, "99 turns without a prize"
+    state = accepted(state, teal, {"type": "move", "to": "C3"})
+    assert ENGINE.outcome(state).reason == "100 turns passed with no prize collected"
+
+
+def test_collecting_a_prize_starts_the_count_and_the_positions_afresh():
+    state = start()
+    state.turns_played, state.last_prize_turn = 98, 0
+    state.positions = {"earlier": 2}
+    gold = seat_of(state, "gold")
+    state = accepted(state, gold, {"type": "move", "to": "D1", "via": "b2.SW"})
+    assert state.collected["gold"] == 1
+    assert state.turns_played - state.last_prize_turn < 2
+    assert "earlier" not in state.positions
+    assert ENGINE.outcome(state) is None
+
+
 def test_resign_ends_the_game_for_the_other_player():
     state = start()
     teal = seat_of(state, "teal")
