@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import timedelta
+from typing import Any
 
 import discord
 
@@ -67,8 +68,12 @@ class TurnClock:
     def _still_pending(change: Change, timer: TimerRecord) -> bool:
         return change.record.status == "active" and change.record.actions == timer.payload["seq"]
 
+    def _optional(self, change: Change, seat: int) -> dict[str, Any] | None:
+        """The answer to an optional question the seat leaves unanswered (then no forfeit)."""
+        return self.games[change.record.game].engine.when_time_runs_out(change.state, seat)
+
     async def _warn(self, change: Change, timer: TimerRecord) -> None:
-        if not self._still_pending(change, timer):
+        if not self._still_pending(change, timer) or self._optional(change, timer.payload["seat"]):
             return
         who = change.session.mention(timer.payload["seat"])
         change.post(
@@ -83,6 +88,10 @@ class TurnClock:
         if not self._still_pending(change, timer):
             return
         seat = timer.payload["seat"]
+        default = self._optional(change, seat)
+        if default is not None:  # an optional step: time's up means "no", never a lost game
+            change.apply(seat, default, by=change.record.players[seat])
+            return
         forfeit = f"⌛ {change.session.mention(seat)} ran out of time and forfeits the game."
         change.apply(seat, {"type": "resign"}, by=change.record.players[seat], event=forfeit)
         change.post(TEXT, {"content": forfeit})

@@ -150,6 +150,11 @@ class Game(Generic[S]):
         """None while the game runs."""
         return state.outcome
 
+    def when_time_runs_out(self, state: S, seat: int) -> dict[str, Any] | None:
+        """What a seat whose turn clock ran out does when it was asked an optional question (e.g.
+        Octiles' scramble: no scramble); None, the default, means the seat forfeits."""
+        return None
+
     def not_your_turn(self, state: S, seat: int) -> str:
         return "It is not your turn."
 

@@ -634,6 +634,10 @@ class OctilesEngine(Game[OctilesState]):
         state.record("skip_scramble", seat)
         self._next_turn(state)
 
+    def when_time_runs_out(self, state: OctilesState, seat: int) -> dict[str, Any] | None:
+        """The scramble is an optional last step of the turn: not answering it means no scramble."""
+        return {"type": "skip_scramble"} if state.phase == "scramble" and seat == state.turn_seat else None
+
     # -- what follows a turn
     def _finish_move(self, state: OctilesState, seat: int, route: Route, option: int) -> None:
         colour = colour_of(state, seat)

@@ -665,3 +665,21 @@ async def test_tile_autocomplete_lists_the_spaces_the_player_may_change(world):
     choices = await world.ada.autocomplete(world.channel, "octiles replace", "tile", "b")
     assert [c["value"] for c in choices] == [s for s in dict.fromkeys(a["space"] for a in replacements) if s[0] == "b"]
     assert await world.bo.autocomplete(world.channel, "octiles rotate", "tile", "") == []
+
+
+async def test_a_turn_clock_running_out_on_the_scramble_means_no_scramble_not_a_forfeit(world):
+    from tests.bot.test_platform import set_turn_clock
+
+    await set_turn_clock(world, 2)
+    session = await set_up_by_menus(world, await start(world, scramble=True))
+    await world.ada.slash(world.channel, "octiles move", to="C4")
+    assert (await current(world, session.id)).state.phase == "scramble"
+    await world.env.advance_time(61)
+    assert "half of your turn time is gone" not in world.channel.last_message.content, "an optional step"
+    await world.env.advance_time(60)
+    session = await current(world, session.id)
+    assert session.record.status == "active", "nobody forfeits for leaving an optional step unanswered"
+    assert session.state.phase == "turn"
+    assert session.state.turn_seat == 1
+    assert "**Ada** did not scramble." in world.channel.last_message.content
+    assert "ran out of time" not in world.channel.last_message.content

@@ -689,3 +689,13 @@ def test_a_schema_1_game_resigned_at_the_scramble_offer_keeps_its_phase():
     running = ENGINE.load({**stored, "phase": "scramble", "winner": None, "end_reason": "", "last_change": None})
     assert running.phase == "scramble"
     assert ENGINE.to_act(running) == [0]
+
+
+def test_time_running_out_on_the_scramble_means_no_scramble():
+    state = start(scramble=True)
+    gold = seat_of(state, "gold")
+    assert ENGINE.when_time_runs_out(state, gold) is None, "in the turn itself the clock forfeits"
+    state = accepted(state, gold, {"type": "move", "to": "B3"})
+    assert state.phase == "scramble"
+    assert ENGINE.when_time_runs_out(state, gold) == {"type": "skip_scramble"}
+    assert ENGINE.when_time_runs_out(state, 1 - gold) is None
