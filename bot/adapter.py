@@ -63,6 +63,7 @@ class GameAdapter(commands.GroupCog):
     # `/<game> challenge` is generated: an opponent, these options, and ``level`` for the computer.
     challenge_extras: Sequence[ChallengeOption] = ()
     team_play: bool = False  # four players in pairs: the challenge also asks for a partner and opponent2
+    computer_takes_any_seat: bool = False  # the computer may be one of several invitees (a partner, an opponent)
 
     def __init__(self, ctx: GameContext):
         self.ctx = ctx

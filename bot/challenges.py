@@ -91,7 +91,7 @@ class Challenges:
             meta=meta,
             busy_text=self.busy_text,
         ) as change:
-            if against_computer:
+            if not meta.pending:  # only the computer was invited: nobody to wait for
                 change.start(seats, names, options, self.new_seed())
             else:
                 deadline = change.now + timedelta(seconds=CHALLENGE_SECONDS)
@@ -99,7 +99,7 @@ class Challenges:
                 change.add_timer(EXPIRY, deadline)
                 change.show()
         await self.first_message_or_close(interaction, change)
-        if against_computer:
+        if not meta.pending:
             await reply_private(interaction, f"▶ Your {adapter.title} game against me has started below.")
         else:
             await reply_private(interaction, f"Challenge posted: {len(invitees)} player(s) invited.")
@@ -127,12 +127,10 @@ class Challenges:
             if user.bot and user.id != me.id:
                 raise UserError(f"{escape(user.display_name, 40)} is a bot; bots other than me cannot play.")
         against_computer = any(user.id == me.id for user in invitees)
-        if against_computer and (not adapter.has_computer or len(invitees) != 1):
-            raise UserError(
-                f"I can play {adapter.title} only as the single opponent in a two-player game."
-                if adapter.has_computer
-                else f"{adapter.title} has no computer opponent yet."
-            )
+        if against_computer and not adapter.has_computer:
+            raise UserError(f"{adapter.title} has no computer opponent yet.")
+        if against_computer and len(invitees) != 1 and not adapter.computer_takes_any_seat:
+            raise UserError(f"I can play {adapter.title} only as the single opponent in a two-player game.")
         return against_computer
 
     # ----------------------------------------------------------------- answers

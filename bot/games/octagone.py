@@ -119,6 +119,7 @@ class OctagoneAdapter(GameAdapter):
     private_view_label = "My shields"
     menus = (PLACE_MENU,)
     team_play = True
+    computer_takes_any_seat = True  # as a partner or an opponent in four players (decision 2026-11-23)
     challenge_extras = (
         ChallengeOption(
             "rules",

@@ -280,11 +280,6 @@ async def test_four_players_wait_for_all_accepts(world):
     )
     assert bad.ephemeral
     assert "Four players play the advanced level only" in private_texts(bad)[0]
-    bad = await world.ada.slash(
-        world.channel, "octagone challenge", opponent=bot_member(world), partner=world.cy, opponent2=world.di
-    )
-    assert bad.ephemeral
-    assert "only as the single opponent" in private_texts(bad)[0]
     assert await world.platform.store.live_session(world.channel.id) is None
 
     world.platform.new_seed = lambda: 21
@@ -512,3 +507,31 @@ async def test_a_shield_menu_opened_before_a_restart_places_after_it(world, sett
     assert menu.content.startswith("Done.")
     after = await session_by_id(world, session.id)
     assert (after.state.board["B5"].shield, after.state.board["B5"].direction) == (shield, direction)
+
+
+async def test_the_computer_takes_a_seat_in_four_players(world):
+    """The computer as an opponent in pairs: the humans accept, then it plays its own seat."""
+    world.platform.new_seed = lambda: 21
+    me = bot_member(world)
+    await world.ada.slash(
+        world.channel, "octagone challenge", opponent=me, partner=world.bo, opponent2=world.cy, level="easy"
+    )
+    challenge = world.channel.last_message
+    assert world.bo.mention in challenge.content and world.cy.mention in challenge.content
+    await world.bo.click(challenge, label="Accept")
+    assert (await world.session()).status == "challenge", "Cy has not accepted yet"
+    await world.cy.click(challenge, label="Accept")
+    session = await world.session()
+    assert session.status == "active"
+    assert session.players == [world.ada.id, me.id, world.bo.id, world.cy.id]
+    computer = session.players.index(me.id)
+    for _ in range(12):  # the humans play; the computer answers whenever its seat is to move
+        session = await world.session()
+        if session is None or session.status != "active":
+            break
+        seat = ENGINE.to_act(session.state)[0]
+        assert seat != computer, "the computer has always moved by now"
+        actor = {world.ada.id: world.ada, world.bo.id: world.bo, world.cy.id: world.cy}[session.players[seat]]
+        await play_by_command(actor, world, choose_action(session.state, seat, "easy", 1))
+    moves_by_computer = [a for a in await world.platform.store.actions(session.id) if a[1] == me.id]
+    assert moves_by_computer, "the computer played its seat"
