@@ -70,7 +70,7 @@ class Challenges:
         """The shared challenge-by-mention flow (the interaction is already acknowledged privately)."""
         adapter = self.games[game]
         challenger = interaction.user
-        against_computer = self._check_invitees(adapter, challenger, invitees)
+        self._check_invitees(adapter, challenger, invitees)
         seats = adapter.seat_order(challenger.id, [u.id for u in invitees], options)
         by_id = {u.id: u.display_name for u in [challenger, *invitees]}
         names = [by_id[s] for s in seats]
@@ -117,7 +117,7 @@ class Challenges:
 
     def _check_invitees(
         self, adapter: GameAdapter, challenger: discord.abc.User, invitees: Sequence[discord.abc.User]
-    ) -> bool:
+    ) -> None:
         me = self.bot.user
         if len({u.id for u in invitees}) != len(invitees):
             raise UserError("Each player can take only one seat.")
@@ -131,7 +131,6 @@ class Challenges:
             raise UserError(f"{adapter.title} has no computer opponent yet.")
         if against_computer and len(invitees) != 1 and not adapter.computer_takes_any_seat:
             raise UserError(f"I can play {adapter.title} only as the single opponent in a two-player game.")
-        return against_computer
 
     # ----------------------------------------------------------------- answers
     @staticmethod

@@ -517,7 +517,8 @@ async def test_the_computer_takes_a_seat_in_four_players(world):
         world.channel, "octagone challenge", opponent=me, partner=world.bo, opponent2=world.cy, level="easy"
     )
     challenge = world.channel.last_message
-    assert world.bo.mention in challenge.content and world.cy.mention in challenge.content
+    assert world.bo.mention in challenge.content
+    assert world.cy.mention in challenge.content
     await world.bo.click(challenge, label="Accept")
     assert (await world.session()).status == "challenge", "Cy has not accepted yet"
     await world.cy.click(challenge, label="Accept")
