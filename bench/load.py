@@ -104,10 +104,9 @@ class Driver:
         actor = table.actors[session.players[seat]]
         message = next(m for m in reversed(table.channel.history()) if m.id == session.record.message_id)
         buttons = [c for row in message.components for c in row.children if ":menu:" in (c.custom_id or "")]
+        opened = [(button, menus.menus[button.custom_id.rsplit(":", 1)[1]][0]) for button in buttons]
         offered = [
-            (button, menus.menus[button.custom_id.rsplit(":", 1)[1]][0], action)
-            for button in buttons
-            for action in menus.actions(menus.menus[button.custom_id.rsplit(":", 1)[1]][0], engine, session, seat)
+            (button, menu, action) for button, menu in opened for action in menus.actions(menu, engine, session, seat)
         ]
         if not offered:
             self.tally.refused += 1

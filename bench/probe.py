@@ -46,7 +46,6 @@ class Probe:
         self.arrived: dict[int, float] = {}
         self.answered: dict[int, float] = {}
         self.done: dict[int, float] = {}
-        self.last_call: dict[int, float] = {}  # interaction id -> end of the bot's latest Discord call for it
         self.pictures: dict[int, list[float]] = collections.defaultdict(list)  # channel -> times a picture went out
         self._waiters: dict[Any, asyncio.Event] = {}
         self._undo: list[Callable[[], None]] = []

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from dotenv import load_dotenv
 
-from bot.workers import CORES
+from bot.workers import CORES, PICTURE_QUEUE_LIMIT, THINKING_QUEUE_LIMIT
 
 
 @dataclass(frozen=True)
@@ -20,8 +20,9 @@ class Settings:
     render_workers: int = CORES  # processes drawing pictures
     thinking_workers: int = CORES  # processes where computer players think
     # Pictures waiting or drawing before a player starting a move is told "busy" (about 0.5 s on 2 cores).
-    picture_queue_limit: int = 40
-    thinking_queue_limit: int = 40  # computer moves waiting or thinking before players are told "busy"
+    picture_queue_limit: int = PICTURE_QUEUE_LIMIT
+    # Computer moves waiting or thinking before a player starting a move is told "busy".
+    thinking_queue_limit: int = THINKING_QUEUE_LIMIT
 
     @classmethod
     def from_environment(cls) -> Settings:

@@ -30,6 +30,10 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 CORES = os.cpu_count() or 1
+# The defaults of the PICTURE_QUEUE_LIMIT and THINKING_QUEUE_LIMIT settings: about half a second of
+# pictures on 2 cores, and a few hard searches per worker.
+PICTURE_QUEUE_LIMIT = 40
+THINKING_QUEUE_LIMIT = 40
 
 
 @dataclass(frozen=True)
@@ -128,8 +132,8 @@ class WorkerPool:
             self._executor = None
 
 
-PICTURES = WorkerPool("picture", queue_limit=40)
-THINKING = WorkerPool("thinking", queue_limit=40)
+PICTURES = WorkerPool("picture", queue_limit=PICTURE_QUEUE_LIMIT)
+THINKING = WorkerPool("thinking", queue_limit=THINKING_QUEUE_LIMIT)
 atexit.register(PICTURES.shutdown)
 atexit.register(THINKING.shutdown)
 

@@ -105,7 +105,7 @@ def _unit(direction: str) -> tuple[float, float]:
 
 class _Sprite(NamedTuple):
     image: Image.Image
-    mask: Image.Image  # where the sprite covers what is below: 1-bit for shapes, "L" for text
+    mask: Image.Image  # where the sprite covers what is below (1-bit: shapes drawn at 2x have hard edges)
     corner: tuple[int, int]  # relative to the whole pixel of the point it is drawn around
 
 
