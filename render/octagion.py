@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from PIL import ImageDraw
 
 from engines.base import Event
 from engines.octagion import (
+    COMBINATIONS,
     COUNTDOWN_CARDS,
     DECK_TABLE,
     DEFAULT_ROUNDS,
     TREATMENT,
     OctagionState,
     has,
+    normalise_variations,
     party_numbers,
     team_active,
     team_members,
@@ -55,7 +58,8 @@ VARIATION_TITLES = {
     "zeta": "Zeta",
 }
 
-VARIATION_HELP = {  # for choosing one: `/octagion start variation:`
+VIRULENT_PARTS = COMBINATIONS["virulent"]
+VARIATION_HELP = {  # for choosing: `/octagion start variation:` and the lobby's list
     "none": "basic rules",
     "alpha": "rounds get 5 s shorter",
     "beta": "Treatment Cards set per team",
@@ -622,13 +626,29 @@ def _count(number: int, one: str, many: str | None = None) -> str:
     return f"{number} {one if number == 1 else many or one + 's'}"
 
 
+def numbers_text(numbers: Sequence[int]) -> str:
+    """A party member's numbers: "numbers 1-3", "numbers 7-8", "number 8"."""
+    if len(numbers) == 1:
+        return f"number {numbers[0]}"
+    return f"numbers {numbers[0]}-{numbers[-1]}"
+
+
+def variations_text(variations: Sequence[str]) -> str:
+    """ "variation alpha", "variations beta + gamma", "variation virulent" or "basic rules"."""
+    chosen = [name for name in variations if name != "none"]
+    if set(chosen) == set(VIRULENT_PARTS):
+        return "variation virulent"
+    if not chosen:
+        return "basic rules"
+    return ("variation " if len(chosen) == 1 else "variations ") + " + ".join(chosen)
+
+
 def lobby_options_text(options: dict) -> str:
     """A lobby's options in words: "1 round, variation alpha, 0:45 per round"."""
-    variation = options.get("variation")
-    parts = [
-        _count(options.get("rounds", DEFAULT_ROUNDS), "round"),
-        f"variation {variation}" if variation and variation != "none" else "basic rules",
-    ]
+    variations = normalise_variations(options.get("variation"))
+    parts = [_count(options.get("rounds", DEFAULT_ROUNDS), "round"), variations_text(variations)]
+    if "gamma" in variations:
+        parts.append(f"{options.get('gamma_levels', 'standard')} countdown")
     if "seconds" in options:
         parts.append(f"{clock_text(options['seconds'])} per round")
     if "treatment" in options:
@@ -638,18 +658,37 @@ def lobby_options_text(options: dict) -> str:
     return ", ".join(parts)
 
 
-def lobby_text(host: str, options: dict, names: Sequence[str], teams: Sequence[int | None], team_count: int) -> str:
-    """A lobby's message: its host and options, then who has joined (``teams``: each player's, or None)."""
+@dataclass(frozen=True)
+class LobbyTeam:
+    """One line of a lobby: a team (or a player on their own, or a computer) and its members."""
+
+    key: str  # stable while the lobby is open: "t0" (team 1), "u<user id>", "c0" (computer 1)
+    title: str
+    members: tuple[str, ...]
+    treatment: int | None = None  # Treatment Cards when Beta sets them per team
+
+
+def lobby_text(host: str, options: dict, teams: Sequence[LobbyTeam], team_mode: bool) -> str:
+    """A lobby's message: its host and options, then who has joined."""
     lines = ["## Octagion lobby", f"Host: {host} · {lobby_options_text(options)}"]
-    if not team_count:
-        lines.append(f"**Players ({len(names)})**: " + ", ".join(names))
-        lines.append("Press **Join** to play; the host presses **Start**. Alone, it is a practice game.")
-        return "\n".join(lines)
-    for team in range(team_count):
-        members = [name for name, t in zip(names, teams, strict=True) if t == team]
-        if members:
-            lines.append(f"**Team {team + 1}**: " + ", ".join(members))
-    lines.append(f"{len(names)} player(s). Pick a team to join (or switch); the host presses **Start**.")
+    humans = [team for team in teams if not team.key.startswith("c")]
+    computers = [team.title for team in teams if team.key.startswith("c")]
+    if team_mode:
+        lines += [f"**{team.title}**: " + ", ".join(team.members) for team in humans]
+    else:
+        lines.append(f"**Players ({len(humans)})**: " + ", ".join(team.title for team in humans))
+    if computers:
+        lines.append(f"**Computer teams**: {', '.join(computers)}")
+    if any(team.treatment is not None for team in teams):
+        counts = " · ".join(f"{team.title} {team.treatment}" for team in teams)
+        lines.append(f"Treatment Cards (Beta): {counts}")
+    if team_mode:
+        joined = sum(len(team.members) for team in humans)
+        lines.append(f"{joined} player(s). Pick a team to join (or switch); the host presses **Start**.")
+    else:
+        practice = " Alone, it is a practice game." if len(teams) == 1 else ""
+        lines.append(f"Press **Join** to play; the host presses **Start**.{practice}")
+    lines.append("The host may combine variations and add computer teams below before starting.")
     return "\n".join(lines)
 
 

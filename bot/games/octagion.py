@@ -30,7 +30,18 @@ from bot.store import TimerRecord
 from bot.table import EDIT_TEXT
 from bot.workers import drawing
 from engines.base import IllegalAction
-from engines.octagion import ENGINE, round_seconds, team_of
+from engines.octagion import (
+    ENGINE,
+    MAX_TREATMENT_CARDS,
+    choose_action,
+    normalise_variations,
+    own_cells,
+    party_numbers,
+    round_seconds,
+    team_of,
+    think_seconds,
+)
+from engines.octagion import VARIATIONS as VARIATION_NAMES
 from render import octagion as show
 
 GAME = "octagion"
@@ -40,6 +51,14 @@ LOBBY_IDLE_MINUTES = 15
 ROUND_END, NEXT_ROUND, LOBBY_EXPIRY = "octagion_round_end", "octagion_next_round", "octagion_lobby_expiry"
 ROUND_POST, RESULT_POST, ROUND_OVER = "octagion_round", "octagion_result", "octagion_round_over"
 BUTTON, TEAM, BUILD, VARIANT = "octagion", "octagion_team", "octagion_build", "octagion_variant"  # the controls
+# The host's lobby controls: the variations, the countdown's difficulty, computer teams, Beta's handicap.
+VARIATIONS, COUNTDOWN, COMPUTERS = "octagion_variations", "octagion_countdown", "octagion_computers"
+HANDICAP, HANDICAP_FORM = "octagion_handicap", "octagion_handicap_form"
+COMPUTER_MOVE = "octagion_computer_move"  # a computer team's answer, some seconds into a round
+MAX_COMPUTER_TEAMS = 4
+SEATING_OPTIONS = ("teams", "treatment_per_team")  # worked out again from the lobby at every start
+COUNTDOWN_HELP = {"easy": "levels 1-2: longer rounds", "standard": "all levels", "hard": "levels 2-3: shorter rounds"}
+ADD_COMPUTER, REMOVE_COMPUTER = "add:", "remove"
 
 
 def _playable(players: int, options: dict[str, Any], refusal: str) -> None:
@@ -52,6 +71,69 @@ def _playable(players: int, options: dict[str, Any], refusal: str) -> None:
 def _check_lobby(change: Change) -> None:
     if change.record.status != "lobby":
         raise UserError("This lobby is closed.")
+
+
+def _check_host(change: Change, user_id: int, what: str) -> None:
+    _check_lobby(change)
+    if user_id != change.record.host_id:
+        raise UserError(f"Only the host (<@{change.record.host_id}>) can {what}.")
+
+
+def _variations(options: dict[str, Any]) -> list[str]:
+    return normalise_variations(options.get("variation"))
+
+
+def computers_of(options: dict[str, Any]) -> list[str]:
+    """The levels of the computer teams the host added (they sit after the members, one per team)."""
+    return list(options.get("computers", []))
+
+
+def lobby_teams(session: GameSession) -> list[show.LobbyTeam]:
+    """The lobby's teams in the order shown: teams (or players on their own), then computers."""
+    meta, names = session.meta, session.shown_names
+    handicap = meta.options.get("handicap", {}) if "beta" in _variations(meta.options) else None
+    base = meta.options.get("treatment", 3)
+
+    def team(key: str, title: str, members: list[str]) -> show.LobbyTeam:
+        treatment = None if handicap is None else handicap.get(key, base)
+        return show.LobbyTeam(key, title, tuple(members), treatment)
+
+    if meta.team_count:
+        chosen = [meta.player_teams.get(str(uid), 0) for uid in session.players]
+        teams = [
+            team(f"t{t}", f"Team {t + 1}", [name for name, c in zip(names, chosen, strict=True) if c == t])
+            for t in range(meta.team_count)
+            if t in chosen
+        ]
+    else:
+        teams = [team(f"u{uid}", name, [name]) for uid, name in zip(session.players, names, strict=True)]
+    computers = computers_of(meta.options)
+    for k, level in enumerate(computers):
+        teams.append(team(f"c{k}", _computer_name(k, len(computers), level), []))
+    return teams
+
+
+def _chosen_variations(text: str) -> list[str]:
+    """Typed variations as the rules they switch on; a sentence when they cannot be combined."""
+    try:
+        return normalise_variations(text)
+    except ValueError as error:
+        raise UserError(f"Those variations do not work together: {error}.") from None
+
+
+def _handicap_counts(text: str, teams: int) -> list[int]:
+    numbers = text.replace(",", " ").split()
+    if len(numbers) != teams or not all(n.isdigit() and int(n) <= MAX_TREATMENT_CARDS for n in numbers):
+        raise UserError(
+            f"Give {teams} numbers from 0 to {MAX_TREATMENT_CARDS}, one per team in the lobby's order, e.g. "
+            + " ".join(["3"] * teams)
+            + "."
+        )
+    return [int(n) for n in numbers]
+
+
+def _computer_name(index: int, count: int, level: str) -> str:
+    return f"Computer {index + 1} ({level})" if count > 1 else f"Computer ({level})"
 
 
 def _in(session: GameSession, phase: str, round_no: Any) -> bool:
@@ -74,6 +156,12 @@ class OctagionAdapter(GameAdapter):
         ctx.controls.select(TEAM, self._team_select)
         ctx.controls.button(BUILD, self._build_button, ack="modal")
         ctx.controls.modal(VARIANT, self.set_variant)
+        ctx.controls.select(VARIATIONS, self._variations_select)
+        ctx.controls.select(COUNTDOWN, self._countdown_select)
+        ctx.controls.select(COMPUTERS, self._computers_select)
+        ctx.controls.button(HANDICAP, self._handicap_button, ack="modal")
+        ctx.controls.modal(HANDICAP_FORM, self._handicap_form)
+        ctx.timers.register(COMPUTER_MOVE, self._computer_timer)
         ctx.timers.register(ROUND_END, self._round_end_timer)
         ctx.timers.register(NEXT_ROUND, self._next_round_timer)
         ctx.timers.register(LOBBY_EXPIRY, self._lobby_expiry_timer)
@@ -119,29 +207,54 @@ class OctagionAdapter(GameAdapter):
     @app_commands.command(name="start", description="Open an Octagion lobby in this channel.")
     @app_commands.describe(
         rounds="Number of rounds (1-16, default 8)",
-        variation="Rule variation (default: none)",
+        variation="Rule variations, combined as you like: e.g. beta gamma, alpha zeta, virulent (default: none)",
+        countdown="Gamma's Countdown Cards: easy (levels 1-2), standard or hard (levels 2-3)",
         seconds="Seconds per round without Alpha/Gamma (30-300, default 120)",
         treatment="Treatment Cards (wildcards) per team (0-5)",
         teams="Team mode: how many teams to choose from (2-25)",
         party="Party mode: team members split the eight numbers between them",
     )
     @app_commands.choices(
-        variation=[app_commands.Choice(name=f"{v} ({shown})", value=v) for v, shown in show.VARIATION_HELP.items()]
+        countdown=[app_commands.Choice(name=f"{k} ({shown})", value=k) for k, shown in COUNTDOWN_HELP.items()]
     )
     async def start(
         self,
         interaction: discord.Interaction,
         rounds: app_commands.Range[int, 1, 16] | None = None,
-        variation: app_commands.Choice[str] | None = None,
+        variation: app_commands.Range[str, 1, 80] | None = None,
+        countdown: app_commands.Choice[str] | None = None,
         seconds: app_commands.Range[int, 30, 300] | None = None,
         treatment: app_commands.Range[int, 0, 5] | None = None,
         teams: app_commands.Range[int, 2, 25] | None = None,
         party: bool = False,
     ) -> None:
         await acknowledge(interaction)
-        chosen = {"rounds": rounds, "variation": variation and variation.value, "seconds": seconds}
-        chosen |= {"treatment": treatment, "party": party or None}
+        chosen = {"rounds": rounds, "seconds": seconds, "treatment": treatment, "party": party or None}
+        if variation is not None:
+            chosen["variation"] = _chosen_variations(variation)
+        if countdown is not None:
+            if "gamma" not in chosen.get("variation", []):
+                raise UserError(
+                    "The countdown's difficulty is for Gamma's Countdown Cards: add `gamma` (or `virulent`)."
+                )
+            chosen["gamma_levels"] = countdown.value
         await self.open_lobby(interaction, {key: v for key, v in chosen.items() if v is not None}, teams)
+
+    @start.autocomplete("variation")
+    async def variation_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Complete the last name typed: "beta g" offers "beta gamma" (refused pairs are not offered)."""
+        typed = current.lower().replace(",", " ").split()
+        done, last = (typed, "") if current.endswith((" ", ",")) or not typed else (typed[:-1], typed[-1])
+        offers = []
+        for name, shown in show.VARIATION_HELP.items():
+            if name.startswith(last) and name not in done and (not done or name not in ("none", "virulent")):
+                text = " ".join([*done, name])
+                try:
+                    normalise_variations(text)
+                except ValueError:
+                    continue
+                offers.append(app_commands.Choice(name=f"{text} ({shown})"[:100], value=text[:100]))
+        return offers[:25]
 
     @app_commands.command(name="play", description="Set your team's variant, e.g. S5 T7 R3 A1 N8 G2 E4 R6.")
     @app_commands.describe(cards="Cards in order: S5 T7 ...; a digit = that position's letter, * Treatment, _ empty")
@@ -159,16 +272,143 @@ class OctagionAdapter(GameAdapter):
 
     def lobby_message(self, session: GameSession) -> tuple[str, discord.ui.View | None]:
         meta, host = session.meta, f"<@{session.record.host_id}>"
-        teams = [meta.player_teams.get(str(uid)) for uid in session.players]
-        text = show.lobby_text(host, meta.options, session.shown_names, teams, meta.team_count or 0)
+        text = show.lobby_text(host, meta.options, lobby_teams(session), bool(meta.team_count))
         if meta.team_count:
             options = [discord.SelectOption(label=f"Team {t + 1}", value=str(t)) for t in range(meta.team_count)]
-            first = SessionSelect(session.id, TEAM, placeholder="Join a team…", options=options)
+            first = SessionSelect(session.id, TEAM, placeholder="Join a team…", options=options, row=0)
         else:
-            first = SessionButton(session.id, BUTTON, "join", label="Join", style=ButtonStyle.primary, row=1)
-        leave = SessionButton(session.id, BUTTON, "leave", label="Leave", row=1)
-        start = SessionButton(session.id, BUTTON, "start", label="Start", style=ButtonStyle.success, row=1)
-        return text, view_of([first, leave, start])
+            first = SessionButton(session.id, BUTTON, "join", label="Join", style=ButtonStyle.primary, row=0)
+        items: list[discord.ui.Item] = [
+            first,
+            SessionButton(session.id, BUTTON, "leave", label="Leave", row=1),
+            SessionButton(session.id, BUTTON, "start", label="Start", style=ButtonStyle.success, row=1),
+        ]
+        variations = _variations(meta.options)
+        if "beta" in variations:
+            items.append(SessionButton(session.id, HANDICAP, label="Treatment Cards per team…", row=1))
+        items.append(self._variations_menu(session.id, variations))
+        if "gamma" in variations:
+            items.append(self._countdown_menu(session.id, meta.options.get("gamma_levels", "standard")))
+        items.append(self._computers_menu(session.id, computers_of(meta.options)))
+        return text, view_of(items)
+
+    @staticmethod
+    def _variations_menu(session_id: int, variations: list[str]) -> SessionSelect:
+        options = [
+            discord.SelectOption(
+                label=name.capitalize(), value=name, description=show.VARIATION_HELP[name], default=name in variations
+            )
+            for name in VARIATION_NAMES
+        ]
+        return SessionSelect(
+            session_id,
+            VARIATIONS,
+            placeholder="Variations (host): basic rules",
+            options=options,
+            row=2,
+            min_values=0,
+            max_values=len(options),
+        )
+
+    @staticmethod
+    def _countdown_menu(session_id: int, levels: str) -> SessionSelect:
+        options = [
+            discord.SelectOption(
+                label=f"{name.capitalize()} countdown", value=name, description=shown, default=name == levels
+            )
+            for name, shown in COUNTDOWN_HELP.items()
+        ]
+        return SessionSelect(session_id, COUNTDOWN, placeholder="Countdown difficulty (host)", options=options, row=3)
+
+    @staticmethod
+    def _computers_menu(session_id: int, computers: list[str]) -> SessionSelect:
+        options = [
+            discord.SelectOption(label=f"Add a computer team ({level})", value=f"{ADD_COMPUTER}{level}")
+            for level in ("easy", "medium", "hard")
+        ]
+        if computers:
+            options.append(discord.SelectOption(label="Remove the last computer team", value=REMOVE_COMPUTER))
+        return SessionSelect(session_id, COMPUTERS, placeholder="Computer teams (host)…", options=options, row=4)
+
+    async def _variations_select(self, interaction, session_id: int, _: str, values: list[str]) -> None:
+        async with self.ctx.sessions.change(session_id) as change:
+            _check_host(change, interaction.user.id, "choose the variations")
+            variations = _chosen_variations(" ".join(values) or "none")
+            options = change.meta.options
+            options["variation"] = variations
+            if "gamma" not in variations:
+                options.pop("gamma_levels", None)
+            _playable(1, options, "Those options do not work")
+            self._keep_lobby_open(change)
+
+    async def _countdown_select(self, interaction, session_id: int, _: str, values: list[str]) -> None:
+        async with self.ctx.sessions.change(session_id) as change:
+            _check_host(change, interaction.user.id, "set the countdown")
+            if not values or values[0] not in COUNTDOWN_HELP:
+                raise UserError("Pick easy, standard or hard.")
+            change.meta.options["gamma_levels"] = values[0]
+            self._keep_lobby_open(change)
+
+    async def _computers_select(self, interaction, session_id: int, _: str, values: list[str]) -> None:
+        async with self.ctx.sessions.change(session_id) as change:
+            _check_host(change, interaction.user.id, "add or remove computer teams")
+            computers = computers_of(change.meta.options)
+            choice = values[0] if values else ""
+            if choice == REMOVE_COMPUTER and computers:
+                computers.pop()
+                change.meta.options.get("handicap", {}).pop(f"c{len(computers)}", None)
+            elif choice.startswith(ADD_COMPUTER) and choice[len(ADD_COMPUTER) :] in self.computer_levels:
+                if len(computers) >= MAX_COMPUTER_TEAMS:
+                    raise UserError(f"A game has at most {MAX_COMPUTER_TEAMS} computer teams.")
+                if len(change.record.players) + len(computers) >= ENGINE.max_players:
+                    raise UserError(f"The lobby is full ({ENGINE.max_players} players).")
+                computers.append(choice[len(ADD_COMPUTER) :])
+            else:
+                raise UserError("Pick one of the choices in the list.")
+            change.meta.options["computers"] = computers
+            self._keep_lobby_open(change)
+
+    async def _handicap_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
+        """Beta's handicap: a form with one number per team, in the lobby's order (a form must be
+        the first answer, so this reads before answering, with a short limit like Build variant)."""
+        try:
+            session = await asyncio.wait_for(self.ctx.sessions.load(session_id), timeout=2)
+        except TimeoutError:
+            raise UserError(BUSY_TEXT) from None
+        if session.status != "lobby":
+            raise UserError("This lobby is closed.")
+        if interaction.user.id != session.record.host_id:
+            raise UserError(f"Only the host (<@{session.record.host_id}>) can set the Treatment Cards.")
+        teams = lobby_teams(session)
+        counts = discord.ui.TextInput(
+            label=f"Treatment Cards (0-{MAX_TREATMENT_CARDS}), one number per team"[:45],
+            custom_id="counts",
+            max_length=80,
+            default=" ".join(str(team.treatment) for team in teams),
+            placeholder="e.g. 3 3 1 5, in the lobby's order",
+        )
+        order = discord.ui.TextInput(
+            label="The teams, in that order",
+            custom_id="order",
+            required=False,
+            style=discord.TextStyle.paragraph,
+            max_length=1000,
+            default=", ".join(team.title for team in teams)[:1000],
+        )
+        form = session_modal(session_id, HANDICAP_FORM, "", "Octagion · Treatment Cards per team", [counts, order])
+        await interaction.response.send_modal(form)
+
+    async def _handicap_form(self, interaction, session_id: int, _: str, values: dict[str, str]) -> None:
+        async with self.ctx.sessions.change(session_id) as change:
+            _check_host(change, interaction.user.id, "set the Treatment Cards")
+            if "beta" not in _variations(change.meta.options):
+                raise UserError("Treatment Cards per team are Rule Beta: turn Beta on first.")
+            teams = lobby_teams(change.session)
+            counts = _handicap_counts(values.get("counts", ""), len(teams))
+            change.meta.options["handicap"] = {team.key: count for team, count in zip(teams, counts, strict=True)}
+            self._keep_lobby_open(change)
+        shown = " · ".join(f"{team.title} {count}" for team, count in zip(teams, counts, strict=True))
+        await self.ctx.reply_private(interaction, f"Treatment Cards per team: {shown}.")
 
     @staticmethod
     def _keep_lobby_open(change: Change) -> None:
@@ -199,7 +439,7 @@ class OctagionAdapter(GameAdapter):
 
     async def rematch(self, interaction: discord.Interaction, session: GameSession) -> None:
         """A rematch is a new lobby with the same options (players choose their teams again)."""
-        options = {key: value for key, value in session.options.items() if key != "teams"}
+        options = {key: value for key, value in session.options.items() if key not in SEATING_OPTIONS}
         await self.open_lobby(interaction, options, session.meta.team_count)
 
     async def _button(self, interaction: discord.Interaction, session_id: int, arg: str) -> None:
@@ -251,23 +491,40 @@ class OctagionAdapter(GameAdapter):
 
     async def _start(self, user_id: int, session_id: int) -> None:
         async with self.ctx.sessions.change(session_id) as change:
-            _check_lobby(change)
-            host = change.record.host_id
-            if user_id != host:
-                raise UserError(f"Only the host (<@{host}>) can start the game.")
-            teams = [change.meta.player_teams.get(str(p), 0) for p in change.record.players]
-            seats = sorted(range(len(teams)), key=teams.__getitem__)  # team mates together, in joining order
-            players, names = [change.record.players[s] for s in seats], [change.meta.names[s] for s in seats]
-            options = dict(change.meta.options) | ({"teams": sorted(teams)} if change.meta.team_count else {})
+            _check_host(change, user_id, "start the game")
+            players, names, options = self._seating(change.session)
             _playable(len(players), options, "The game cannot start")
             change.cancel_timers([LOBBY_EXPIRY])
             change.start(players, names, options, self.ctx.new_seed())
             change.quiet()  # the round gets its own message; the lobby's says who started
             if change.record.message_id:
-                who = ", ".join(change.session.shown_names) + ("." if len(players) > 1 else ". (practice game)")
-                started = f"## {self.title}\n▶ Started by <@{host}> with {who}"
+                alone = len(players) == 1
+                who = ", ".join(change.session.shown_names) + (". (practice game)" if alone else ".")
+                started = f"## {self.title}\n▶ Started by <@{change.record.host_id}> with {who}"
                 change.post(EDIT_TEXT, {"message_id": change.record.message_id, "content": started})
             change.post(ROUND_POST, {"round": 1})
+
+    def _seating(self, session: GameSession) -> tuple[list[int], list[str], dict[str, Any]]:
+        """Seats (team mates together, in joining order; computer teams last), their names, and the
+        options the engine gets: each seat's team and Beta's handicap per team."""
+        meta = session.meta
+        chosen = [meta.player_teams.get(str(uid), 0) for uid in session.players]
+        seats = sorted(range(len(chosen)), key=chosen.__getitem__) if meta.team_count else range(len(chosen))
+        players = [session.players[s] for s in seats]
+        names = [meta.names[s] for s in seats]
+        keys = [f"t{chosen[s]}" if meta.team_count else f"u{session.players[s]}" for s in seats]
+        computers = computers_of(meta.options)
+        for k, level in enumerate(computers):
+            players.append(self.ctx.me)
+            names.append(_computer_name(k, len(computers), level))
+            keys.append(f"c{k}")
+        team_of_key = {key: index for index, key in enumerate(dict.fromkeys(keys))}
+        options = {key: value for key, value in meta.options.items() if key not in SEATING_OPTIONS}
+        options["teams"] = [team_of_key[key] for key in keys]
+        if "beta" in _variations(meta.options) and meta.options.get("handicap"):
+            handicap = meta.options["handicap"]
+            options["treatment_per_team"] = {team_of_key[k]: n for k, n in handicap.items() if k in team_of_key}
+        return players, names, options
 
     # ------------------------------------------------------------ rounds
 
@@ -285,9 +542,33 @@ class OctagionAdapter(GameAdapter):
         # The deadline the message shows (a message sent again after a crash shows a new one).
         change.record.message_id = message.id
         change.meta.round_deadline = payload["deadline"]
-        change.cancel_timers([ROUND_END])
+        change.cancel_timers([ROUND_END, COMPUTER_MOVE])
         deadline = datetime.fromtimestamp(payload["deadline"], tz=UTC)
         change.add_timer(ROUND_END, deadline, {"round": payload["round"]})
+        self._computers_think(change, payload["round"])
+
+    def _computers_think(self, change: Change, round_no: int) -> None:
+        """Each computer team answers some seconds into the round (sooner the stronger it is)."""
+        computers = computers_of(change.meta.options)
+        first_seat = change.state.players - len(computers)
+        seconds = round_seconds(change.state)
+        for k, level in enumerate(computers):
+            when = change.now + timedelta(seconds=think_seconds(level, seconds))
+            change.add_timer(COMPUTER_MOVE, when, {"round": round_no, "seat": first_seat + k, "level": level})
+
+    async def _computer_timer(self, change: Change, timer: TimerRecord) -> None:
+        """A computer team sets its variant and, if it is sure of it (hard), calls Got it!."""
+        seat, level = timer.payload.get("seat"), timer.payload.get("level", "medium")
+        for _ in range(2):  # its variant, then perhaps Got it!
+            state = change.state
+            if not _in(change.session, "playing", timer.payload.get("round")) or state.resigned[seat]:
+                return
+            action = choose_action(state, seat, level, change.meta.seed + state.round)
+            if action == {"type": "set_variant", "cards": state.variants[team_of(state, seat)]}:
+                return  # nothing better to do
+            change.apply(seat, action, by=self.ctx.me, quiet=action["type"] != "got_it")
+            if action["type"] == "got_it":
+                self._after_round(change)
 
     async def _round_end_timer(self, change: Change, timer: TimerRecord) -> None:
         state = change.state
@@ -362,13 +643,23 @@ class OctagionAdapter(GameAdapter):
             raise UserError("The round is over; wait for the next one.")
         team = team_of(state, seat)
         variant = state.variants[team]
+        if state.options["party"]:  # a member answers with their own cards only
+            mine = own_cells(state, seat)
+            numbers = show.numbers_text(party_numbers(state, seat))
+            label = f"Your cards ({numbers}) for {state.words[team]}"
+            default = " ".join(f"{position}:{card}" for position, card in mine.items()) or None
+            placeholder = "S5 T8 (where the letters are) or 1:S5 2:T8 · 3:* a Treatment Card"
+        else:
+            label = f"Spell {state.words[team]}"
+            default = show.variant_text(variant) if any(variant) else None
+            placeholder = "S5 T7 R3 A1 N8 G2 E4 R6 · a digit, * Treatment, _ empty"
         cards = discord.ui.TextInput(
-            label=f"Spell {state.words[team]}"[:45],
+            label=label[:45],
             custom_id="variant",
             required=False,
             max_length=80,
-            default=show.variant_text(variant) if any(variant) else None,
-            placeholder="S5 T7 R3 A1 N8 G2 E4 R6 · a digit, * Treatment, _ empty",
+            default=default,
+            placeholder=placeholder,
         )
         await interaction.response.send_modal(
             session_modal(session_id, VARIANT, arg, f"Octagion · round {state.round}", [cards])

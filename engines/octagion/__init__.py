@@ -3,13 +3,17 @@ is what ``render/``, ``bot/`` and ``bench/`` may use."""
 
 from __future__ import annotations
 
-from .ai import choose_action
-from .cards import COUNTDOWN_CARDS, DECK_TABLE, TREATMENT, word_list, word_solutions
+from .ai import choose_action, think_seconds
+from .cards import COUNTDOWN_CARDS, DECK_TABLE, MAX_TREATMENT_CARDS, TREATMENT, word_list, word_solutions
 from .rules import (
+    COMBINATIONS,
     DEFAULT_ROUNDS,
+    VARIATIONS,
     OctagionEngine,
     OctagionState,
     has,
+    normalise_variations,
+    own_cells,
     party_numbers,
     round_seconds,
     team_active,
@@ -22,15 +26,20 @@ from .solver import solution, solution_count
 ENGINE = OctagionEngine()
 
 __all__ = [
+    "COMBINATIONS",
     "COUNTDOWN_CARDS",
     "DECK_TABLE",
     "DEFAULT_ROUNDS",
     "ENGINE",
+    "MAX_TREATMENT_CARDS",
     "TREATMENT",
+    "VARIATIONS",
     "OctagionState",
     "choose_action",
     "clear_solver_cache",
     "has",
+    "normalise_variations",
+    "own_cells",
     "party_numbers",
     "round_seconds",
     "solution",
@@ -38,6 +47,7 @@ __all__ = [
     "team_active",
     "team_members",
     "team_of",
+    "think_seconds",
     "word_list",
     "word_solutions",
 ]

@@ -19,12 +19,17 @@ from .rules import legal_actions, party_numbers, score_variant, sequence_for, te
 from .solver import best_variant
 
 THINK_SECONDS = {"easy": 75, "medium": 45, "hard": 25}
+# In a short round (Gamma, Alpha's late rounds) a computer answers within this share of it.
+THINK_SHARE = {"easy": 0.8, "medium": 0.6, "hard": 0.4}
 EASY_SLIPS = 2
 
 
-def think_seconds(level: str = "medium") -> int:
-    """How long after a round starts a computer of ``level`` answers."""
-    return THINK_SECONDS.get(level, THINK_SECONDS["medium"])
+def think_seconds(level: str = "medium", round_seconds: int | None = None) -> int:
+    """How long after a round starts a computer of ``level`` answers (always before the round ends)."""
+    level = level if level in THINK_SECONDS else "medium"
+    if round_seconds is None:
+        return THINK_SECONDS[level]
+    return max(1, min(THINK_SECONDS[level], int(round_seconds * THINK_SHARE[level])))
 
 
 def _plan(state: Any, seat: int, level: str, seed: int) -> list[str | None]:

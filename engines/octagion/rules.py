@@ -92,6 +92,9 @@ class OctagionState(GameState):
     flipped_word_cards: int = 0  # Word Cards turned up this round (Delta/Epsilon collisions turn more)
     used_refs: list[str] = field(default_factory=list)  # words already asked this game (without Delta)
     variants: list[list[str | None]] = field(default_factory=list)  # per team, 8 cells
+    # Per team, who placed each cell (a seat, or None): in party mode a member's answer replaces
+    # only their own cells.
+    owners: list[list[int | None]] = field(default_factory=list)
     history: list[dict[str, Any]] = field(default_factory=list)  # one record per scored round
     totals: list[int] = field(default_factory=list)  # per team
 
@@ -99,7 +102,11 @@ class OctagionState(GameState):
 # ---------------------------------------------------------------- options and setup
 
 
-def _normalise_variations(raw: Any) -> list[str]:
+def normalise_variations(raw: Any) -> list[str]:
+    """The rules a choice of variations switches on: names or one text ("beta gamma", "virulent"),
+    shorthands expanded, implied rules added; a ValueError says why a combination cannot be."""
+    if isinstance(raw, str):
+        raw = [name for name in re.split(r"[\s,+&/]+|\band\b", raw.lower()) if name] or None
     names = [raw] if isinstance(raw, str) or raw is None else list(raw)
     chosen: set[str] = set()
     for name in names:
@@ -222,6 +229,7 @@ def sequence_for(state: OctagionState, seat: int) -> str:
 def _start_round(state: OctagionState) -> None:
     state.phase = "playing"
     state.variants = [[None] * WORD_LENGTH for _ in range(state.team_count)]
+    state.owners = []  # nobody placed anything yet (filled at the first card)
     uses_countdown = has(state, "gamma") or has(state, "delta")
     state.countdown = state.countdown_stack[0] if uses_countdown else None
     if has(state, "delta"):
@@ -368,9 +376,16 @@ def validate_cells(cells: Sequence[str | None], treatments_left: int) -> list[st
 def variant_action(state: OctagionState, seat: int, text: str) -> dict[str, Any]:
     """The ``set_variant`` action for what ``seat`` typed (raises IllegalAction if unreadable)."""
     _check_seat(state, seat)
+    return {"type": "set_variant", "cards": typed_cells(state, seat, text)}
+
+
+def typed_cells(state: OctagionState, seat: int, text: str) -> list[str | None]:
+    """The team's variant after ``seat`` typed ``text``: the whole variant, or in party mode the
+    member's own cards merged into it."""
     team = team_of(state, seat)
-    cells = parse_variant(text, state.words[team], state.treatments[team])
-    return {"type": "set_variant", "cards": cells}
+    if state.options["party"]:
+        return validate_cells(merge_own_cards(state, seat, text), state.treatments[team])
+    return parse_variant(text, state.words[team], state.treatments[team])
 
 
 # ---------------------------------------------------------------- scoring
@@ -507,11 +522,103 @@ def _check_party(state: OctagionState, seat: int, old: list[str | None], new: li
                 )
 
 
+def _owners(state: OctagionState, team: int) -> list[int | None]:
+    """Who placed each cell of ``team``'s variant (a game stored before owners were kept knows nobody)."""
+    if len(state.owners) != state.team_count:
+        state.owners = [[None] * WORD_LENGTH for _ in range(state.team_count)]
+    return state.owners[team]
+
+
 def _change_variant(state: OctagionState, seat: int, cells: list[str | None]) -> None:
     team = team_of(state, seat)
     _check_party(state, seat, state.variants[team], cells)
+    owners = _owners(state, team)
+    for index, (before, after) in enumerate(zip(state.variants[team], cells, strict=True)):
+        if before != after:
+            owners[index] = None if after is None else seat
     state.variants[team] = cells
     state.record("variant", seat, team=team)
+
+
+# ---------------------------------------------------------------- party mode: each member's own cards
+
+_OWN_TOKEN = re.compile(r"(?:([1-8])[:=])?([A-Z]?[0-9]|\*|_)")
+
+
+def parse_own_cards(text: str) -> list[tuple[int | None, str]]:
+    """A party member's cards as typed: ``S5 T8`` (each where its letter is in the word), with
+    positions, ``1:S5 4:T8`` (``4:8``: position 4's letter; ``2:*`` a Treatment Card; ``3:_``
+    nothing there from you), or a whole row as ``/octagion play`` takes it, ``_ _ 3 1 _ 2``
+    (position by position). Returns (position or None, token) pairs."""
+    placed: list[tuple[int | None, str]] = []
+    for chunk in (chunk for chunk in re.split(r"[\s,;|]+", text.upper()) if chunk):
+        at = 0
+        while at < len(chunk):
+            match = _OWN_TOKEN.match(chunk, at)
+            if not match:
+                raise IllegalAction(
+                    f"I can't read {chunk[at : at + 4]!r}: write your cards like S5, or 3:R3 with a position"
+                )
+            position, card = match.groups()
+            placed.append((int(position) if position else None, card))
+            at = match.end()
+    if len(placed) > WORD_LENGTH:
+        raise IllegalAction(f"a variant has {WORD_LENGTH} positions; you gave {len(placed)} cards")
+    row = all(position is None for position, _ in placed)
+    if row and any(not re.fullmatch(r"[A-Z][0-9]", card) for _, card in placed):
+        return [(index + 1, card) for index, (_, card) in enumerate(placed)]  # a row, position by position
+    for position, card in placed:
+        if position is None and not re.fullmatch(r"[A-Z][0-9]", card):
+            raise IllegalAction(f"give {card!r} a position, like 3:{card}: only a card with its letter finds its place")
+    return placed
+
+
+def own_cells(state: OctagionState, seat: int) -> dict[int, str]:
+    """The cells ``seat`` placed in its team's variant (1-based positions); in a game stored before
+    owners were kept, the cards of the seat's own numbers."""
+    team = team_of(state, seat)
+    mine = set(party_numbers(state, seat))
+    cells, owners = state.variants[team], _owners(state, team)
+    return {
+        index + 1: cell
+        for index, (cell, owner) in enumerate(zip(cells, owners, strict=True))
+        if cell is not None and (owner == seat or (owner is None and cell != TREATMENT and int(cell[1:]) in mine))
+    }
+
+
+def merge_own_cards(state: OctagionState, seat: int, text: str) -> list[str | None]:
+    """The team's variant with ``seat``'s cards replaced by those in ``text`` (party mode): the
+    teammates' cards stay, so two members answering at once never undo each other."""
+    team = team_of(state, seat)
+    word = state.words[team]
+    cells = list(state.variants[team])
+    for position in own_cells(state, seat):
+        cells[position - 1] = None
+    taken = {index + 1 for index, cell in enumerate(cells) if cell is not None}
+    for position, card in parse_own_cards(text):
+        if card == "_":
+            continue  # already off: only your own cards were taken off
+        if position is None:
+            position = _free_place(word, card, taken)
+        elif card[0].isdigit():
+            card = f"{word[position - 1]}{card}"
+        if position in taken:
+            raise IllegalAction(f"position {position} already holds {cells[position - 1]}, a teammate's card")
+        taken.add(position)
+        cells[position - 1] = card
+    return cells
+
+
+def _free_place(word: str, card: str, taken: set[int]) -> int:
+    """Where a card without a position goes: the first free position of its letter in the word."""
+    places = [index + 1 for index, letter in enumerate(word) if letter == card[0]]
+    if not places:
+        raise IllegalAction(f"{word} has no {card[0]}: to place {card} anyway, give its position, like 3:{card}")
+    free = [position for position in places if position not in taken]
+    if not free:
+        listed = ", ".join(map(str, places))
+        raise IllegalAction(f"every {card[0]} of {word} (position {listed}) is taken: give a position to replace one")
+    return free[0]
 
 
 def _check_round(state: OctagionState, action: Mapping[str, Any]) -> None:
@@ -599,11 +706,12 @@ class OctagionEngine(Game[OctagionState]):
     # The bot's own actions (timer, next round): any seat may send them, even one that left.
     out_of_turn = frozenset({"end_round", "next_round"})
     migrations: ClassVar = {1: _from_schema_1}
+    history: ClassVar = ("owners",)
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> OctagionState:
         if players < 1:
             raise ValueError("Octagion needs at least one player")
-        variations = _normalise_variations(options.get("variation", options.get("variations")))
+        variations = normalise_variations(options.get("variation", options.get("variations")))
         teams = _normalise_teams(players, options.get("teams"))
         team_count = max(teams) + 1
         gamma_levels = str(options.get("gamma_levels", "standard")).lower()
@@ -652,7 +760,7 @@ class OctagionEngine(Game[OctagionState]):
         _require_playing(state)
         team = team_of(state, seat)
         if "text" in action:
-            cells = parse_variant(action["text"], state.words[team], state.treatments[team])
+            cells = typed_cells(state, seat, action["text"])
         else:
             cells = validate_cells(action["cards"], state.treatments[team])
         _change_variant(state, seat, cells)

@@ -64,7 +64,11 @@ async def open_game(world, joiners, **options):
 
 
 def button_labels(message) -> list[str]:
-    return [child.label for row in message.components for child in row.children]
+    return [child.label for row in message.components for child in row.children if hasattr(child, "label")]
+
+
+def select_placeholders(message) -> list[str]:
+    return [child.placeholder for row in message.components for child in row.children if not hasattr(child, "label")]
 
 
 async def word_now(world) -> str:
@@ -79,6 +83,7 @@ async def test_three_player_game_from_lobby_to_score_sheet(world):
     await world.ada.slash(world.channel, "octagion start", rounds=2)
     lobby = world.channel.last_message
     assert button_labels(lobby) == ["Join", "Leave", "Start"]
+    assert select_placeholders(lobby) == ["Variations (host): basic rules", "Computer teams (host)…"]
     await world.bo.click(lobby, label="Join")
     await world.cy.click(lobby, label="Join")
     lobby = world.channel.last_message
@@ -402,7 +407,7 @@ async def test_the_round_message_narrates_the_timer_got_it_and_who_left(world):
     assert final.attachments[0].filename == "octagion-scores.png"
 
 
-async def test_four_controls_lobby_refusals_and_a_player_who_left(world):
+async def test_the_controls_lobby_refusals_and_a_player_who_left(world):
     controls = world.platform.controls
     registered = {n for kind in (controls._buttons, controls._selects, controls._modals) for n in kind}
     assert {n for n in registered if n.startswith("octagion")} == {
@@ -410,6 +415,11 @@ async def test_four_controls_lobby_refusals_and_a_player_who_left(world):
         "octagion_team",
         "octagion_build",
         "octagion_variant",
+        "octagion_variations",
+        "octagion_countdown",
+        "octagion_computers",
+        "octagion_handicap",
+        "octagion_handicap_form",
     }
     world.platform.new_seed = lambda: SEED
     await world.ada.slash(world.channel, "octagion start", rounds=2)
