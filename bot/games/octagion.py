@@ -132,6 +132,10 @@ def _handicap_counts(text: str, teams: int) -> list[int]:
     return [int(n) for n in numbers]
 
 
+def _only_computers_left(state: Any, computers: range) -> bool:
+    return all(state.resigned[seat] for seat in range(state.players) if seat not in computers)
+
+
 def _computer_name(index: int, count: int, level: str) -> str:
     return f"Computer {index + 1} ({level})" if count > 1 else f"Computer ({level})"
 
@@ -472,7 +476,7 @@ class OctagionAdapter(GameAdapter):
             elif user.id not in players:
                 if user.bot:
                     raise UserError("Bots cannot play Octagion.")
-                if len(players) >= ENGINE.max_players:
+                if len(players) + len(computers_of(change.meta.options)) >= ENGINE.max_players:
                     raise UserError(f"The lobby is full ({ENGINE.max_players} players).")
                 players.append(user.id)
                 names.append(user.display_name)
@@ -559,6 +563,12 @@ class OctagionAdapter(GameAdapter):
     async def _computer_timer(self, change: Change, timer: TimerRecord) -> None:
         """A computer team sets its variant and, if it is sure of it (hard), calls Got it!."""
         seat, level = timer.payload.get("seat"), timer.payload.get("level", "medium")
+        computers = range(change.state.players - len(computers_of(change.meta.options)), change.state.players)
+        if _in(change.session, "playing", timer.payload.get("round")) and _only_computers_left(change.state, computers):
+            for computer in computers:  # nobody is left to play against: the computers leave too
+                if change.state.outcome is None and not change.state.resigned[computer]:
+                    change.apply(computer, {"type": "resign"}, by=self.ctx.me)
+            return
         for _ in range(2):  # its variant, then perhaps Got it!
             state = change.state
             if not _in(change.session, "playing", timer.payload.get("round")) or state.resigned[seat]:

@@ -178,3 +178,17 @@ async def test_a_hard_computer_team_answers_and_calls_got_it(world, settings):
     assert "**Computer (hard)** called Got it! (perfect, +2)" in result.content
     assert "**Computer (hard)**: 10 pts" in result.content
     assert "**Ada**: 0 pts (8 penalties)" in result.content
+
+
+async def test_computer_teams_leave_when_no_member_is_left(world):
+    await open_lobby(world, rounds=3)
+    await choose(world, world.ada, "octagion_computers", ["add:easy"])
+    await choose(world, world.ada, "octagion_computers", ["add:medium"])
+    await world.ada.click(world.channel.last_message, label="Start")
+    await world.ada.slash(world.channel, "octagion resign")
+    assert (await live(world)).status == "active"  # two computer teams are still in it
+    await world.env.advance_time(think_seconds("medium", 120) + 1)
+    assert await live(world) is None  # the game ended at the computers' next answer
+    final = world.channel.last_message.content
+    assert "**Computer 1 (easy)** left the game." in final
+    assert "won (the other teams left)." in final
