@@ -1,134 +1,33 @@
-"""The bot's storage: a small async interface with SQLite behind it.
+"""The bot's storage: a small async interface over SQLite (the default) or PostgreSQL.
 
-Nothing above this module writes SQL, so another store (PostgreSQL for a sharded
-deployment) can replace it without touching sessions or games.
+Nothing above this module writes SQL; the SQL here is the same for both databases
+(:mod:`bot.database` runs it, :mod:`bot.migrations` holds each dialect's schema).
 
-Every write runs inside :meth:`Store.transaction`: one writer lock for the shared
-connection, ``BEGIN IMMEDIATE`` under it, ``COMMIT`` or ``ROLLBACK`` at the end. A failed
-statement therefore rolls back only its own transaction, never another channel's.
+Every write runs inside :meth:`Store.transaction`: everything done through it commits together
+or not at all, so a failed statement rolls back only its own transaction, never another
+channel's.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-import aiosqlite
+from bot import migrations
+from bot.database import Database, Statement, StoreBusy, Trips, UniqueViolation, open_database
+
+__all__ = ["LIVE_SQL", "MIGRATIONS", "ChannelBusy", "Store", "StoreBusy", "Transaction"]
 
 # Statuses of a session that occupy its channel (spelled out in the SQL below as well, so that
 # SQLite can use the partial index that enforces one live session per channel).
 LIVE_STATUSES = ("challenge", "lobby", "active")
 LIVE_SQL = "status IN ('challenge', 'lobby', 'active')"
 
-# How long a statement waits for another process's lock before one retry, then StoreBusy.
-BUSY_TIMEOUT_MS = 1000
-
-# Numbered migrations; a database records how many it has applied (PRAGMA user_version).
-MIGRATIONS: tuple[str, ...] = (
-    # 1: sessions, their action log, durable timers, finished-game results.
-    """
-    CREATE TABLE sessions (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game TEXT NOT NULL,
-        guild_id INTEGER,
-        channel_id INTEGER NOT NULL,
-        host_id INTEGER NOT NULL,
-        players TEXT NOT NULL,
-        status TEXT NOT NULL,
-        state TEXT NOT NULL,
-        schema_version INTEGER NOT NULL,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL
-    );
-    CREATE UNIQUE INDEX one_live_session_per_channel
-        ON sessions(channel_id) WHERE status IN ('challenge', 'lobby', 'active');
-    CREATE TABLE actions (
-        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-        seq INTEGER NOT NULL,
-        player_id INTEGER,
-        action TEXT NOT NULL,
-        at TEXT NOT NULL,
-        PRIMARY KEY (session_id, seq)
-    );
-    CREATE TABLE timers (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-        kind TEXT NOT NULL,
-        deadline TEXT NOT NULL,
-        payload TEXT NOT NULL DEFAULT '{}'
-    );
-    CREATE INDEX timers_by_deadline ON timers(deadline);
-    CREATE TABLE results (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,
-        game TEXT NOT NULL,
-        guild_id INTEGER,
-        players TEXT NOT NULL,
-        scores TEXT NOT NULL,
-        winners TEXT NOT NULL,
-        moves INTEGER NOT NULL,
-        duration_seconds REAL NOT NULL,
-        finished_at TEXT NOT NULL
-    );
-    CREATE INDEX results_by_game ON results(guild_id, game);
-    """,
-    # 2: the session's public message and bot-side details (names, options, turn clock).
-    """
-    ALTER TABLE sessions ADD COLUMN message_id INTEGER;
-    ALTER TABLE sessions ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';
-    """,
-    # 3: per-player ratings and per-server settings.
-    """
-    CREATE TABLE ratings (
-        guild_id INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        user_id INTEGER NOT NULL,
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        games INTEGER NOT NULL DEFAULT 0,
-        wins INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (guild_id, game, user_id)
-    );
-    CREATE TABLE guild_settings (
-        guild_id INTEGER PRIMARY KEY,
-        turn_clock_seconds INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE TABLE bot_state (
-        key TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    );
-    CREATE TABLE result_players (
-        result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
-        user_id INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        PRIMARY KEY (result_id, user_id)
-    );
-    """,
-    # 4: public messages as state (the outbox); a game has at most one result; timers by session.
-    """
-    CREATE TABLE outbox (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-        kind TEXT NOT NULL,
-        payload TEXT NOT NULL DEFAULT '{}',
-        attempts INTEGER NOT NULL DEFAULT 0,
-        next_attempt_at TEXT NOT NULL,
-        created_at TEXT NOT NULL
-    );
-    CREATE INDEX outbox_by_session ON outbox(session_id, id);
-    CREATE INDEX timers_by_session ON timers(session_id);
-    CREATE UNIQUE INDEX one_result_per_session ON results(session_id) WHERE session_id IS NOT NULL;
-    CREATE INDEX result_players_by_user ON result_players(user_id);
-    ALTER TABLE sessions ADD COLUMN actions INTEGER NOT NULL DEFAULT 0;
-    UPDATE sessions SET actions = (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.session_id = sessions.id);
-    """,
-)
+MIGRATIONS = migrations.SQLITE  # the default database's schema
 
 
 def iso(moment: datetime) -> str:
@@ -141,10 +40,6 @@ def parse_iso(text: str) -> datetime:
 
 class ChannelBusy(Exception):
     """The channel already has a live session."""
-
-
-class StoreBusy(Exception):
-    """Another process holds the database lock; nothing was changed."""
 
 
 @dataclass
@@ -206,115 +101,32 @@ class ResultRow:
     finished_at: datetime
 
 
-def _is_busy(error: sqlite3.OperationalError) -> bool:
-    return "locked" in str(error) or "busy" in str(error)
-
-
-@dataclass(frozen=True)
-class _Statement:
-    sql: str
-    params: Any = ()
-    many: bool = False  # executemany over ``params``
-
-
-def _run_in_thread(connection: sqlite3.Connection, begin: bool, statements: list[_Statement], rows: bool) -> Any:
-    """Runs in the database thread: BEGIN (the first time), then the statements; the last
-    statement's cursor, or with ``rows`` its rows. A failure rolls back here, in the same trip,
-    so the next job on the connection never finds a broken transaction open."""
-    if begin:
-        _begin_immediate(connection)
-    try:
-        cursor = None
-        for statement in statements:
-            run = connection.executemany if statement.many else connection.execute
-            cursor = run(statement.sql, statement.params)
-        return cursor.fetchall() if rows and cursor is not None else cursor
-    except BaseException:
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
-        raise
-
-
-def _begin_immediate(connection: sqlite3.Connection) -> None:
-    for attempt in (1, 2):  # the busy timeout waits first; then one more try
-        try:
-            connection.execute("BEGIN IMMEDIATE")
-            return
-        except sqlite3.OperationalError as error:
-            if not _is_busy(error):
-                raise
-            if attempt == 2:
-                raise StoreBusy() from error
-
-
-class _WriteGate:
-    """When a transaction may send its trips to the database thread. One of several trips holds
-    the gate through all of them; one of a single trip only waits until none is open, holding
-    nothing (the database thread runs trips one after another, so it cannot interleave). Were
-    single trips to take turns on a lock, each would hold it for a loop iteration under load."""
-
-    def __init__(self) -> None:
-        self._lock = asyncio.Lock()
-        self._free = asyncio.Event()
-        self._free.set()
-
-    async def hold(self) -> None:
-        await self._lock.acquire()
-        self._free.clear()
-
-    def release(self) -> None:
-        self._free.set()
-        self._lock.release()
-
-    async def wait_until_free(self) -> None:
-        # The caller sends its trip right after this returns, with no await in between.
-        while self._lock.locked():
-            await self._free.wait()
-
-
 class Transaction:
     """The writes of one transaction. Only :meth:`Store.transaction` makes one.
 
-    Writes whose result nobody needs wait in a buffer; the buffer goes to the database thread
-    in one trip with the next statement that returns something, or with COMMIT. A move's
-    change (state, action, outbox) is then one trip, BEGIN to COMMIT, instead of one per
-    statement: under load every trip waits for the busy event loop to resume it.
-
-    The gate (:class:`_WriteGate`) keeps a transaction of several trips whole.
+    Writes whose result nobody needs wait in a buffer; the buffer goes to the database in one
+    trip with the next statement that returns something, or with COMMIT. A move's change
+    (state, action, outbox) is then one trip, BEGIN to COMMIT, instead of one per statement:
+    under load every trip waits for the busy event loop to resume it.
     """
 
-    def __init__(self, db: aiosqlite.Connection, gate: _WriteGate):
-        self._db = db
-        self._gate = gate
-        self._buffer: list[_Statement] = []
-        self.begun = False
-        self.holding = False  # this transaction holds the gate
+    def __init__(self, trips: Trips):
+        self._trips = trips
+        self._buffer: list[Statement] = []
 
     def _later(self, sql: str, params: Any = (), many: bool = False) -> None:
-        self._buffer.append(_Statement(sql, params, many))
+        self._buffer.append(Statement(sql, params, many))
 
-    async def _now(self, sql: str | None = None, params: Any = (), rows: bool = False, last: bool = False) -> Any:
-        """The buffered writes and then ``sql``, in one trip; the cursor of the last one (or its rows)."""
-        if not self.holding and last and not self.begun:
-            await self._gate.wait_until_free()
-        elif not self.holding:
-            await self._gate.hold()
-            self.holding = True
+    async def _now(self, sql: str | None = None, params: Any = (), last: bool = False) -> list[Any]:
+        """The buffered writes and then ``sql``, in one trip; the rows ``sql`` returns."""
         statements, self._buffer = self._buffer, []
         if sql is not None:
-            statements.append(_Statement(sql, params))
-        begin, self.begun = not self.begun, True
-        connection = self._db
-        # aiosqlite runs each call in its one database thread; a batch is one such call.
-        return await connection._execute(lambda: _run_in_thread(connection._conn, begin, statements, rows))
+            statements.append(Statement(sql, params))
+        return await self._trips.send(statements, rows=sql is not None, last=last) or []
 
     async def _commit(self) -> None:
-        await self._now("COMMIT", last=True)
-
-    def _release(self) -> None:
-        if self.holding:
-            self.holding = False
-            self._gate.release()
+        statements, self._buffer = self._buffer, []
+        await self._trips.commit(statements)
 
     # ---------------------------------------------------------------- sessions
     async def insert_session(
@@ -332,9 +144,9 @@ class Transaction:
         meta: dict[str, Any],
     ) -> int:
         try:
-            cursor = await self._now(
+            rows = await self._now(
                 "INSERT INTO sessions (game, guild_id, channel_id, host_id, players, status, state,"
-                " schema_version, created_at, updated_at, meta) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                " schema_version, created_at, updated_at, meta) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
                 (
                     game,
                     guild_id,
@@ -349,9 +161,9 @@ class Transaction:
                     json.dumps(meta),
                 ),
             )
-        except sqlite3.IntegrityError as error:
+        except UniqueViolation as error:
             raise ChannelBusy(channel_id) from error
-        return cursor.lastrowid
+        return rows[0][0]
 
     async def update_session(self, record: SessionRecord, now: datetime) -> None:
         self._later(
@@ -384,15 +196,14 @@ class Transaction:
     async def add_timer(
         self, session_id: int, kind: str, deadline: datetime, payload: dict[str, Any] | None = None
     ) -> TimerRecord:
-        cursor = await self._now(
-            "INSERT INTO timers (session_id, kind, deadline, payload) VALUES (?,?,?,?)",
+        rows = await self._now(
+            "INSERT INTO timers (session_id, kind, deadline, payload) VALUES (?,?,?,?) RETURNING id",
             (session_id, kind, iso(deadline), json.dumps(payload or {})),
         )
-        return TimerRecord(cursor.lastrowid, session_id, kind, deadline, payload or {})
+        return TimerRecord(rows[0][0], session_id, kind, deadline, payload or {})
 
     async def delete_timer(self, timer_id: int) -> bool:
-        cursor = await self._now("DELETE FROM timers WHERE id = ?", (timer_id,))
-        return cursor.rowcount > 0
+        return bool(await self._now("DELETE FROM timers WHERE id = ? RETURNING id", (timer_id,)))
 
     async def delete_timers(self, session_id: int, kinds: Iterable[str] | None = None) -> list[int]:
         query = "DELETE FROM timers WHERE session_id = ?"
@@ -401,7 +212,7 @@ class Transaction:
             kinds = list(kinds)
             query += f" AND kind IN ({','.join('?' * len(kinds))})"
             params += kinds
-        return [row[0] for row in await self._now(query + " RETURNING id", params, rows=True)]
+        return [row[0] for row in await self._now(query + " RETURNING id", params)]
 
     # ------------------------------------------------------------------ outbox
     async def add_outbox(self, session_id: int, kind: str, payload: dict[str, Any], now: datetime) -> None:
@@ -427,9 +238,9 @@ class Transaction:
     # ----------------------------------------------------------------- results
     async def record_result(self, result: ResultRow) -> int | None:
         """The game's result row, or None if this session already has one (exactly once)."""
-        cursor = await self._now(
-            "INSERT OR IGNORE INTO results (session_id, game, guild_id, players, scores, winners, moves,"
-            " duration_seconds, finished_at) VALUES (?,?,?,?,?,?,?,?,?)",
+        rows = await self._now(
+            "INSERT INTO results (session_id, game, guild_id, players, scores, winners, moves,"
+            " duration_seconds, finished_at) VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING RETURNING id",
             (
                 result.session_id,
                 result.game,
@@ -442,19 +253,19 @@ class Transaction:
                 iso(result.finished_at),
             ),
         )
-        if cursor.rowcount == 0:
+        if not rows:
             return None
-        result_id = cursor.lastrowid
+        result_id = rows[0][0]
         self._later(
-            "INSERT OR IGNORE INTO result_players (result_id, user_id, won) VALUES (?,?,?)",
-            [(result_id, user, int(user in result.winners)) for user in result.players],
+            "INSERT INTO result_players (result_id, user_id, won) VALUES (?,?,?) ON CONFLICT DO NOTHING",
+            [(result_id, user, int(user in result.winners)) for user in dict.fromkeys(result.players)],
             many=True,
         )
         return result_id
 
     async def ratings(self, guild_id: int | None, game: str, user_ids: Sequence[int]) -> list[Rating]:
-        await self._now()  # reads see this transaction's writes so far
-        return await _ratings(self._db, guild_id, game, user_ids)
+        sql, params = _ratings_query(guild_id, game, user_ids)  # sees this transaction's writes so far
+        return [_rating(row) for row in await self._now(sql, params)]
 
     async def save_ratings(self, guild_id: int | None, game: str, ratings: Sequence[Rating]) -> None:
         self._later(
@@ -481,77 +292,57 @@ class Transaction:
 
 
 class Store:
-    """One aiosqlite connection in WAL mode, migrated to the newest schema when opened.
+    """The bot's data in one database, migrated to the newest schema when opened.
 
-    Reads run directly; writes only inside :meth:`transaction`, one at a time.
+    Reads run directly; writes only inside :meth:`transaction`.
     """
 
-    def __init__(self, connection: aiosqlite.Connection):
-        self._db = connection
-        self._gate = _WriteGate()
+    def __init__(self, database: Database):
+        self.database = database
 
     @classmethod
-    async def open(cls, path: str) -> Store:
-        # isolation_level=None: the store issues BEGIN/COMMIT itself, nothing is implicit.
-        connection = await aiosqlite.connect(path, isolation_level=None)
-        connection.row_factory = aiosqlite.Row
-        for pragma in (
-            "PRAGMA journal_mode=WAL",
-            "PRAGMA synchronous=NORMAL",
-            "PRAGMA foreign_keys=ON",
-            f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
-        ):
-            cursor = await connection.execute(pragma)
-            await cursor.close()
-        store = cls(connection)
+    async def open(cls, url: str, pool_size: int = 10) -> Store:
+        """``url``: a SQLite file path (or ``sqlite:path``), or ``postgresql://...``."""
+        store = cls(await open_database(url, pool_size))
         await store.migrate()
         return store
 
+    @property
+    def dialect(self) -> str:
+        return self.database.dialect
+
     async def close(self) -> None:
-        await self._db.close()
+        await self.database.close()
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            return (await cursor.fetchone())[0]
+        return await self.database.schema_version()
 
     async def migrate(self) -> None:
-        current = await self.schema_version()
-        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-            await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+        await self.database.migrate()
 
     async def integrity_check(self) -> str:
-        async with self._db.execute("PRAGMA integrity_check") as cursor:
-            return (await cursor.fetchone())[0]
+        return await self.database.integrity_check()
 
     # ------------------------------------------------------------ transactions
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
         """One atomic write: everything done through the yielded object commits together or not at all."""
-        tx = Transaction(self._db, self._gate)
+        trips = self.database.trips()
         try:
-            yield tx
+            yield (tx := Transaction(trips))
             await tx._commit()
         except BaseException:
-            # Only a transaction of several trips can be left open (a failed trip rolls back in
-            # the database thread); nothing to undo if COMMIT went through while its caller was
-            # cancelled.
-            if tx.holding and self._db.in_transaction:
-                await self._db.execute("ROLLBACK")
+            await trips.abort()
             raise
         finally:
-            tx._release()
+            await trips.release()
 
     # ------------------------------------------------------------------- reads
-    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        """A query's rows in one trip to the database thread."""
-        try:
-            return list(await self._db.execute_fetchall(sql, params))
-        except sqlite3.OperationalError as error:
-            if _is_busy(error):
-                raise StoreBusy() from error
-            raise
+    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """A query's rows in one trip to the database."""
+        return await self.database.rows(sql, params)
 
-    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
         rows = await self._rows(sql, params)
         return rows[0] if rows else None
 
@@ -629,13 +420,14 @@ class Store:
         rows = await self._rows(
             "SELECT r.game, COUNT(*) AS games, SUM(p.won) AS wins FROM results r"
             " JOIN result_players p ON p.result_id = r.id"
-            " WHERE p.user_id = ? AND r.guild_id IS ? GROUP BY r.game ORDER BY r.game",
+            " WHERE p.user_id = ? AND r.guild_id IS NOT DISTINCT FROM ? GROUP BY r.game ORDER BY r.game",
             (user_id, guild_id),
         )
         return {row["game"]: (row["games"], row["wins"] or 0) for row in rows}
 
     async def ratings(self, guild_id: int | None, game: str, user_ids: Sequence[int] | None = None) -> list[Rating]:
-        return await _ratings(self._db, guild_id, game, user_ids)
+        sql, params = _ratings_query(guild_id, game, user_ids)
+        return [_rating(row) for row in await self._rows(sql, params)]
 
     async def get_value(self, key: str) -> str | None:
         row = await self._fetchone("SELECT value FROM bot_state WHERE key = ?", (key,))
@@ -646,25 +438,26 @@ class Store:
         return row[0] if row else 0
 
 
-async def _ratings(
-    db: aiosqlite.Connection, guild_id: int | None, game: str, user_ids: Sequence[int] | None
-) -> list[Rating]:
-    query = "SELECT * FROM ratings WHERE guild_id IS ? AND game = ?"
+def _ratings_query(guild_id: int | None, game: str, user_ids: Sequence[int] | None) -> tuple[str, list[Any]]:
+    query = "SELECT * FROM ratings WHERE guild_id = ? AND game = ?"
     params: list[Any] = [guild_id or 0, game]
     if user_ids is not None:
-        query += f" AND user_id IN ({','.join('?' * len(user_ids))})"
+        query += f" AND user_id IN ({','.join('?' * len(user_ids))})" if user_ids else " AND FALSE"
         params += list(user_ids)
-    rows = await db.execute_fetchall(query, params)
-    return [Rating(row["user_id"], row["mu"], row["sigma"], row["games"], row["wins"]) for row in rows]
+    return query, params
 
 
-def _timer(row: aiosqlite.Row) -> TimerRecord:
+def _rating(row: Any) -> Rating:
+    return Rating(row["user_id"], row["mu"], row["sigma"], row["games"], row["wins"])
+
+
+def _timer(row: Any) -> TimerRecord:
     return TimerRecord(
         row["id"], row["session_id"], row["kind"], parse_iso(row["deadline"]), json.loads(row["payload"])
     )
 
 
-def _session(row: aiosqlite.Row) -> SessionRecord:
+def _session(row: Any) -> SessionRecord:
     return SessionRecord(
         id=row["id"],
         game=row["game"],

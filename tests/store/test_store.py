@@ -1,4 +1,5 @@
-"""The SQLite store: migrations, one transaction per state change, timers and results."""
+"""The store on SQLite and on a real PostgreSQL (every test runs on both): migrations, one
+transaction per state change, timers, results, ratings and settings."""
 
 from __future__ import annotations
 
@@ -8,14 +9,17 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.database import UniqueViolation
 from bot.store import LIVE_SQL, MIGRATIONS, ChannelBusy, ResultRow, Store
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "store.db"))
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def store(request, tmp_path):
+    url = str(tmp_path / "store.db") if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+    store = await Store.open(url, pool_size=4)
+    assert store.dialect == request.param
     yield store
     await store.close()
 
@@ -110,7 +114,7 @@ async def test_an_action_number_is_written_once(store):
     record = await store.get_session(await new_session(store))
     await save(store, record, (5, {"type": "add", "amount": 1}))
     record.actions = 0  # a writer that loaded the session before that action
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(UniqueViolation):
         await save(store, record, (6, {"type": "add", "amount": 2}))
     assert [a[2] for a in await store.actions(record.id)] == [{"type": "add", "amount": 1}]
 
@@ -158,10 +162,11 @@ async def test_results_feed_stats_and_a_session_has_one_result(store):
 
 
 async def test_the_live_session_lookup_uses_the_partial_index(store):
-    async with store._db.execute(
-        "EXPLAIN QUERY PLAN SELECT * FROM sessions WHERE channel_id = ? AND " + LIVE_SQL, (1,)
-    ) as cursor:
-        plan = " ".join(str(row[-1]) for row in await cursor.fetchall())
+    for channel in range(1, 300):  # enough rows that PostgreSQL's planner prefers the index
+        await new_session(store, channel=channel, status="active" if channel == 1 else "finished")
+    explain = "EXPLAIN QUERY PLAN" if store.dialect == "sqlite" else "EXPLAIN"
+    rows = await store.database.rows(f"{explain} SELECT * FROM sessions WHERE channel_id = ? AND {LIVE_SQL}", (1,))
+    plan = " ".join(str(row[-1]) for row in rows)
     assert "one_live_session_per_channel" in plan
 
 
@@ -188,7 +193,7 @@ async def test_concurrent_changes_commit_whole_and_a_failing_one_changes_nothing
     changes = [save(store, r, (5, {"type": "add", "amount": 1})) for r in records[2:]]
     outcomes = await asyncio.gather(with_timer(records[0]), failing(records[1]), *changes, return_exceptions=True)
 
-    assert isinstance(outcomes[1], sqlite3.IntegrityError)
+    assert isinstance(outcomes[1], UniqueViolation)
     assert [o for i, o in enumerate(outcomes) if i != 1] == [None] * 19
     assert (await store.get_session(records[1].id)).state == {"total": 0}, "the failed change left nothing"
     assert await store.actions(records[1].id) == []

@@ -1,0 +1,328 @@
+"""The two databases behind :mod:`bot.store`: SQLite (aiosqlite, the default) and PostgreSQL
+(asyncpg, for several processes). Both take the store's SQL as written (``?`` placeholders)
+and run a transaction as *trips*: a list of statements sent together, the last one's rows
+returned.
+
+SQLite: one connection whose thread runs the trips one after another, ``BEGIN IMMEDIATE`` in
+the first; a transaction of several trips holds a gate so no other trip slips in between.
+PostgreSQL: a pool; a transaction holds one connection from its first trip to COMMIT, and the
+database's own locks keep transactions apart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import aiosqlite
+
+from bot import migrations
+
+# How long a SQLite statement waits for another process's lock before one retry, then StoreBusy.
+BUSY_TIMEOUT_MS = 1000
+# One transaction at a time may migrate a PostgreSQL database (processes starting together).
+MIGRATION_LOCK = 0x0C7A60
+POSTGRES_PREFIXES = ("postgresql://", "postgres://")
+
+
+class StoreBusy(Exception):
+    """Another process holds the database lock; nothing was changed."""
+
+
+class UniqueViolation(Exception):
+    """A row broke a unique rule (a second live session in a channel, an action number twice)."""
+
+
+@dataclass(frozen=True)
+class Statement:
+    sql: str
+    params: Any = ()
+    many: bool = False  # executemany over ``params``
+
+
+class Trips(Protocol):
+    """One transaction's way to its database."""
+
+    async def send(self, statements: list[Statement], rows: bool, last: bool) -> list[Any] | None: ...
+
+    async def commit(self, statements: list[Statement]) -> None: ...
+
+    async def abort(self) -> None: ...
+
+    async def release(self) -> None: ...
+
+
+def is_postgres(url: str) -> bool:
+    return url.startswith(POSTGRES_PREFIXES)
+
+
+# ---------------------------------------------------------------------------------- SQLite
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    return "locked" in str(error) or "busy" in str(error)
+
+
+def _run_in_thread(connection: sqlite3.Connection, begin: bool, statements: list[Statement], rows: bool) -> Any:
+    """Runs in the database thread: BEGIN (the first time), then the statements; with ``rows``
+    the last statement's rows. A failure rolls back here, in the same trip, so the next job on
+    the connection never finds a broken transaction open."""
+    if begin:
+        _begin_immediate(connection)
+    try:
+        cursor = None
+        for statement in statements:
+            run = connection.executemany if statement.many else connection.execute
+            cursor = run(statement.sql, statement.params)
+        return cursor.fetchall() if rows and cursor is not None else None
+    except BaseException as error:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        if isinstance(error, sqlite3.IntegrityError) and "UNIQUE" in str(error):
+            raise UniqueViolation(str(error)) from error
+        raise
+
+
+def _begin_immediate(connection: sqlite3.Connection) -> None:
+    for attempt in (1, 2):  # the busy timeout waits first; then one more try
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as error:
+            if not _is_busy(error):
+                raise
+            if attempt == 2:
+                raise StoreBusy() from error
+
+
+class _WriteGate:
+    """When a transaction may send its trips to the database thread. One of several trips holds
+    the gate through all of them; one of a single trip only waits until none is open, holding
+    nothing (the database thread runs trips one after another, so it cannot interleave). Were
+    single trips to take turns on a lock, each would hold it for a loop iteration under load."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._free = asyncio.Event()
+        self._free.set()
+
+    async def hold(self) -> None:
+        await self._lock.acquire()
+        self._free.clear()
+
+    def release(self) -> None:
+        self._free.set()
+        self._lock.release()
+
+    async def wait_until_free(self) -> None:
+        # The caller sends its trip right after this returns, with no await in between.
+        while self._lock.locked():
+            await self._free.wait()
+
+
+class _SqliteTrips:
+    def __init__(self, connection: aiosqlite.Connection, gate: _WriteGate):
+        self._db = connection
+        self._gate = gate
+        self.begun = False
+        self.holding = False  # this transaction holds the gate
+
+    async def send(self, statements: list[Statement], rows: bool, last: bool) -> list[Any] | None:
+        if not self.holding and last and not self.begun:
+            await self._gate.wait_until_free()
+        elif not self.holding:
+            await self._gate.hold()
+            self.holding = True
+        begin, self.begun = not self.begun, True
+        connection = self._db
+        # aiosqlite runs each call in its one database thread; a batch is one such call.
+        return await connection._execute(lambda: _run_in_thread(connection._conn, begin, statements, rows))
+
+    async def commit(self, statements: list[Statement]) -> None:
+        await self.send([*statements, Statement("COMMIT")], rows=False, last=True)
+
+    async def abort(self) -> None:
+        # Only a transaction of several trips can be left open (a failed trip rolls back in the
+        # database thread); nothing to undo if COMMIT went through while its caller was cancelled.
+        if self.holding and self._db.in_transaction:
+            await self._db.execute("ROLLBACK")
+
+    async def release(self) -> None:
+        if self.holding:
+            self.holding = False
+            self._gate.release()
+
+
+class SqliteDatabase:
+    """One aiosqlite connection in WAL mode."""
+
+    dialect = "sqlite"
+
+    def __init__(self, connection: aiosqlite.Connection):
+        self._db = connection
+        self._gate = _WriteGate()
+
+    @classmethod
+    async def open(cls, path: str) -> SqliteDatabase:
+        path = path.removeprefix("sqlite:")
+        # isolation_level=None: the store issues BEGIN/COMMIT itself, nothing is implicit.
+        connection = await aiosqlite.connect(path, isolation_level=None)
+        connection.row_factory = aiosqlite.Row
+        for pragma in (
+            "PRAGMA journal_mode=WAL",
+            "PRAGMA synchronous=NORMAL",
+            "PRAGMA foreign_keys=ON",
+            f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
+        ):
+            cursor = await connection.execute(pragma)
+            await cursor.close()
+        return cls(connection)
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    def trips(self) -> _SqliteTrips:
+        return _SqliteTrips(self._db, self._gate)
+
+    async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        try:
+            return list(await self._db.execute_fetchall(sql, params))
+        except sqlite3.OperationalError as error:
+            if _is_busy(error):
+                raise StoreBusy() from error
+            raise
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """One statement on its own (tests and tools), outside any transaction of the store's."""
+        await self._db.execute(sql, params)
+
+    async def schema_version(self) -> int:
+        return (await self.rows("PRAGMA user_version"))[0][0]
+
+    async def migrate(self) -> None:
+        current = await self.schema_version()
+        for number, script in enumerate(migrations.SQLITE[current:], start=current + 1):
+            await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+
+    async def integrity_check(self) -> str:
+        return (await self.rows("PRAGMA integrity_check"))[0][0]
+
+
+# ------------------------------------------------------------------------------ PostgreSQL
+
+_PLACEHOLDER = re.compile(r"\?")
+
+
+def numbered(sql: str) -> str:
+    """The store's ``?`` placeholders as PostgreSQL's ``$1, $2, ...`` (the store's SQL has no
+    question mark inside a literal)."""
+    count = iter(range(1, 10_000))
+    return _PLACEHOLDER.sub(lambda _: f"${next(count)}", sql)
+
+
+class _PostgresTrips:
+    def __init__(self, database: PostgresDatabase):
+        self._database = database
+        self._connection: Any = None
+        self._transaction: Any = None
+
+    async def send(self, statements: list[Statement], rows: bool, last: bool) -> list[Any] | None:
+        import asyncpg
+
+        if self._connection is None:
+            self._connection = await self._database.pool.acquire()
+            self._transaction = self._connection.transaction()
+            await self._transaction.start()
+        connection, found = self._connection, None
+        try:
+            for index, statement in enumerate(statements):
+                sql = numbered(statement.sql)
+                if statement.many:
+                    await connection.executemany(sql, statement.params)
+                elif rows and index == len(statements) - 1:
+                    found = await connection.fetch(sql, *statement.params)
+                else:
+                    await connection.execute(sql, *statement.params)
+        except asyncpg.UniqueViolationError as error:
+            raise UniqueViolation(str(error)) from error
+        return found
+
+    async def commit(self, statements: list[Statement]) -> None:
+        if statements or self._transaction is not None:
+            await self.send(statements, rows=False, last=True)
+            await self._transaction.commit()
+
+    async def abort(self) -> None:
+        if self._transaction is not None and not self._connection.is_closed():
+            with contextlib.suppress(Exception):  # it already ended (COMMIT failed, or never began)
+                await self._transaction.rollback()
+
+    async def release(self) -> None:
+        if self._connection is not None:
+            connection, self._connection, self._transaction = self._connection, None, None
+            await self._database.pool.release(connection)
+
+
+class PostgresDatabase:
+    """A pool of asyncpg connections."""
+
+    dialect = "postgresql"
+
+    def __init__(self, pool: Any):
+        self.pool = pool
+
+    @classmethod
+    async def open(cls, url: str, pool_size: int) -> PostgresDatabase:
+        import asyncpg  # only a PostgreSQL deployment needs it loaded
+
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        return cls(pool)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    def trips(self) -> _PostgresTrips:
+        return _PostgresTrips(self)
+
+    async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return list(await self.pool.fetch(numbered(sql), *params))
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        await self.pool.execute(numbered(sql), *params)
+
+    async def schema_version(self) -> int:
+        async with self.pool.acquire() as connection:
+            return await self._version(connection)
+
+    @staticmethod
+    async def _version(connection: Any) -> int:
+        await connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        return await connection.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+
+    async def migrate(self) -> None:
+        async with self.pool.acquire() as connection, connection.transaction():
+            await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            current = await self._version(connection)
+            for number, script in enumerate(migrations.POSTGRESQL[current:], start=current + 1):
+                await connection.execute(script)
+                await connection.execute("DELETE FROM schema_version")
+                await connection.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+
+    async def integrity_check(self) -> str:
+        """PostgreSQL keeps its own pages whole; what can go wrong is ours: rows left behind."""
+        return "ok"
+
+
+Database = SqliteDatabase | PostgresDatabase
+
+
+async def open_database(url: str, pool_size: int = 10) -> Database:
+    """``postgresql://...`` opens a pool; anything else is a SQLite file (``sqlite:`` optional)."""
+    if is_postgres(url):
+        return await PostgresDatabase.open(url, pool_size)
+    return await SqliteDatabase.open(url)

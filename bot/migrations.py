@@ -1,0 +1,212 @@
+"""The database schema as numbered migrations, one list per dialect with the same numbers.
+
+A database records how many it has applied (SQLite: ``PRAGMA user_version``; PostgreSQL: the
+``schema_version`` table). The SQL the store runs is the same for both (``?`` placeholders,
+``ON CONFLICT``, ``RETURNING``, ``IS NOT DISTINCT FROM``); only the tables' types differ here:
+PostgreSQL's ids are BIGINT (Discord snowflakes), its serial keys BIGSERIAL and its reals
+DOUBLE PRECISION. Times are ISO-8601 text in UTC in both, so they sort as text.
+"""
+
+from __future__ import annotations
+
+SQLITE: tuple[str, ...] = (
+    # 1: sessions, their action log, durable timers, finished-game results.
+    """
+    CREATE TABLE sessions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game TEXT NOT NULL,
+        guild_id INTEGER,
+        channel_id INTEGER NOT NULL,
+        host_id INTEGER NOT NULL,
+        players TEXT NOT NULL,
+        status TEXT NOT NULL,
+        state TEXT NOT NULL,
+        schema_version INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX one_live_session_per_channel
+        ON sessions(channel_id) WHERE status IN ('challenge', 'lobby', 'active');
+    CREATE TABLE actions (
+        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        player_id INTEGER,
+        action TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+    );
+    CREATE TABLE timers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        deadline TEXT NOT NULL,
+        payload TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX timers_by_deadline ON timers(deadline);
+    CREATE TABLE results (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,
+        game TEXT NOT NULL,
+        guild_id INTEGER,
+        players TEXT NOT NULL,
+        scores TEXT NOT NULL,
+        winners TEXT NOT NULL,
+        moves INTEGER NOT NULL,
+        duration_seconds REAL NOT NULL,
+        finished_at TEXT NOT NULL
+    );
+    CREATE INDEX results_by_game ON results(guild_id, game);
+    """,
+    # 2: the session's public message and bot-side details (names, options, turn clock).
+    """
+    ALTER TABLE sessions ADD COLUMN message_id INTEGER;
+    ALTER TABLE sessions ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';
+    """,
+    # 3: per-player ratings and per-server settings.
+    """
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        turn_clock_seconds INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE bot_state (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE result_players (
+        result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        PRIMARY KEY (result_id, user_id)
+    );
+    """,
+    # 4: public messages as state (the outbox); a game has at most one result; timers by session.
+    """
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL DEFAULT '{}',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX outbox_by_session ON outbox(session_id, id);
+    CREATE INDEX timers_by_session ON timers(session_id);
+    CREATE UNIQUE INDEX one_result_per_session ON results(session_id) WHERE session_id IS NOT NULL;
+    CREATE INDEX result_players_by_user ON result_players(user_id);
+    ALTER TABLE sessions ADD COLUMN actions INTEGER NOT NULL DEFAULT 0;
+    UPDATE sessions SET actions = (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.session_id = sessions.id);
+    """,
+)
+
+POSTGRESQL: tuple[str, ...] = (
+    # 1: sessions, their action log, durable timers, finished-game results.
+    """
+    CREATE TABLE sessions (
+        id BIGSERIAL PRIMARY KEY,
+        game TEXT NOT NULL,
+        guild_id BIGINT,
+        channel_id BIGINT NOT NULL,
+        host_id BIGINT NOT NULL,
+        players TEXT NOT NULL,
+        status TEXT NOT NULL,
+        state TEXT NOT NULL,
+        schema_version INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX one_live_session_per_channel
+        ON sessions(channel_id) WHERE status IN ('challenge', 'lobby', 'active');
+    CREATE TABLE actions (
+        session_id BIGINT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        player_id BIGINT,
+        action TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+    );
+    CREATE TABLE timers (
+        id BIGSERIAL PRIMARY KEY,
+        session_id BIGINT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        deadline TEXT NOT NULL,
+        payload TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX timers_by_deadline ON timers(deadline);
+    CREATE TABLE results (
+        id BIGSERIAL PRIMARY KEY,
+        session_id BIGINT REFERENCES sessions(id) ON DELETE SET NULL,
+        game TEXT NOT NULL,
+        guild_id BIGINT,
+        players TEXT NOT NULL,
+        scores TEXT NOT NULL,
+        winners TEXT NOT NULL,
+        moves INTEGER NOT NULL,
+        duration_seconds DOUBLE PRECISION NOT NULL,
+        finished_at TEXT NOT NULL
+    );
+    CREATE INDEX results_by_game ON results(guild_id, game);
+    """,
+    # 2: the session's public message and bot-side details (names, options, turn clock).
+    """
+    ALTER TABLE sessions ADD COLUMN message_id BIGINT;
+    ALTER TABLE sessions ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';
+    """,
+    # 3: per-player ratings and per-server settings.
+    """
+    CREATE TABLE ratings (
+        guild_id BIGINT NOT NULL,
+        game TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+    CREATE TABLE guild_settings (
+        guild_id BIGINT PRIMARY KEY,
+        turn_clock_seconds INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE bot_state (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE result_players (
+        result_id BIGINT NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+        user_id BIGINT NOT NULL,
+        won INTEGER NOT NULL,
+        PRIMARY KEY (result_id, user_id)
+    );
+    """,
+    # 4: public messages as state (the outbox); a game has at most one result; timers by session.
+    """
+    CREATE TABLE outbox (
+        id BIGSERIAL PRIMARY KEY,
+        session_id BIGINT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL DEFAULT '{}',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX outbox_by_session ON outbox(session_id, id);
+    CREATE INDEX timers_by_session ON timers(session_id);
+    CREATE UNIQUE INDEX one_result_per_session ON results(session_id) WHERE session_id IS NOT NULL;
+    CREATE INDEX result_players_by_user ON result_players(user_id);
+    ALTER TABLE sessions ADD COLUMN actions INTEGER NOT NULL DEFAULT 0;
+    UPDATE sessions SET actions = (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.session_id = sessions.id);
+    """,
+)
+
+assert len(SQLITE) == len(POSTGRESQL), "both dialects have the same numbered migrations"
