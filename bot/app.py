@@ -50,14 +50,20 @@ class OctagonBot(commands.Bot):
             allowed_mentions=ALLOWED_MENTIONS,
             help_command=None,
             tree_cls=OctagonTree,
+            **self.shard_options(settings),
         )
         self.settings = settings
         self.game_classes = list(all_games() if games is None else games)
         self.platform: Platform | None = None
         self.store: Store | None = None
 
+    @staticmethod
+    def shard_options(settings: Settings) -> dict[str, Any]:
+        return {}
+
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        settings = self.settings
+        self.store = await Store.open(settings.database, settings.database_pool_size, settings.shards)
         self.platform = Platform(self, self.store, self.game_classes, self.settings)
         self.controls = self.platform.controls
         self.add_dynamic_items(SessionButton, SessionSelect)
@@ -117,8 +123,20 @@ class OctagonBot(commands.Bot):
         await answer_error(interaction, original, self.platform.errors, f"/{command}")
 
 
+class ShardedOctagonBot(OctagonBot, commands.AutoShardedBot):
+    """The bot for ``SHARD_COUNT``/``SHARD_IDS``: this process runs those shards, and its store
+    sweeps (timers, outbox, shown games) only the guilds they own."""
+
+    @staticmethod
+    def shard_options(settings: Settings) -> dict[str, Any]:
+        return {"shard_count": settings.shard_count, "shard_ids": list(settings.shards.ids)}
+
+
 def create_bot(settings: Settings | None = None, games: Sequence[type[GameAdapter]] | None = None) -> OctagonBot:
-    return OctagonBot(settings or Settings.from_environment(), games)
+    settings = settings or Settings.from_environment()
+    if settings.shard_count is None:
+        return OctagonBot(settings, games)
+    return ShardedOctagonBot(settings, games)
 
 
 async def build_commands(bot: OctagonBot) -> None:

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from dataclasses import dataclass
 
 from dotenv import load_dotenv
 
+from bot.store import ShardScope
 from bot.workers import CORES, PICTURE_QUEUE_LIMIT, THINKING_QUEUE_LIMIT
 
 
 @dataclass(frozen=True)
 class Settings:
     token: str | None = None
-    database_path: str = "octagon.db"
+    database_path: str = "octagon.db"  # SQLite, the default
+    database_url: str | None = None  # postgresql://... : PostgreSQL instead, shared by several processes
+    database_pool_size: int = 10  # PostgreSQL connections per process
+    shard_count: int | None = None  # sharded: Discord shards in all, over every process
+    shard_ids: tuple[int, ...] | None = None  # sharded: the shards this process runs (default all)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     render_workers: int = CORES  # processes drawing pictures
@@ -33,16 +39,52 @@ class Settings:
             database_path=os.environ.get("DATABASE_PATH", cls.database_path),
             dev_guild_id=int(guild) if guild else None,
             log_level=os.environ.get("LOG_LEVEL", cls.log_level).upper(),
+            database_url=os.environ.get("DATABASE_URL", "").strip() or None,
+            **_shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
             **{name: _count(name, getattr(cls, name)) for name in _COUNTS},
         )
 
-    def __repr__(self) -> str:  # never print the token
+    def __post_init__(self) -> None:
+        if self.shard_ids is not None and self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (the number of shards over every process)")
+        if self.shard_count is not None and not all(0 <= shard < self.shard_count for shard in self.shard_ids or ()):
+            raise ValueError(f"SHARD_IDS must be between 0 and SHARD_COUNT - 1 ({self.shard_count - 1})")
+
+    @property
+    def database(self) -> str:
+        """Where the store lives: DATABASE_URL if set, else the SQLite file."""
+        return self.database_url or self.database_path
+
+    @property
+    def shards(self) -> ShardScope | None:
+        """The guilds this process owns, when sharded (None: every guild)."""
+        if self.shard_count is None:
+            return None
+        return ShardScope(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
+
+    def __repr__(self) -> str:  # never print the token or the database password
         shown = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "token"}
+        if self.database_url:
+            shown["database_url"] = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", self.database_url)
         listed = ", ".join(f"{name}={value!r}" for name, value in shown.items())
         return f"Settings(token={'set' if self.token else 'unset'}, {listed})"
 
 
-_COUNTS = ("render_workers", "thinking_workers", "picture_queue_limit", "thinking_queue_limit")
+_COUNTS = ("render_workers", "thinking_workers", "picture_queue_limit", "thinking_queue_limit", "database_pool_size")
+
+
+def _shards(count: str, ids: str) -> dict[str, object]:
+    """SHARD_COUNT=8 and SHARD_IDS=0-3 (or 0,2,4 or 0-1,6): this process runs shards 0 to 3 of 8."""
+    found: dict[str, object] = {}
+    if count.strip():
+        found["shard_count"] = int(count)
+    if ids.strip():
+        chosen: list[int] = []
+        for part in ids.replace(" ", "").split(","):
+            first, _, last = part.partition("-")
+            chosen += range(int(first), int(last or first) + 1)
+        found["shard_ids"] = tuple(sorted(set(chosen)))
+    return found
 
 
 def _count(name: str, default: int) -> int:

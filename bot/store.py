@@ -30,6 +30,23 @@ LIVE_SQL = "status IN ('challenge', 'lobby', 'active')"
 MIGRATIONS = migrations.SQLITE  # the default database's schema
 
 
+@dataclass(frozen=True)
+class ShardScope:
+    """The guilds one process owns when the bot runs in shards: Discord's rule, shard =
+    (guild_id >> 22) % shard_count (direct messages, with no guild, are shard 0's)."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def owns(self, guild_id: int | None) -> bool:
+        return ((guild_id or 0) >> 22) % self.count in self.ids
+
+    def sql(self, guild_column: str = "guild_id") -> str:
+        """The same rule as SQL (the numbers are ints, not text from outside)."""
+        listed = ",".join(str(int(shard)) for shard in self.ids)
+        return f"((COALESCE({guild_column}, 0) >> 22) % {int(self.count)}) IN ({listed})"
+
+
 def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat()
 
@@ -297,13 +314,17 @@ class Store:
     Reads run directly; writes only inside :meth:`transaction`.
     """
 
-    def __init__(self, database: Database):
+    def __init__(self, database: Database, scope: ShardScope | None = None):
         self.database = database
+        self.scope = scope
+        # What the process's own sweeps (timers, outbox, shown games) look at: its guilds only.
+        self._owned = scope.sql("s.guild_id") if scope else "TRUE"
 
     @classmethod
-    async def open(cls, url: str, pool_size: int = 10) -> Store:
-        """``url``: a SQLite file path (or ``sqlite:path``), or ``postgresql://...``."""
-        store = cls(await open_database(url, pool_size))
+    async def open(cls, url: str, pool_size: int = 10, scope: ShardScope | None = None) -> Store:
+        """``url``: a SQLite file path (or ``sqlite:path``), or ``postgresql://...``; ``scope``: the
+        guilds of this process's shards (None: all)."""
+        store = cls(await open_database(url, pool_size), scope)
         await store.migrate()
         return store
 
@@ -356,7 +377,7 @@ class Store:
 
     async def shown_live_sessions(self) -> list[int]:
         """Ids of the live sessions that have a message in their channel."""
-        sql = f"SELECT id FROM sessions WHERE {LIVE_SQL} AND message_id IS NOT NULL ORDER BY id"
+        sql = f"SELECT id FROM sessions s WHERE {LIVE_SQL} AND message_id IS NOT NULL AND {self._owned} ORDER BY id"
         return [row[0] for row in await self._rows(sql)]
 
     async def live_session_ref(self, channel_id: int) -> tuple[int, str, str] | None:
@@ -376,7 +397,9 @@ class Store:
         return row[0]
 
     async def pending_timers(self) -> list[TimerRecord]:
-        return [_timer(row) for row in await self._rows("SELECT * FROM timers ORDER BY deadline")]
+        """Every stored timer of this process's guilds, soonest first."""
+        sql = f"SELECT t.* FROM timers t JOIN sessions s ON s.id = t.session_id WHERE {self._owned} ORDER BY t.deadline"
+        return [_timer(row) for row in await self._rows(sql)]
 
     async def timers(self, session_id: int) -> list[TimerRecord]:
         rows = await self._rows("SELECT * FROM timers WHERE session_id = ? ORDER BY deadline", (session_id,))
@@ -384,8 +407,11 @@ class Store:
 
     async def outbox(self, session_id: int | None = None) -> list[OutboxEntry]:
         """Pending outbox entries (of one session, or all), oldest first."""
-        where, params = ("WHERE session_id = ?", (session_id,)) if session_id is not None else ("", ())
-        rows = await self._rows(f"SELECT * FROM outbox {where} ORDER BY id", params)
+        if session_id is not None:
+            rows = await self._rows("SELECT * FROM outbox WHERE session_id = ? ORDER BY id", (session_id,))
+        else:  # the sweep: this process's guilds only
+            sql = f"SELECT o.* FROM outbox o JOIN sessions s ON s.id = o.session_id WHERE {self._owned} ORDER BY o.id"
+            rows = await self._rows(sql)
         return [
             OutboxEntry(
                 row["id"],

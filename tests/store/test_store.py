@@ -15,15 +15,6 @@ from bot.store import LIVE_SQL, MIGRATIONS, ChannelBusy, ResultRow, Store
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def store(request, tmp_path):
-    url = str(tmp_path / "store.db") if request.param == "sqlite" else request.getfixturevalue("postgres_url")
-    store = await Store.open(url, pool_size=4)
-    assert store.dialect == request.param
-    yield store
-    await store.close()
-
-
 async def new_session(store, channel=1, status="active"):
     async with store.transaction() as tx:
         return await tx.insert_session(
