@@ -24,6 +24,7 @@ from engines.octagion import (
     has,
     normalise_variations,
     party_numbers,
+    score_variant,
     team_active,
     team_members,
     team_of,
@@ -390,14 +391,21 @@ def render_variant(state: OctagionState, names: Sequence[str], viewer: int) -> P
         f"Variant · {team_name(state, names, team)}",
         f"Round {state.round} · word {word} · Treatment Cards left {state.treatments[team]}",
     )
+    slips = _slips(variant, word)
     for index, cell in enumerate(variant):
         x = start + index * (card_w + GAP)
         theme.centred_text(draw, (x + card_w / 2, 134), word[index], 26, theme.HIGHLIGHT)
-        _draw_cell(draw, (x, 156, x + card_w, 156 + card_h), cell)
+        slip = slips.get(index)
+        border = {"border": theme.PENALTY, "border_width": 6} if slip else {}
+        _draw_cell(draw, (x, 156, x + card_w, 156 + card_h), cell, **border)
+        if slip:
+            theme.centred_text(draw, (x + card_w / 2, 156 + card_h + 16), SHORT_REASON[slip], 16, theme.PENALTY)
     placed = sum(cell is not None for cell in variant)
-    theme.centred_text(draw, (WIDTH / 2, height - 32), f"{placed} of 8 positions filled", 20, theme.MUTED)
+    footer = f"{placed} of 8 positions filled" + (f" · {_count(len(slips), 'slip')} (-1 each)" if slips else "")
+    theme.centred_text(draw, (WIDTH / 2, height - 26), footer, 20, theme.PENALTY if slips else theme.MUTED)
     description = (
         f"Variant of {team_name(state, names, team)} for {word}: {variant_text(variant)}. {placed} of 8 filled."
+        + (f" {_slips_sentence(variant, slips)}" if slips else "")
     )
     return Picture(theme.to_picture(image, description).png, description, "octagion-variant.png")
 
@@ -723,11 +731,24 @@ def result_text(state: OctagionState, record: dict, names: Sequence[str]) -> str
     return "\n".join(lines)
 
 
+def _slips(variant: Sequence[str | None], word: str) -> dict[int, str]:
+    """Placed cards that will cost a point (a wrong letter, a number already used), by index."""
+    scored = score_variant(variant, word)["positions"]
+    return {i: p["reason"] for i, p in enumerate(scored) if p["card"] is not None and p["points"] < 0}
+
+
+def _slips_sentence(variant: Sequence[str | None], slips: dict[int, str]) -> str:
+    listed = "; ".join(f"{variant[i]} at position {i + 1}: {reason}" for i, reason in slips.items())
+    return f"⚠ {listed} (each costs 1 point)."
+
+
 def variant_sentence(state: OctagionState, seat: int) -> str:
-    """The seat's team variant as the player who set it is told."""
+    """The seat's team variant as the player who set it is told (with the slips it holds)."""
     team = team_of(state, seat)
     cells = state.variants[team]
     placed = sum(cell is not None for cell in cells)
     treatment = cells.count(TREATMENT)
     note = f" ({_count(treatment, 'Treatment Card')})" if treatment else ""
-    return f"Your team's variant for **{state.words[team]}**: `{variant_text(cells)}` ({placed} of 8 placed{note})."
+    slips = _slips(cells, state.words[team])
+    shown = f"Your team's variant for **{state.words[team]}**: `{variant_text(cells)}` ({placed} of 8 placed{note})."
+    return shown + (f" {_slips_sentence(cells, slips)}" if slips else "")

@@ -65,6 +65,21 @@ def test_variant_picture_shows_only_the_viewers_team(game):
     assert colour_count(image_of(mine), R.TREATMENT_FACE) > 500
 
 
+def test_variant_picture_and_sentence_mark_a_repeated_number_and_a_wrong_letter():
+    state = ENGINE.load(ENGINE.dump(ENGINE.new_game(1, {}, 7)))
+    state.words = ["STRANGER"]
+    state = ENGINE.apply(state, 0, {"type": "set_variant", "text": "S5 T5 R3 B3"})  # T5 repeats 5; B3 is no A
+    picture = R.render_variant(state, NAMES, viewer=0)
+    assert "T5 at position 2: repeated number; B3 at position 4: wrong letter (each costs 1 point)" in (
+        picture.description
+    )
+    clean = ENGINE.apply(state, 0, {"type": "set_variant", "text": "S5 T7 R3 A1"})
+    penalty_red = colour_count(image_of(picture), theme.PENALTY)
+    assert penalty_red > colour_count(image_of(R.render_variant(clean, NAMES, viewer=0)), theme.PENALTY) + 500
+    assert "⚠ T5 at position 2: repeated number" in R.variant_sentence(state, 0)
+    assert "⚠" not in R.variant_sentence(clean, 0)
+
+
 def test_deck_picture_marks_the_viewers_variant_and_never_another_teams(game):
     mine = R.render_deck(game, NAMES, viewer=1)
     image = image_of(mine)
