@@ -142,6 +142,15 @@ class GameAdapter(commands.GroupCog):
         """Seats in play order from a challenge; by default the challenger moves first."""
         return [challenger, *invitees]
 
+    def challenge_components(self, session: GameSession) -> list[discord.ui.Item]:
+        """A game's own controls on its open challenge, beside Accept and Decline (none by default)."""
+        return []
+
+    def seated_options(self, options: dict[str, Any], seats: Sequence[int]) -> dict[str, Any]:
+        """A challenge's options once its seats (user ids, in play order) are known: a game fills
+        in a default that names a seat here (Octagone's extra jokers). By default, unchanged."""
+        return options
+
     @property
     def rules(self) -> str:
         """Markdown for /rules: the game's summary and the commands to play, kept as a document

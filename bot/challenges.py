@@ -72,6 +72,7 @@ class Challenges:
         challenger = interaction.user
         self._check_invitees(adapter, challenger, invitees)
         seats = adapter.seat_order(challenger.id, [u.id for u in invitees], options)
+        options = adapter.seated_options(options, seats)
         by_id = {u.id: u.display_name for u in [challenger, *invitees]}
         names = [by_id[s] for s in seats]
         meta = SessionMeta(

@@ -154,11 +154,11 @@ class Table:
             lines.append(f"✅ {', '.join(f'<@{p}>' for p in accepted)} accepted; waiting for {waiting}.")
         return "\n".join(lines)
 
-    @staticmethod
-    def _challenge_view(session: GameSession) -> discord.ui.View:
+    def _challenge_view(self, session: GameSession) -> discord.ui.View:
         return view_of(
             [
                 SessionButton(session.id, "accept", label="Accept", style=discord.ButtonStyle.success),
                 SessionButton(session.id, "decline", label="Decline", style=discord.ButtonStyle.danger),
+                *self.games[session.record.game].challenge_components(session),
             ]
         )

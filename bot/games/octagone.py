@@ -2,6 +2,11 @@
 
 The Place menu (bot/menus.py) narrows the legal actions: the White Lady's row and column
 (opening only), the shield (other turns), then the direction, each saying which box it designates.
+
+Four players: while the challenge is open, any player of a pair takes the pair's extra joker
+with the challenge's **Take our extra joker** button or `/octagone joker` (decision 2026-11-23;
+default: the pair member who sits first). The choice is stored in the challenge's options, so it
+survives a restart and reaches the engine as ``extra_joker_seats`` when the game starts.
 """
 
 from __future__ import annotations
@@ -13,8 +18,10 @@ import discord
 from discord import app_commands
 
 from bot.adapter import ChallengeOption, GameAdapter, GameSession
+from bot.components import SessionButton
 from bot.menus import ActionMenu, Narrowing, Step
-from bot.replies import UserError, acknowledge, escape
+from bot.replies import UserError, acknowledge, escape, reply_private
+from bot.sessions import Change
 from bot.workers import drawing
 from engines.octagone import (
     ADVANCED,
@@ -34,11 +41,49 @@ from engines.octagone import (
 from render.octagone import box_words, colour_words, direction_words, narrate, render_board, render_hand, shield_words
 
 GAME = "octagone"
+# Four players: the user id holding each pair's extra joker (pairs: seats {0, 2} and {1, 3}), shown
+# on the challenge; the same as seats for the engine (kept in step by ``with_extra_jokers``).
+EXTRA_JOKERS = "_extra_jokers"
+EXTRA_JOKER_SEATS = "extra_joker_seats"
+JOKER_BUTTON = "octagone_joker"
+NO_OPEN_CHALLENGE = (
+    "There is no open four-player Octagone challenge in this channel: "
+    "the extra jokers are chosen before a four-player game starts."
+)
 ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
 
 
 def row_words(row: str) -> str:
     return f"{row} ({colour_words(ROW_COLOURS[row])})"
+
+
+def with_extra_jokers(options: dict[str, Any], seats: Sequence[int], holders: Sequence[int]) -> dict[str, Any]:
+    """``options`` with each pair's extra joker held by ``holders`` (user ids, pair {0, 2} first)."""
+    return {**options, EXTRA_JOKERS: list(holders), EXTRA_JOKER_SEATS: [seats.index(h) for h in holders]}
+
+
+def extra_joker_holders(seats: Sequence[int], earlier: Sequence[int]) -> list[int]:
+    """Who holds each pair's extra joker: an earlier holder still in the pair (a choice, or a
+    rematch's), else the pair member who sits first (decision 2026-11-23)."""
+    pairs = (seats[0::2], seats[1::2])
+    return [next((holder for holder in earlier if holder in pair), pair[0]) for pair in pairs]
+
+
+def take_extra_joker(change: Change, user_id: int) -> str:
+    """Give ``user_id``'s pair's extra joker to them in an open four-player challenge."""
+    meta = change.meta
+    if change.record.status != "challenge" or len(meta.seats) != 4:
+        raise UserError(NO_OPEN_CHALLENGE)
+    if user_id not in meta.seats:
+        raise UserError("Only the four players of this challenge can take a pair's extra joker.")
+    pair = meta.seats.index(user_id) % 2
+    holders = extra_joker_holders(meta.seats, meta.options.get(EXTRA_JOKERS) or [])
+    if holders[pair] == user_id:
+        return "You already hold your pair's extra joker: you will start with 2 jokers."
+    holders[pair] = user_id
+    meta.options = with_extra_jokers(meta.options, meta.seats, holders)
+    change.show()
+    return "You take your pair's extra joker: you will start with 2 jokers, your partner with 1."
 
 
 def lady_box(action: Mapping[str, Any]) -> str | None:
@@ -109,6 +154,14 @@ SHIELD_CHOICES = [
 ]
 
 
+def extra_jokers_line(state: Any, names: Sequence[str]) -> str:
+    """Four players, before the first shield: who took each pair's extra joker (they hold 2)."""
+    if state.players != 4:
+        return ""
+    holders = [names[seat] for seat in range(4) if state.hands[seat][JOKER] == 2]
+    return f"🃏 Extra jokers (2 jokers each): {' and '.join(holders)}.\n"
+
+
 class OctagoneAdapter(GameAdapter):
     engine = ENGINE
     name = GAME
@@ -139,6 +192,36 @@ class OctagoneAdapter(GameAdapter):
         if "partner" in seats:
             options["_pairs"] = [[seats["challenger"], seats["partner"]], [seats["opponent"], seats["opponent2"]]]
         return options
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        ctx.controls.button(JOKER_BUTTON, self._joker_button, ack="private")
+
+    def challenge_components(self, session: GameSession) -> list[discord.ui.Item]:
+        """Four players: a button for any of them to take their pair's extra joker."""
+        if len(session.meta.seats) != 4:
+            return []
+        return [SessionButton(session.id, JOKER_BUTTON, label="Take our extra joker", emoji="🃏")]
+
+    async def _joker_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
+        async with self.ctx.sessions.change(session_id) as change:
+            answer = take_extra_joker(change, interaction.user.id)
+        await reply_private(interaction, answer)
+
+    def seated_options(self, options: dict[str, Any], seats: Sequence[int]) -> dict[str, Any]:
+        """Four players: who holds each pair's extra joker, shown on the challenge from the start."""
+        if len(seats) != 4:
+            return {k: v for k, v in options.items() if k not in (EXTRA_JOKERS, EXTRA_JOKER_SEATS)}
+        return with_extra_jokers(options, seats, extra_joker_holders(seats, options.get(EXTRA_JOKERS) or []))
+
+    def options_text(self, options: dict[str, Any]) -> str:
+        text = super().options_text({k: v for k, v in options.items() if k != EXTRA_JOKER_SEATS})
+        holders = options.get(EXTRA_JOKERS)
+        if not holders:
+            return text
+        held = " and ".join(f"<@{holder}>" for holder in holders)
+        how = "**Take our extra joker** or `/octagone joker`"
+        return f"{text}. 🃏 Extra jokers: {held} (any player can take their pair's with {how})"
 
     def seat_order(self, challenger: int, invitees: Sequence[int], options: dict[str, Any]) -> list[int]:
         """Two players: challenger, opponent. Four: challenger, opponent, partner, second opponent;
@@ -172,7 +255,7 @@ class OctagoneAdapter(GameAdapter):
         if state.over:
             return "🏁 Final count. " + counts
         if state.opening:
-            return "🎯 Opening: the White Lady goes on any box.\n" + counts
+            return "🎯 Opening: the White Lady goes on any box.\n" + extra_jokers_line(state, names) + counts
         target, colour = state.target, colour_words(box_colour(state.target))
         return f"🎯 Target: **{target}** ({colour}, row {target[0]}): a {colour} shield or a joker.\n" + counts
 
@@ -204,6 +287,18 @@ class OctagoneAdapter(GameAdapter):
                 raise UserError(f"`{escape(box, 20)}` is not a box: use a row A–F and a column 1–7, e.g. C4.")
         session = await self.ctx.act(session.id, interaction.user.id, action)
         await self.ctx.reply_private(interaction, self.ctx.table.done(session))
+
+    @app_commands.command(
+        name="joker", description="Four players: take your pair's extra joker in this channel's open challenge."
+    )
+    async def joker(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
+        found = await self.ctx.sessions.store.live_session_ref(interaction.channel_id)
+        if found is None or found[1] != GAME:
+            raise UserError(NO_OPEN_CHALLENGE)
+        async with self.ctx.sessions.change(found[0]) as change:
+            answer = take_extra_joker(change, interaction.user.id)
+        await reply_private(interaction, answer)
 
     @place.autocomplete("box")
     async def box_autocomplete(self, interaction: discord.Interaction, current: str):

@@ -48,6 +48,9 @@ SHIELD_KINDS: tuple[str, ...] = (*COLOURS, JOKER)
 # Deal sizes from the seed: (jokers, coloured shields) per player.
 DEAL = {2: (3, 18), 4: (1, 9)}
 
+# Four players: who takes each pair's extra joker unless the pair chooses (decision 2026-11-23).
+DEFAULT_EXTRA_JOKER_SEATS = (0, 1)
+
 # Outcome reasons (the result line says "won (last shield placed)").
 END_ALL_PLACED = "last shield placed"
 END_NO_AIM = "no free box to aim at"
@@ -245,6 +248,8 @@ class OctagoneEngine(Game[OctagoneState]):
     # -- creation
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> OctagoneState:
+        """Options: ``level`` (basic or advanced), ``open_hands`` and, for four players,
+        ``extra_joker_seats``: one seat of each pair, e.g. [2, 1] (default [0, 1])."""
         if players not in DEAL:
             raise ValueError("Octagone is played by 2 or 4 players")
         level = options.get("level", ADVANCED)
@@ -260,12 +265,12 @@ class OctagoneEngine(Game[OctagoneState]):
             level=level,
             open_hands=bool(options.get("open_hands", False)),
             starter=starter,
-            hands=self._deal(players, starter, seed, options.get("extra_joker_seats")),
+            hands=self._deal(players, seed, options.get("extra_joker_seats")),
             to_move=starter,
         )
 
     @staticmethod
-    def _deal(players: int, starter: int, seed: int, extra_joker_seats: Any) -> list[dict[str, int]]:
+    def _deal(players: int, seed: int, extra_joker_seats: Any) -> list[dict[str, int]]:
         jokers_each, coloured_each = DEAL[players]
         pool = [colour for colour in COLOURS for _ in range(SHIELDS_PER_COLOUR)]
         rng_from(seed, "deal").shuffle(pool)
@@ -277,7 +282,7 @@ class OctagoneEngine(Game[OctagoneState]):
             hand[JOKER] = jokers_each
             hands.append(hand)
         if players == 4:
-            for seat in _extra_joker_seats(starter, extra_joker_seats):
+            for seat in _extra_joker_seats(extra_joker_seats):
                 hands[seat][JOKER] += 1
         assert sum(sum(hand.values()) for hand in hands) == len(COLOURS) * SHIELDS_PER_COLOUR + JOKERS
         return hands
@@ -407,15 +412,22 @@ def _direction(action: Mapping[str, Any]) -> str:
     return direction
 
 
-def _extra_joker_seats(starter: int, chosen: Any) -> tuple[int, int]:
-    """One extra joker per pair. (reconstruction) By default it goes to the pair member who plays second."""
-    if chosen is not None:
-        seats = tuple(chosen)
-        if len(seats) != 2 or sorted(seat % 2 for seat in seats) != [0, 1] or not all(0 <= s < 4 for s in seats):
-            raise ValueError("extra_joker_seats names one seat of each pair, e.g. [2, 1]")
-        return seats  # type: ignore[return-value]
-    order = [(starter + step) % 4 for step in range(4)]
-    return order[2], order[3]
+def _extra_joker_seats(chosen: Any) -> tuple[int, int]:
+    """The seats that take their pair's extra joker: ``chosen`` names one seat of each pair.
+
+    (reconstruction) The seed lets each pair decide; the decision of 2026-11-23 makes the
+    default the member who sits first in the pair (seat 0 for {0, 2}, seat 1 for {1, 3}).
+    """
+    if chosen is None:
+        return DEFAULT_EXTRA_JOKER_SEATS
+    seats = tuple(chosen) if isinstance(chosen, (list, tuple)) else ()
+    if (
+        len(seats) != 2
+        or not all(type(seat) is int and 0 <= seat < 4 for seat in seats)
+        or sorted(seat % 2 for seat in seats) != [0, 1]
+    ):
+        raise ValueError("extra_joker_seats names one seat of each pair, e.g. [2, 1]")
+    return seats  # type: ignore[return-value]
 
 
 def _a(word: str) -> str:

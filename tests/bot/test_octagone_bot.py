@@ -14,7 +14,16 @@ from simcord.builders import UserHandle
 from bot.games.octagone import PLACE_MENU, OctagoneAdapter
 from bot.sessions import STALE_TEXT
 from bot.world import menu_endings, private_texts
-from engines.octagone import COLOURS, ENGINE, aim_options, box_colour, choose_action, placeable_shields, shields_left
+from engines.octagone import (
+    COLOURS,
+    ENGINE,
+    JOKER,
+    aim_options,
+    box_colour,
+    choose_action,
+    placeable_shields,
+    shields_left,
+)
 from render.octagone import render_hand
 
 
@@ -417,6 +426,9 @@ async def test_four_player_rematch_keeps_the_pairs(world):
     assert set(again.players[1::2]) == {world.ada.id, world.cy.id}
     assert again.state.open_hands
     assert again.state.level == "advanced"
+    # The extra jokers stay with Ada and Bo (the first game's defaults), wherever they sit now.
+    holders = [again.players[seat] for seat in again.options["extra_joker_seats"]]
+    assert sorted(holders) == sorted([world.ada.id, world.bo.id])
 
 
 async def test_place_menu_survives_a_restart(world, settings):
@@ -446,6 +458,7 @@ async def test_rules_summarise_both_levels_and_the_commands(world):
         "Four players",
         "/octagone challenge",
         "/octagone place",
+        "each pair chooses who takes it (**Take our extra joker** on the challenge, or `/octagone joker`",
         "**Place**",
         "**My shields**",
     ):
@@ -536,3 +549,122 @@ async def test_the_computer_takes_a_seat_in_four_players(world):
         await play_by_command(actor, world, choose_action(session.state, seat, "easy", 1))
     moves_by_computer = [a for a in await world.platform.store.actions(session.id) if a[1] == me.id]
     assert moves_by_computer, "the computer played its seat"
+
+
+# ------------------------------------------------------------- the extra jokers (four players)
+
+
+def jokers_dealt(state):
+    """Each seat's jokers as dealt: those in hand plus those it has placed (the computer may have played)."""
+    placed = [sum(1 for p in state.board.values() if p.seat == seat and p.shield == JOKER) for seat in range(4)]
+    return [state.hands[seat][JOKER] + placed[seat] for seat in range(4)]
+
+
+async def take_joker(actor, world):
+    result = await actor.slash(world.channel, "octagone joker")
+    assert result.ephemeral
+    return private_texts(result)[0]
+
+
+async def click_joker(actor, challenge):
+    """The challenge message's own button for the extra joker."""
+    result = await actor.click(challenge, label="Take our extra joker")
+    answers = [m for m in [result.response, *result.followups] if m is not None and m.id != challenge.id]
+    assert answers
+    assert all(m.ephemeral for m in answers)
+    return answers[0].content
+
+
+def extra_jokers_text(*members):
+    return "🃏 Extra jokers: " + " and ".join(member.mention for member in members)
+
+
+async def challenge_four(world, opponent, partner, opponent2):
+    world.platform.new_seed = lambda: 21
+    await world.ada.slash(
+        world.channel, "octagone challenge", opponent=opponent, partner=partner, opponent2=opponent2, level="easy"
+    )
+    return world.channel.last_message
+
+
+async def test_a_pair_chooses_who_takes_its_extra_joker(world):
+    challenge = await challenge_four(world, world.bo, world.cy, world.di)  # pairs: Ada & Cy, Bo & Di
+    assert extra_jokers_text(world.ada, world.bo) in challenge.content  # default: who sits first in each pair
+    assert "`/octagone joker`" in challenge.content
+    assert "Take our extra joker" in [c.label for row in challenge.components for c in row.children]
+    await world.bo.click(challenge, label="Accept")
+    await world.cy.click(challenge, label="Accept")
+    # Di (second pair, not accepted yet) takes it from Bo with the button; again changes nothing.
+    assert "You take your pair's extra joker" in await click_joker(world.di, world.message(challenge.id))
+    assert "You already hold" in await take_joker(world.di, world)
+    shown = world.message(challenge.id)
+    assert extra_jokers_text(world.ada, world.di) in shown.content
+    assert "waiting for" in shown.content
+    eve = world.guild.add_member(world.env.create_user("eve", global_name="Eve"))
+    assert "Only the four players of this challenge" in await click_joker(eve, shown)
+    assert "Only the four players of this challenge" in await take_joker(eve, world)
+    await world.di.click(challenge, label="Accept")
+
+    session = await world.session()
+    assert session.status == "active"
+    assert session.players == [world.ada.id, world.bo.id, world.cy.id, world.di.id]
+    assert session.options["extra_joker_seats"] == [0, 3]
+    assert jokers_dealt(session.state) == [2, 1, 1, 2]
+    assert "🃏 Extra jokers (2 jokers each): Ada and Di." in world.channel.last_message.content
+    mine = await world.di.click(world.channel.last_message, label="My shields")
+    shown = mine.followups[-1] if mine.followups else mine.response
+    assert "2 jokers" in shown.attachments[0].description
+    # Once the game runs, the choice is over.
+    assert "no open four-player Octagone challenge" in await take_joker(world.bo, world)
+
+
+async def test_the_extra_joker_is_for_four_players_only(world):
+    await world.ada.slash(world.channel, "octagone challenge", opponent=world.bo)
+    assert "Extra jokers" not in world.channel.last_message.content
+    labels = [c.label for row in world.channel.last_message.components for c in row.children]
+    assert labels == ["Accept", "Decline"]
+    assert "no open four-player Octagone challenge" in await take_joker(world.bo, world)
+    await world.bo.click(world.channel.last_message, label="Accept")
+    session = await world.session()
+    assert "extra_joker_seats" not in session.options
+    assert [session.state.hands[seat][JOKER] for seat in range(2)] == [3, 3]
+
+
+async def test_the_extra_joker_choice_survives_a_restart(world, settings):
+    challenge = await challenge_four(world, world.bo, world.cy, world.di)
+    assert "You take your pair's extra joker" in await take_joker(world.cy, world)  # from Ada, her partner
+    await world.restart(settings, [OctagoneAdapter])
+    assert extra_jokers_text(world.cy, world.bo) in world.message(challenge.id).content
+    assert "You take your pair's extra joker" in await take_joker(world.di, world)  # after the restart too
+    for member in (world.bo, world.cy, world.di):
+        await member.click(challenge, label="Accept")
+    session = await world.session()
+    assert session.options["extra_joker_seats"] == [2, 3]
+    assert jokers_dealt(session.state) == [1, 1, 2, 2]
+
+
+@pytest.mark.parametrize("computer", ["partner", "opponent"])
+async def test_a_computer_seat_never_chooses_but_its_partner_may(world, computer):
+    me = bot_member(world)
+    if computer == "partner":  # seats Ada, Bo, me, Cy: Ada keeps her pair's joker, Cy takes Bo's
+        challenge = await challenge_four(world, world.bo, me, world.cy)
+    else:  # seats Ada, me, Bo, Cy: the computer sits first in its pair, until its partner Cy takes the joker
+        challenge = await challenge_four(world, me, world.bo, world.cy)
+        assert extra_jokers_text(world.ada, me) in challenge.content
+    assert "You take your pair's extra joker" in await take_joker(world.cy, world)
+    assert extra_jokers_text(world.ada, world.cy) in world.message(challenge.id).content
+    for member in (world.bo, world.cy):
+        await member.click(challenge, label="Accept")
+    session = await world.session()
+    assert session.players.index(me.id) == (2 if computer == "partner" else 1)
+    assert jokers_dealt(session.state) == [2, 1, 1, 2]
+
+
+async def test_the_computers_pair_keeps_the_default_when_nobody_takes_it(world):
+    me = bot_member(world)
+    challenge = await challenge_four(world, me, world.bo, world.cy)  # seats Ada, me, Bo, Cy
+    for member in (world.bo, world.cy):
+        await member.click(challenge, label="Accept")
+    session = await world.session()
+    assert session.options["extra_joker_seats"] == [0, 1]
+    assert jokers_dealt(session.state) == [2, 2, 1, 1]

@@ -328,19 +328,35 @@ def test_white_lady_is_removed_after_the_next_players_turn():
 # --- four players -----------------------------------------------------------------------------------
 
 
-def test_four_player_deal_gives_each_pair_one_extra_joker():
-    state = ENGINE.new_game(4, {}, seed=8)
+def jokers(state) -> list[int]:
+    return [state.hands[seat][JOKER] for seat in range(state.players)]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_four_player_deal_gives_the_extra_jokers_to_the_first_seated_of_each_pair(seed):
+    """Decision 2026-11-23: by default the pair member who sits first (seats 0 and 1), whoever starts."""
+    state = ENGINE.new_game(4, {}, seed=seed)
     for seat in range(4):
-        coloured = sum(state.hands[seat][colour] for colour in COLOURS)
-        assert coloured == 9
-        assert state.hands[seat][JOKER] in (1, 2)
-    assert state.hands[0][JOKER] + state.hands[2][JOKER] == 3
-    assert state.hands[1][JOKER] + state.hands[3][JOKER] == 3
-    # default: the pair member who plays second gets it
-    second_of_pairs = {(state.starter + 2) % 4, (state.starter + 3) % 4}
-    assert {seat for seat in range(4) if state.hands[seat][JOKER] == 2} == second_of_pairs
-    chosen = ENGINE.new_game(4, {"extra_joker_seats": [0, 3]}, seed=8)
-    assert [chosen.hands[seat][JOKER] for seat in range(4)] == [2, 1, 1, 2]
+        assert sum(state.hands[seat][colour] for colour in COLOURS) == 9
+    assert jokers(state) == [2, 2, 1, 1]
+
+
+@pytest.mark.parametrize("chosen", [[0, 1], [0, 3], [2, 1], [2, 3], [3, 2], (1, 0)])
+def test_four_player_pairs_choose_who_takes_their_extra_joker(chosen):
+    state = ENGINE.new_game(4, {"extra_joker_seats": chosen}, seed=8)
+    assert jokers(state) == [2 if seat in chosen else 1 for seat in range(4)]
+    assert sum(jokers(state)) == 6
+    # The choice changes the jokers only: the coloured shields and the starter stay the same.
+    default = ENGINE.new_game(4, {}, seed=8)
+    assert state.starter == default.starter
+    for seat in range(4):
+        assert {c: state.hands[seat][c] for c in COLOURS} == {c: default.hands[seat][c] for c in COLOURS}
+
+
+@pytest.mark.parametrize("bad", [[0, 2], [1, 3], [0], [0, 1, 2], [4, 1], [-1, 0], [True, False], "01", 1, ["0", 1]])
+def test_four_player_extra_joker_choice_must_name_one_seat_of_each_pair(bad):
+    with pytest.raises(ValueError, match="one seat of each pair"):
+        ENGINE.new_game(4, {"extra_joker_seats": bad}, seed=8)
 
 
 def test_four_players_play_the_advanced_level_only():
