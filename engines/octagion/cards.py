@@ -6,7 +6,7 @@ Every value here marked (reconstruction) fills a gap in the published rules
 
 from __future__ import annotations
 
-import random
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -73,13 +73,17 @@ COUNTDOWN_CARDS: tuple[CountdownCard, ...] = tuple(
 # Gamma difficulty: which Countdown levels go into the stack.
 GAMMA_LEVELS: dict[str, tuple[int, ...]] = {"easy": (1, 2), "standard": (1, 2, 3), "hard": (2, 3)}
 
-# Word Cards: 13 green cards A..M of 40 words each, fixed by a seed so "B17" never changes.
+# Word Cards: 13 green cards A..M of 40 words each. (reconstruction) The printed cards are not
+# public: they were dealt once from the word list by a seeded shuffle (the seeds below) and are
+# kept as data in ``word_cards.json``, so "B17" always means the same word; when the list loses a
+# word, only that entry is refilled (scripts/make_octagion_words.py).
 WORD_CARD_NAMES = "ABCDEFGHIJKLM"
 WORDS_PER_CARD = 40
-WORD_CARD_SEED = "octagion-word-cards-v1"  # (reconstruction) the printed cards are not public
+WORD_CARD_SEED = "octagion-word-cards-v1"
 ZETA_WORD_CARD_SEED = "octagion-zeta-word-cards-v1"
 
 WORDS_FILE = Path(__file__).with_name("words.txt")
+WORD_CARDS_FILE = Path(__file__).with_name("word_cards.json")
 
 
 @lru_cache(maxsize=1)
@@ -94,28 +98,19 @@ def word_list() -> tuple[str, ...]:
     return tuple(word_solutions())
 
 
-def _deal_cards(words: list[str], seed: str) -> dict[str, tuple[str, ...]]:
-    chosen = sorted(words)
-    random.Random(seed).shuffle(chosen)
-    needed = len(WORD_CARD_NAMES) * WORDS_PER_CARD
-    if len(chosen) < needed:
-        raise RuntimeError(f"the word list has {len(chosen)} usable words, Word Cards need {needed}")
-    return {
-        name: tuple(word.upper() for word in chosen[k * WORDS_PER_CARD : (k + 1) * WORDS_PER_CARD])
-        for k, name in enumerate(WORD_CARD_NAMES)
-    }
+@lru_cache(maxsize=1)
+def _card_sets() -> dict[str, dict[str, tuple[str, ...]]]:
+    data = json.loads(WORD_CARDS_FILE.read_text(encoding="ascii"))
+    return {deck: {name: tuple(words) for name, words in cards.items()} for deck, cards in data.items()}
 
 
-@lru_cache(maxsize=2)
 def word_cards(zeta: bool = False) -> dict[str, tuple[str, ...]]:
     """Word Cards A..M, 40 upper-case words each.
 
     Standard cards hold conforming words only. Under Rule Zeta words need not conform, so the
-    Zeta cards are dealt from the whole list (a separate, equally fixed set).
+    Zeta cards come from the whole list (a separate, equally fixed set).
     """
-    if zeta:
-        return _deal_cards(list(word_list()), ZETA_WORD_CARD_SEED)
-    return _deal_cards([word for word, count in word_solutions().items() if count], WORD_CARD_SEED)
+    return _card_sets()["zeta" if zeta else "standard"]
 
 
 def word_at(card: str, position: int, zeta: bool = False) -> str:
