@@ -81,9 +81,20 @@ class Table:
         return Outgoing(payload["content"], edit=payload["message_id"])
 
     # ------------------------------------------------------------------ content
+    def sides(self, session: GameSession) -> str:
+        """Who plays whom: "**Ada** vs **Bo**", or partners together: "**Ada** & **Cy** vs **Bo** & **Di**"."""
+        names = session.bold_names
+        teams = self.games[session.record.game].engine.teams(session.state) if session.state else None
+        if not teams:
+            return " vs ".join(names)
+        grouped: dict[int, list[str]] = {}
+        for seat, team in enumerate(teams):
+            grouped.setdefault(team, []).append(names[seat])
+        return " vs ".join(" & ".join(members) for members in grouped.values())
+
     def content(self, session: GameSession) -> str:
         adapter = self.games[session.record.game]
-        lines = [f"## {adapter.title}", " vs ".join(session.bold_names)]
+        lines = [f"## {adapter.title}", self.sides(session)]
         said = self.narration(session)
         if said:
             lines.append(said)

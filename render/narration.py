@@ -18,3 +18,8 @@ def shared_sentence(event: Event, names: Sequence[str]) -> str:
             return f"The game ends in a draw ({reason})."
         return f"{' and '.join(names[seat] for seat in event.data['winners'])} won ({reason})."
     return ""
+
+
+def with_article(word: str) -> str:
+    """``word`` after its indefinite article: "a green", "an orange", "an Octiles"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

@@ -38,6 +38,7 @@ from engines.octagone import (
     shields_left,
     team_shields_left,
 )
+from render.narration import with_article
 from render.octagone import box_words, colour_words, direction_words, narrate, render_board, render_hand, shield_words
 
 GAME = "octagone"
@@ -117,7 +118,8 @@ def aim_prompt(at: Narrowing) -> str:
 
 def shield_prompt(at: Narrowing) -> str:
     target = at.state.target
-    return f"**Place a shield on {box_words(target)}** (1/2): a {colour_words(box_colour(target))} shield or a joker."
+    colour = with_article(colour_words(box_colour(target)))
+    return f"**Place a shield on {box_words(target)}** (1/2): {colour} shield or a joker."
 
 
 PLACE_MENU = ActionMenu(
@@ -257,7 +259,9 @@ class OctagoneAdapter(GameAdapter):
         if state.opening:
             return "🎯 Opening: the White Lady goes on any box.\n" + extra_jokers_line(state, names) + counts
         target, colour = state.target, colour_words(box_colour(state.target))
-        return f"🎯 Target: **{target}** ({colour}, row {target[0]}): a {colour} shield or a joker.\n" + counts
+        return (
+            f"🎯 Target: **{target}** ({colour}, row {target[0]}): {with_article(colour)} shield or a joker.\n" + counts
+        )
 
     @app_commands.command(
         name="place", description="Place a shield on the target box and aim it (or open with the White Lady)."

@@ -315,7 +315,7 @@ async def test_four_players_wait_for_all_accepts(world):
     assert session.state.players == 4
     assert session.state.level == "advanced"
     message = world.channel.last_message
-    assert "**Di** vs **Ada** vs **Bo** vs **Cy**" in message.content
+    assert "**Di** & **Bo** vs **Ada** & **Cy**" in message.content
     assert "Pairs: Di & Bo 21 · Ada & Cy 21" in message.content
     assert_hands_hidden(message, session)
     # The starter opens and the next seat clockwise plays.
