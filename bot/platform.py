@@ -96,13 +96,24 @@ class Platform:
     async def _redraw_after_control_changes(self) -> None:
         """After an upgrade that changed the controls' custom ids, every live game message is redrawn
         once, so no player is left with buttons this version does not know."""
-        if await self.store.get_value(CONTROLS_KEY) == CONTROLS_VERSION:
+        keys = self._controls_keys()
+        if all([await self.store.get_value(key) == CONTROLS_VERSION for key in keys]):
             return
         for session_id in await self.store.shown_live_sessions():
             async with self.sessions.change(session_id) as change:
                 change.show()
         async with self.store.transaction() as tx:
-            await tx.set_value(CONTROLS_KEY, CONTROLS_VERSION)
+            for key in keys:
+                await tx.set_value(key, CONTROLS_VERSION)
+
+    def _controls_keys(self) -> list[str]:
+        """Where the redraw is marked done: per shard when sharded, since each process redraws
+        only its own servers' games (one mark for all would make the first process to start
+        the only one to redraw)."""
+        scope = self.store.scope
+        if scope is None:
+            return [CONTROLS_KEY]
+        return [f"{CONTROLS_KEY}:shard {shard} of {scope.count}" for shard in scope.ids]
 
     async def stop(self) -> None:
         await self.timers.stop()
