@@ -1,6 +1,11 @@
 """Commands and controls shared by every game: /games, /rules, /stop, /stats, /leaderboard,
 /settings, `/<game> resign` and `/<game> board`, the Resign and private-view buttons, and the
-"Apps > Challenge" user menu."""
+"Apps > Challenge" user menu.
+
+A game may offer *extras* beside its sessions (Octagion Daily): an adapter's ``extras`` each
+have a ``name`` and ``title``, ``stats_lines(guild_id, user_id)`` for /stats,
+``leaderboard_text(guild_id, limit)`` for /leaderboard and ``settings_commands()`` for /settings.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +23,11 @@ if TYPE_CHECKING:
     from bot.platform import Platform
 
 LEADERBOARD_SIZE = 10
+
+
+def extras_of(games: dict) -> dict:
+    """Every extra the games offer, by name (see the module's docstring)."""
+    return {extra.name: extra for adapter in games.values() for extra in getattr(adapter, "extras", ())}
 
 
 async def resign(platform: Platform, interaction: discord.Interaction, session_id: int) -> None:
@@ -56,7 +66,13 @@ async def stop(platform: Platform, interaction: discord.Interaction) -> None:
 
 def add_common_commands(tree: app_commands.CommandTree, platform: Platform) -> None:
     games = platform.games
+    extras = extras_of(games)
+    titles = {a.name: a.title for a in games.values()} | {e.name: e.title for e in extras.values()}
     game_choices = [app_commands.Choice(name=a.title, value=a.name) for a in games.values()]
+    board_choices = []  # each game, then its extras (Octagion, Octagion Daily, ...)
+    for adapter in games.values():
+        board_choices.append(app_commands.Choice(name=adapter.title, value=adapter.name))
+        board_choices += [app_commands.Choice(name=e.title, value=e.name) for e in getattr(adapter, "extras", ())]
     platform.controls.button("resign", lambda i, sid, _: resign(platform, i, sid))
     platform.controls.button("private", lambda i, sid, _: private_view(platform, i, sid), ack="private")
 
@@ -97,20 +113,24 @@ def add_common_commands(tree: app_commands.CommandTree, platform: Platform) -> N
         if not stats:
             text = f"{name} has not finished a game in this server yet."
         else:
-            rows = [
-                f"**{games[g].title if g in games else g}**: {won} won of {played}"
-                for g, (played, won) in stats.items()
-            ]
+            rows = [f"**{titles.get(g, g)}**: {won} won of {played}" for g, (played, won) in stats.items()]
             total_played = sum(p for p, _ in stats.values())
             total_won = sum(w for _, w in stats.values())
-            text = "\n".join([f"## Stats of {name}", *rows, f"**All games**: {total_won} won of {total_played}"])
+            rows.append(f"**All games**: {total_won} won of {total_played}")
+            for extra in extras.values():
+                rows += await extra.stats_lines(interaction.guild_id, user.id)
+            text = "\n".join([f"## Stats of {name}", *rows])
         await reply_private(interaction, text)
 
     @tree.command(name="leaderboard", description="This server's ranking for a game.")
     @app_commands.guild_only()
-    @app_commands.choices(game=game_choices)
+    @app_commands.choices(game=board_choices)
     async def leaderboard_command(interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         await acknowledge(interaction, private=False)
+        if game.value in extras:
+            text = await extras[game.value].leaderboard_text(interaction.guild_id, LEADERBOARD_SIZE)
+            await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
+            return
         ratings = await platform.store.ratings(interaction.guild_id, game.value)
         ranked = sorted(ratings, key=lambda r: r.mu - 3 * r.sigma, reverse=True)[:LEADERBOARD_SIZE]
         if not ranked:
@@ -141,6 +161,9 @@ def add_common_commands(tree: app_commands.CommandTree, platform: Platform) -> N
         text = f"Turn clock set to {minutes} minute(s) per turn for new turns." if minutes else "Turn clock turned off."
         await reply_private(interaction, text)
 
+    for extra in extras.values():
+        for command in extra.settings_commands():
+            settings_group.add_command(command)
     tree.add_command(settings_group)
 
     challengeable = [a for a in games.values() if a.challengeable]

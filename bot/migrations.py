@@ -107,6 +107,48 @@ SQLITE: tuple[str, ...] = (
     ALTER TABLE sessions ADD COLUMN actions INTEGER NOT NULL DEFAULT 0;
     UPDATE sessions SET actions = (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.session_id = sessions.id);
     """,
+    # 5: /stats and /leaderboard at a million results. A player's rows of result_players carry
+    # their result's server and game, so /stats reads one index range (it joined every result,
+    # and SQLite, which keeps no statistics, read every game of the player's server to do so);
+    # a server's leaderboard is read best first. results_by_game and the user_id index go: no
+    # query needs them any more.
+    """
+    ALTER TABLE result_players ADD COLUMN guild_id INTEGER;
+    ALTER TABLE result_players ADD COLUMN game TEXT NOT NULL DEFAULT '';
+    UPDATE result_players SET
+        guild_id = (SELECT r.guild_id FROM results r WHERE r.id = result_players.result_id),
+        game = (SELECT r.game FROM results r WHERE r.id = result_players.result_id);
+    CREATE INDEX result_players_for_stats ON result_players(user_id, guild_id, game, won);
+    DROP INDEX result_players_by_user;
+    DROP INDEX results_by_game;
+    CREATE INDEX ratings_by_rank ON ratings(guild_id, game, (mu - 3 * sigma) DESC);
+    """,
+    # 6: Octagion Daily. One row per member and day (the play's session carries its countdown
+    # timer): the last answer saved, the score and the streaks as of that day, so a day's board
+    # and a server's longest streaks are read from this table alone. A server's daily channel
+    # is the session that posts there.
+    """
+    CREATE TABLE daily_plays (
+        guild_id INTEGER NOT NULL,
+        day TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,
+        name TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        deadline TEXT NOT NULL,
+        cells TEXT,
+        answers INTEGER NOT NULL DEFAULT 0,
+        finished_at TEXT,
+        score INTEGER,
+        penalties INTEGER,
+        bonus INTEGER,
+        streak INTEGER,
+        won_streak INTEGER,
+        PRIMARY KEY (guild_id, day, user_id)
+    );
+    CREATE INDEX daily_plays_by_member ON daily_plays(guild_id, user_id, day);
+    ALTER TABLE guild_settings ADD COLUMN daily_session_id INTEGER;
+    """,
 )
 
 POSTGRESQL: tuple[str, ...] = (
@@ -206,6 +248,40 @@ POSTGRESQL: tuple[str, ...] = (
     CREATE INDEX result_players_by_user ON result_players(user_id);
     ALTER TABLE sessions ADD COLUMN actions INTEGER NOT NULL DEFAULT 0;
     UPDATE sessions SET actions = (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.session_id = sessions.id);
+    """,
+    # 5: /stats and /leaderboard at a million results (see SQLite's 5). INCLUDE: the index's
+    # leaves hold ``won`` without sorting by it.
+    """
+    ALTER TABLE result_players ADD COLUMN guild_id BIGINT;
+    ALTER TABLE result_players ADD COLUMN game TEXT NOT NULL DEFAULT '';
+    UPDATE result_players p SET guild_id = r.guild_id, game = r.game FROM results r WHERE r.id = p.result_id;
+    CREATE INDEX result_players_for_stats ON result_players(user_id, guild_id, game) INCLUDE (won);
+    DROP INDEX result_players_by_user;
+    DROP INDEX results_by_game;
+    CREATE INDEX ratings_by_rank ON ratings(guild_id, game, (mu - 3 * sigma) DESC);
+    """,
+    # 6: Octagion Daily (see SQLite's 6).
+    """
+    CREATE TABLE daily_plays (
+        guild_id BIGINT NOT NULL,
+        day TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        session_id BIGINT REFERENCES sessions(id) ON DELETE SET NULL,
+        name TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        deadline TEXT NOT NULL,
+        cells TEXT,
+        answers INTEGER NOT NULL DEFAULT 0,
+        finished_at TEXT,
+        score INTEGER,
+        penalties INTEGER,
+        bonus INTEGER,
+        streak INTEGER,
+        won_streak INTEGER,
+        PRIMARY KEY (guild_id, day, user_id)
+    );
+    CREATE INDEX daily_plays_by_member ON daily_plays(guild_id, user_id, day);
+    ALTER TABLE guild_settings ADD COLUMN daily_session_id BIGINT;
     """,
 )
 

@@ -165,8 +165,7 @@ class Change:
             self.session.state = engine.apply(self.session.state, seat, action)
         except IllegalAction as error:
             raise UserError(sentence(str(error))) from None
-        self.logged.append((by, dict(action)))
-        self.record.actions += 1
+        self.log(by, action)
         self.meta.headline = event or ""
         if not quiet:
             self.show_table = True
@@ -186,6 +185,12 @@ class Change:
         self.meta.started_at = self.now.isoformat()
         self.meta.pending = []
         self.show_table = True
+
+    def log(self, by: int | None, action: dict[str, Any]) -> None:
+        """Add an action to the session's log (written with the change) and count it: every
+        action an engine applies, and what a session records without an engine (a daily answer)."""
+        self.logged.append((by, dict(action)))
+        self.record.actions += 1
 
     def end(self, status: str, note: str = "") -> None:
         """Close the session without a result (stopped, declined, expired)."""

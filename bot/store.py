@@ -14,7 +14,7 @@ import json
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from bot import migrations
@@ -274,8 +274,12 @@ class Transaction:
             return None
         result_id = rows[0][0]
         self._later(
-            "INSERT INTO result_players (result_id, user_id, won) VALUES (?,?,?) ON CONFLICT DO NOTHING",
-            [(result_id, user, int(user in result.winners)) for user in dict.fromkeys(result.players)],
+            "INSERT INTO result_players (result_id, user_id, won, guild_id, game) VALUES (?,?,?,?,?)"
+            " ON CONFLICT DO NOTHING",
+            [
+                (result_id, user, int(user in result.winners), result.guild_id, result.game)
+                for user in dict.fromkeys(result.players)
+            ],
             many=True,
         )
         return result_id
@@ -305,6 +309,57 @@ class Transaction:
             "INSERT INTO guild_settings (guild_id, turn_clock_seconds) VALUES (?, ?)"
             " ON CONFLICT(guild_id) DO UPDATE SET turn_clock_seconds = excluded.turn_clock_seconds",
             (guild_id or 0, seconds),
+        )
+
+    # ------------------------------------------------------------ Octagion Daily
+    async def start_daily_play(self, play: DailyPlay) -> bool:
+        """A member's play of a day; False if they already have one (the key refuses a second)."""
+        rows = await self._now(
+            "INSERT INTO daily_plays (guild_id, day, user_id, session_id, name, started_at, deadline)"
+            " VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING RETURNING user_id",
+            (
+                play.guild_id,
+                play.day.isoformat(),
+                play.user_id,
+                play.session_id,
+                play.name,
+                iso(play.started_at),
+                iso(play.deadline),
+            ),
+        )
+        return bool(rows)
+
+    async def save_daily_answer(self, play: DailyPlay) -> None:
+        """The member's latest answer (``play.cells``): the one scored if the countdown runs out."""
+        self._later(
+            "UPDATE daily_plays SET cells = ?, answers = answers + 1 WHERE guild_id = ? AND day = ? AND user_id = ?",
+            (json.dumps(play.cells), play.guild_id, play.day.isoformat(), play.user_id),
+        )
+
+    async def finish_daily_play(self, play: DailyPlay) -> None:
+        """The play's score and streaks; a play already finished keeps its first score."""
+        self._later(
+            "UPDATE daily_plays SET finished_at = ?, score = ?, penalties = ?, bonus = ?, streak = ?, won_streak = ?"
+            " WHERE guild_id = ? AND day = ? AND user_id = ? AND finished_at IS NULL",
+            (
+                iso(play.finished_at),
+                play.score,
+                play.penalties,
+                play.bonus,
+                play.streak,
+                play.won_streak,
+                play.guild_id,
+                play.day.isoformat(),
+                play.user_id,
+            ),
+        )
+
+    async def set_daily_session(self, guild_id: int, session_id: int | None) -> None:
+        """The session that posts the server's daily boards (None: no daily channel)."""
+        self._later(
+            "INSERT INTO guild_settings (guild_id, daily_session_id) VALUES (?, ?)"
+            " ON CONFLICT(guild_id) DO UPDATE SET daily_session_id = excluded.daily_session_id",
+            (guild_id, session_id),
         )
 
 
@@ -442,11 +497,11 @@ class Store:
         ]
 
     async def user_stats(self, guild_id: int | None, user_id: int) -> dict[str, tuple[int, int]]:
-        """Per game: (games played, games won) by ``user_id`` in this server."""
+        """Per game: (games played, games won) by ``user_id`` in this server (from the player's
+        rows alone, in the order of the index result_players_for_stats)."""
         rows = await self._rows(
-            "SELECT r.game, COUNT(*) AS games, SUM(p.won) AS wins FROM results r"
-            " JOIN result_players p ON p.result_id = r.id"
-            " WHERE p.user_id = ? AND r.guild_id IS NOT DISTINCT FROM ? GROUP BY r.game ORDER BY r.game",
+            "SELECT game, COUNT(*) AS games, SUM(won) AS wins FROM result_players"
+            " WHERE user_id = ? AND guild_id IS NOT DISTINCT FROM ? GROUP BY game ORDER BY game",
             (user_id, guild_id),
         )
         return {row["game"]: (row["games"], row["wins"] or 0) for row in rows}
@@ -455,6 +510,12 @@ class Store:
         sql, params = _ratings_query(guild_id, game, user_ids)
         return [_rating(row) for row in await self._rows(sql, params)]
 
+    async def leaderboard(self, guild_id: int | None, game: str, limit: int) -> list[Rating]:
+        """The server's ``limit`` best ratings for ``game`` by mu - 3 sigma, read in that order
+        from the index ratings_by_rank (not every rating of a big server)."""
+        sql = "SELECT * FROM ratings WHERE guild_id = ? AND game = ? ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?"
+        return [_rating(row) for row in await self._rows(sql, (guild_id or 0, game, limit))]
+
     async def get_value(self, key: str) -> str | None:
         row = await self._fetchone("SELECT value FROM bot_state WHERE key = ?", (key,))
         return row[0] if row else None
@@ -462,6 +523,51 @@ class Store:
     async def turn_clock_seconds(self, guild_id: int | None) -> int:
         row = await self._fetchone("SELECT turn_clock_seconds FROM guild_settings WHERE guild_id = ?", (guild_id or 0,))
         return row[0] if row else 0
+
+    # ------------------------------------------------------------ Octagion Daily
+    async def daily_play(self, guild_id: int, day: date, user_id: int) -> DailyPlay | None:
+        sql = "SELECT * FROM daily_plays WHERE guild_id = ? AND day = ? AND user_id = ?"
+        row = await self._fetchone(sql, (guild_id, day.isoformat(), user_id))
+        return _daily_play(row) if row else None
+
+    async def daily_board(self, guild_id: int, day: date) -> list[DailyPlay]:
+        """The finished plays of a server's day, highest score first (the engine ranks them)."""
+        sql = (
+            "SELECT * FROM daily_plays WHERE guild_id = ? AND day = ? AND finished_at IS NOT NULL"
+            " ORDER BY score DESC, user_id"
+        )
+        return [_daily_play(row) for row in await self._rows(sql, (guild_id, day.isoformat()))]
+
+    async def daily_players(self, guild_id: int, day: date) -> int:
+        """How many members finished a day's puzzle in a server (no scores: spoiler-free)."""
+        sql = "SELECT COUNT(*) FROM daily_plays WHERE guild_id = ? AND day = ? AND finished_at IS NOT NULL"
+        return (await self._fetchone(sql, (guild_id, day.isoformat())))[0]
+
+    async def daily_unfinished(self, guild_id: int, day: date) -> int:
+        sql = "SELECT COUNT(*) FROM daily_plays WHERE guild_id = ? AND day = ? AND finished_at IS NULL"
+        return (await self._fetchone(sql, (guild_id, day.isoformat())))[0]
+
+    async def daily_history(self, guild_id: int, user_id: int) -> list[tuple[date, int]]:
+        """(day, score) of every finished play of a member in a server, oldest first."""
+        sql = (
+            "SELECT day, score FROM daily_plays WHERE guild_id = ? AND user_id = ? AND finished_at IS NOT NULL"
+            " ORDER BY day"
+        )
+        return [(date.fromisoformat(row[0]), row[1]) for row in await self._rows(sql, (guild_id, user_id))]
+
+    async def daily_streak_leaders(self, guild_id: int, limit: int) -> list[tuple[int, int, int]]:
+        """(user id, longest streak of days played, longest of days won) of a server's ``limit``
+        members with the longest streaks played (then won)."""
+        sql = (
+            "SELECT user_id, MAX(streak) AS played, MAX(won_streak) AS won FROM daily_plays"
+            " WHERE guild_id = ? AND finished_at IS NOT NULL GROUP BY user_id"
+            " ORDER BY played DESC, won DESC, user_id LIMIT ?"
+        )
+        return [(row[0], row[1], row[2]) for row in await self._rows(sql, (guild_id, limit))]
+
+    async def daily_session_id(self, guild_id: int) -> int | None:
+        row = await self._fetchone("SELECT daily_session_id FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return row[0] if row else None
 
 
 def _ratings_query(guild_id: int | None, game: str, user_ids: Sequence[int] | None) -> tuple[str, list[Any]]:
@@ -499,4 +605,51 @@ def _session(row: Any) -> SessionRecord:
         message_id=row["message_id"],
         meta=json.loads(row["meta"]),
         actions=row["actions"],
+    )
+
+
+@dataclass
+class DailyPlay:
+    """A member's Octagion Daily play in a server (one per day): ``cells`` is the last answer
+    saved; the score and the streaks as of that day are set when it finishes."""
+
+    guild_id: int
+    day: date
+    user_id: int
+    session_id: int | None
+    name: str
+    started_at: datetime
+    deadline: datetime
+    cells: list[str | None] | None = None
+    answers: int = 0
+    finished_at: datetime | None = None
+    score: int | None = None
+    penalties: int | None = None
+    bonus: int | None = None
+    streak: int | None = None
+    won_streak: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+
+def _daily_play(row: Any) -> DailyPlay:
+    finished = row["finished_at"]
+    return DailyPlay(
+        guild_id=row["guild_id"],
+        day=date.fromisoformat(row["day"]),
+        user_id=row["user_id"],
+        session_id=row["session_id"],
+        name=row["name"],
+        started_at=parse_iso(row["started_at"]),
+        deadline=parse_iso(row["deadline"]),
+        cells=json.loads(row["cells"]) if row["cells"] else None,
+        answers=row["answers"],
+        finished_at=parse_iso(finished) if finished else None,
+        score=row["score"],
+        penalties=row["penalties"],
+        bonus=row["bonus"],
+        streak=row["streak"],
+        won_streak=row["won_streak"],
     )

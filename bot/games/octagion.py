@@ -10,6 +10,9 @@ Four controls: one button (join, leave, start, or ``gotit:<round>``), the team s
 variant** (it answers with a form) and that form. Variants move the action number all the time,
 so a round's controls carry their round (the engine refuses a late one) instead of the action
 number; who may act is the platform's ``check_can_act`` (any time: everyone plays at once).
+
+Octagion Daily, one word a day played privately, hangs under `/octagion daily`; its work is
+in ``bot.games.octagion_daily``.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from discord import ButtonStyle, app_commands
 
 from bot.adapter import GameAdapter, GameSession
 from bot.components import SessionButton, SessionSelect, session_modal, view_of
+from bot.games.octagion_daily import OctagionDaily
 from bot.outbox import Outgoing
 from bot.replies import BUSY_TEXT, UserError, acknowledge
 from bot.sessions import Change, SessionMeta
@@ -154,8 +158,13 @@ class OctagionAdapter(GameAdapter):
     private_view_label = "My deck"
     narrate = staticmethod(show.narrate)
 
+    # Octagion Daily: `/octagion daily play` and `/octagion daily results` (bot/games/octagion_daily.py).
+    daily_group = app_commands.Group(name="daily", description="Octagion Daily: one word a day for the whole server.")
+
     def __init__(self, ctx):
         super().__init__(ctx)
+        self.daily = OctagionDaily(ctx)
+        self.extras = (self.daily,)  # what /stats, /leaderboard and /settings show of it
         ctx.controls.button(BUTTON, self._button)
         ctx.controls.select(TEAM, self._team_select)
         ctx.controls.button(BUILD, self._build_button, ack="modal")
@@ -271,6 +280,19 @@ class OctagionAdapter(GameAdapter):
         await acknowledge(interaction)
         await self.got_it(interaction.user.id, await self.ctx.running_id(interaction, GAME), None)
         await self.ctx.reply_private(interaction, "🖐 You called **Got it!** The result is posted below.")
+
+    @daily_group.command(name="play", description="Today's word, privately, against your own 2-minute countdown.")
+    @app_commands.describe(
+        cards="Your answer once the puzzle is open: S5 T7 ...; a digit = that position's letter, _ empty",
+        final="End your play with this answer now (a perfect one earns a time bonus)",
+    )
+    async def daily_play(self, interaction: discord.Interaction, cards: str | None = None, final: bool = False) -> None:
+        await self.daily.play(interaction, cards, final)
+
+    @daily_group.command(name="results", description="This server's board for a day (today's once you played it).")
+    @app_commands.describe(date="today (default), yesterday, a date like 2026-01-05, or a puzzle number like #5")
+    async def daily_results(self, interaction: discord.Interaction, date: str | None = None) -> None:
+        await self.daily.results(interaction, date)
 
     # ------------------------------------------------------------ lobby
 
