@@ -235,8 +235,11 @@ def _route_parts(state: OctilesState):
     if not route:
         return lit_paths, lit_lines, []
     steps = route["steps"]
+    scrambled = _last(state, "scramble")
+    shuffled = set(scrambled.data["spaces"]) if scrambled else set()  # those tiles no longer hold the route
     for space, edge_in, edge_out in steps:
-        lit_paths.setdefault(space, set()).add(tuple(sorted((edge_in, edge_out))))
+        if space not in shuffled:
+            lit_paths.setdefault(space, set()).add(tuple(sorted((edge_in, edge_out))))
         neighbour = NEIGHBOUR[(space, edge_out)]
         if neighbour.kind == "tile" and neighbour.printed:
             lit_lines.add(tuple(sorted([(space, edge_out), (neighbour.ident, neighbour.edge)])))

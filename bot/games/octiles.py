@@ -2,14 +2,18 @@
 
 Thin glue only: the rules live in ``engines/octiles`` and the pictures in ``render/octiles``.
 ``MENU`` narrows the legal actions (bot/menus.py): set-up (Gold's stop, Teal's stop; the first
-circle), a marker's stop, scramble or skip (the four tiles), and the turn (option, tile space,
-orientation with its picture, route). The game message's button opens it under the phase's name;
-**Skip scramble** is the one control of the game's own: a single click, also on a command's answer.
+circle), a marker's stop, and the turn (option, tile space, orientation with its picture, route),
+whose last, optional step is the scramble (once per game): "No scramble" first, or four tiles in
+one select. A command that makes a turn takes the scramble as an optional argument. So a turn is
+one decision: nothing is asked after it, and no turn clock runs on an optional question.
+Games stored at the old scramble offer (a phase of its own) still get its menu and **Skip
+scramble**, the one control of the game's own.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -27,6 +31,7 @@ from engines.octiles import (
     PRIZE_COLOUR,
     PRIZES_TO_WIN,
     RING,
+    SCRAMBLING_ACTIONS,
     SPACES,
     STOPS,
     Route,
@@ -38,6 +43,7 @@ from engines.octiles import (
     parse_edge_id,
     replaced_tiles,
     restricted_space,
+    scramble_available,
     seat_of,
 )
 from render.octiles import narrate, render_board, render_orientations
@@ -52,10 +58,19 @@ PHASES = {  # the game message's emoji and menu button, by phase
     "turn": ("🧭", "Move"),
 }
 OFFER = {  # after a command, when the same player chooses next
-    "scramble": "\n🔀 You may **scramble** four tiles now (once per game), or skip.",
     "marker": "\n📍 Now place the marker:",
 }
-OPTIONS = {  # the first step of a turn or a scramble: label, description
+# The turn actions that may end with the scramble (as engines/octiles/rules.py: not a pass).
+SCRAMBLE_SIZE = 4
+# The menu lists each turn action once more ending with these four tiles, a stand-in for the four
+# the player picks at the last step (listing every choice of four would be 2380 actions each).
+STAND_IN = list(SPACES[:SCRAMBLE_SIZE])
+SCRAMBLE_CHOICES = {  # the turn's last step: label, description
+    "none": ("No scramble: end my turn", "keep your scramble for a later turn"),
+    "four": ("Scramble four tiles", "once per game: shuffled back in random orientations after this turn"),
+}
+SCRAMBLE_HELP = "Optional last step, once per game: four tile spaces to scramble after this turn, e.g. a2 b3 c4 d1"
+OPTIONS = {  # the first step of a turn or of an old scramble offer: label, description
     "move": ("Move your runner", "option 2"),
     "replace_move": ("Replace a tile and move across it", "option 1: the spare goes on a space"),
     "rotate": ("Rotate a tile", "option 3: no move"),
@@ -95,6 +110,22 @@ def checked(text: str, names: Any, what: str) -> str:
     return value
 
 
+def scramble_spaces(typed: str) -> list[str]:
+    """The four tile spaces typed for a scramble (`a2 b3 c4 d1`, commas allowed), or a refusal."""
+    words = [word for word in re.split(r"[\s,;+]+", str(typed)) if word]
+    if len(words) != SCRAMBLE_SIZE:
+        raise UserError("A scramble takes exactly four different tile spaces, e.g. `a2 b3 c4 d1`.")
+    spaces = [checked(word, SPACES, f"a tile space (spaces: {', '.join(SPACES)})") for word in words]
+    if len(set(spaces)) != SCRAMBLE_SIZE:
+        raise UserError("A scramble takes exactly four different tile spaces, e.g. `a2 b3 c4 d1`.")
+    return spaces
+
+
+def with_scramble(action: dict[str, Any], typed: str | None) -> dict[str, Any]:
+    """A command's turn action, ending with the scramble if the player typed four spaces."""
+    return {**action, "scramble": scramble_spaces(typed)} if typed else action
+
+
 # ---------------------------------------------------------------- the menu
 
 
@@ -121,7 +152,43 @@ def turn_header(at: Narrowing) -> str:
         f"**Your turn** ({colour.title()}, runner on {state.runners[colour]}; spare tile {state.spare})."
         + ("\n• You changed a tile last turn: this turn you must move." if state.last_option[seat] == 3 else "")
         + (f"\n• Your opponent just changed {barred}: you may not change it without moving." if barred else "")
+        + ("\n• Last step, if you wish: your scramble (once per game)." if scramble_available(state, seat) else "")
     )
+
+
+def turn_summary(action: Mapping[str, Any]) -> str:
+    """The turn a menu has narrowed to, in a few words."""
+    route = f"move to {action.get('to')}" + (f" via {action['via']}" if "via" in action else "")
+    if action["type"] == "move":
+        return route
+    spare = f"spare tile on {action['space']} (orientation {action['orientation']})"
+    if action["type"] == "rotate":
+        return f"rotate {action['space']} to orientation {action['orientation']}"
+    return f"{spare}, {route}" if action["type"] == "replace_move" else f"{spare}, no move"
+
+
+def menu_actions(state: Any, seat: int) -> list[dict[str, Any]]:
+    """The legal actions and, while the player may scramble, each turn action once more ending
+    with the stand-in scramble that the last step replaces by the four tiles picked."""
+    legal = [action for action in ENGINE.legal_actions(state, seat) if action["type"] != "resign"]
+    if state.phase != "turn" or not scramble_available(state, seat):
+        return legal
+    return legal + [{**action, "scramble": STAND_IN} for action in legal if action["type"] in SCRAMBLING_ACTIONS]
+
+
+class FourTiles(Step):
+    """The scramble's four tiles: one select of exactly four of the 17 spaces. The actions it
+    narrows hold the stand-in; the four spaces picked take its place."""
+
+    def values(self, actions: Sequence[Mapping[str, Any]]) -> list[str]:
+        return list(SPACES) if any(self.key(action) for action in actions) else []
+
+    def keep(self, actions: Sequence[Mapping[str, Any]], chosen: str) -> list[dict[str, Any]]:
+        picked = chosen.split("+")
+        if len(set(picked)) != SCRAMBLE_SIZE or not set(picked) <= set(SPACES):
+            return []
+        spaces = [space for space in SPACES if space in picked]  # the board's order, as the stand-in
+        return [{**action, "scramble": spaces} for action in actions if self.key(action)]
 
 
 def option_note(at: Narrowing, value: str) -> str:
@@ -244,7 +311,29 @@ MENU = ActionMenu(
             # While moving across the new tile, the spare's orientations stay in view.
             picture=lambda at: drawing(render_orientations, at.state) if "space" in at.actions[0] else None,
         ),
+        # The turn's last, optional step: asked only while the player's scramble is unused.
+        Step(
+            lambda a: ("four" if "scramble" in a else "none") if a["type"] in SCRAMBLING_ACTIONS else None,
+            lambda at: (
+                f"🔀 **Last step (optional)**: your turn is to {turn_summary(at.actions[0])}. "
+                "End it there, or scramble four tiles after it (once per game)?"
+            ),
+            lambda at, value: SCRAMBLE_CHOICES[value][0],
+            lambda at, value: SCRAMBLE_CHOICES[value][1],
+            placeholder="No scramble, or scramble four tiles…",
+        ),
+        FourTiles(
+            lambda a: tuple(a["scramble"]) if "scramble" in a else None,
+            lambda at: (
+                f"🔀 **Scramble** after your turn ({turn_summary(at.actions[0])}): choose four tile spaces; "
+                "their tiles are shuffled and put back in random orientations."
+            ),
+            description=lambda at, space: f"tile {at.state.tiles[space][0]}, orientation {at.state.tiles[space][1]}",
+            placeholder="Four tiles to scramble…",
+            many=True,
+        ),
     ],
+    actions=menu_actions,
 )
 
 
@@ -265,6 +354,16 @@ def route_menu(space: str | None = None, orientation: Any = 0) -> ActionMenu:
         return f"{action['route'].end} via {action['route'].via}"
 
     return replace(MENU, actions=actions, typed=typed, suggestion=shown)
+
+
+def turn_notes(state: Any, seat: int) -> str:
+    """What the status line adds for a turn: the spare, the limits on changing, the scramble."""
+    barred = restricted_space(state, seat)
+    notes = f" (spare tile {state.spare})"
+    notes += "; must move (changed a tile last turn)" if state.last_option[seat] == 3 else ""
+    notes += f"; may not change {barred} without moving" if barred else ""
+    notes += "; may end the turn with a scramble (once per game)" if scramble_available(state, seat) else ""
+    return notes
 
 
 class OctilesAdapter(GameAdapter):
@@ -306,16 +405,12 @@ class OctilesAdapter(GameAdapter):
             if state.phase == "scramble":
                 line += " or **Skip scramble**"
             elif state.phase == "turn":
-                barred = restricted_space(state, seat)
-                line += f" (spare tile {state.spare})" + "; must move (changed a tile last turn)" * (
-                    state.last_option[seat] == 3
-                )
-                line += f"; may not change {barred} without moving" if barred else ""
+                line += turn_notes(state, seat)
             lines.append(line + ".")
         return "\n".join(lines)
 
     def components(self, session: GameSession) -> list[discord.ui.Item]:
-        """The menu's button under the phase's name (and Skip scramble)."""
+        """The menu's button under the phase's name (and Skip scramble at an old scramble offer)."""
         state = session.state
         if state is None or state.over:
             return []
@@ -344,23 +439,34 @@ class OctilesAdapter(GameAdapter):
         await self.ctx.reply_private(interaction, text, view=view)
 
     @app_commands.command(name="move", description="Option 2: move your runner to a stop or circle.")
-    @app_commands.describe(to="Where your runner ends (autocomplete lists your legal moves)")
-    async def move(self, interaction: discord.Interaction, to: str) -> None:
+    @app_commands.describe(to="Where your runner ends (autocomplete lists your legal moves)", scramble=SCRAMBLE_HELP)
+    async def move(self, interaction: discord.Interaction, to: str, scramble: str | None = None) -> None:
         await acknowledge(interaction)
-        await self._command(interaction, move_action("move", to))
+        await self._command(interaction, with_scramble(move_action("move", to), scramble))
 
     @app_commands.command(name="rotate", description="Option 3: rotate a tile to another orientation (no move).")
-    @app_commands.describe(tile="The tile space, e.g. c3", orientation="0-7: steps of 45 degrees clockwise")
-    async def rotate(self, interaction: discord.Interaction, tile: str, orientation: app_commands.Range[int, 0, 7]):
+    @app_commands.describe(
+        tile="The tile space, e.g. c3", orientation="0-7: steps of 45 degrees clockwise", scramble=SCRAMBLE_HELP
+    )
+    async def rotate(
+        self,
+        interaction: discord.Interaction,
+        tile: str,
+        orientation: app_commands.Range[int, 0, 7],
+        scramble: str | None = None,
+    ):
         await acknowledge(interaction)
         space = checked(tile, SPACES, f"a tile space (spaces: {', '.join(SPACES)})")
-        await self._command(interaction, {"type": "rotate", "space": space, "orientation": orientation})
+        await self._command(
+            interaction, with_scramble({"type": "rotate", "space": space, "orientation": orientation}, scramble)
+        )
 
     @app_commands.command(name="replace", description="Put the spare tile on a space; with `to` also move (option 1).")
     @app_commands.describe(
         tile="The tile space, e.g. c3",
         orientation="0-7 for the spare tile",
         to="Option 1: where to move across the new tile (leave out for option 3)",
+        scramble=SCRAMBLE_HELP,
     )
     async def replace_tile(
         self,
@@ -368,12 +474,13 @@ class OctilesAdapter(GameAdapter):
         tile: str,
         orientation: app_commands.Range[int, 0, 7],
         to: str | None = None,
+        scramble: str | None = None,
     ):
         await acknowledge(interaction)
         extra = {"space": checked(tile, SPACES, f"a tile space (spaces: {', '.join(SPACES)})")}
         extra["orientation"] = orientation
         action = move_action("replace_move", to, **extra) if to else {"type": "replace", **extra}
-        await self._command(interaction, action)
+        await self._command(interaction, with_scramble(action, scramble))
 
     @app_commands.command(name="marker", description="Place a decoy marker on a free stop (when it is your choice).")
     @app_commands.describe(stop="A free stop, e.g. B2")

@@ -28,6 +28,7 @@ from .board import (
 from .rules import (
     PRIZE_COLOUR,
     PRIZES_TO_WIN,
+    SCRAMBLING_ACTIONS,
     OctilesEngine,
     OctilesState,
     acting,
@@ -45,6 +46,7 @@ from .rules import (
     replace_move_actions,
     replaced_tiles,
     restricted_space,
+    scramble_available,
     seat_of,
     turn_actions,
 )
@@ -63,6 +65,7 @@ __all__ = [
     "PRIZES_TO_WIN",
     "PRIZE_COLOUR",
     "RING",
+    "SCRAMBLING_ACTIONS",
     "SPACES",
     "SPACE_CENTRES",
     "STOPS",
@@ -91,6 +94,7 @@ __all__ = [
     "replaced_tiles",
     "restricted_space",
     "routes_from",
+    "scramble_available",
     "seat_of",
     "turn_actions",
 ]

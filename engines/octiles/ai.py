@@ -6,6 +6,8 @@ prizes collected, markers, and how many moves each runner needs to reach its nex
 checks the opponent's best immediate answer for the most promising actions.
 
 Levels: "easy" (collects when it can, otherwise a random legal action), "medium", "hard".
+With the scramble rule, the chosen turn action carries the scramble when the opponent is about to
+collect near the end of the game (the threshold depends on the level; "easy" never scrambles).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from .board import CIRCLES, RING, SPACES, move_graph, routes_from
 from .rules import (
     PRIZE_COLOUR,
     PRIZES_TO_WIN,
+    SCRAMBLING_ACTIONS,
     OctilesEngine,
     OctilesState,
     colour_of,
@@ -28,6 +31,7 @@ from .rules import (
     marker_owner,
     prizes_left,
     replaced_tiles,
+    scramble_available,
     seat_of,
 )
 
@@ -35,6 +39,8 @@ _ENGINE = OctilesEngine()  # the rules the computer plays by (engines are statel
 UNREACHABLE = 6  # distances are capped here: further than this is "no way there"
 LEVELS = ("easy", "medium", "hard")
 HARD_CANDIDATES = 10
+# The scramble is kept until the opponent has collected this many prizes ("easy": never used).
+SCRAMBLE_FROM = {"easy": PRIZES_TO_WIN + 1, "medium": PRIZES_TO_WIN - 1, "hard": PRIZES_TO_WIN - 2}
 
 
 @lru_cache(maxsize=4096)
@@ -135,8 +141,15 @@ def choose_action(state: OctilesState, seat: int, level: str = "medium", seed: i
         owner = "gold" if state.pending_marker["colour"] == PRIZE_COLOUR["gold"] else "teal"
         stop = rng.choice(free_stops(state)) if level == "easy" else best_marker_stop(state, owner)
         return {"type": "place_marker", "stop": stop}
-    if state.phase == "scramble":
-        return _choose_scramble(state, colour, level)
+    if state.phase == "scramble":  # a game stored at the old scramble offer
+        spaces = _scramble_choice(state, colour, level)
+        return {"type": "scramble", "tiles": spaces} if spaces else {"type": "skip_scramble"}
+    return _with_scramble(state, seat, level, _choose_turn(state, seat, level, rng))
+
+
+def _choose_turn(state: OctilesState, seat: int, level: str, rng: random.Random) -> dict[str, Any]:
+    """The turn action (without its scramble)."""
+    colour = colour_of(state, seat)
     actions = _ENGINE.legal_actions(state, seat)
     if actions == [{"type": "pass"}]:
         return actions[0]
@@ -173,8 +186,6 @@ def _after_reply(state: OctilesState, colour: str) -> float:
     if _ENGINE.outcome(state) is not None:
         return evaluate(state, colour)
     state = _assume_marker(state, graph_of(state))
-    if state.phase == "scramble":
-        state = _ENGINE.apply(state, state.turn_seat, {"type": "skip_scramble"})
     if state.phase != "turn":
         return evaluate(state, colour)
     opponent = "teal" if colour == "gold" else "gold"
@@ -222,12 +233,30 @@ def _near_prizes(state: OctilesState, colour: str) -> float:
     return sum(found[:3])
 
 
-def _choose_scramble(state: OctilesState, colour: str, level: str) -> dict[str, Any]:
-    """Scramble only to break an opponent who is about to collect near the end of the game."""
+def _with_scramble(state: OctilesState, seat: int, level: str, action: dict[str, Any]) -> dict[str, Any]:
+    """``action`` ending with the scramble if it is worth using now (judged on the board after the
+    move, with any marker the move sets off placed as far as it can be)."""
+    colour = colour_of(state, seat)
     opponent = "teal" if colour == "gold" else "gold"
-    threshold = {"easy": PRIZES_TO_WIN + 1, "medium": PRIZES_TO_WIN - 1, "hard": PRIZES_TO_WIN - 2}[level]
-    if state.collected[opponent] < threshold or distance_to_target(state, opponent) > 1:
-        return {"type": "skip_scramble"}
+    if (
+        action["type"] not in SCRAMBLING_ACTIONS
+        or not scramble_available(state, seat)
+        or state.collected[opponent] < SCRAMBLE_FROM[level]  # (cheap: a move never changes it)
+    ):
+        return action
+    after = _ENGINE.apply(state, seat, action)
+    if _ENGINE.outcome(after) is not None:
+        return action
+    spaces = _scramble_choice(_assume_marker(after, graph_of(after)), colour, level)
+    return {**action, "scramble": spaces} if spaces else action
+
+
+def _scramble_choice(state: OctilesState, colour: str, level: str) -> list[str] | None:
+    """Four spaces to scramble, only to break an opponent who is about to collect near the end of
+    the game (None: keep the scramble)."""
+    opponent = "teal" if colour == "gold" else "gold"
+    if state.collected[opponent] < SCRAMBLE_FROM[level] or distance_to_target(state, opponent) > 1:
+        return None
     spaces: list[str] = []
     for route in routes_from(state.tiles, state.runners[opponent]):
         if route.end in targets_of(state, opponent):
@@ -237,7 +266,7 @@ def _choose_scramble(state: OctilesState, colour: str, level: str) -> dict[str, 
             break
         if space not in spaces and space[0] in "bcd":
             spaces.append(space)
-    return {"type": "scramble", "tiles": spaces[:4]}
+    return spaces[:4]
 
 
 __all__ = ["LEVELS", "choose_action", "evaluate"]

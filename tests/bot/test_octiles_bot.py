@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from bot.games.octiles import MENU, OctilesAdapter
+from bot.games.octiles import MENU, STAND_IN, OctilesAdapter
 from bot.sessions import STALE_TEXT
 from bot.world import bot_member, menu_endings, private_texts
 from engines.octiles import (
@@ -24,7 +24,10 @@ from engines.octiles import (
     replaced_tiles,
     restricted_space,
 )
-from tests.engines.test_octiles_rules import stuck_layout  # a position with no legal option: a pass
+from tests.engines.test_octiles_rules import (
+    stored_at_scramble_offer,  # a game as the earlier version stored it at the scramble offer
+    stuck_layout,  # a position with no legal option: a pass
+)
 
 SEED = 1234  # Ada (seat 0) draws Gold; from C3 Gold's only plain move is C3 -> C4 via c3.SW
 
@@ -361,28 +364,56 @@ async def test_illegal_inputs_are_private_and_change_nothing(world):
 
 
 async def test_a_menu_from_before_the_players_last_action_is_refused(world):
-    session = await set_up_by_menus(world, await start(world, scramble=True))
+    session = await start(world, scramble=True)
+    # Ada (Gold, one prize) must reach her orange marker on C5, one move from B4: then she places Bo's.
+    layout = {**win_layout(1), "marker": {"colour": "orange", "stop": "C5"}}
+    session = await replace_state(world, session, layout, scramble=True)
     shown = await world.ada.click(world.channel.last_message, label="Move")
     menu = shown.response
-    await world.ada.slash(world.channel, "octiles move", to="C4")
+    await world.ada.slash(world.channel, "octiles move", to="C5")
     session = await current(world, session.id)
-    assert session.state.phase == "scramble"  # still Ada's choice, but the Move menu is out of date
+    assert session.state.phase == "marker"  # still Ada's choice, but the Move menu is out of date
     before = ENGINE.dump(session.state)
     moved = await world.ada.select(menu, ["move"], custom_id=select_options(menu, 0)["custom_id"])
     assert private_texts(moved)[-1] == STALE_TEXT
-    last = len(menu.components) - 1
-    narrowed = await world.ada.select(
-        menu, [option_values(menu, last)[0]], custom_id=select_options(menu, last)["custom_id"]
-    )
-    assert private_texts(narrowed)[-1] == STALE_TEXT
     assert ENGINE.dump((await current(world, session.id)).state) == before
-    # The current choice is still open: Skip scramble on the game message.
-    skipped = await world.ada.click(world.channel.last_message, label="Skip scramble")
+    # The current choice is still open: Place marker on the game message.
+    shown = await world.ada.click(world.channel.last_message, label="Place marker")
+    await world.ada.select(shown.response, ["B2"])
+    session = await current(world, session.id)
+    assert session.state.marker == {"colour": "plum", "stop": "B2"}
+    assert (session.state.phase, session.state.turn_seat) == ("turn", 1)
+
+
+async def test_a_game_stored_at_the_old_scramble_offer_plays_on(world):
+    """Games stored by the earlier version may wait at the scramble offer after a turn: its menu and
+    Skip scramble still work there (and only there)."""
+    session = await set_up_by_menus(world, await start(world, scramble=True))
+    await world.set_state(session.id, stored_at_scramble_offer(session.state, 0, {"type": "move", "to": "C4"}))
+    message = world.channel.last_message
+    assert labels(message) == ["Scramble", "Skip scramble", "Resign"]
+    assert f"🔀 <@{world.ada.id}>'s choice — scramble four tiles (once per game) or skip" in message.content
+    not_yours = await world.bo.click(message, label="Skip scramble")
+    assert private_texts(not_yours) == [f"It is <@{world.ada.id}>'s turn."]
+    menu = (await world.ada.click(message, label="Scramble")).response
+    assert option_values(menu) == ["skip_scramble", "scramble"]
+    await world.ada.select(menu, ["scramble"])
+    await world.ada.select(menu, ["a2", "b3", "c4", "d1"])
+    assert menu.content.startswith("Done.")
+    session = await current(world, session.id)
+    assert session.state.scramble_used == [True, False]
+    assert (session.state.phase, session.state.turn_seat) == ("turn", 1)
+    assert "**Ada** scrambled the tiles on a2, b3, c4, d1." in world.channel.last_message.content
+    assert labels(world.channel.last_message) == ["Move", "Resign"]
+
+    await world.set_state(
+        session.id, stored_at_scramble_offer(session.state, 1, change_options(session.state, 1)[0][0])
+    )
+    skipped = await world.bo.click(world.channel.last_message, label="Skip scramble")
     assert private_texts(skipped) == []
     session = await current(world, session.id)
-    assert session.state.phase == "turn"
-    assert session.state.turn_seat == 1
-    assert "**Ada** did not scramble." in world.channel.last_message.content
+    assert (session.state.phase, session.state.turn_seat) == ("turn", 0)
+    assert "**Bo** did not scramble." in world.channel.last_message.content
 
 
 async def test_long_or_formatted_typed_input_is_repeated_short_and_escaped(world):
@@ -405,7 +436,7 @@ async def test_long_or_formatted_typed_input_is_repeated_short_and_escaped(world
     assert ENGINE.dump((await current(world, session.id)).state) == before
 
 
-async def test_marker_is_asked_from_the_right_player_and_scramble_is_offered(world):
+async def test_marker_is_asked_from_the_right_player_and_then_the_next_turn_begins(world):
     session = await start(world, scramble=True)
     assert session.options == {"scramble": True}
     session = await replace_state(world, session, win_layout(0), scramble=True)
@@ -436,49 +467,139 @@ async def test_marker_is_asked_from_the_right_player_and_scramble_is_offered(wor
     await world.bo.select(menu, ["B2"])
     session = await current(world, session.id)
     assert session.state.marker == {"colour": "orange", "stop": "B2"}
-    # The mover (Gold) now may scramble: buttons on the game message, for Ada only.
-    assert session.state.phase == "scramble"
+    # Ada's turn ended with the move (no scramble asked after it): Bo's turn now.
+    assert session.state.phase == "turn"
+    assert session.state.turn_seat == 1
+    assert session.state.scramble_used == [False, False]
     message = world.channel.last_message
-    assert labels(message) == ["Scramble", "Skip scramble", "Resign"]
+    assert labels(message) == ["Move", "Resign"]
     assert "🎯 Orange marker on **B2**: Ada must reach it before collecting again." in message.content
     assert "**Bo** put **Ada**'s orange marker on B2: **Ada** must reach it before collecting again." in message.content
-    not_yours = await world.bo.click(message, label="Skip scramble")
-    assert private_texts(not_yours) == [f"It is <@{world.ada.id}>'s turn."]
-    shown = await world.ada.click(message, label="Scramble")
-    menu = shown.response
+    assert f"🧭 <@{world.bo.id}>'s choice — Teal's turn" in message.content
+    assert "may end the turn with a scramble (once per game)" in message.content
+
+
+async def test_a_turn_with_a_scramble_and_one_without_through_the_move_menu(world):
+    session = await set_up_by_menus(world, await start(world, scramble=True))
+    assert "may end the turn with a scramble (once per game)" in world.channel.last_message.content
+
+    # 1. Ada moves C3 -> C4 (the only route) and, as the last step, scrambles four tiles.
+    menu = (await world.ada.click(world.channel.last_message, label="Move")).response
+    assert "Last step, if you wish: your scramble (once per game)." in menu.content
+    await world.ada.select(menu, ["move"])
+    assert (await current(world, session.id)).state.ply == session.state.ply, "nothing played before the last step"
+    assert menu.content.startswith("🔀 **Last step (optional)**: your turn is to move to C4.")
+    assert option_values(menu) == ["none", "four"]
+    assert option_labels(menu) == ["No scramble: end my turn", "Scramble four tiles"]
+    await world.ada.select(menu, ["four"])
+    four = select_options(menu)
+    assert (four["min_values"], four["max_values"]) == (4, 4)
+    assert [o["value"] for o in four["options"]] == list(SPACES)
     tiles_before = dict(session.state.tiles)
-    await world.ada.select(menu, ["scramble"])  # or skip_scramble
-    await world.ada.select(menu, ["a2", "b3", "c4", "d1"])
-    assert menu.content.startswith("Done.")
+    await world.ada.select(menu, ["d1", "a2", "c4", "b3"])
+    assert menu.content.startswith("Done. **Ada** (Gold) moved C3 → C4")
+    assert menu.components == []
     session = await current(world, session.id)
+    assert session.state.runners["gold"] == "C4"
     assert session.state.scramble_used == [True, False]
-    assert session.state.phase == "turn"
-    assert sorted(session.state.tiles[s][0] for s in ("a2", "b3", "c4", "d1")) == sorted(
-        tiles_before[s][0] for s in ("a2", "b3", "c4", "d1")
-    )
+    assert (session.state.phase, session.state.turn_seat) == ("turn", 1)
+    chosen = ["a2", "b3", "c4", "d1"]
+    assert sorted(session.state.tiles[s][0] for s in chosen) == sorted(tiles_before[s][0] for s in chosen)
     assert "**Ada** scrambled the tiles on a2, b3, c4, d1." in world.channel.last_message.content
 
-    # Bo's move: the scramble is offered privately in the answer; Bo skips.
-    action = choose_action(session.state, 1, "medium", 3)
-    while action["type"] not in ("move", "replace_move"):
-        action = next(a for a in ENGINE.legal_actions(session.state, 1) if a["type"] in ("move", "replace_move"))
-    options = {"tile": action["space"], "orientation": action["orientation"]} if "space" in action else {}
-    command = "replace" if "space" in action else "move"
+    # 2. Bo rotates a tile and ends the turn at the scramble step with "No scramble".
+    rotation = change_options(session.state, 1)[0][0]
+    tile = session.state.tiles[rotation["space"]][0]
+    menu = (await world.bo.click(world.channel.last_message, label="Move")).response
+    await world.bo.select(menu, ["rotate"])
+    await world.bo.select(menu, [rotation["space"]])
+    await world.bo.select(menu, [str(rotation["orientation"])])
+    assert menu.content.startswith(
+        f"🔀 **Last step (optional)**: your turn is to rotate {rotation['space']} to orientation "
+        f"{rotation['orientation']}."
+    )
+    await world.bo.select(menu, ["none"])
+    assert menu.content.startswith(f"Done. **Bo** (Teal) rotated tile {tile} on {rotation['space']}")
+    assert "scrambled" not in menu.content
+    session = await current(world, session.id)
+    assert session.state.tiles[rotation["space"]] == [tile, rotation["orientation"]]
+    assert session.state.scramble_used == [True, False]
+    assert (session.state.phase, session.state.turn_seat) == ("turn", 0)
+    assert labels(world.channel.last_message) == ["Move", "Resign"]
+
+    # 3. Ada's scramble is used: her turn has no scramble step, and the status says nothing of it.
+    assert "may end the turn with a scramble" not in world.channel.last_message.content
+    menu = (await world.ada.click(world.channel.last_message, label="Move")).response
+    assert "scramble" not in menu.content
+    legal = ENGINE.legal_actions(session.state, 0)
+    assert sorted(map(repr, reachable(world, session, 0))) == sorted(map(repr, legal))
+
+
+async def test_a_turn_by_command_may_carry_the_scramble(world):
+    session = await set_up_by_menus(world, await start(world, scramble=True))
+    before = ENGINE.dump(session.state)
+
+    async def refused(actor, command, expected, **options):
+        result = await actor.slash(world.channel, f"octiles {command}", **options)
+        assert result.ephemeral
+        assert private_texts(result)[-1] == expected, private_texts(result)
+        assert ENGINE.dump((await current(world, session.id)).state) == before
+
+    four = "A scramble takes exactly four different tile spaces, e.g. `a2 b3 c4 d1`."
+    await refused(world.ada, "move", four, to="C4", scramble="a2 b3 c4")
+    await refused(world.ada, "move", four, to="C4", scramble="a2 b3 b3 c4")
+    await refused(world.ada, "move", four, to="C4", scramble="x" * 6000)
+    await refused(
+        world.ada,
+        "move",
+        "Zz is not a tile space (spaces: " + ", ".join(SPACES) + ").",
+        to="C4",
+        scramble="a2 b3 c4 zz",
+    )
+
+    result = await world.ada.slash(world.channel, "octiles move", to="C4", scramble="A2, b3 c4  d1")
+    answer = private_texts(result)[-1]
+    assert answer.startswith("Done. **Ada** (Gold) moved C3 → C4")
+    assert "**Ada** scrambled the tiles on a2, b3, c4, d1." in answer
+    answers = [m for m in (result.response, *result.followups) if m is not None]
+    assert not any(m.components for m in answers), "nothing more is asked"
+    session = await current(world, session.id)
+    assert (session.state.turn_seat, session.state.scramble_used) == (1, [True, False])
+
+    rotation = change_options(session.state, 1)[0][0]
     result = await world.bo.slash(
         world.channel,
-        f"octiles {command}",
-        to=action["to"] + (f" via {action['via']}" if "via" in action else ""),
-        **options,
+        "octiles rotate",
+        tile=rotation["space"],
+        orientation=rotation["orientation"],
+        scramble="e3 e4 a3 b5",
     )
-    answer = [m for m in (result.response, *result.followups) if m is not None and m.flags.ephemeral][-1]
-    assert "You may **scramble** four tiles now" in answer.content
-    await world.bo.click(answer, label="Skip scramble")
-    assert answer.content.startswith("Done.")
-    assert answer.components == []
+    assert "**Bo** scrambled the tiles on e3, e4, a3, b5." in private_texts(result)[-1]
     session = await current(world, session.id)
-    assert session.state.phase == "turn"
-    assert session.state.turn_seat == 0
-    assert "**Bo** did not scramble." in world.channel.last_message.content
+    assert session.state.scramble_used == [True, True]
+    before = ENGINE.dump(session.state)
+    action = replace_move_actions(session.state, 0)[0]
+    await refused(
+        world.ada,
+        "replace",
+        "You already used your scramble: each player has one per game.",
+        tile=action["space"],
+        orientation=action["orientation"],
+        to=action["to"],
+        scramble="a2 b3 c4 d1",
+    )
+
+
+async def test_a_game_without_the_scramble_rule_refuses_one_and_never_asks(world):
+    session = await set_up_by_menus(world, await start(world))
+    before = ENGINE.dump(session.state)
+    result = await world.ada.slash(world.channel, "octiles move", to="C4", scramble="a2 b3 c4 d1")
+    assert private_texts(result)[-1] == "This game is played without the scramble rule."
+    assert ENGINE.dump((await current(world, session.id)).state) == before
+    assert "scramble" not in world.channel.last_message.content
+    menu = (await world.ada.click(world.channel.last_message, label="Move")).response
+    await world.ada.select(menu, ["move"])  # the only route: played at once
+    assert menu.content.startswith("Done.")
 
 
 async def test_a_finished_game(world):
@@ -511,9 +632,12 @@ async def test_rules_text(world):
         "Decoy markers",
         "Scramble",
         "`/octiles move to:",
-        "`/octiles rotate tile:c3 orientation:0-7`",
+        "`/octiles rotate tile:c3 orientation:0-7 [scramble:…]`",
         "`/octiles replace",
         "`/octiles marker stop:B2`",
+        "the last, optional step of your own turn",
+        "[scramble:a2 b3 c4 d1]",
+        "**No scramble**",
         "**Move**",
         "**Set up**",
     ):
@@ -598,7 +722,8 @@ def reachable(world, session, seat):
 
 
 def sample_positions():
-    """Set-up, turns (some after option 3: must move, a barred tile), markers, scrambles and a pass."""
+    """Set-up, turns (some after option 3: must move, a barred tile; with and without the scramble
+    step), markers, an old scramble offer and a pass."""
     rng = random.Random(5)
     positions = []
     state = ENGINE.new_game(2, {"scramble": True}, 3)
@@ -609,21 +734,47 @@ def sample_positions():
             positions.append(state)
         state = ENGINE.apply(state, seat, rng.choice(legal))
     marker = ENGINE.apply(ENGINE.new_game(2, {"layout": win_layout(0)}, SEED), 0, {"type": "move", "to": "A4"})
-    return [*positions, marker, stuck_layout()]
+    turn = next(position for position in reversed(positions) if position.phase == "turn")
+    seat = ENGINE.to_act(turn)[0]
+    offer = stored_at_scramble_offer(turn, seat, ENGINE.legal_actions(turn, seat)[0])
+    # both players' scrambles used: no scramble step any more
+    used = dataclasses.replace(turn, scramble_used=[True, True])
+    return [*positions, marker, offer, used, stuck_layout()]
 
 
 async def test_the_menu_reaches_exactly_the_legal_actions(world):
+    """And, while the player's scramble is unused, each turn action once more with a scramble (one
+    stand-in set of four: the last step's select replaces it with the four tiles picked)."""
     session = await set_up_by_menus(world, await start(world))
     phases = set()
     for state in sample_positions():
         seat = ENGINE.to_act(state)[0]
         legal = [a for a in ENGINE.legal_actions(state, seat) if a["type"] != "resign"]
         reached = reachable(world, dataclasses.replace(session, state=state), seat)
-        assert sorted(map(repr, reached)) == sorted(map(repr, legal))
+        plain = [a for a in reached if "scramble" not in a]
+        scrambling = [a for a in reached if "scramble" in a]
+        assert sorted(map(repr, plain)) == sorted(map(repr, legal))
+        may_scramble = state.phase == "turn" and state.scramble_rule and not state.scramble_used[seat]
+        expected = [{**a, "scramble": STAND_IN} for a in legal if a["type"] != "pass"] if may_scramble else []
+        assert sorted(map(repr, scrambling)) == sorted(map(repr, expected))
+        for action in scrambling[:3]:
+            ENGINE.apply(state, seat, action)  # the engine takes them
         phases.add(state.phase if state.phase != "turn" else legal[0]["type"] if len(legal) == 1 else "turn")
         if state.phase == "turn":
             phases |= {f"must move: {state.last_option[seat] == 3}", f"barred: {bool(restricted_space(state, seat))}"}
-    assert phases >= {"runners", "prizes", "turn", "marker", "scramble", "pass", "must move: True", "barred: True"}
+            phases.add(f"scramble step: {bool(scrambling)}")
+    assert phases >= {
+        "runners",
+        "prizes",
+        "turn",
+        "marker",
+        "scramble",
+        "pass",
+        "must move: True",
+        "barred: True",
+        "scramble step: True",
+        "scramble step: False",
+    }
 
 
 async def test_a_menu_from_before_the_opponents_move_is_stale(world):
@@ -667,13 +818,36 @@ async def test_tile_autocomplete_lists_the_spaces_the_player_may_change(world):
     assert await world.bo.autocomplete(world.channel, "octiles rotate", "tile", "") == []
 
 
-async def test_a_turn_clock_running_out_on_the_scramble_means_no_scramble_not_a_forfeit(world):
+async def test_a_player_who_moved_and_walked_away_is_never_warned_or_forfeited(world):
     from tests.bot.test_platform import set_turn_clock
 
     await set_turn_clock(world, 2)
     session = await set_up_by_menus(world, await start(world, scramble=True))
-    await world.ada.slash(world.channel, "octiles move", to="C4")
-    assert (await current(world, session.id)).state.phase == "scramble"
+    result = await world.ada.slash(world.channel, "octiles move", to="C4")  # no scramble
+    assert "scramble" not in private_texts(result)[-1]
+    session = await current(world, session.id)
+    assert (session.state.phase, session.state.turn_seat) == ("turn", 1), "the turn passed at once"
+    history_length = len(world.channel.history())
+    await world.env.advance_time(61)
+    warnings = [m.content for m in world.channel.history()[history_length:] if "turn time" in m.content]
+    assert warnings, "the clock runs for Bo, who is on turn"
+    assert all(world.bo.mention in text and world.ada.mention not in text for text in warnings)
+    assert not any("scramble" in text for text in warnings)
+    rotation = change_options(session.state, 1)[0][0]
+    await world.bo.slash(world.channel, "octiles rotate", tile=rotation["space"], orientation=rotation["orientation"])
+    session = await current(world, session.id)
+    assert session.record.status == "active"
+    assert session.state.turn_seat == 0
+    assert not any("ran out of time" in m.content for m in world.channel.history())
+
+
+async def test_a_turn_clock_running_out_at_an_old_scramble_offer_means_no_scramble_not_a_forfeit(world):
+    from tests.bot.test_platform import set_turn_clock
+
+    await set_turn_clock(world, 2)
+    session = await set_up_by_menus(world, await start(world, scramble=True))
+    # a game stored at the old offer after Ada's move, while her turn clock runs
+    await world.set_state(session.id, stored_at_scramble_offer(session.state, 0, {"type": "move", "to": "C4"}))
     await world.env.advance_time(61)
     assert "half of your turn time is gone" not in world.channel.last_message.content, "an optional step"
     await world.env.advance_time(60)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engines.octiles import ENGINE, choose_action, seat_of
 from engines.octiles.ai import LEVELS
-from tests.engines.test_octiles_rules import PRIZES, start
+from tests.engines.test_octiles_rules import PRIZES, start, stored_at_scramble_offer
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -66,3 +68,52 @@ def test_medium_beats_easy_most_of_the_time():
         outcome = ENGINE.outcome(state)
         wins += outcome is not None and outcome.winners == (medium_seat,)
     assert wins >= 3
+
+
+def near_the_end(**extra):
+    """Teal has 4 prizes and is one move from the last (B2 -> D1); Gold must move (option 3 last turn)."""
+    prizes = {"D1": "plum", "B6": "orange", "F6": "orange", "F2": "orange"}
+    return start(
+        gold="D4",
+        teal="B2",
+        prizes=prizes,
+        collected={"gold": 2, "teal": 4},
+        marker={"colour": "orange", "stop": "E5"},
+        last_option={"gold": 3},
+        **extra,
+    )
+
+
+def test_the_computers_turn_carries_its_scramble_when_the_opponent_is_about_to_win():
+    state = near_the_end(scramble=True)
+    gold = seat_of(state, "gold")
+    for level in ("medium", "hard"):
+        action = choose_action(state, gold, level, seed=1)
+        assert action["type"] in ("move", "replace_move")
+        assert len(set(action["scramble"])) == 4
+        assert {"b2", "c1", "d1"} <= set(action["scramble"])  # the tiles of Teal's route to D1
+        after = ENGINE.apply(state, gold, action)
+        assert [event.kind for event in after.events][-1] == "scramble"
+    assert "scramble" not in choose_action(state, gold, "easy", seed=1), "easy never scrambles"
+    assert "scramble" not in choose_action(near_the_end(), gold, "medium", seed=1), "not without the rule"
+    used = dataclasses.replace(state, scramble_used=[True, True])
+    assert "scramble" not in choose_action(used, gold, "medium", seed=1), "not twice"
+
+
+def test_the_computer_keeps_its_scramble_early_in_the_game():
+    state = start(scramble=True)
+    gold = seat_of(state, "gold")
+    assert "scramble" not in choose_action(state, gold, "hard", seed=1)
+
+
+def test_the_computer_answers_the_old_scramble_offer_of_a_stored_game():
+    state = near_the_end(scramble=True)
+    gold = seat_of(state, "gold")
+    move = {"type": "replace_move", "space": "d4", "orientation": 5, "to": "E4"}  # leaves Teal's route alone
+    offer = stored_at_scramble_offer(state, gold, move)
+    choice = choose_action(offer, gold, "medium", seed=1)
+    assert choice["type"] == "scramble"
+    assert {"b2", "c1", "d1"} <= set(choice["tiles"])
+    ENGINE.apply(offer, gold, choice)
+    early = stored_at_scramble_offer(start(scramble=True), gold, {"type": "move", "to": "B3"})
+    assert choose_action(early, gold, "medium") == {"type": "skip_scramble"}

@@ -26,6 +26,7 @@ from engines.octiles import (
     seat_of,
 )
 from engines.octiles.board import trace
+from engines.octiles.rules import scramble_available
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -419,24 +420,23 @@ def test_later_prizes_do_not_place_a_new_marker():
 # ------------------------------------------------------------------ scramble, win, pass, draw, resign
 
 
-def test_scramble_is_offered_after_a_move_once_per_game():
-    off = start(gold="C3", teal="B5")
-    assert accepted(off, 0, {"type": "move", "to": "D4"}).phase == "turn"
+def test_a_turn_may_end_with_the_scramble_once_per_game():
     state = start(gold="C3", teal="B5", scramble=True)
     gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
-    state = accepted(state, gold, {"type": "move", "to": "D4"})
-    assert state.phase == "scramble"
-    assert ENGINE.to_act(state) == [gold]
-    assert {"type": "skip_scramble"} in ENGINE.legal_actions(state, gold)
-    rejected(state, gold, {"type": "scramble", "tiles": ["a2", "a3", "b2"]}, "exactly four")
-    rejected(state, gold, {"type": "scramble", "tiles": ["a2", "a2", "b2", "b3"]}, "different")
-    rejected(state, teal, {"type": "skip_scramble"}, "not your turn")
+    assert scramble_available(state, gold)
+    listed = ENGINE.legal_actions(state, gold)
+    assert {"type": "move", "to": "D4"} in listed
+    assert not any("scramble" in action for action in listed), "listed without it: any may carry one"
     chosen = ["a2", "c1", "d4", "e3"]
-    scrambled = accepted(state, gold, {"type": "scramble", "tiles": chosen})
+    scrambled = accepted(state, gold, {"type": "move", "to": "D4", "scramble": chosen})
+    assert kinds(scrambled) == ["move", "scramble"]
+    assert scrambled.runners["gold"] == "D4"
     assert sorted(scrambled.tiles[s][0] for s in chosen) == sorted(state.tiles[s][0] for s in chosen)
     assert all(scrambled.tiles[s] == state.tiles[s] for s in SPACES if s not in chosen)
     assert scrambled.spare == state.spare
-    assert scrambled.scramble_used[gold]
+    assert scrambled.scramble_used == [gold == 0, gold == 1]
+    assert not scramble_available(scrambled, gold)
+    assert scrambled.phase == "turn"
     assert ENGINE.to_act(scrambled) == [teal]
     assert event(scrambled, "scramble") == {
         "seat": gold,
@@ -444,16 +444,100 @@ def test_scramble_is_offered_after_a_move_once_per_game():
         "placed": [scrambled.tiles[s] for s in chosen],
     }
     # replays exactly from the seed
-    assert accepted(state, gold, {"type": "scramble", "tiles": chosen}).tiles == scrambled.tiles
-    # Gold is never offered it again; Teal still is
-    turned = (scrambled.tiles["e4"][1] + 1) % 8  # e4 (not tile 1) was not scrambled
-    after_teal = accepted(scrambled, teal, {"type": "rotate", "space": "e4", "orientation": turned})
-    assert after_teal.phase == "scramble"
-    after_teal = accepted(after_teal, teal, {"type": "skip_scramble"})
-    assert kinds(after_teal) == ["skip_scramble"]
-    again = accepted(after_teal, gold, {"type": "move", "to": "C3"})
-    assert again.phase == "turn"
-    assert ENGINE.to_act(again) == [teal]
+    assert accepted(state, gold, {"type": "move", "to": "D4", "scramble": chosen}).tiles == scrambled.tiles
+    # Teal's turn without it is just the turn; Teal keeps the scramble for later
+    turned = (scrambled.tiles["e4"][1] + 1) % 8
+    plain = accepted(scrambled, teal, {"type": "rotate", "space": "e4", "orientation": turned})
+    assert kinds(plain) == ["rotate"]
+    assert plain.phase == "turn"
+    assert ENGINE.to_act(plain) == [gold]
+    assert scramble_available(plain, teal)
+    # an option-3 change carries it too: the change first, then the shuffle
+    changed = accepted(
+        scrambled, teal, {"type": "rotate", "space": "e4", "orientation": turned, "scramble": ["A2", "b3", "c4", "D1"]}
+    )
+    assert kinds(changed) == ["rotate", "scramble"]
+    assert changed.tiles["e4"] == [scrambled.tiles["e4"][0], turned]
+    assert event(changed, "scramble")["spaces"] == ["a2", "b3", "c4", "d1"]
+    assert changed.scramble_used == [True, True]
+    assert ENGINE.to_act(changed) == [gold]
+
+
+def test_a_scramble_is_refused_with_the_rule_it_breaks():
+    move = {"type": "move", "to": "D4"}
+    off = start(gold="C3", teal="B5")
+    rejected(off, 0, {**move, "scramble": ["a2", "a3", "b2", "b3"]}, "this game is played without the scramble rule")
+    state = start(gold="C3", teal="B5", scramble=True)
+    rejected(state, 0, {**move, "scramble": ["a2", "a3", "b2"]}, "a scramble takes exactly four different tile spaces")
+    rejected(state, 0, {**move, "scramble": ["a2", "a2", "b2", "b3"]}, "exactly four different tile spaces")
+    rejected(state, 0, {**move, "scramble": ["a2", "a3", "b2", "b3", "b4"]}, "exactly four different")
+    rejected(state, 0, {**move, "scramble": ["a2", "a3", "b2", "zz"]}, "zz is not a tile space")
+    rejected(state, 0, {**move, "scramble": "a2 a3 b2 b3"}, "The scramble of a move action must be a list of texts")
+    rejected(state, 0, {"type": "pass", "scramble": ["a2", "a3", "b2", "b3"]}, "has no field 'scramble'")
+    rejected(state, 0, {"type": "move", "to": "E5", "scramble": ["a2", "a3", "b2", "b3"]}, "no path leads")
+    used = accepted(state, 0, {**move, "scramble": ["a2", "a3", "b2", "b3"]})
+    used = accepted(used, 1, {"type": "rotate", "space": "e4", "orientation": (used.tiles["e4"][1] + 1) % 8})
+    again = {"type": "move", "to": "C3", "scramble": ["c1", "c2", "c3", "c4"]}
+    rejected(used, 0, again, "you already used your scramble")
+    rejected(used, 0, {"type": "skip_scramble"}, "that is not possible now")
+    rejected(used, 0, {"type": "scramble", "tiles": ["c1", "c2", "c3", "c4"]}, "that is not possible now")
+
+
+def test_the_scramble_comes_after_the_prize_and_before_the_marker_placement():
+    state = start(gold="B2", teal="D4", scramble=True)
+    gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
+    chosen = ["a2", "a3", "e3", "e4"]
+    state = accepted(state, gold, {"type": "move", "to": "D1", "scramble": chosen})
+    assert kinds(state) == ["move", "collect", "scramble"]
+    assert state.phase == "marker"
+    assert ENGINE.to_act(state) == [teal]  # Teal places Gold's marker on the scrambled board
+    state = accepted(state, teal, {"type": "place_marker", "stop": "B2"})
+    assert state.phase == "turn"
+    assert ENGINE.to_act(state) == [teal], "no scramble question after the marker"
+
+
+def test_a_winning_move_ends_the_game_before_any_scramble():
+    state = start(collected={"gold": 4, "teal": 2}, marker={"colour": "plum", "stop": "E5"}, scramble=True)
+    gold = seat_of(state, "gold")
+    won = accepted(state, gold, {"type": "move", "to": "D1", "scramble": ["a2", "a3", "e3", "e4"]})
+    assert kinds(won) == ["move", "collect", "end"]
+    assert won.outcome.winners == (gold,)
+    assert won.tiles == state.tiles
+
+
+def stored_at_scramble_offer(before, seat, action):
+    """A game as the earlier version stored it after ``seat`` played ``action`` (no marker set off):
+    the old ``scramble`` phase, the mover still on turn, the next turn not yet counted."""
+    after = ENGINE.dump(accepted(before, seat, action))
+    old = {"phase": "scramble", "turn_seat": seat, "turns_played": before.turns_played, "positions": before.positions}
+    return ENGINE.load({**after, **old})
+
+
+def test_a_game_stored_at_the_old_scramble_offer_plays_on():
+    before = start(gold="C3", teal="B5", scramble=True)
+    gold, teal = seat_of(before, "gold"), seat_of(before, "teal")
+    state = stored_at_scramble_offer(before, gold, {"type": "move", "to": "D4"})
+    assert acting(state) == (gold, "scramble four tiles (once per game) or skip")
+    listed = ENGINE.legal_actions(state, gold)
+    assert listed[0] == {"type": "skip_scramble"}
+    assert len(listed) == 1 + 2380  # skip, or any four of the 17 spaces
+    assert ENGINE.legal_actions(state, teal) == []
+    rejected(state, gold, {"type": "scramble", "tiles": ["a2", "a3", "b2"]}, "exactly four different")
+    rejected(state, gold, {"type": "scramble", "tiles": ["a2", "a2", "b2", "b3"]}, "exactly four different")
+    rejected(state, gold, {"type": "move", "to": "C3"}, "that is not possible now: scramble four tiles")
+    rejected(state, teal, {"type": "skip_scramble"}, "not your turn")
+    chosen = ["a2", "c1", "d4", "e3"]
+    scrambled = accepted(state, gold, {"type": "scramble", "tiles": chosen})
+    assert kinds(scrambled) == ["scramble"]
+    assert sorted(scrambled.tiles[s][0] for s in chosen) == sorted(state.tiles[s][0] for s in chosen)
+    assert scrambled.scramble_used[gold]
+    assert (scrambled.phase, ENGINE.to_act(scrambled), scrambled.turns_played) == ("turn", [teal], 1)
+    skipped = accepted(state, gold, {"type": "skip_scramble"})
+    assert kinds(skipped) == ["skip_scramble"]
+    assert (skipped.phase, ENGINE.to_act(skipped), skipped.scramble_used) == ("turn", [teal], [False, False])
+    # the same position as the new flow reaches with no scramble
+    plain = accepted(before, gold, {"type": "move", "to": "D4"})
+    assert ENGINE.dump(skipped) | {"events": [], "ply": 0} == ENGINE.dump(plain) | {"events": [], "ply": 0}
 
 
 def test_collecting_the_fifth_prize_wins():
@@ -645,7 +729,7 @@ def test_malformed_set_up_marker_and_scramble_actions_are_refused():
     marker = accepted(start(gold="B2", teal="D4"), 0, {"type": "move", "to": "D1"})
     rejected(marker, 1, {"type": "place_marker", "stop": ["B2"]}, "must be a text")
     rejected(marker, 1, {"type": "place_marker"}, "needs its stop")
-    offer = accepted(start(gold="C3", teal="B5", scramble=True), 0, {"type": "move", "to": "D4"})
+    offer = stored_at_scramble_offer(start(gold="C3", teal="B5", scramble=True), 0, {"type": "move", "to": "D4"})
     rejected(offer, 0, {"type": "scramble", "tiles": "a2 a3 b2 b3"}, "must be a list of texts")
     rejected(offer, 0, {"type": "scramble", "tiles": [["a2"], "a3", "b2", "b3"]}, "must be a list of texts")
     rejected(offer, 0, {"type": "scramble", "tiles": ["a2", "a3", "b2", "zz"]}, "zz is not a tile space")
@@ -691,11 +775,13 @@ def test_a_schema_1_game_resigned_at_the_scramble_offer_keeps_its_phase():
     assert ENGINE.to_act(running) == [0]
 
 
-def test_time_running_out_on_the_scramble_means_no_scramble():
+def test_time_running_out_means_no_scramble_only_at_the_old_scramble_offer():
     state = start(scramble=True)
     gold = seat_of(state, "gold")
     assert ENGINE.when_time_runs_out(state, gold) is None, "in the turn itself the clock forfeits"
-    state = accepted(state, gold, {"type": "move", "to": "B3"})
-    assert state.phase == "scramble"
-    assert ENGINE.when_time_runs_out(state, gold) == {"type": "skip_scramble"}
-    assert ENGINE.when_time_runs_out(state, 1 - gold) is None
+    moved = accepted(state, gold, {"type": "move", "to": "B3"})
+    assert moved.phase == "turn", "no scramble question follows a turn"
+    assert ENGINE.when_time_runs_out(moved, 1 - gold) is None
+    offer = stored_at_scramble_offer(state, gold, {"type": "move", "to": "B3"})
+    assert ENGINE.when_time_runs_out(offer, gold) == {"type": "skip_scramble"}
+    assert ENGINE.when_time_runs_out(offer, 1 - gold) is None

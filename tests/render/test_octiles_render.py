@@ -143,17 +143,18 @@ def test_every_event_of_a_game_is_one_plain_sentence():
     ]
     state = ENGINE.apply(state, teal, {"type": "place_marker", "stop": "B2"})
     assert narrated(state) == ["Grace put Ada's orange marker on B2: Ada must reach it before collecting again."]
-    state = ENGINE.apply(state, gold, {"type": "skip_scramble"})
-    assert narrated(state) == ["Ada did not scramble."]
-    state = ENGINE.apply(state, teal, {"type": "move", "to": "C3"})
-    assert narrated(state) == ["Grace (Teal) moved D4 → C3 (via c3.NE, through c3)."]
-    state = ENGINE.apply(state, teal, {"type": "scramble", "tiles": ["a2", "a3", "e3", "e4"]})
-    assert narrated(state) == ["Grace scrambled the tiles on a2, a3, e3, e4."]
+    state = ENGINE.apply(state, teal, {"type": "move", "to": "C3", "scramble": ["a2", "a3", "e3", "e4"]})
+    assert narrated(state) == [
+        "Grace (Teal) moved D4 → C3 (via c3.NE, through c3).",
+        "Grace scrambled the tiles on a2, a3, e3, e4.",
+    ]
     state = ENGINE.apply(state, gold, {"type": "move", "to": "B2"})
     assert narrated(state)[1] == "Ada reached the orange marker on B2 and removed it."
     state = ENGINE.apply(state, gold, {"type": "place_marker", "stop": "E5"})
     assert narrated(state) == ["Ada put Grace's plum marker on E5: Grace must reach it before collecting again."]
-    state = ENGINE.apply(state, gold, {"type": "skip_scramble"})
+    # a game stored at the old scramble offer (a phase of its own before the scramble joined the turn)
+    offer = ENGINE.load({**ENGINE.dump(state), "phase": "scramble", "turn_seat": teal})
+    assert narrated(ENGINE.apply(offer, teal, {"type": "skip_scramble"})) == ["Grace did not scramble."]
     tile, was = state.tiles["b4"]
     turned = ENGINE.apply(state, teal, {"type": "rotate", "space": "b4", "orientation": (was + 1) % 8})
     assert narrated(turned) == [
@@ -217,3 +218,18 @@ def test_narration_puts_in_the_names_as_given_and_never_by_seat_number():
 
 def test_unknown_events_say_nothing():
     assert view.narrate(Event(3, 0, "something_new", {}), NAMES) == ""
+
+
+def test_a_route_is_not_lit_on_tiles_its_own_scramble_shuffled():
+    state = start(scramble=True)
+    seat = state.turn_seat
+    move = next(a for a in ENGINE.legal_actions(state, seat) if a["type"] == "move")
+    plain = ENGINE.apply(state, seat, move)
+    crossed = [step[0] for step in next(e for e in plain.events if e.kind == "move").data["steps"]]
+    others = [space for space in SPACE_CENTRES if space not in crossed]
+    scrambled = ENGINE.apply(state, seat, {**move, "scramble": [crossed[0], *others[:3]]})
+    lit_plain, _, _ = view._route_parts(plain)
+    lit_scrambled, _, _ = view._route_parts(scrambled)
+    assert crossed[0] in lit_plain
+    assert crossed[0] not in lit_scrambled
+    assert set(lit_scrambled) == set(lit_plain) - {crossed[0]}
