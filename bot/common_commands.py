@@ -18,6 +18,7 @@ from bot.components import SessionSelect, view_of
 from bot.replies import UserError, acknowledge, escape, reply_private
 from bot.store import LIVE_STATUSES
 from bot.table import TEXT
+from render.narration import with_article
 
 if TYPE_CHECKING:
     from bot.platform import Platform
@@ -134,7 +135,7 @@ def add_common_commands(tree: app_commands.CommandTree, platform: Platform) -> N
         ratings = await platform.store.ratings(interaction.guild_id, game.value)
         ranked = sorted(ratings, key=lambda r: r.mu - 3 * r.sigma, reverse=True)[:LEADERBOARD_SIZE]
         if not ranked:
-            text = f"Nobody has finished a {game.name} game here yet."
+            text = f"Nobody has finished {with_article(game.name)} game here yet."
         else:
             lines = [f"## {game.name} leaderboard"]
             for place, rating in enumerate(ranked, start=1):

@@ -235,6 +235,11 @@ async def test_resign_finishes_and_records_the_result(world):
     assert f"{world.ada.mention}: {world.bo.mention} challenges you" in world.channel.last_message.content
 
 
+async def test_an_empty_leaderboard_says_so_with_the_right_article(world):
+    board = await world.ada.slash(world.channel, "leaderboard", game="tiny")
+    assert "Nobody has finished a Tiny game here yet." in board.response.content
+
+
 async def test_game_against_the_computer(world):
     result = await world.ada.slash(world.channel, "tiny challenge", opponent=bot_member(world))
     game = world.channel.last_message
