@@ -22,4 +22,5 @@ def shared_sentence(event: Event, names: Sequence[str]) -> str:
 
 def with_article(word: str) -> str:
     """``word`` after its indefinite article: "a green", "an orange", "an Octiles"."""
-    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+    vowel = word[:1].lower() in ("a", "e", "i", "o", "u")  # ("" is in every string, not in this tuple)
+    return f"{'an' if vowel else 'a'} {word}"
