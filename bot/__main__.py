@@ -18,7 +18,9 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         help="play locally in the browser against a simulated Discord, even if a token is set",
     )
     parser.add_argument("--memory", action="store_true", help="playground only: keep its database in memory")
-    parser.add_argument("--port", type=int, default=None, help="playground only: the loopback port to serve on")
+    parser.add_argument(
+        "--port", type=int, default=None, help="playground only: the loopback port of its page (default: a free one)"
+    )
     return parser.parse_args(argv)
 
 

@@ -1,5 +1,6 @@
-"""A simulated Discord server with four members, shared by the tests, the benchmarks and the
-local playground: one #games channel and Ada, Bo, Cy and Di, so one person can take every seat."""
+"""A simulated Discord server with four members, shared by the tests and the benchmarks: one
+#games channel and Ada, Bo, Cy and Di, so one person can take every seat. The local playground
+builds its own (``build_playground_world``): a channel per game as well, the same ids at every start."""
 
 from __future__ import annotations
 
@@ -63,6 +64,40 @@ def build_world(env: Any) -> World:
     channel = guild.create_text_channel("games")
     members = [guild.add_member(env.create_user(name.lower(), global_name=name)) for name in MEMBER_NAMES]
     return World(env, guild, channel, *members)
+
+
+@dataclass
+class PlaygroundWorld(World):
+    """The playground's server: #games (``channel``) and a channel per game, by name."""
+
+    channels: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+def playground_channel_names() -> list[str]:
+    """#games, then one channel per game in the order /games lists them (a new game is appended,
+    so the channels before it keep their ids)."""
+    from bot.games import GAME_ADAPTERS
+
+    return ["games", *(module for module, _ in GAME_ADAPTERS)]
+
+
+def build_playground_world(env: Any) -> PlaygroundWorld:
+    """The playground's server, built before the bot connects, in the same order at every start:
+    SimCord's ids are (virtual millisecond << 22 | a sequence), its clock starts at the same
+    instant in every process, so the same steps give the same guild, channel and member ids,
+    and the games stored by the previous run are found in their channels again.
+    Ada owns the server, so she has Manage Server and /settings is hers to try."""
+    users = [env.create_user(name.lower(), global_name=name) for name in MEMBER_NAMES]
+    guild = env.create_guild("Octagon Club", owner=users[0])
+    members = [guild.add_member(user) for user in users]
+    channels = {name: guild.create_text_channel(name, topic=channel_topic(name)) for name in playground_channel_names()}
+    return PlaygroundWorld(env, guild, channels["games"], *members, channels=channels)
+
+
+def channel_topic(channel: str) -> str:
+    if channel == "games":
+        return "Any game, and /games, /stats, /leaderboard; /settings is for Ada, who owns the server."
+    return f"Type /{channel} to start a game here."
 
 
 def private_messages(result: Any) -> list[Any]:

@@ -9,12 +9,17 @@ import signal
 import subprocess
 import sys
 import urllib.request
+import uuid
+from urllib.parse import urlsplit
 
 import pytest
 
 from bot import __main__ as entry
 from bot import playground
+from bot.challenges import CHALLENGE_SECONDS
+from bot.games.octagion import NEXT_ROUND
 from bot.settings import Settings
+from bot.world import private_texts
 
 
 def start_playground() -> tuple[subprocess.Popen, str]:
@@ -75,10 +80,11 @@ def test_playground_keeps_its_own_database(monkeypatch, tmp_path):
     used = {}
 
     async def fake_run(settings, **kwargs):
-        used["database"] = settings.database_path
+        used["database"] = settings.database  # what the store opens: never DATABASE_URL
 
     monkeypatch.setattr(playground, "run_playground", fake_run)
     monkeypatch.setenv("DATABASE_PATH", "real-bot.db")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:secret@db.example/octagon")
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert entry.main([]) == 0
     assert used["database"] == "playground.db"
@@ -103,3 +109,273 @@ def test_with_a_token_the_bot_connects_unless_asked_for_the_playground(monkeypat
     assert entry.main([]) == 0
     assert entry.main(["--playground"]) == 0
     assert calls == ["discord", "playground"]
+
+
+# ------------------------------------------------------------ restarts
+
+
+async def run(database, play) -> None:
+    """One start of the playground on ``database``: ``play(world, playground)``, then stop."""
+    stop = asyncio.Event()
+
+    async def ready(world, the_playground):
+        try:
+            await play(world, the_playground)
+        finally:
+            stop.set()
+
+    await playground.run_playground(Settings(database_path=str(database)), ready=ready, stop=stop)
+
+
+def server_ids(world) -> dict:
+    return {
+        "guild": world.guild.id,
+        "channels": {name: channel.id for name, channel in world.channels.items()},
+        "members": [member.id for member in world.members],
+    }
+
+
+async def test_a_second_start_has_the_same_server_its_commands_and_every_live_game(tmp_path):
+    database = tmp_path / "pg.db"
+    first = {}
+
+    async def start_games(world, _):
+        first["ids"] = server_ids(world)
+        octego, octa = world.channels["octego"], world.channels["octa"]
+        await world.ada.slash(octego, "octego challenge", opponent=world.bo)
+        await world.bo.click(octego.last_message, label="Accept")
+        await world.ada.slash(octa, "octa challenge", opponent=world.bo)  # left open
+        first["octego"] = await world.platform.sessions.live_in_channel(octego.id)
+        first["clock"] = world.env.now()
+
+    await run(database, start_games)
+    second = {}
+
+    async def go_on(world, _):
+        second["ids"] = server_ids(world)
+        second["clock"] = world.env.now()
+        octego, octa = world.channels["octego"], world.channels["octa"]
+        shown = octego.last_message  # the game, posted again in the new simulated Discord
+        second["game"] = shown.content
+        session = await world.platform.sessions.live_in_channel(octego.id)
+        second["shown_is_the_game_message"] = shown.id == session.record.message_id
+        path = (await world.ada.autocomplete(octego, "octego move", "path", ""))[0]["value"]
+        second["move"] = private_texts(await world.ada.slash(octego, "octego move", path=path))[-1]
+        second["ply"] = (await world.platform.sessions.live_in_channel(octego.id)).state.ply
+        second["challenge"] = octa.last_message.content
+        await world.bo.click(octa.last_message, label="Accept")
+        second["octa"] = (await world.platform.sessions.live_in_channel(octa.id)).record.status
+        second["errors"] = list(world.platform.errors)
+
+    await run(database, go_on)
+    assert second["ids"] == first["ids"]
+    assert second["clock"] > first["clock"]  # the clock goes on: new messages never take old ids
+    assert "## Octego" in second["game"]
+    assert "It is <@" in second["game"]
+    assert second["shown_is_the_game_message"]
+    assert second["move"].startswith("Done."), second["move"]  # a slash command works: commands registered
+    assert second["ply"] == first["octego"].state.ply + 1
+    assert "challenges you to **Octa**" in second["challenge"]
+    assert second["octa"] == "active"
+    assert second["errors"] == []
+
+
+async def test_memory_starts_clean_every_time():
+    sessions = []
+
+    async def challenge(world, _):
+        sessions.append(await world.platform.sessions.live_in_channel(world.channel.id))
+        sessions.append(list(world.channel.history()))
+        await world.ada.slash(world.channel, "octego challenge", opponent=world.bo)
+
+    await run(":memory:", challenge)
+    await run(":memory:", challenge)
+    assert sessions == [None, [], None, []]
+
+
+async def test_ada_owns_the_server_so_settings_can_be_tried(tmp_path):
+    answers = []
+
+    async def settings(world, _):
+        answers.extend(private_texts(await world.ada.slash(world.channel, "settings turn_clock", minutes=5)))
+
+    await run(tmp_path / "pg.db", settings)
+    assert answers == ["Turn clock set to 5 minute(s) per turn for new turns."]
+
+
+# ------------------------------------------------------------ the page
+
+
+class Page:
+    """The browser's side of SimCord's Preview page, over its loopback HTTP API."""
+
+    def __init__(self, http, preview_url: str):
+        parts = urlsplit(preview_url)
+        self.http, self.base = http, f"{parts.scheme}://{parts.netloc}"
+        self.headers = {"X-Simcord-Capability": parts.fragment}
+        self.snapshot: dict = {}
+
+    async def open(self) -> None:
+        async with self.http.post(self.base + "/api/pages", json={}, headers=self.headers) as response:
+            self.snapshot = await response.json()
+        self.headers["X-Simcord-Context"] = self.snapshot["context"]["id"]
+
+    async def read(self) -> dict:
+        """What the page's own polling reads (it never asks the bot for anything)."""
+        async with self.http.get(self.base + "/api/state", headers=self.headers) as response:
+            self.snapshot = await response.json()
+        return self.snapshot
+
+    def texts(self) -> list[str]:
+        return [message.get("content") or "" for message in self.snapshot["messages"].values()]
+
+    async def shows(self, text: str, polls: int = 100) -> bool:
+        """Whether ``text`` appears in the page while it polls as the browser does (at most
+        ``polls`` reads, 0.1 s apart)."""
+        for _ in range(polls):
+            if any(text in shown for shown in self.texts()):
+                return True
+            await asyncio.sleep(0.1)
+            await self.read()
+        return False
+
+    async def click(self, message, label: str) -> dict:
+        """Click a button as the page does: by the control the published snapshot shows."""
+        components = self.snapshot["messages"][str(message.id)]["components"]
+        key = next(c["control_key"] for c in walk(components) if c.get("label") == label)
+        body = {
+            "protocol_version": 3,
+            "sequence": 1,
+            "request_id": str(uuid.uuid4()),
+            "generation": self.snapshot["context"]["generation"],
+            "bot_generation": self.snapshot["botGeneration"],
+            "published_revision": self.snapshot["publishedRevision"],
+            "kind": "click",
+            "target_id": str(message.id),
+            "control_key": key,
+        }
+        async with self.http.post(self.base + "/api/action", json=body, headers=self.headers) as response:
+            return await response.json()
+
+
+def walk(node):
+    if isinstance(node, dict):
+        yield node
+        yield from (found for value in node.values() for found in walk(value))
+    elif isinstance(node, list):
+        yield from (found for value in node for found in walk(value))
+
+
+async def on_page(world, the_playground, channel_name: str, play) -> None:
+    """Open ``channel_name`` in the page as a browser does, then ``play(channel, page)``."""
+    import aiohttp
+
+    channel = world.channels[channel_name]
+    preview = await the_playground.show(channel)
+    async with aiohttp.ClientSession() as http:
+        page = Page(http, preview.url)
+        await page.open()
+        await play(channel, page)
+
+
+async def test_what_a_timer_does_reaches_the_open_page_without_a_click(tmp_path):
+    seen = {}
+
+    async def octagion_round_ends_by_its_timer(world, the_playground):
+        async def play(channel, page):
+            await world.ada.slash(channel, "octagion start", rounds=1)
+            await world.ada.click(channel.last_message, label="Start")
+            await page.read()
+            seen["before"] = page.texts()
+            session = await world.platform.sessions.live_in_channel(channel.id)
+            await world.env.advance_time(session.state.seconds + 1)  # the round's timer fires
+            seen["shown"] = await page.shows("### Round 1 of 1: result")
+            seen["clicked"] = page.snapshot["lastAction"]
+
+        await on_page(world, the_playground, "octagion", play)
+
+    async def challenge_expires(world, the_playground):
+        async def play(channel, page):
+            await world.ada.slash(channel, "octego challenge", opponent=world.bo)
+            await world.env.advance_time(CHALLENGE_SECONDS + 1)
+            seen["expired"] = await page.shows("challenge from <@")
+
+        await on_page(world, the_playground, "octego", play)
+
+    await run(tmp_path / "pg.db", octagion_round_ends_by_its_timer)
+    await run(tmp_path / "pg.db", challenge_expires)
+    assert not any("result" in text for text in seen["before"])
+    assert seen["shown"]
+    assert seen["clicked"] is None  # nobody clicked anything in the page
+    assert seen["expired"]
+
+
+async def test_got_it_comes_back_with_the_result_without_waiting_for_the_next_round(tmp_path):
+    """A page action used to settle all the bot's work, the 15-second pause before the next
+    round included. Now the click's receipt comes back once its own work is done: the result is
+    in the page, and the next round's timer has not fired yet."""
+    seen = {}
+
+    async def got_it(world, the_playground):
+        async def play(channel, page):
+            await world.ada.slash(channel, "octagion start", rounds=2)
+            await world.bo.click(channel.last_message, label="Join")
+            await world.ada.click(channel.last_message, label="Start")
+            seen["round_shown"] = await page.shows("**Round 1 of 2**")
+            seen["receipt"] = await page.click(channel.last_message, "Got it!")
+            seen["channel"] = [message.content for message in channel.history()]
+            session = await world.platform.sessions.live_in_channel(channel.id)
+            seen["timers"] = [timer.kind for timer in await world.platform.store.timers(session.id)]
+            await page.read()
+            seen["page"] = page.texts()
+
+        await on_page(world, the_playground, "octagion", play)
+
+    await run(tmp_path / "pg.db", got_it)
+    assert seen["round_shown"]
+    assert seen["receipt"]["settlement"] == "settled"
+    assert not seen["receipt"]["rejected"]
+    assert any(text.startswith("### Round 1 of 2: result") for text in seen["channel"])
+    assert not any("Round 2 of 2" in text for text in seen["channel"])
+    assert NEXT_ROUND in seen["timers"]  # the pause is still running
+    assert any(text.startswith("### Round 1 of 2: result") for text in seen["page"])
+
+
+async def test_the_channel_page_moves_the_preview_and_offers_apps_challenge(tmp_path):
+    import aiohttp
+
+    seen = {}
+
+    async def browse(world, the_playground):
+        url = the_playground.url
+        async with aiohttp.ClientSession() as http:
+            async with http.get(url) as response:
+                seen["page"] = await response.text()
+            async with http.get(url + "channel/octego", allow_redirects=False) as response:
+                seen["octego"] = (response.status, response.headers["Location"] == the_playground.preview.url)
+            seen["shown"] = the_playground.preview.channel.id == world.channels["octego"].id
+            form = {"member": "Bo", "target": "Cy", "channel": "octa"}
+            async with http.post(url + "challenge", data=form, allow_redirects=False) as response:
+                seen["challenge"] = response.status
+            preview = the_playground.preview
+            seen["after_challenge"] = (preview.channel.id == world.channels["octa"].id, preview.viewers[0].id)
+            page = Page(http, preview.url)  # where the redirect goes
+            await page.open()
+            seen["menu"] = page.texts()
+            async with http.get(url.replace(url.split("/")[3], "not-the-token")) as response:
+                seen["guessed"] = response.status
+            async with http.get(url, headers={"Host": "attacker.example"}) as response:
+                seen["other_host"] = response.status
+            seen["bo"] = world.bo.id
+            seen["cy"] = world.cy.mention
+
+    await run(tmp_path / "pg.db", browse)
+    assert all(f'channel/{name}"' in seen["page"] for name in ("games", "octagion", "octego", "octa", "octiles"))
+    assert "Apps &gt; Challenge" in seen["page"]
+    assert seen["octego"] == (303, True)
+    assert seen["shown"]
+    assert seen["challenge"] == 303
+    assert seen["after_challenge"] == (True, seen["bo"])
+    assert seen["menu"] == [f"Challenge {seen['cy']} to which game?"]  # Bo sees his private game menu
+    assert seen["guessed"] == 404
+    assert seen["other_host"] == 403
