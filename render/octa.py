@@ -20,7 +20,6 @@ from engines.octa import (
     OCTA_LENGTH,
     POOL_LINES,
     POSITION_CELLS,
-    SUIT_SYMBOLS,
     WIN_TABLE_CARDS,
     OctaState,
     card_name,
@@ -136,34 +135,8 @@ def last_action_text(state: OctaState, names: Sequence[str]) -> str:
 # ---------------------------------------------------------------- suit shapes and cards
 
 
-@lru_cache(maxsize=64)
 def _suit_mask(suit: str, size: int) -> Image.Image:
-    """An anti-aliased mask of a suit shape, drawn large and scaled down."""
-    big = size * SUPERSAMPLE
-    mask = Image.new("L", (big, big), 0)
-    draw = ImageDraw.Draw(mask)
-    s = big / 2
-    cx = cy = big / 2
-    if suit == "D":
-        draw.polygon([(cx, 0), (cx + 0.78 * s, cy), (cx, big), (cx - 0.78 * s, cy)], fill=255)
-    elif suit == "H":
-        r = 0.52 * s
-        draw.ellipse((cx - 2 * r + 0.02 * s, 0.06 * s, cx + 0.02 * s, 0.06 * s + 2 * r), fill=255)
-        draw.ellipse((cx - 0.02 * s, 0.06 * s, cx + 2 * r - 0.02 * s, 0.06 * s + 2 * r), fill=255)
-        draw.polygon([(cx - 0.99 * s, 0.72 * s), (cx + 0.99 * s, 0.72 * s), (cx, big)], fill=255)
-    elif suit == "S":
-        r = 0.5 * s
-        draw.polygon([(cx, 0), (cx - 0.98 * s, 1.05 * s), (cx + 0.98 * s, 1.05 * s)], fill=255)
-        draw.ellipse((cx - 2 * r, 0.72 * s, cx, 0.72 * s + 2 * r), fill=255)
-        draw.ellipse((cx, 0.72 * s, cx + 2 * r, 0.72 * s + 2 * r), fill=255)
-        draw.polygon([(cx, 1.2 * s), (cx - 0.4 * s, big), (cx + 0.4 * s, big)], fill=255)
-    else:
-        r = 0.44 * s
-        for ox, oy in ((0, 0.46), (-0.5, 1.08), (0.5, 1.08)):
-            x, y = cx + ox * s, oy * s
-            draw.ellipse((x - r, y - r, x + r, y + r), fill=255)
-        draw.polygon([(cx, 0.9 * s), (cx - 0.38 * s, big), (cx + 0.38 * s, big)], fill=255)
-    return mask.resize((size, size), Image.LANCZOS)
+    return theme.suit_mask(suit, size, SUPERSAMPLE)
 
 
 def draw_suit(
@@ -573,12 +546,10 @@ def _draw_last_move(
     x0, y0, x1, _y1 = box
     draw.rounded_rectangle(box, radius=12, fill=theme.PANEL)
     _label(image, (x0 + 14, y0 + 12), "Last move", 17, theme.MUTED)
-    text = last_action_text(state, names) or "-"
-    for suit, symbol in SUIT_SYMBOLS.items():  # the bundled font has no suit glyphs
-        text = text.replace(symbol, suit)
+    text = last_action_text(state, names) or "-"  # the theme draws the suit symbols as shapes
     lines = _wrap(draw, text, 18, x1 - x0 - 28)
     for index, line in enumerate(lines[:11]):
-        draw.text((x0 + 14, y0 + 40 + index * 24), line, font=theme.font(18), fill=theme.INK)
+        theme.write(image, (x0 + 14, y0 + 40 + index * 24), line, 18, theme.INK, "la")
 
 
 def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[str]:
@@ -661,29 +632,33 @@ def _token_text(token: str) -> str:
 # ---------------------------------------------------------------- hand
 
 
-HAND_CARD = (104, 146)
+HAND_CARD = (100, 140)
+HAND_WIDTH = 480  # narrow, so its labels read on a phone
+HAND_PER_ROW = 4
 
 
 def render_hand(state: OctaState, names: Sequence[str], seat: int) -> theme.Picture:
     """The seat's own hand, drawn large (send it only to that seat, ephemerally)."""
     hand = sorted(state.hands[seat], key=_hand_order)
-    per_row = 8
-    rows = max(1, (len(hand) + per_row - 1) // per_row)
-    gap = (WIDTH - 2 * MARGIN - per_row * HAND_CARD[0]) // (per_row - 1)
-    height = 76 + rows * (HAND_CARD[1] + 34) + 10
-    image, draw = theme.canvas(WIDTH, height)
-    colour = theme.SEAT_COLOURS[seat]
-    draw.rectangle((0, 0, WIDTH, 8), fill=colour)
-    _label(image, (MARGIN, 20), f"{_seat_name(names, seat)}'s hand: {len(hand)} cards", 28, theme.INK)
-    if state.current == seat and not state.over:
-        hint = step_text(state)
-        _label(image, (MARGIN, 52), hint[:90], 17, theme.MUTED)
+    size = theme.min_text_size(HAND_WIDTH)
+    line = round(size * 1.3)
+    on_turn = state.current == seat and not state.over
+    hint = _wrap(_MEASURE, step_text(state), size, HAND_WIDTH - 2 * MARGIN) if on_turn else []
+    rows = max(1, math.ceil(len(hand) / HAND_PER_ROW))
+    gap = (HAND_WIDTH - 2 * MARGIN - HAND_PER_ROW * HAND_CARD[0]) // (HAND_PER_ROW - 1)
+    row_h = HAND_CARD[1] + line + 10
+    top = 24 + line * (1 + len(hint)) + 8
+    image, draw = theme.canvas(HAND_WIDTH, top + rows * row_h)
+    draw.rectangle((0, 0, HAND_WIDTH, 8), fill=theme.SEAT_COLOURS[seat])
+    _label(image, (MARGIN, 20), f"{_seat_name(names, seat)}'s hand: {len(hand)} cards", size + 3, theme.INK)
+    for index, text in enumerate(hint):
+        _label(image, (MARGIN, 20 + line * (index + 1) + 4), text, size, theme.MUTED)
     for index, card in enumerate(hand):
-        row, col = divmod(index, per_row)
+        row, col = divmod(index, HAND_PER_ROW)
         x = MARGIN + col * (HAND_CARD[0] + gap)
-        y = 84 + row * (HAND_CARD[1] + 34)
+        y = top + row * row_h
         draw_face_card(image, draw, (x, y, x + HAND_CARD[0], y + HAND_CARD[1]), card)
-        _label(image, (x + HAND_CARD[0] / 2, y + HAND_CARD[1] + 15), card, 17, theme.MUTED, "mm")
+        _label(image, (x + HAND_CARD[0] / 2, y + HAND_CARD[1] + line / 2 + 4), card_name(card), size, theme.MUTED, "mm")
     cards = ", ".join(card_name(c) for c in hand) or "no cards"
     description = f"{_seat_name(names, seat)}'s hand ({len(hand)} cards): {cards}."
     return theme.to_picture(image, description, "octa_hand.png")

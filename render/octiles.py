@@ -32,6 +32,7 @@ from engines.octiles import (
     acting,
     colour_of,
     connections,
+    legal_destinations,
     marker_owner,
     restricted_space,
     seat_of,
@@ -51,10 +52,12 @@ CIRCUMRADIUS = APOTHEM / math.cos(math.pi / 8)
 
 TILE_FACE = (62, 66, 78)
 TILE_EDGE = (98, 103, 118)
-PATH_INK = (222, 224, 230)
+# A tile's four paths in four pale inks, so a path can be followed through its crossings; none
+# is the route's, a runner's or the "changed" colour.
+PATH_INKS = ((226, 228, 234), (150, 186, 240), (236, 160, 200), (196, 168, 240))
 LINE_ON_BOARD = (170, 174, 186)
 STOP_FACE = (128, 134, 150)
-ROUTE = theme.HIGHLIGHT
+ROUTE = theme.VERMILION  # the last move's route
 CHANGED = theme.SKY_BLUE
 RUNNER_COLOURS = {"gold": theme.YELLOW, "teal": theme.GREEN}
 RUNNER_LETTERS = {"gold": "G", "teal": "T"}
@@ -187,23 +190,25 @@ def _sprite(centre: tuple[float, float], half_units: float, draw: Callable[[_Boa
 
 
 def _draw_tile_paths(
-    board: _Board, centre, tile: int, orientation: int, highlighted: set[tuple[int, int]], apothem: float = APOTHEM
+    board: _Board, centre, tile: int, orientation: int, lit: dict[tuple[int, int], tuple], apothem: float = APOTHEM
 ) -> None:
-    """Four paths; each is drawn over a halo of the tile colour, so later paths bridge earlier ones."""
+    """Four paths, each in its own ink and drawn over a halo of the tile colour, so later paths
+    visibly bridge earlier ones. ``lit`` paths (a route, a reachable stop's way) get their colour."""
     joined = connections(tile, orientation)
     pairs = sorted({tuple(sorted((edge, joined[edge]))) for edge in range(8)})
-    pairs.sort(key=lambda pair: pair in highlighted)  # the route goes on top
+    inks = dict(zip(pairs, PATH_INKS, strict=True))
+    pairs.sort(key=lambda pair: pair in lit)  # highlighted paths go on top
     scale = apothem / APOTHEM
     for pair in pairs:
         curve = tile_path_curve(centre, *pair, apothem=apothem)
-        lit = pair in highlighted
-        board.line(curve[2:-2], TILE_FACE, (0.16 if lit else 0.13) * scale)
-        board.line(curve, ROUTE if lit else PATH_INK, (0.085 if lit else 0.05) * scale)
+        highlighted = pair in lit
+        board.line(curve[2:-2], TILE_FACE, (0.17 if highlighted else 0.14) * scale)
+        board.line(curve, lit.get(pair, inks[pair]), (0.085 if highlighted else 0.055) * scale)
 
 
 def _draw_tile(board: _Board, centre, tile: int, orientation: int, lit: frozenset) -> None:
     board.draw.polygon(_octagon(board, centre), fill=TILE_FACE, outline=TILE_EDGE, width=board.length(0.02))
-    _draw_tile_paths(board, centre, tile, orientation, set(lit))
+    _draw_tile_paths(board, centre, tile, orientation, dict(lit))
 
 
 @lru_cache(maxsize=64)  # about 400 KB each: the tiles of a few games at once
@@ -234,17 +239,39 @@ def _route_parts(state: OctilesState):
     route = moved.data if moved else None
     if not route:
         return lit_paths, lit_lines, []
-    steps = route["steps"]
     scrambled = _last(state, "scramble")
     shuffled = set(scrambled.data["spaces"]) if scrambled else set()  # those tiles no longer hold the route
+    return _light_route(route["start"], route["end"], route["steps"], shuffled, lit_paths, lit_lines)
+
+
+def _light_route(start: str, end: str, steps, skipped: set[str], lit_paths: dict, lit_lines: set):
+    """Adds one route's tile paths (except on ``skipped`` spaces) and printed lines; its two ends."""
     for space, edge_in, edge_out in steps:
-        if space not in shuffled:
+        if space not in skipped:
             lit_paths.setdefault(space, set()).add(tuple(sorted((edge_in, edge_out))))
         neighbour = NEIGHBOUR[(space, edge_out)]
         if neighbour.kind == "tile" and neighbour.printed:
             lit_lines.add(tuple(sorted([(space, edge_out), (neighbour.ident, neighbour.edge)])))
-    ends = [(route["start"], steps[0][0], steps[0][1]), (route["end"], steps[-1][0], steps[-1][2])]
-    return lit_paths, lit_lines, ends
+    return lit_paths, lit_lines, [(start, steps[0][0], steps[0][1]), (end, steps[-1][0], steps[-1][2])]
+
+
+def reachable(state: OctilesState) -> tuple[str | None, dict]:
+    """The colour of the runner on turn and the routes to every stop or circle it may move to now
+    (none outside a turn or once the game is over)."""
+    if state.outcome is not None or state.phase != "turn":
+        return None, {}
+    return colour_of(state, state.turn_seat), legal_destinations(state, state.turn_seat)
+
+
+def _reach_parts(state: OctilesState):
+    """The runner on turn's colour, its reachable ends, and the paths and lines leading there."""
+    colour, destinations = reachable(state)
+    lit_paths: dict[str, set[tuple[int, int]]] = {}
+    lit_lines: set[tuple] = set()
+    for end, routes in destinations.items():
+        for route in routes:
+            _light_route(route.start, end, route.steps, set(), lit_paths, lit_lines)
+    return colour, set(destinations), lit_paths, lit_lines
 
 
 def _location_centre(location: str) -> tuple[float, float]:
@@ -253,14 +280,18 @@ def _location_centre(location: str) -> tuple[float, float]:
 
 def _draw_board(board: _Board, state: OctilesState) -> None:
     lit_paths, lit_lines, route_ends = _route_parts(state)
+    runner, reachable_ends, reach_paths, reach_lines = _reach_parts(state)
+    reach = RUNNER_COLOURS[runner] if runner else None
     draw = board.draw
     # circle connectors and printed lines lie on the board under the tiles
     for circle in RING:
         ((space, edge),) = EXITS[circle]
-        board.line([CIRCLE_CENTRES[circle], _edge_point(space, edge)], LINE_ON_BOARD, 0.045)
+        lit = circle in reachable_ends or state.runners.get(runner) == circle
+        board.line([CIRCLE_CENTRES[circle], _edge_point(space, edge)], reach if lit else LINE_ON_BOARD, 0.045)
     for a, b in PRINTED_LINES:
-        lit = tuple(sorted([a, b])) in lit_lines
-        board.line(_printed_curve(a, b), ROUTE if lit else LINE_ON_BOARD, 0.085 if lit else 0.05)
+        pair = tuple(sorted([a, b]))
+        colour = ROUTE if pair in lit_lines else reach if pair in reach_lines else None
+        board.line(_printed_curve(a, b), colour or LINE_ON_BOARD, 0.085 if colour else 0.05)
     for location, space, edge in route_ends:
         board.line([_location_centre(location), _edge_point(space, edge)], ROUTE, 0.085)
     flagged = {state.last_change["space"]} if state.last_change else set()
@@ -268,7 +299,9 @@ def _draw_board(board: _Board, state: OctilesState) -> None:
         flagged |= set(scramble.data["spaces"])
     for space in SPACES:
         tile, orientation = state.tiles[space]
-        board.paste(_tile_sprite(SPACE_CENTRES[space], tile, orientation, frozenset(lit_paths.get(space, ()))))
+        lit = {pair: reach for pair in reach_paths.get(space, ())}
+        lit.update((pair, ROUTE) for pair in lit_paths.get(space, ()))  # the last move wins a shared path
+        board.paste(_tile_sprite(SPACE_CENTRES[space], tile, orientation, frozenset(lit.items())))
     for space in SPACES:  # outlines after all tiles, so neighbours do not paint over them
         if space in flagged:
             corners = _octagon(board, SPACE_CENTRES[space], APOTHEM + 0.005)
@@ -278,6 +311,9 @@ def _draw_board(board: _Board, state: OctilesState) -> None:
     for stop in STOPS:
         board.paste(_stop_sprite(stop, marker.get("colour") if marker.get("stop") == stop else None))
     _draw_circles(board, state)
+    for end in reachable_ends:  # a ring in the runner's colour round every place it can go
+        centre = _location_centre(end)
+        board.disc(centre, 0.3 if end in STOP_CENTRES else 0.25, None, reach, 0.05)
     if route_ends:
         start = route_ends[0][0]
         board.disc(_location_centre(start), 0.09, ROUTE, theme.BLACK, 0.015)
@@ -503,53 +539,66 @@ def render_board(state: OctilesState, names: Sequence[str], viewer: int | None =
     return theme.to_picture(image, describe(state, names), filename="octiles.png")
 
 
+def orientation_groups(tile: int) -> dict[int, tuple[int, ...]]:
+    """Each different look of ``tile``: its lowest orientation and every orientation that looks the same."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for orientation in range(8):
+        groups.setdefault(connections(tile, orientation), []).append(orientation)
+    return {same[0]: tuple(same) for same in groups.values()}
+
+
+ORIENTATION_CELL = 240
+ORIENTATION_COLUMNS = 2
+ORIENTATION_TITLE = 64
+
+
 def render_orientations(state: OctilesState, space: str | None = None) -> theme.Picture:
-    """A tile in its 8 orientations, numbered 0-7 as actions use them (the spare tile by default).
+    """The different orientations of a tile (the spare tile by default), numbered as actions use them.
 
     For the bot's rotate / replace / replace-and-move pickers: orientation k turns the printed tile
-    k x 45 degrees clockwise.
+    k x 45 degrees clockwise. A symmetric tile looks the same at several k: it is drawn once,
+    labelled with every k that gives it ("0 = 4").
     """
     tile = state.spare if space is None else state.tiles[space][0]
     current = None if space is None else state.tiles[space][1]
-    cell, columns, title_h = 236, 4, 56
-    width, height = cell * columns, title_h + 2 * cell
+    groups = orientation_groups(tile)
+    cell, columns = ORIENTATION_CELL, ORIENTATION_COLUMNS
+    rows = math.ceil(len(groups) / columns)
+    width, height = cell * columns, ORIENTATION_TITLE + rows * cell
     image = Image.new("RGB", (width * SCALE, height * SCALE), theme.BACKGROUND)
     board = _Board(image)
-    draw = board.draw
-    caption = f"Spare tile {tile}" if space is None else f"Tile {tile} on {space} (now orientation {current})"
-    draw.text(
-        (20 * SCALE, title_h * SCALE / 2),
-        caption + ": orientations 0-7",
-        font=theme.font(24 * SCALE),
-        fill=theme.INK,
-        anchor="lm",
-    )
-    for orientation in range(8):
-        row, column = divmod(orientation, columns)
-        cx, cy = (column + 0.5) * cell, title_h + row * cell + cell * 0.46
-        centre = (
-            (cx * SCALE - board.left) / board.unit + BOARD_X_RANGE[0],
-            BOARD_Y_RANGE[1] - (cy * SCALE - board.top) / board.unit,
-        )
-        apothem = 0.62
-        corners = _octagon(board, centre, apothem)
-        draw.polygon(corners, fill=TILE_FACE, outline=TILE_EDGE, width=board.length(0.02))
-        _draw_tile_paths(board, centre, tile, orientation, set(), apothem=apothem)
-        if orientation == current:
-            draw.line(corners + corners[:2], fill=CHANGED, width=board.length(0.04), joint="curve")
-        draw.text(
-            (cx * SCALE, (cy + cell * 0.43) * SCALE),
-            str(orientation),
-            font=theme.font(26 * SCALE),
-            fill=theme.HIGHLIGHT,
-            anchor="mm",
-        )
+    caption = f"Spare tile {tile}" if space is None else f"Tile {tile} on {space}, now {current}"
+    size = theme.min_text_size(width) + 1
+    board.write((width * SCALE / 2, ORIENTATION_TITLE * SCALE / 2), caption, size * SCALE, theme.INK)
+    for index, (first, same) in enumerate(groups.items()):
+        row, column = divmod(index, columns)
+        cx, cy = (column + 0.5) * cell, ORIENTATION_TITLE + row * cell + cell * 0.42
+        _draw_orientation(board, (cx, cy), tile, first, current in same)
+        label = " = ".join(str(k) for k in same[:4]) + (" ..." if len(same) > 4 else "")
+        board.write((cx * SCALE, (cy + cell * 0.45) * SCALE), label, (size + 4) * SCALE, theme.HIGHLIGHT)
     image = image.reduce(SCALE)
     pairs = ", ".join(f"{EDGE_NAMES[a]}-{EDGE_NAMES[b]}" for a, b in TILE_PAIRS[tile])
+    looks = "; ".join(" = ".join(str(k) for k in same) for same in groups.values())
     description = (
-        f"{caption}. At orientation 0 its paths join {pairs}; orientation k turns it k x 45 degrees clockwise."
+        f"{caption}. At orientation 0 its paths join {pairs}; orientation k turns it k x 45 degrees clockwise. "
+        f"{len(groups)} different orientations: {looks}."
     )
     return theme.to_picture(image, description, filename="octiles-orientations.png")
+
+
+def _draw_orientation(board: _Board, centre_px: tuple[float, float], tile: int, orientation: int, now: bool) -> None:
+    """One turned tile, drawn large at a pixel centre; outlined when it is the tile's orientation now."""
+    cx, cy = centre_px
+    centre = (
+        (cx * SCALE - board.left) / board.unit + BOARD_X_RANGE[0],
+        BOARD_Y_RANGE[1] - (cy * SCALE - board.top) / board.unit,
+    )
+    apothem = 0.62
+    corners = _octagon(board, centre, apothem)
+    board.draw.polygon(corners, fill=TILE_FACE, outline=TILE_EDGE, width=board.length(0.02))
+    _draw_tile_paths(board, centre, tile, orientation, {}, apothem=apothem)
+    if now:
+        board.draw.line(corners + corners[:2], fill=CHANGED, width=board.length(0.05), joint="curve")
 
 
 def describe(state: OctilesState, names: Sequence[str]) -> str:
@@ -641,4 +690,13 @@ def narrate(event: Event, names: Sequence[str]) -> str:
     return shared_sentence(event, names)
 
 
-__all__ = ["describe", "narrate", "picture_height", "render_board", "render_orientations", "tile_path_curve"]
+__all__ = [
+    "describe",
+    "narrate",
+    "orientation_groups",
+    "picture_height",
+    "reachable",
+    "render_board",
+    "render_orientations",
+    "tile_path_curve",
+]

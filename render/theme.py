@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
 MAX_WIDTH = 1000
+# A phone shows a picture about 360 px wide; below 11 px a capital letter stops being readable.
+PHONE_WIDTH = 360
+PHONE_MIN_CAP = 11
+SUIT_GLYPHS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}  # the font has no suit glyphs
 
 # Okabe-Ito, plus neutrals. Names say what the colour is, not what a game uses it for.
 BACKGROUND = (32, 34, 40)  # close to Discord's dark theme, so pictures sit well in a channel
@@ -58,6 +64,45 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
 
+def cap_height(size: int) -> int:
+    """Height in px of a capital letter ('X') at font ``size``: what the eye reads, not the nominal size."""
+    return -font(size).getbbox("X", anchor="ls")[1]
+
+
+def phone_cap(size: int, picture_width: int) -> float:
+    """Cap height of text at ``size`` once a picture ``picture_width`` px wide is shown on a phone."""
+    return cap_height(size) * PHONE_WIDTH / picture_width
+
+
+@lru_cache(maxsize=32)
+def min_text_size(picture_width: int) -> int:
+    """The smallest font size still readable on a phone in a picture ``picture_width`` px wide."""
+    size = 8
+    while phone_cap(size, picture_width) < PHONE_MIN_CAP:
+        size += 1
+    return size
+
+
+_text_log: list[tuple[str, int]] | None = None
+
+
+@contextmanager
+def recording_text() -> Iterator[list[tuple[str, int]]]:
+    """Every (text, font size) drawn while inside, for the phone-readability test. Caches of drawn
+    sprites hide text drawn earlier, so the test clears them first."""
+    global _text_log
+    _text_log = []
+    try:
+        yield _text_log
+    finally:
+        _text_log = None
+
+
+def _note_text(text: str, size: int) -> None:
+    if _text_log is not None and text.strip():
+        _text_log.append((text, size))
+
+
 def canvas(
     width: int, height: int, colour: tuple[int, int, int] = BACKGROUND
 ) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -88,6 +133,7 @@ def write(
     """The pixels ``ImageDraw.text`` draws, from a cached mask: laying out glyphs costs more than
     blending a mask, and most labels recur from picture to picture. Text that is new in every
     picture (a headline, the last move) is as cheap drawn directly."""
+    _note_text(text, size)
     x, y = xy
     whole_x, whole_y = int(x), int(y)  # Pillow's split: a whole pixel and the glyphs' offset
     mask, (left, top) = _text_mask(text, size, anchor, (x - whole_x, y - whole_y))
@@ -99,22 +145,80 @@ def _text_mask(text: str, size: int, anchor: str, fraction: tuple[float, float])
     """The antialiased coverage of ``text`` and its corner relative to the whole pixel it is drawn
     at. Glyphs are placed to a fraction of a pixel, so the fraction is part of the key."""
     face = font(size)
-    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    laid_out = _without_suits(text)
+    left, top, right, bottom = face.getbbox(laid_out, anchor=anchor)
     x0, y0 = math.floor(left) - 2, math.floor(top) - 2
     mask = Image.new("L", (math.ceil(right) - x0 + 2, math.ceil(bottom) - y0 + 2))
-    ImageDraw.Draw(mask).text((fraction[0] - x0, fraction[1] - y0), text, fill=255, font=face, anchor=anchor)
+    origin = (fraction[0] - x0, fraction[1] - y0)
+    ImageDraw.Draw(mask).text(origin, laid_out, fill=255, font=face, anchor=anchor)
+    if laid_out != text:
+        _draw_suits(mask, origin, text, size, anchor)
     return mask, (x0, y0)
 
 
+SUIT_STAND_IN = "O"  # holds a suit's place while the line is laid out: about as wide as the shape
+
+
+def _without_suits(text: str) -> str:
+    return "".join(SUIT_STAND_IN if char in SUIT_GLYPHS else char for char in text)
+
+
+def _draw_suits(mask: Image.Image, origin: tuple[float, float], text: str, size: int, anchor: str) -> None:
+    """Replace each suit's stand-in on ``mask`` with the suit's shape, as tall as a capital."""
+    face = font(size)
+    laid_out = _without_suits(text)
+    pen_x = origin[0] + face.getbbox(laid_out, anchor=anchor)[0] - face.getbbox(laid_out, anchor="l" + anchor[1])[0]
+    baseline = origin[1] + face.getbbox("X", anchor="l" + anchor[1])[3]  # a capital ends on the baseline
+    cap = cap_height(size)
+    for index, char in enumerate(text):
+        if char not in SUIT_GLYPHS:
+            continue
+        left = pen_x + face.getlength(laid_out[:index])
+        advance = face.getlength(SUIT_STAND_IN)
+        ImageDraw.Draw(mask).rectangle((left, baseline - cap - 2, left + advance, baseline + 2), fill=0)
+        shape = suit_mask(SUIT_GLYPHS[char], cap)
+        mask.paste(255, (round(left + (advance - cap) / 2), round(baseline - cap)), shape)
+
+
+@lru_cache(maxsize=64)
+def suit_mask(suit: str, size: int, supersample: int = 4) -> Image.Image:
+    """An anti-aliased ``size`` px mask of a suit shape (S, H, D, C), drawn large and scaled down."""
+    big = size * supersample
+    mask = Image.new("L", (big, big), 0)
+    draw = ImageDraw.Draw(mask)
+    s = big / 2
+    cx = big / 2
+    if suit == "D":
+        draw.polygon([(cx, 0), (cx + 0.78 * s, s), (cx, big), (cx - 0.78 * s, s)], fill=255)
+    elif suit == "H":
+        r = 0.52 * s
+        draw.ellipse((cx - 2 * r + 0.02 * s, 0.06 * s, cx + 0.02 * s, 0.06 * s + 2 * r), fill=255)
+        draw.ellipse((cx - 0.02 * s, 0.06 * s, cx + 2 * r - 0.02 * s, 0.06 * s + 2 * r), fill=255)
+        draw.polygon([(cx - 0.99 * s, 0.72 * s), (cx + 0.99 * s, 0.72 * s), (cx, big)], fill=255)
+    elif suit == "S":
+        r = 0.5 * s
+        draw.polygon([(cx, 0), (cx - 0.98 * s, 1.05 * s), (cx + 0.98 * s, 1.05 * s)], fill=255)
+        draw.ellipse((cx - 2 * r, 0.72 * s, cx, 0.72 * s + 2 * r), fill=255)
+        draw.ellipse((cx, 0.72 * s, cx + 2 * r, 0.72 * s + 2 * r), fill=255)
+        draw.polygon([(cx, 1.2 * s), (cx - 0.4 * s, big), (cx + 0.4 * s, big)], fill=255)
+    else:
+        r = 0.44 * s
+        for ox, oy in ((0, 0.46), (-0.5, 1.08), (0.5, 1.08)):
+            x, y = cx + ox * s, oy * s
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=255)
+        draw.polygon([(cx, 0.9 * s), (cx - 0.38 * s, big), (cx + 0.38 * s, big)], fill=255)
+    return mask.resize((size, size), Image.LANCZOS)
+
+
 def text_size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=font(size))
+    left, top, right, bottom = draw.textbbox((0, 0), _without_suits(text), font=font(size))
     return right - left, bottom - top
 
 
 def centred_text(
     draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: tuple[int, int, int] = INK
 ) -> None:
-    draw.text(centre, text, font=font(size), fill=fill, anchor="mm")
+    write(draw._image, centre, text, size, fill)
 
 
 def readable_ink(background: tuple[int, int, int]) -> tuple[int, int, int]:

@@ -7,10 +7,20 @@ import io
 from PIL import Image
 
 from engines.base import Event
-from engines.octiles import CIRCLE_CENTRES, ENGINE, SPACE_CENTRES, STOP_CENTRES, seat_of
+from engines.octiles import (
+    CIRCLE_CENTRES,
+    ENGINE,
+    SPACE_CENTRES,
+    STOP_CENTRES,
+    TILE_NUMBERS,
+    colour_of,
+    legal_destinations,
+    seat_of,
+)
 from render import octiles as view
 from render import theme
 from tests.engines.test_octiles_rules import start, stuck_layout
+from tests.render.pixels import colour_count
 
 NAMES = ["Ada", "Grace"]
 
@@ -110,19 +120,44 @@ def test_tile_curves_start_and_end_on_edge_midpoints():
     assert abs(end_y + 0.5 * 0.7071) < 1e-3
 
 
-def test_orientation_picker_shows_eight_numbered_turns_of_the_tile():
+def test_orientation_picker_shows_each_different_look_once_with_every_number_giving_it():
     state = start(gold="C3", teal="D4")
     picture = view.render_orientations(state, "c3")
     image = image_of(picture)
     assert image.width <= theme.MAX_WIDTH
-    assert "Tile 2 on c3" in picture.description
-    assert "orientation 7" in picture.description
+    assert "Tile 2 on c3, now 7" in picture.description
+    groups = view.orientation_groups(2)
+    assert sorted(k for same in groups.values() for k in same) == list(range(8))
+    assert len(groups) < 8, "tile 2 is symmetric: some turns look alike"
+    assert f"{len(groups)} different orientations" in picture.description
+    rows = -(-len(groups) // view.ORIENTATION_COLUMNS)
+    assert image.height == view.ORIENTATION_TITLE + rows * view.ORIENTATION_CELL
+    # the cell of the current orientation (7) is outlined in the "changed" colour, the others not
+    now = next(index for index, same in enumerate(groups.values()) if 7 in same)
+    for index in range(len(groups)):
+        row, column = divmod(index, view.ORIENTATION_COLUMNS)
+        left, top = column * view.ORIENTATION_CELL, view.ORIENTATION_TITLE + row * view.ORIENTATION_CELL
+        cell = image.crop((left, top, left + view.ORIENTATION_CELL, top + view.ORIENTATION_CELL))
+        outlined = colour_count(cell, view.CHANGED, tolerance=30) > 200
+        assert outlined == (index == now), index
     spare = view.render_orientations(state)
     assert f"Spare tile {state.spare}" in spare.description
-    # the current orientation (7, bottom-right cell) is outlined in the "changed" colour
-    outlined = [image.getpixel((x, 385)) for x in range(700, 944)]
-    assert any(close(pixel, view.CHANGED, 30) for pixel in outlined)
-    assert not any(close(image.getpixel((x, 170)), view.CHANGED, 30) for x in range(0, 944))
+    assert all(len(view.orientation_groups(tile)) in (1, 2, 4, 8) for tile in TILE_NUMBERS)
+
+
+def test_the_runner_on_turn_sees_where_it_can_go():
+    state = start(gold="B2", teal="D4")
+    colour, destinations = view.reachable(state)
+    assert colour == colour_of(state, state.turn_seat)
+    assert set(destinations) == set(legal_destinations(state, state.turn_seat))
+    image = image_of(view.render_board(state, NAMES))
+    ring = view.RUNNER_COLOURS[colour]
+    for end in destinations:  # a ring in the runner's colour just outside the stop or circle
+        centre = STOP_CENTRES.get(end) or CIRCLE_CENTRES[end]
+        radius = (0.3 if end in STOP_CENTRES else 0.25) - 0.025  # the middle of the ring's width
+        assert any(close(pixel_at(image, centre, dx=d * radius), ring) for d in (-1, 1)), end
+    over = ENGINE.apply(state, seat_of(state, "gold"), {"type": "resign"})
+    assert view.reachable(over) == (None, {})
 
 
 # ------------------------------------------------------------------ narration
