@@ -9,21 +9,26 @@ every interaction) is turned off while the load runs, so interactions overlap as
 on Discord. Times and CPU are the bot's own, taken by :mod:`bench.probe`.
 
     python -m bench load [--sessions 1000] [--rate 50 100 150] [--seconds 30]
+                         [--database sqlite|postgresql|both|postgresql://...]
 
-Each rate is a separate run on the same sessions, reported one after the other.
+Each rate is a separate run on the same sessions, reported one after the other. The store is a
+SQLite file (the default) or PostgreSQL: a server started for the run in a temporary folder
+(pgserver), or the empty database at a URL; ``both`` runs SQLite and then PostgreSQL in one
+invocation and prints them side by side, so that their ratio comes from one run.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import itertools
 import random
 import statistics
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -284,6 +289,71 @@ async def open_session(platform: Any, table: Table, game: str, options: dict) ->
     await platform.outbox.flush(table.session_id)
 
 
+class SaveTimes:
+    """How long the store takes to save a change of a session (a move, mostly): its transaction
+    from the first statement to COMMIT, as the bot waits for it (event-loop lag included)."""
+
+    def __init__(self, store: Any):
+        self.samples: list[float] = []
+        self._store = store
+        self._transaction = store.transaction
+        store.transaction = self._timed
+
+    @contextlib.asynccontextmanager
+    async def _timed(self) -> Any:
+        saved = False
+        start = time.perf_counter()
+        async with self._transaction() as tx:
+            update = tx.update_session
+
+            async def update_session(*args: Any, **kwargs: Any) -> None:
+                nonlocal saved
+                saved = True
+                await update(*args, **kwargs)
+
+            tx.update_session = update_session
+            yield tx
+        if saved:
+            self.samples.append(time.perf_counter() - start)
+
+    def detach(self) -> None:
+        self._store.transaction = self._transaction
+
+
+class ServerCpu:
+    """CPU seconds of the PostgreSQL server's processes when it runs on this machine (pgserver's
+    does), which the bot's figure leaves out; None for SQLite (its thread is the bot's) or a
+    server elsewhere."""
+
+    def __init__(self, postmaster: Any):
+        self._postmaster = postmaster
+
+    @classmethod
+    async def of(cls, store: Any) -> ServerCpu:
+        import psutil
+
+        if store.dialect != "postgresql":
+            return cls(None)
+        backend = (await store.database.rows("SELECT pg_backend_pid()"))[0][0]
+        try:
+            postmaster = psutil.Process(backend).parent()
+        except psutil.Error:
+            return cls(None)
+        return cls(postmaster if postmaster and "postgres" in postmaster.name() else None)
+
+    def seconds(self) -> float | None:
+        import psutil
+
+        if self._postmaster is None:
+            return None
+        total = 0.0
+        for process in [self._postmaster, *self._postmaster.children(recursive=True)]:
+            with contextlib.suppress(psutil.Error):  # a backend that just ended
+                times = process.cpu_times()
+                total += times.user + times.system
+        return total
+
+
 async def lag_monitor(samples: list[float], stop: asyncio.Event) -> None:
     """How late the event loop wakes a task that asked to sleep ``LAG_TICK``."""
     while not stop.is_set():
@@ -300,26 +370,35 @@ def rss_bytes() -> int:
 
 
 async def run(
-    sessions: int, rates: Sequence[float], seconds: float, warmup: float = WARMUP_SECONDS
+    sessions: int,
+    rates: Sequence[float],
+    seconds: float,
+    warmup: float = WARMUP_SECONDS,
+    database: str | None = None,
 ) -> list[dict[str, Any]]:
+    """``database``: a SQLite path or a PostgreSQL URL (an empty database); None: a SQLite file
+    in a temporary folder."""
     import simcord
 
     from bench.probe import Probe
     from bot.app import create_bot
+    from bot.database import is_postgres
     from bot.settings import Settings
 
     reports = []
     with tempfile.TemporaryDirectory() as folder:
-        database = Path(folder) / "load.db"
-        bot = create_bot(Settings(database_path=str(database)))
+        database = database or str(Path(folder) / "load.db")
+        settings = Settings(database_url=database) if is_postgres(database) else Settings(database_path=database)
+        bot = create_bot(settings)
         try:
             async with simcord.run(bot) as env:
                 tables = build_tables(env, sessions)
-                print(f"opening {sessions} sessions ...", flush=True)
+                print(f"opening {sessions} sessions ({bot.store.dialect}) ...", flush=True)
                 for number, table in enumerate(tables):
                     game, options = GAMES[number % len(GAMES)]
                     await open_session(bot.platform, table, game, options)
-                probe = Probe(bot)
+                probe, saves = Probe(bot), SaveTimes(bot.store)
+                server = await ServerCpu.of(bot.store)
                 settle = env._settle_internal
 
                 async def no_settling(**_: Any) -> None:
@@ -332,44 +411,90 @@ async def run(
                     await driver.offer(rate=min(rates), seconds=warmup)
                     for rate in rates:
                         print(f"offering {rate:g} moves/s for {seconds:g} s ...", flush=True)
-                        reports.append(await measured(driver, probe, rate, seconds, database, sessions))
+                        reports.append(await measured(driver, probe, saves, server, rate, seconds, sessions, database))
                 finally:
                     env._settle_internal = settle
                     env._work.callbacks = list(env._work.callbacks)
                     probe.detach()
+                    saves.detach()
         finally:
             await bot.release()
     return reports
 
 
-async def measured(driver: Driver, probe: Any, rate: float, seconds: float, database: Path, sessions: int) -> dict:
+async def measured(
+    driver: Driver,
+    probe: Any,
+    saves: SaveTimes,
+    server: ServerCpu,
+    rate: float,
+    seconds: float,
+    sessions: int,
+    database: str,
+) -> dict:
     lags: list[float] = []
     stop = asyncio.Event()
     monitor = asyncio.ensure_future(lag_monitor(lags, stop))
-    cpu_before, start = probe.cpu_snapshot(), time.perf_counter()
+    saves.samples = []
+    cpu_before, server_before, start = probe.cpu_snapshot(), server.seconds(), time.perf_counter()
     tally = await driver.offer(rate, seconds)
-    cpu_after = probe.cpu_snapshot()
+    cpu_after, server_after = probe.cpu_snapshot(), server.seconds()
     stop.set()
     await monitor
     moves = max(1, tally.moves)
-    size = sum(p.stat().st_size for p in database.parent.glob(database.name + "*"))
+    store = probe.bot.store
     return {
+        "database": store.dialect,
         "sessions": sessions,
         "offered": rate,
         # Moves done while moves were offered (those finishing later still give their times).
         "moves/s": sum(start <= t <= start + seconds for t in tally.completed) / seconds,
         "answer": tally.answers,
         "picture": tally.pictures,
+        "save": saves.samples,
         "bot CPU ms/move": (cpu_after["bot"] - cpu_before["bot"]) / moves * 1000,
         "workers CPU ms/move": (cpu_after["workers"] - cpu_before["workers"]) / moves * 1000,
         "SimCord+driver CPU ms/move": (cpu_after["harness"] - cpu_before["harness"]) / moves * 1000,
+        "server CPU ms/move": None if server_before is None else (server_after - server_before) / moves * 1000,
         "RSS MB": rss_bytes() / 2**20,
-        "database MB": size / 2**20,
+        "database MB": await database_bytes(store, database) / 2**20,
         "loop lag": lags,
         "refused": tally.refused,
         "lost": tally.lost,
         "unoffered": tally.unoffered,
     }
+
+
+async def database_bytes(store: Any, location: str) -> int:
+    """The database's size: PostgreSQL's own figure, or the SQLite file with its WAL."""
+    if store.dialect == "postgresql":
+        return (await store.database.rows("SELECT pg_database_size(current_database())"))[0][0]
+    path = Path(location.removeprefix("sqlite:"))
+    return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
+
+
+@contextlib.contextmanager
+def database_for_run(choice: str) -> Iterator[str]:
+    """The URL of an empty database for ``choice``: ``sqlite`` (a file) or ``postgresql`` (a
+    pgserver server), each in a temporary folder removed afterwards, or a ``postgresql://`` URL."""
+    from bot.database import is_postgres
+
+    if is_postgres(choice):
+        yield choice
+        return
+    if choice not in ("sqlite", "postgresql"):
+        raise SystemExit(f"--database: sqlite, postgresql or a postgresql:// URL, not {choice!r}")
+    with tempfile.TemporaryDirectory() as folder:
+        if choice == "sqlite":
+            yield str(Path(folder) / "load.db")
+            return
+        import pgserver
+
+        server = pgserver.get_server(folder, cleanup_mode="stop")
+        try:
+            yield server.get_uri()
+        finally:
+            server.cleanup()
 
 
 def build_tables(env: Any, sessions: int) -> list[Table]:
@@ -385,26 +510,89 @@ def build_tables(env: Any, sessions: int) -> list[Table]:
     return tables
 
 
-def shown(report: dict[str, Any]) -> str:
-    def ms(samples: list[float]) -> str:
-        parts = (statistics.median(samples), percentile(samples, 0.95), percentile(samples, 0.99))
-        return " / ".join(f"{value * 1000:.0f}" for value in parts) if samples else "n/a"
+def ms(samples: list[float], digits: int = 0) -> str:
+    """p50 / p95 / p99 in milliseconds."""
+    parts = (statistics.median(samples), percentile(samples, 0.95), percentile(samples, 0.99))
+    return " / ".join(f"{value * 1000:.{digits}f}" for value in parts) if samples else "n/a"
 
+
+def _server_cpu(report: dict[str, Any]) -> str:
+    server = report["server CPU ms/move"]
+    if report["database"] == "sqlite":
+        return "none: SQLite's thread is in the bot's"
+    return "not measured (a server elsewhere)" if server is None else f"{server:.1f} ms (not the bot's)"
+
+
+def shown(report: dict[str, Any]) -> str:
     return "\n".join(
         [
-            f"sessions {report['sessions']}, offered {report['offered']:g} moves/s: "
+            f"{report['database']}, sessions {report['sessions']}, offered {report['offered']:g} moves/s: "
             f"achieved {report['moves/s']:.1f} moves/s",
             f"  answer (ms, p50 / p95 / p99)           {ms(report['answer'])}",
             f"  picture out (ms, p50 / p95 / p99)      {ms(report['picture'])}",
+            f"  save (ms, p50 / p95 / p99)             {ms(report['save'], 1)} ({len(report['save'])} saves)",
             f"  event-loop lag (ms, p50 / p95 / p99)   {ms(report['loop lag'])}",
             f"  bot CPU per move                       {report['bot CPU ms/move']:.1f} ms "
             f"(of which worker processes {report['workers CPU ms/move']:.1f} ms)",
+            f"  database server CPU per move           {_server_cpu(report)}",
             f"  SimCord and driver CPU per move        {report['SimCord+driver CPU ms/move']:.1f} ms (not the bot's)",
             f"  RSS (bot and its workers)              {report['RSS MB']:.0f} MB",
             f"  database                               {report['database MB']:.1f} MB",
             f"  refused / lost / not offered           {report['refused']} / {report['lost']} / {report['unoffered']}",
         ]
     )
+
+
+def side_by_side(sqlite: list[dict[str, Any]], postgresql: list[dict[str, Any]]) -> str:
+    """One line per rate and database, and PostgreSQL's figures over SQLite's of the same run."""
+    header = (
+        "offered",
+        "database",
+        "moves/s",
+        "save p50 / p95 / p99 ms",
+        "answer p99 ms",
+        "picture p99 ms",
+        "bot CPU ms/move",
+        "server CPU ms/move",
+    )
+    lines = [header]
+    for lite, pg in zip(sqlite, postgresql, strict=True):
+        for report in (lite, pg):
+            server = report["server CPU ms/move"]
+            lines.append(
+                (
+                    f"{report['offered']:g}",
+                    report["database"],
+                    f"{report['moves/s']:.1f}",
+                    ms(report["save"], 1),
+                    f"{percentile(report['answer'], 0.99) * 1000:.0f}",
+                    f"{percentile(report['picture'], 0.99) * 1000:.0f}",
+                    f"{report['bot CPU ms/move']:.1f}",
+                    "-" if server is None else f"{server:.1f}",
+                )
+            )
+        lines.append(
+            (
+                "",
+                "ratio",
+                f"{pg['moves/s'] / lite['moves/s']:.2f}x",
+                f"{_median_ratio(pg['save'], lite['save'])} (p50)",
+                "",
+                "",
+                f"{pg['bot CPU ms/move'] / lite['bot CPU ms/move']:.2f}x",
+                "",
+            )
+        )
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    out = ["  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip() for line in lines]
+    out.insert(1, "  ".join("-" * width for width in widths))
+    return "\n".join(out)
+
+
+def _median_ratio(samples: list[float], baseline: list[float]) -> str:
+    if not samples or not baseline:
+        return "n/a"
+    return f"{statistics.median(samples) / statistics.median(baseline):.2f}x"
 
 
 def main(argv: list[str]) -> int:
@@ -414,7 +602,19 @@ def main(argv: list[str]) -> int:
         "--rate", type=float, nargs="+", default=[50.0, 100.0, 150.0], help="offered moves/s, one run each"
     )
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument(
+        "--database",
+        default="sqlite",
+        help="sqlite (default), postgresql (a server started for the run), both (one after the other, "
+        "compared), or the URL of an empty PostgreSQL database",
+    )
     options = parser.parse_args(argv)
-    reports = asyncio.run(run(options.sessions, options.rate, options.seconds))
-    print("\n\n".join(shown(report) for report in reports))
+    choices = ["sqlite", "postgresql"] if options.database == "both" else [options.database]
+    results = []
+    for choice in choices:
+        with database_for_run(choice) as url:
+            results.append(asyncio.run(run(options.sessions, options.rate, options.seconds, database=url)))
+    print("\n\n".join(shown(report) for reports in results for report in reports))
+    if len(results) == 2:
+        print("\n" + side_by_side(*results))
     return 0

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -28,6 +28,26 @@ BUSY_TIMEOUT_MS = 1000
 # One transaction at a time may migrate a PostgreSQL database (processes starting together).
 MIGRATION_LOCK = 0x0C7A60
 POSTGRES_PREFIXES = ("postgresql://", "postgres://")
+# Every table of the store, each before the tables whose rows refer to it (what a copy moves;
+# a migration that adds a table adds it here).
+TABLES = (
+    "sessions",
+    "actions",
+    "timers",
+    "outbox",
+    "results",
+    "result_players",
+    "ratings",
+    "guild_settings",
+    "bot_state",
+    "daily_plays",
+)
+# Each database's own bookkeeping, never copied: SQLite's AUTOINCREMENT counters (a copy sets
+# them itself) and PostgreSQL's migration number.
+INTERNAL_TABLES = ("sqlite_sequence", "schema_version")
+# Tables whose ids the database hands out (AUTOINCREMENT, BIGSERIAL). Session ids live on in
+# old messages' buttons, so a copy keeps each table's next id, never handing one out twice.
+SERIAL_TABLES = ("sessions", "timers", "outbox", "results")
 
 
 class StoreBusy(Exception):
@@ -204,13 +224,62 @@ class SqliteDatabase:
     async def schema_version(self) -> int:
         return (await self.rows("PRAGMA user_version"))[0][0]
 
-    async def migrate(self) -> None:
+    async def migrate(self, upto: int | None = None) -> None:
+        """Apply the migrations not applied yet (up to number ``upto``: benchmarks of older schemas)."""
         current = await self.schema_version()
-        for number, script in enumerate(migrations.SQLITE[current:], start=current + 1):
+        for number, script in enumerate(migrations.SQLITE[current:upto], start=current + 1):
             await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
 
     async def integrity_check(self) -> str:
         return (await self.rows("PRAGMA integrity_check"))[0][0]
+
+    # ------------------------------------------------------------ tools (python -m bot.db)
+    async def table_names(self) -> set[str]:
+        return {row[0] for row in await self.rows("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    async def columns(self, table: str) -> list[str]:
+        return [row[1] for row in await self.rows(f"PRAGMA table_info({table})")]
+
+    async def next_ids(self) -> dict[str, int]:
+        """Per serial table, the id its next row gets: past every id ever handed out."""
+        handed_out = {row[0]: row[1] for row in await self.rows("SELECT name, seq FROM sqlite_sequence")}
+        return {table: max(handed_out.get(table, 0), await _largest_id(self, table)) + 1 for table in SERIAL_TABLES}
+
+    async def ids_behind(self) -> list[str]:
+        return []  # AUTOINCREMENT takes the largest id into account itself
+
+    @staticmethod
+    def next_id_statements(next_ids: dict[str, int]) -> list[Statement]:
+        statements = []
+        for table, next_id in next_ids.items():
+            statements.append(Statement("DELETE FROM sqlite_sequence WHERE name = ?", (table,)))
+            statements.append(Statement("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", (table, next_id - 1)))
+        return statements
+
+    @contextlib.asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[_SqliteReader]:
+        """Reads that all see the database as it was at the first one (WAL keeps that snapshot)."""
+        await self._db.execute("BEGIN")
+        try:
+            yield _SqliteReader(self._db)
+        finally:
+            await self._db.execute("ROLLBACK")
+
+
+class _SqliteReader:
+    def __init__(self, connection: aiosqlite.Connection):
+        self._db = connection
+
+    async def rows(self, sql: str) -> list[Any]:
+        return list(await self._db.execute_fetchall(sql))
+
+    async def batches(self, sql: str, size: int) -> AsyncIterator[list[tuple[Any, ...]]]:
+        cursor = await self._db.execute(sql)
+        try:
+            while rows := await cursor.fetchmany(size):
+                yield [tuple(row) for row in rows]
+        finally:
+            await cursor.close()
 
 
 # ------------------------------------------------------------------------------ PostgreSQL
@@ -304,11 +373,11 @@ class PostgresDatabase:
         await connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         return await connection.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
 
-    async def migrate(self) -> None:
+    async def migrate(self, upto: int | None = None) -> None:
         async with self.pool.acquire() as connection, connection.transaction():
             await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
             current = await self._version(connection)
-            for number, script in enumerate(migrations.POSTGRESQL[current:], start=current + 1):
+            for number, script in enumerate(migrations.POSTGRESQL[current:upto], start=current + 1):
                 await connection.execute(script)
                 await connection.execute("DELETE FROM schema_version")
                 await connection.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
@@ -317,8 +386,84 @@ class PostgresDatabase:
         """PostgreSQL keeps its own pages whole; what can go wrong is ours: rows left behind."""
         return "ok"
 
+    # ------------------------------------------------------------ tools (python -m bot.db)
+    async def table_names(self) -> set[str]:
+        rows = await self.rows("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+        return {row[0] for row in rows}
+
+    async def columns(self, table: str) -> list[str]:
+        sql = (
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position"
+        )
+        return [row[0] for row in await self.rows(sql, (table,))]
+
+    async def _sequence_next(self, table: str) -> int:
+        """What nextval() of the table's id sequence returns next."""
+        (sequence,) = (await self.rows("SELECT pg_get_serial_sequence(?, 'id')", (table,)))[0]
+        last, called = (await self.rows(f"SELECT last_value, is_called FROM {sequence}"))[0]
+        return last + 1 if called else last
+
+    async def next_ids(self) -> dict[str, int]:
+        """Per serial table, the id its next row gets (the sequence's next value, and past every id)."""
+        return {
+            table: max(await self._sequence_next(table), await _largest_id(self, table) + 1) for table in SERIAL_TABLES
+        }
+
+    async def ids_behind(self) -> list[str]:
+        """Serial tables whose sequence would hand out an id already taken (rows copied in with
+        their ids and no setval): the next insert would fail."""
+        return [t for t in SERIAL_TABLES if await self._sequence_next(t) <= await _largest_id(self, t)]
+
+    @staticmethod
+    def next_id_statements(next_ids: dict[str, int]) -> list[Statement]:
+        sql = "SELECT setval(pg_get_serial_sequence(?, 'id'), ?, false)"  # false: nextval() returns it
+        return [Statement(sql, (table, next_id)) for table, next_id in next_ids.items()]
+
+    @contextlib.asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[_PostgresReader]:
+        """Reads that all see the database as it was at the first one."""
+        async with (
+            self.pool.acquire() as connection,
+            connection.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            yield _PostgresReader(connection)
+
+
+class _PostgresReader:
+    def __init__(self, connection: Any):
+        self._connection = connection
+
+    async def rows(self, sql: str) -> list[Any]:
+        return list(await self._connection.fetch(sql))
+
+    async def batches(self, sql: str, size: int) -> AsyncIterator[list[tuple[Any, ...]]]:
+        cursor = await self._connection.cursor(sql)
+        while rows := await cursor.fetch(size):
+            yield [tuple(row) for row in rows]
+
 
 Database = SqliteDatabase | PostgresDatabase
+
+
+async def _largest_id(database: Database, table: str) -> int:
+    return (await database.rows(f"SELECT COALESCE(MAX(id), 0) FROM {table}"))[0][0]
+
+
+async def count_rows(database: Database, tables: Sequence[str] = TABLES) -> dict[str, int]:
+    return {table: (await database.rows(f"SELECT COUNT(*) FROM {table}"))[0][0] for table in tables}
+
+
+async def copy_table(reader: Any, trips: Trips, table: str, columns: Sequence[str], batch: int) -> int:
+    """Every row of ``table`` read through ``reader`` (a snapshot) written through ``trips`` (the
+    target's open transaction), ``batch`` rows per executemany, ids and all. Rows copied."""
+    listed = ", ".join(columns)
+    insert = f"INSERT INTO {table} ({listed}) VALUES ({', '.join('?' * len(columns))})"
+    copied = 0
+    async for rows in reader.batches(f"SELECT {listed} FROM {table}", batch):
+        await trips.send([Statement(insert, rows, many=True)], rows=False, last=False)
+        copied += len(rows)
+    return copied
 
 
 async def open_database(url: str, pool_size: int = 10) -> Database:

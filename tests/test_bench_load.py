@@ -1,5 +1,6 @@
 """The load benchmark itself: it must keep driving all five games through the real bot (it is
-how the README's throughput figures are measured). Behaviour only, never times."""
+how the README's throughput figures are measured), on SQLite and on PostgreSQL. Behaviour only,
+never times."""
 
 from __future__ import annotations
 
@@ -8,7 +9,19 @@ from bench import load
 
 async def test_the_load_benchmark_plays_every_game_and_sees_every_picture():
     (report,) = await load.run(sessions=10, rates=[10.0], seconds=3, warmup=1)
+    assert report["database"] == "sqlite"
     assert report["moves/s"] > 0
     assert report["lost"] == 0, "every interaction was answered and every move's picture went out"
     assert report["picture"], "moves that redraw the board were timed to their picture"
+    assert report["save"], "the moves' transactions were timed"
     assert report["bot CPU ms/move"] > 0
+
+
+async def test_the_load_benchmark_runs_the_bot_on_postgresql(postgres_url):
+    (report,) = await load.run(sessions=5, rates=[5.0], seconds=2, warmup=1, database=postgres_url)
+    assert report["database"] == "postgresql"
+    assert report["moves/s"] > 0
+    assert report["lost"] == 0
+    assert report["save"], "the moves' transactions were timed"
+    assert report["database MB"] > 0
+    assert load.shown(report).startswith("postgresql, sessions 5")
