@@ -1,6 +1,6 @@
 """Commands and controls shared by every game: /games, /rules, /stop, /stats, /leaderboard,
-/settings, `/<game> resign` and `/<game> board`, the Resign and private-view buttons, and the
-"Apps > Challenge" user menu.
+/settings, `/<game> resign` and `/<game> board`, the Resign button (with its private
+confirmation) and the private-view button, and the "Apps > Challenge" user menu.
 
 A game may offer *extras* beside its sessions (Octagion Daily): an adapter's ``extras`` each
 have a ``name`` and ``title``, ``stats_lines(guild_id, user_id)`` for /stats,
@@ -14,16 +14,19 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.components import SessionSelect, view_of
+from bot.components import SessionButton, SessionSelect, view_of
 from bot.replies import UserError, acknowledge, escape, reply_private
 from bot.store import LIVE_STATUSES
-from bot.table import TEXT
+from bot.table import RESIGN, TEXT
 from render.narration import with_article
 
 if TYPE_CHECKING:
     from bot.platform import Platform
 
 LEADERBOARD_SIZE = 10
+# The Resign button asks privately first; `/<game> resign` is typed on purpose and resigns at once.
+RESIGN_CONFIRM = "resign_yes"
+RESIGN_KEEP = "resign_no"
 
 
 def extras_of(games: dict) -> dict:
@@ -31,8 +34,32 @@ def extras_of(games: dict) -> dict:
     return {extra.name: extra for adapter in games.values() for extra in getattr(adapter, "extras", ())}
 
 
-async def resign(platform: Platform, interaction: discord.Interaction, session_id: int) -> None:
-    await platform.sessions.act(session_id, interaction.user.id, {"type": "resign"})
+async def ask_to_resign(platform: Platform, interaction: discord.Interaction, session_id: int) -> None:
+    """The game message's Resign button: a private question, built for the current action number,
+    so the one stale check refuses it once the game has moved on (it expires with the turn)."""
+    session = await platform.sessions.load(session_id)
+    platform.sessions.check_can_act(session, interaction.user.id, any_time=True)
+    title = platform.games[session.record.game].title
+    view = view_of(
+        [
+            SessionButton(
+                session_id, RESIGN_CONFIRM, str(session.action_number), label="Resign", style=discord.ButtonStyle.danger
+            ),
+            SessionButton(session_id, RESIGN_KEEP, label="Keep playing", style=discord.ButtonStyle.primary),
+        ]
+    )
+    question = f"Resign this game of {title}? You lose it. (This question expires once the game moves on.)"
+    await reply_private(interaction, question, view=view)
+
+
+async def resign(platform: Platform, interaction: discord.Interaction, session_id: int, built_for: str) -> None:
+    """The confirmation: resigns unless the game has moved on since it was asked (then refused privately)."""
+    await platform.sessions.act(session_id, interaction.user.id, {"type": "resign"}, built_for=int(built_for))
+    await interaction.edit_original_response(content="You resigned.", view=None)
+
+
+async def keep_playing(interaction: discord.Interaction) -> None:
+    await interaction.edit_original_response(content="You keep playing.", view=None)
 
 
 async def private_view(platform: Platform, interaction: discord.Interaction, session_id: int) -> None:
@@ -74,7 +101,9 @@ def add_common_commands(tree: app_commands.CommandTree, platform: Platform) -> N
     for adapter in games.values():
         board_choices.append(app_commands.Choice(name=adapter.title, value=adapter.name))
         board_choices += [app_commands.Choice(name=e.title, value=e.name) for e in getattr(adapter, "extras", ())]
-    platform.controls.button("resign", lambda i, sid, _: resign(platform, i, sid))
+    platform.controls.button(RESIGN, lambda i, sid, _: ask_to_resign(platform, i, sid), ack="private")
+    platform.controls.button(RESIGN_CONFIRM, lambda i, sid, built_for: resign(platform, i, sid, built_for))
+    platform.controls.button(RESIGN_KEEP, lambda i, _, __: keep_playing(i))
     platform.controls.button("private", lambda i, sid, _: private_view(platform, i, sid), ack="private")
 
     @tree.command(name="games", description="The games I host, one line each.")
@@ -132,8 +161,7 @@ def add_common_commands(tree: app_commands.CommandTree, platform: Platform) -> N
             text = await extras[game.value].leaderboard_text(interaction.guild_id, LEADERBOARD_SIZE)
             await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
             return
-        ratings = await platform.store.ratings(interaction.guild_id, game.value)
-        ranked = sorted(ratings, key=lambda r: r.mu - 3 * r.sigma, reverse=True)[:LEADERBOARD_SIZE]
+        ranked = await platform.store.leaderboard(interaction.guild_id, game.value, LEADERBOARD_SIZE)
         if not ranked:
             text = f"Nobody has finished {with_article(game.name)} game here yet."
         else:

@@ -5,7 +5,9 @@ projects a legal action onto one choice (Octego: the piece, then the destination
 path). The menu shows one select per step listing the distinct choices of the actions still
 possible, skips a step with a single choice (or none: the step does not apply to what is
 left), pages past Discord's 25 options, and plays the one action left through the platform's
-session change, editing itself into "Done. <what happened>".
+session change, editing itself into "Done. <what happened>". A menu of a turn of several
+actions (``formality``) also plays the steps with nothing to decide, in the same change, and
+goes on with the next step while the player stays on turn.
 
 Nothing is kept in memory: a select's custom id carries the menu, the action number it was
 built for and the choices so far, and every click recomputes the legal actions from the
@@ -38,6 +40,7 @@ PAGE = SEPARATOR + "page"  # an option value asking for another page of the same
 RECENT_POSITIONS = 64  # positions whose step pictures are kept for the next click
 GONE = "That choice is not possible now: open the menu again."
 MISMATCH = "Those choices do not go together: pick again."
+FORMALITIES_LIMIT = 16  # formalities played after one action at most (a turn has a few steps)
 
 
 @dataclass
@@ -112,6 +115,10 @@ class ActionMenu:
     typed: Callable[[Mapping[str, Any]], str] | None = None
     suggestion: Callable[[Narrowing, Mapping[str, Any]], str] | None = None
     matches: Callable[[str, str], bool] | None = None  # (typed value, what is typed so far)
+    # A turn of several actions (Octa's steps): ``formality(state, seat)`` is an action with nothing
+    # to decide (the only one left, or "no exchange" when none is possible), played for the player
+    # right after their own; and while they stay on turn, the private menu goes on with the next step.
+    formality: Callable[[Any, int], dict[str, Any] | None] | None = None
 
 
 class Menus:
@@ -204,14 +211,21 @@ class Menus:
         chosen: list[str],
         page: int,
         first: bool = False,
+        heading: str = "",
     ) -> None:
+        """Ask the next step (after ``heading``, what the last click did), or play the one action left."""
         at, index = self.narrow(menu, engine, session, seat, chosen)
+        if index is None and heading:  # the next step would play its only action: the player opens it
+            await interaction.edit_original_response(content=heading, view=None, attachments=[])
+            return
         if index is None:
-            await self._finish(interaction, session, at.actions[0])
+            await self._finish(interaction, menu, engine, session, at.actions[0])
             return
         step = menu.steps[index]
         select = self._select(menu, session, at, step, chosen, page)
         content = _text(step.prompt, at)
+        if heading:
+            content = f"{heading}\n\n{content}"
         drawing = step.picture(at) if step.picture else None
         picture = await self._picture(session, drawing) if drawing else None
         if first:
@@ -267,9 +281,40 @@ class Menus:
             label=label[:100], value=value, description=description[:100] if description else None
         )
 
-    async def _finish(self, interaction: discord.Interaction, session: GameSession, action: dict[str, Any]) -> None:
-        acted = await self.sessions.act(session.id, interaction.user.id, action, built_for=session.action_number)
-        await interaction.edit_original_response(content=self.done(acted), view=None, attachments=[])
+    async def _finish(
+        self, interaction: discord.Interaction, menu: ActionMenu, engine: Any, session: GameSession, action: dict
+    ) -> None:
+        if menu.formality is None:
+            acted = await self.sessions.act(session.id, interaction.user.id, action, built_for=session.action_number)
+            await interaction.edit_original_response(content=self.done(acted), view=None, attachments=[])
+            return
+        acted, seat = await self._act_with_formalities(interaction.user.id, menu, engine, session, action)
+        before = session.state.ply
+        said = self.done(acted, since=before, upto=before + 1)
+        if acted.state.ply > before + 1:
+            taken = self.done(acted, since=before + 1).removeprefix("Done. ")
+            said += f"\nNothing to decide, so done for you: {taken}"
+        if acted.status == "active" and seat in engine.to_act(acted.state):
+            await self._show(interaction, menu, engine, acted, seat, [], 0, heading=said)
+            return
+        await interaction.edit_original_response(content=said, view=None, attachments=[])
+
+    async def _act_with_formalities(
+        self, user_id: int, menu: ActionMenu, engine: Any, session: GameSession, action: dict
+    ) -> tuple[GameSession, int]:
+        """The player's action and the formalities after it, in one change."""
+        async with self.sessions.change(session.id) as change:
+            seat = self.sessions.check_can_act(change.session, user_id)
+            self.sessions.check_fresh(change.session, session.action_number)
+            change.apply(seat, action, by=user_id)
+            for _ in range(FORMALITIES_LIMIT):
+                if change.outcome is not None or seat not in engine.to_act(change.state):
+                    break
+                formal = menu.formality(change.state, seat)
+                if formal is None:
+                    break
+                change.apply(seat, formal, by=user_id)
+        return change.session, seat
 
     # ------------------------------------------------------------ autocomplete
     async def suggest(

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from bot.replies import NAME_LIMIT, UserError, escape, sentence
 from bot.store import ChannelBusy, SessionRecord, Store, TimerRecord, Transaction
-from engines.base import Game, IllegalAction, Outcome
+from engines.base import Event, Game, IllegalAction, Outcome
 
 STALE_TEXT = "This menu is out of date: the game has moved on since it was opened. Open it again."
 
@@ -50,6 +50,10 @@ class SessionMeta:
     seats: list[int] = field(default_factory=list)  # a challenge's seat order, for when it starts
     expires_at: int | None = None  # unix time an open challenge expires
     headline: str = ""  # the platform's own line for the latest action (a forfeit), instead of the narrator's
+    # The events of the turn so far (one seat's actions in a row, as stored dicts), so the game
+    # message tells a turn of several actions (a computer's) in full, not only its last action.
+    turn_events: list[dict[str, Any]] = field(default_factory=list)
+    turn_seat: int | None = None
     turn_deadline: int | None = None  # unix time the turn clock runs out
     stopped_by: int | None = None
     ended_note: str = ""  # why a challenge or lobby closed (declined, expired, could not be posted)
@@ -65,6 +69,19 @@ class SessionMeta:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _plain_event(event: Event) -> dict[str, Any]:
+    return {"ply": event.ply, "seat": event.seat, "kind": event.kind, "data": dict(event.data)}
+
+
+def turn_events(session: GameSession) -> list[Event]:
+    """The events of the turn so far (see ``SessionMeta.turn_events``); a session stored before
+    they were kept tells its last action's."""
+    told = session.meta.turn_events
+    if not told:
+        return list(session.state.events) if session.state is not None else []
+    return [Event(e["ply"], e["seat"], e["kind"], e["data"]) for e in told]
 
 
 @dataclass
@@ -161,10 +178,12 @@ class Change:
         ``event`` replaces the narrator's line for the action (a forfeit is not a resignation).
         """
         engine = self.game.engine
+        before = self.session.state
         try:
-            self.session.state = engine.apply(self.session.state, seat, action)
+            self.session.state = engine.apply(before, seat, action)
         except IllegalAction as error:
             raise UserError(sentence(str(error))) from None
+        self._tell(seat, before.events, self.session.state.events)
         self.log(by, action)
         self.meta.headline = event or ""
         if not quiet:
@@ -173,6 +192,24 @@ class Change:
         if self.outcome is not None:
             self.record.status = "finished"
             self.show_table = True
+
+    def _tell(self, seat: int, earlier: list[Event], events: list[Event]) -> None:
+        """Add an action's events to the turn's (a game where everyone acts at once keeps the last
+        action's). The turn goes on while the same seat acts and nobody else did anything in
+        between (an Octagone skip); a new turn starts with what the action before ended on about
+        this seat (Octa's automatic draw)."""
+        fresh = [_plain_event(event) for event in events]
+        others = any(event.seat not in (None, seat) for event in earlier)
+        if getattr(self.game, "simultaneous", False):
+            self.meta.turn_events = fresh
+        elif seat == self.meta.turn_seat and not others:
+            self.meta.turn_events = [*self.meta.turn_events, *fresh]
+        else:
+            start = len(earlier)
+            while start > 0 and earlier[start - 1].seat == seat:
+                start -= 1
+            self.meta.turn_events = [_plain_event(event) for event in earlier[start:]] + fresh
+        self.meta.turn_seat = seat
 
     def start(self, players: list[int], names: list[str], options: dict[str, Any], seed: int) -> None:
         """Turn a challenge or lobby into a running game."""
@@ -184,6 +221,7 @@ class Change:
         self.meta.seed = seed
         self.meta.started_at = self.now.isoformat()
         self.meta.pending = []
+        self.meta.turn_events, self.meta.turn_seat = [], None
         self.show_table = True
 
     def log(self, by: int | None, action: dict[str, Any]) -> None:

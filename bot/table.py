@@ -8,7 +8,7 @@ challenge or lobby the sentence that closed it. A change that should be seen ask
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
@@ -16,13 +16,16 @@ import discord
 from bot.adapter import GameAdapter
 from bot.components import SessionButton, view_of
 from bot.outbox import Outbox, Outgoing
-from bot.sessions import Change, GameSession, Sessions
+from bot.sessions import Change, GameSession, Sessions, turn_events
 from bot.workers import WorkerPool
+from engines.base import Event
 
 GAME_MESSAGE = "game_message"
 TEXT = "text"
 EDIT_TEXT = "edit_text"  # replace an older message's text and remove its controls
 CLOSED_STATUSES = ("declined", "expired", "closed")
+RESIGN = "resign"  # the Resign button's control: it asks to confirm (bot/common_commands.py)
+RESIGN_ROW = 1  # the row under the game's own controls
 
 
 class Table:
@@ -112,18 +115,29 @@ class Table:
         return "\n".join(lines)
 
     def narration(self, session: GameSession) -> str:
-        """What the last action did, in words: the platform's own line (a forfeit) or the
-        game's narrator on the engine's events (the result line tells the end)."""
+        """What the turn so far did, in words (every action of a computer's turn, not only its
+        last): the platform's own line (a forfeit) or the game's narrator on the turn's events
+        (the result line tells the end)."""
         if session.meta.headline or session.state is None:
             return session.meta.headline
-        narrate = self.games[session.record.game].narrate
-        return " ".join(
-            filter(None, (narrate(event, session.bold_names) for event in session.state.events if event.kind != "end"))
-        )
+        return self.told(session, turn_events(session))
 
-    def done(self, session: GameSession) -> str:
-        """A private answer to the player whose action just took effect."""
-        return f"Done. {self.narration(session)}".strip()
+    def told(self, session: GameSession, events: Iterable[Event]) -> str:
+        """``events`` in words, by the game's narrator, as one paragraph."""
+        narrate = self.games[session.record.game].narrate
+        return " ".join(filter(None, (narrate(event, session.bold_names) for event in events if event.kind != "end")))
+
+    def done(self, session: GameSession, since: int | None = None, upto: int | None = None) -> str:
+        """A private answer to the player whose action just took effect: what the actions after
+        ply ``since`` (up to ply ``upto``) did; by default, the last action."""
+        if session.meta.headline or session.state is None:
+            return f"Done. {session.meta.headline}".strip()
+        if since is None:
+            events = session.state.events
+        else:
+            last = session.state.ply if upto is None else upto
+            events = [event for event in turn_events(session) if since < event.ply <= last]
+        return f"Done. {self.told(session, events)}".strip()
 
     def result_sentence(self, session: GameSession) -> str:
         outcome = self.games[session.record.game].engine.outcome(session.state)
@@ -145,7 +159,8 @@ class Table:
         items = list(adapter.components(session))
         if adapter.private_view_label:
             items.append(SessionButton(session.id, "private", label=adapter.private_view_label))
-        items.append(SessionButton(session.id, "resign", label="Resign", style=discord.ButtonStyle.danger))
+        # Grey and on a row of its own, away from the main button.
+        items.append(SessionButton(session.id, RESIGN, label="Resign", row=RESIGN_ROW))
         return items
 
     # --------------------------------------------------------------- challenges
@@ -159,6 +174,9 @@ class Table:
         if meta.expires_at:
             invitation += f" Expires <t:{meta.expires_at}:R>."
         lines = [f"## {adapter.title} challenge", invitation]
+        if adapter.team_play and len(meta.seats) == 4:  # pairs sit across: seats 0 & 2 against 1 & 3
+            pairs = (" & ".join(f"<@{p}>" for p in meta.seats[first::2]) for first in (0, 1))
+            lines.append(f"Pairs: {' vs '.join(pairs)}.")
         accepted = [p for p in invited if p not in meta.pending]
         if accepted:
             waiting = ", ".join(f"<@{p}>" for p in meta.pending)

@@ -187,6 +187,23 @@ def hand(at: Narrowing):
     return drawing(render_hand, at.state, at.session.names, at.seat)
 
 
+# ---------------------------------------------------------------- steps with nothing to decide
+PASS = "pass_step"  # no option, no exchange, finish option B: the turn goes on
+ANY_TIME = "add_to_run"  # open at every step of the turn, and it never opens a step's choice
+
+
+def formality(state: Any, seat: int) -> dict[str, Any] | None:
+    """The action a player need not choose: the only legal one, or passing a step (no option,
+    no exchange) that offers nothing else when the only other plays are additions to runs,
+    which stay open for the rest of the turn. Otherwise the step waits: a face-down card put
+    back can bring a new run or exchange into the hand, a longer run a target for the Jack."""
+    legal = [a for a in ENGINE.legal_actions(state, seat) if a["type"] != "resign"]
+    if len(legal) == 1:
+        return legal[0]
+    steps = [a for a in legal if a["type"] != ANY_TIME]
+    return steps[0] if len(steps) == 1 and steps[0]["type"] == PASS else None
+
+
 TURN_MENU = ActionMenu(
     name="octa",
     steps=[
@@ -196,6 +213,7 @@ TURN_MENU = ActionMenu(
         Step(several, ask(3), several_label, picture=hand, many=True, placeholder="Pick the cards"),
     ],
     button="Turn panel",
+    formality=formality,
 )
 
 

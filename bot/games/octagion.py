@@ -649,7 +649,8 @@ class OctagionAdapter(GameAdapter):
         text = show.result_text(state, record, session.shown_names)
         text = text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
         if payload.get("next_at") and session.status == "active":
-            text += f"\nRound {record['round'] + 1} starts <t:{payload['next_at']}:R>."
+            # A clock time, not "in 10 seconds": the message stays true once that time has passed.
+            text += f"\nRound {record['round'] + 1} follows at <t:{payload['next_at']}:T>."
         return Outgoing(text, pictures)
 
     async def _build_round_over(self, session: GameSession, payload: dict[str, Any]) -> Outgoing:

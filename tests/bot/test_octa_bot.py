@@ -11,7 +11,7 @@ from simcord.actors import MemberActor
 from simcord.builders import UserHandle
 
 from bot.adapter import GameSession
-from bot.games.octa import TURN_MENU, OctaAdapter
+from bot.games.octa import TURN_MENU, OctaAdapter, formality
 from bot.sessions import STALE_TEXT, SessionMeta
 from bot.table import Table
 from bot.world import private_texts
@@ -86,23 +86,25 @@ async def open_panel(actor, game):
     return panel
 
 
-async def plain_turn(actor, world, game, session_id):
-    """Finish a turn through the menu the simplest legal way: pile 1, skip, no option, no exchange,
-    discard the first card offered (or end the turn). Each choice plays one action: the menu is opened again."""
+async def plain_turn(actor, world, game, session_id) -> int:
+    """Finish a turn through the panel the simplest legal way: pile 1, skip, no option, no exchange,
+    discard the first card offered (or end the turn). The panel goes on from step to step and is
+    opened again only when a click closed it. Returns the clicks it took (opening included)."""
     turn = (await state_of(world, session_id)).turn
-    for _ in range(12):
+    clicks, panel = 0, None
+    for _ in range(16):
         if (await state_of(world, session_id)).turn != turn:
-            return
-        panel = (await actor.click(game, label="Turn panel")).response
-        if not panel.components:  # a single legal action (finish option B): played at once
-            continue
+            return clicks
+        if panel is None or not panel.components:
+            panel = (await actor.click(game, label="Turn panel")).response
+            clicks += 1
+            if not panel.components:  # a single legal action (finish option B): played at once
+                continue
         values = option_values(the_select(panel))
         wanted = next((v for v in ("pile0", "skip_action", "pass_step", "discard", "end_turn") if v in values), None)
         result = await actor.select(panel, [wanted or values[0]])  # no kind offered: a discard's card
-        while panel.components:  # the card to discard
-            result = await actor.select(panel, option_values(the_select(panel))[:1])
+        clicks += 1
         assert not result.followups, [f.content for f in result.followups]
-        assert panel.content.startswith("Done. "), panel.content
     raise AssertionError("the turn did not end")
 
 
@@ -134,11 +136,13 @@ async def test_full_turns_through_the_turn_panel(world):
     assert "'s hand" not in public_texts(world.channel.last_message)
     spare = await open_panel(world.ada, game)  # a second menu, soon out of date
     await choose(world.ada, panel, "Pile 1 (on K♥)")
+    # The panel tells what was done and goes on with the next step (the hand drawn again).
     assert panel.content.startswith("Done. **Ada** put Q♥ on action pile 1")
-    assert panel.components == []
-    assert panel.attachments == []
+    assert "use the new action card's action" in panel.content.lower()
+    assert [a.filename for a in panel.attachments] == ["octa_hand.png"]
     assert "Ada** put Q♥ on action pile 1" in world.channel.last_message.content
-    panel = await open_panel(world.ada, game)
+    assert "Queen" in option_labels(panel)["queen"]
+    panel = await open_panel(world.ada, game)  # opened again from the game message: the same step
     assert "use the new action card's action" in panel.content.lower()
 
     # An out-of-date menu is refused; nothing changes.
@@ -330,6 +334,109 @@ async def test_the_computer_plays_its_turn(world):
     assert "Pile 1" in the_select(panel)["options"][0]["label"]
 
 
+# A deal with nothing to decide between the pile and the discard: K♣ turned up matches neither
+# pile, no run in hand, no token out, no hand card beside a pool card of its suit. The computer
+# (seat 1) holds a 7-card heart run for its own turn.
+QUIET_DEAL = {
+    "deal": {
+        "first": 0,
+        "hands": [
+            ["2H", "5H", "8H", "2D", "5D", "8D", "10H", "10D"],
+            ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "10C"],
+        ],
+        "pool": ["2S", "5S", "8S", "2C", "5C", "8C", "10S", "10C"],
+        "stock_top": ["7D", "9C"],
+        "action_piles": [["JH"], ["QS"]],
+        "action_stack_top": ["KC", "JC"],
+    }
+}
+
+
+async def test_steps_with_nothing_to_decide_are_taken_for_the_player(world):
+    game, sid = await start(world)
+    await redeal(world, sid, QUIET_DEAL)
+    panel = await open_panel(world.ada, game)
+    await choose(world.ada, panel, "Pile 1")
+    # No option and no exchange were possible: both done in the same click, and said so.
+    assert panel.content.startswith(
+        "Done. **Ada** put K♣ on action pile 1.\n"
+        "Nothing to decide, so done for you: **Ada** chose no option. **Ada** did not exchange."
+    )
+    assert "Discard a card" in panel.content  # the panel goes straight on to the discard
+    assert (await state_of(world, sid)).step == "discard"
+    await world.ada.select(panel, ["7D"])
+    assert panel.content.startswith("Done. **Ada** discarded 7♦. **Bo** drew a card")
+    assert panel.components == []
+    state = await state_of(world, sid)
+    assert (state.current, state.turn) == (1, 1)
+    # The game message tells Ada's whole turn, each action in order.
+    told = world.channel.last_message.content
+    turn = ("drew a card", "put K♣ on action pile 1", "chose no option", "did not exchange", "discarded 7♦")
+    places = [told.index(f"**Ada** {said}") for said in turn]
+    assert places == sorted(places), told
+
+
+async def test_a_quiet_turn_takes_three_clicks(world):
+    game, sid = await start(world)
+    await redeal(world, sid, QUIET_DEAL)
+    # The panel, the pile, the card to discard: before, each of "No option", "No exchange" and
+    # the discard also needed the panel opened again (8 clicks).
+    assert await plain_turn(world.ada, world, game, sid) == 3
+
+
+async def test_the_computer_s_whole_turn_is_told(world):
+    world.platform.challenges.new_seed = lambda: SEED
+    me = MemberActor(world.env, world.guild, UserHandle(world.env, world.env.backend.get_user(world.bot.user.id)))
+    await world.bo.slash(world.channel, "octa challenge", opponent=me)
+    record = await world.platform.store.live_session(world.channel.id)
+    await redeal(world, record.id, QUIET_DEAL)
+    game = world.message(record.message_id)
+    await plain_turn(world.bo, world, game, record.id)
+    await world.env.advance_time(1)
+    state = await state_of(world, record.id)
+    assert (state.current, state.turn) == (0, 2), "the computer played a whole turn"
+    told = world.message(record.message_id).content
+    assert "**TestBot** drew a card and turned up J♣." in told
+    assert "**TestBot** laid the run 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥" in told
+    assert "**Bo** drew a card" in told  # Bo's own draw, which opens his turn
+    assert "**Bo** discarded" not in told, "Bo's turn before is not told again"
+    # One sentence per action of the computer, and its automatic draw.
+    logged = await world.platform.store.actions(record.id)
+    computer_actions = [action for _, player, action in logged if player == world.bot.user.id]
+    assert len(computer_actions) >= 4
+    assert told.count("**TestBot** ") == len(computer_actions) + 1, told
+
+
+def _step_choices(state, seat: int) -> list[dict]:
+    return [a for a in ENGINE.legal_actions(state, seat) if a["type"] not in ("resign", "add_to_run")]
+
+
+def test_a_formality_never_hides_a_choice():
+    """Over many positions: what is taken for a player is legal, and passing a step beside
+    additions to runs leaves nothing after any of them but passing (they open no choice)."""
+    rng = random.Random(5)
+    taken, beside_additions = set(), 0
+    for seed in range(8):
+        state = ENGINE.new_game(2, {}, seed)
+        for _ in range(120):
+            if ENGINE.outcome(state):
+                break
+            seat = state.current
+            formal = formality(state, seat)
+            legal = [a for a in ENGINE.legal_actions(state, seat) if a["type"] != "resign"]
+            if formal is not None:
+                assert formal in legal
+                taken.add(formal["type"])
+                additions = [a for a in legal if a["type"] == "add_to_run" and formal["type"] == "pass_step"]
+                beside_additions += bool(additions)
+                for addition in additions:
+                    assert _step_choices(ENGINE.apply(state, seat, addition), seat) == [formal], addition
+            action = rng.choice(legal) if rng.random() < 0.4 else choose_action(state, seat, "easy", seed)
+            state = ENGINE.apply(state, seat, action)
+    assert {"pass_step", "skip_action"} <= taken
+    assert beside_additions > 0, "no position passed a step beside additions: nothing was checked"
+
+
 async def test_rules_summary(world):
     result = await world.ada.slash(world.channel, "rules", game="octa")
     text = result.response.embeds[0].description
@@ -391,7 +498,9 @@ async def test_the_menu_reaches_every_legal_action_and_nothing_else(world, seed)
 
 
 def _narration(session: GameSession) -> str:
-    return Table.narration(SimpleNamespace(games={"octa": OctaAdapter}), session)
+    table = object.__new__(Table)  # only its narration: no platform around it
+    table.games = {"octa": OctaAdapter}
+    return table.narration(session)
 
 
 def test_the_narration_names_each_player_by_their_own_name():

@@ -217,7 +217,8 @@ async def test_private_view_is_for_players_only(world):
 
 async def test_resign_finishes_and_records_the_result(world):
     game = await start_game(world)
-    await world.bo.click(game, label="Resign")
+    question = (await world.bo.click(game, label="Resign")).response  # asked privately first
+    await world.bo.click(question, label="Resign")
     message = world.message(game.id)
     assert f"🏆 {world.ada.mention} won (resignation)." in message.content
     assert [child.label for row in message.components for child in row.children] == ["Rematch"]

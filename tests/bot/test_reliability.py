@@ -202,7 +202,8 @@ async def test_another_process_holding_the_database_gets_a_clear_busy_answer(wor
 async def test_a_finished_game_has_exactly_one_result(world):
     game = await start_tiny(world)
     session = await live(world)
-    await world.bo.click(game, label="Resign")
+    question = (await world.bo.click(game, label="Resign")).response
+    await world.bo.click(question, label="Resign")
     assert len(await world.platform.store.results(session.id)) == 1
     async with world.platform.sessions.change(session.id) as change:
         change.show()
