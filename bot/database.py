@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
@@ -294,6 +295,41 @@ def numbered(sql: str) -> str:
     return _PLACEHOLDER.sub(lambda _: f"${next(count)}", sql)
 
 
+def literal(value: Any) -> str:
+    """A value as a PostgreSQL literal, for the one-trip script: the store's values are numbers,
+    text (JSON, names) and None. Text doubles its quotes, which is the whole escaping with
+    standard_conforming_strings on (the script sets it)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float) and math.isfinite(value):
+        return repr(value)
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("PostgreSQL text cannot hold a NUL character")
+        return "'" + value.replace("'", "''") + "'"
+    raise TypeError(f"no PostgreSQL literal for {type(value).__name__}")
+
+
+def inline(sql: str, params: Sequence[Any]) -> str:
+    """``sql`` with each ``?`` replaced by its value as a literal."""
+    values = iter(params)
+    text = _PLACEHOLDER.sub(lambda _: literal(next(values)), sql)
+    if next(values, _END) is not _END:
+        raise ValueError("more values than placeholders")
+    return text
+
+
+_END = object()
+
+
+async def _nothing_to_reset(connection: Any) -> None:
+    return None
+
+
 class _PostgresTrips:
     def __init__(self, database: PostgresDatabase):
         self._database = database
@@ -322,9 +358,33 @@ class _PostgresTrips:
         return found
 
     async def commit(self, statements: list[Statement]) -> None:
-        if statements or self._transaction is not None:
-            await self.send(statements, rows=False, last=True)
-            await self._transaction.commit()
+        if self._transaction is None:  # the usual change: all of it in one round trip
+            if statements:
+                await self._in_one_trip(statements)
+            return
+        await self.send(statements, rows=False, last=True)
+        await self._transaction.commit()
+
+    async def _in_one_trip(self, statements: list[Statement]) -> None:
+        """BEGIN, the statements and COMMIT as one script: one round trip to the server instead of
+        one per statement (under load each round trip waits for the busy event loop), values
+        written as literals (:func:`literal`). A failure rolls back before the connection goes."""
+        import asyncpg
+
+        self._connection = connection = await self._database.pool.acquire()
+        script = ["BEGIN", "SET LOCAL standard_conforming_strings = on"]
+        for statement in statements:
+            rows = statement.params if statement.many else [statement.params]
+            script += [inline(statement.sql, params) for params in rows]
+        try:
+            await connection.execute(";\n".join([*script, "COMMIT"]))
+        except BaseException as error:
+            if not connection.is_closed() and connection.is_in_transaction():
+                with contextlib.suppress(Exception):
+                    await connection.execute("ROLLBACK")
+            if isinstance(error, asyncpg.UniqueViolationError):
+                raise UniqueViolation(str(error)) from error
+            raise
 
     async def abort(self) -> None:
         if self._transaction is not None and not self._connection.is_closed():
@@ -349,7 +409,9 @@ class PostgresDatabase:
     async def open(cls, url: str, pool_size: int) -> PostgresDatabase:
         import asyncpg  # only a PostgreSQL deployment needs it loaded
 
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        # No reset query when a connection goes back: every transaction here ends with COMMIT or
+        # ROLLBACK and none leaves session state (no LISTEN, cursors or session locks).
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_nothing_to_reset)
         return cls(pool)
 
     async def close(self) -> None:

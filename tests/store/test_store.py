@@ -193,3 +193,35 @@ async def test_concurrent_changes_commit_whole_and_a_failing_one_changes_nothing
         assert len(await store.actions(record.id)) == 1
     assert [t.kind for t in await store.timers(records[0].id)] == ["clock"]
     assert await store.integrity_check() == "ok"
+
+
+async def test_text_with_quotes_and_sql_in_it_is_stored_as_it_is(store):
+    """A change on PostgreSQL goes as one script with its values written as literals: names and
+    states holding quotes, backslashes and SQL come back exactly, and nothing else runs."""
+    record = await store.get_session(await new_session(store))
+    nasty = "Ada's \\ \"game\"'); DROP TABLE sessions; -- ? $1 ''"
+    record.state = {"note": nasty}
+    record.meta = {"names": [nasty, "Bo"]}
+    await save(store, record, (5, {"type": "say", "text": nasty}))
+    stored = await store.get_session(record.id)
+    assert stored.state == {"note": nasty}
+    assert stored.meta["names"][0] == nasty
+    assert (await store.actions(record.id))[-1][2] == {"type": "say", "text": nasty}
+
+
+def test_postgres_literals():
+    from bot.database import inline, literal
+
+    assert literal(None) == "NULL"
+    assert literal(True) == "TRUE"
+    assert literal(12) == "12"
+    assert literal(1.5) == "1.5"
+    assert literal("it's") == "'it''s'"
+    assert inline("UPDATE t SET a = ?, b = ? WHERE id = ?", ("x'y", None, 3)) == (
+        "UPDATE t SET a = 'x''y', b = NULL WHERE id = 3"
+    )
+    for wrong in (float("nan"), b"bytes", "nul\x00"):
+        with pytest.raises((TypeError, ValueError)):
+            literal(wrong)
+    with pytest.raises(ValueError, match="more values"):
+        inline("SELECT ?", (1, 2))
