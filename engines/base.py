@@ -24,7 +24,9 @@ accepts ``{"type": "resign"}`` from any seat while the game runs.
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
+import re
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -219,6 +221,33 @@ class Game(Generic[S]):
                 raise IllegalAction(f"The {name} of {_a(kind)} action must be {_type_words(tp)}.")
         return kind
 
+    # ------------------------------------------------------------ notation (game records)
+    def notation(self, state: S, seat: int, action: Mapping[str, Any]) -> str:
+        """``action`` as one line of a game record; ``state`` is the state before it. This
+        generic form works for every game: ``place shield=green direction=NE``, lists joined by
+        commas, None as ``-``, yes/no, and as JSON any value that would not read back exactly.
+        Games override it with their own notation for their main actions."""
+        kind = action.get("type")
+        fields = _field_specs(self.actions.get(kind, {})) if isinstance(kind, str) else {}
+        words = [kind if _is_plain_word(kind) else _as_json(kind)]
+        for name, value in action.items():
+            if name != "type":
+                words.append(f"{name}={_write_value(value, fields.get(name, Any))}")
+        return " ".join(words)
+
+    def parse_notation(self, state: S, seat: int, text: str) -> dict[str, Any]:
+        """The action ``text`` writes in :meth:`notation`; IllegalAction, with the reason, otherwise."""
+        kind, _, rest = re.sub(r"\s", " ", text.strip(), count=1).partition(" ")
+        known = {"resign": {}, **self.actions}
+        if kind not in known:
+            names = ", ".join(sorted(known))
+            raise IllegalAction(
+                f"I can't read {text.strip()[:60]!r} as {self.title} notation: the actions are {names}."
+            )
+        action = {"type": kind, **_read_fields(rest, _field_specs(known[kind]))}
+        self.check_shape(action)
+        return action
+
     def replay(self, players: int, options: Mapping[str, Any], seed: int, actions: Sequence[tuple[int, Any]]) -> S:
         """The state reached by ``actions`` (seat, action) from a new game: a game record replays exactly."""
         state = self.new_game(players, options, seed)
@@ -279,6 +308,102 @@ def play_out(
         seat = engine.to_act(state)[0]
         state = engine.apply(state, seat, choose(state, seat, level, seed))
     return state
+
+
+# ---------------------------------------------------------------- generic notation
+
+_JSON_STARTS = ('"', "[", "{")
+_FIELD = re.compile(r"\s*([A-Za-z_]\w*)=")
+
+
+def _field_specs(spec: Mapping[str, Any]) -> dict[str, Any]:
+    return {name.rstrip("?"): tp for name, tp in spec.items()}
+
+
+def _is_plain_word(text: Any) -> bool:
+    """Text written as it is: no spaces, commas or '=', not empty, not starting like JSON."""
+    return (
+        isinstance(text, str)
+        and text != ""
+        and not text.startswith(_JSON_STARTS)
+        and all(ch.isprintable() and not ch.isspace() and ch not in ",=" for ch in text)
+    )
+
+
+def _as_json(value: Any) -> str:
+    """ASCII JSON: nothing in it can break a line or a word of the record."""
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+
+
+def _plain(value: Any, tp: Any) -> str | None:
+    """``value`` in the short form of its field type, or None when it has none."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | str):
+        return str(value) if _is_plain_word(str(value)) else None
+    if isinstance(value, list) and value and typing.get_origin(tp) is list:
+        items = [_plain(item, typing.get_args(tp)[0]) for item in value]
+        return None if None in items else ",".join(typing.cast(list[str], items))
+    return None
+
+
+def _read_plain(text: str, tp: Any) -> Any:
+    """The value a short-form word stands for in a field of type ``tp``."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is list:
+        return [_read_plain(item, args[0]) for item in text.split(",")]
+    options = args if origin in (typing.Union, types.UnionType) else (tp,)
+    if text == "-" and type(None) in options:
+        return None
+    if text in ("yes", "no") and bool in options:
+        return text == "yes"
+    if re.fullmatch(r"-?[0-9]+", text) and int in options:
+        return int(text)
+    return text
+
+
+def _write_value(value: Any, tp: Any) -> str:
+    """The short form when it reads back exactly (types included), else JSON."""
+    short = _plain(value, tp)
+    if short is not None and _same(_read_plain(short, tp), value):
+        return short
+    return _as_json(value)
+
+
+def _same(read: Any, value: Any) -> bool:
+    """Equal with the same JSON types (True is not 1, "1" is not 1)."""
+    return type(read) is type(value) and json.dumps(read) == json.dumps(value)
+
+
+def _read_fields(text: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """``name=value`` words as a dict, in the order written; IllegalAction on a bad text."""
+    values: dict[str, Any] = {}
+    position, end = 0, len(text.rstrip())
+    while position < end:
+        match = _FIELD.match(text, position)
+        if match is None:
+            raise IllegalAction(f"I can't read {text[position:].strip()[:40]!r}: write each field as name=value.")
+        name, position = match.group(1), match.end()
+        if name in values:
+            raise IllegalAction(f"The field {name} is written twice.")
+        values[name], position = _read_value(text, position, fields.get(name, Any))
+        if position < len(text) and not text[position].isspace():
+            raise IllegalAction(f"The {name} is followed by {text[position:][:20]!r} without a space.")
+    return values
+
+
+def _read_value(text: str, position: int, tp: Any) -> tuple[Any, int]:
+    if text.startswith(_JSON_STARTS, position):
+        try:
+            return json.JSONDecoder().raw_decode(text, position)
+        except ValueError:
+            raise IllegalAction(f"I can't read {text[position:][:40]!r} as a quoted value.") from None
+    word = re.match(r"\S*", text[position:]).group()  # type: ignore[union-attr]
+    if not word:
+        raise IllegalAction("A field has no value after its '='.")
+    return _read_plain(word, tp), position + len(word)
 
 
 # ---------------------------------------------------------------- plain data

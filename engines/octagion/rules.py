@@ -379,6 +379,17 @@ def variant_action(state: OctagionState, seat: int, text: str) -> dict[str, Any]
     return {"type": "set_variant", "cards": typed_cells(state, seat, text)}
 
 
+_CARD_WORD = re.compile(r"[A-Z][0-9]+|\*|_")
+
+
+def _variant_of_cards(text: str) -> dict[str, Any] | None:
+    """The set_variant a record line of cards writes (``S5 T7 _ *``), or None."""
+    words = text.split()
+    if not words or not all(_CARD_WORD.fullmatch(word) for word in words):
+        return None
+    return {"type": "set_variant", "cards": [None if word == "_" else word for word in words]}
+
+
 def typed_cells(state: OctagionState, seat: int, text: str) -> list[str | None]:
     """The team's variant after ``seat`` typed ``text``: the whole variant, or in party mode the
     member's own cards merged into it."""
@@ -752,6 +763,20 @@ class OctagionEngine(Game[OctagionState]):
 
     def not_your_turn(self, state: OctagionState, seat: int) -> str:
         return "you left this game"  # everyone else acts at any time
+
+    # ------------------------------------------------------------ notation (game records)
+    def notation(self, state: OctagionState, seat: int, action: Mapping[str, Any]) -> str:
+        """A variant of cards as /octagion play takes it: ``S5 T7 _ * ...`` (``_`` an empty
+        position); the rest keeps the generic form."""
+        cards = action.get("cards")
+        if action.get("type") == "set_variant" and isinstance(cards, list) and cards:
+            short = " ".join("_" if card is None else str(card) for card in cards)
+            if _variant_of_cards(short) == action:
+                return short
+        return super().notation(state, seat, action)
+
+    def parse_notation(self, state: OctagionState, seat: int, text: str) -> dict[str, Any]:
+        return _variant_of_cards(text) or super().parse_notation(state, seat, text)
 
     # ------------------------------------------------------------ actions
     def play_set_variant(self, state: OctagionState, seat: int, action: Mapping[str, Any]) -> None:

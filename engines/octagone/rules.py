@@ -320,6 +320,20 @@ class OctagoneEngine(Game[OctagoneState]):
 
     # -- actions (``apply`` has checked the shape, the end and the turn; ``state`` is a copy)
 
+    # -- notation (game records): the words of /octagone place
+
+    def notation(self, state: OctagoneState, seat: int, action: Mapping[str, Any]) -> str:
+        """The White Lady as ``C4 NE`` (box, direction); a shield as ``green NE`` or, with its
+        box given, ``green C4 NE``. Anything else keeps the generic form."""
+        words = [action.get(name) for name in ("shield", "box", "direction") if name in action]
+        short = " ".join(word for word in words if isinstance(word, str))
+        if _short_action(short) == action:
+            return short
+        return super().notation(state, seat, action)
+
+    def parse_notation(self, state: OctagoneState, seat: int, text: str) -> dict[str, Any]:
+        return _short_action(text) or super().parse_notation(state, seat, text)
+
     def play_white_lady(self, state: OctagoneState, seat: int, action: Mapping[str, Any]) -> None:
         if not state.opening:
             raise IllegalAction("The White Lady only opens the game: place a shield on the target box.")
@@ -403,6 +417,19 @@ class OctagoneEngine(Game[OctagoneState]):
     def finish(self, state: OctagoneState, outcome: Outcome) -> None:
         state.to_move = None
         super().finish(state, outcome)
+
+
+def _short_action(text: str) -> dict[str, Any] | None:
+    """The action a short notation writes (``C4 NE``, ``green NE``, ``green C4 NE``), or None."""
+    words = text.split()
+    if len(words) == 2 and words[0] in BOXES and words[1] in DIRECTIONS:
+        return {"type": "white_lady", "box": words[0], "direction": words[1]}
+    if len(words) in (2, 3) and words[0] in SHIELD_KINDS and words[-1] in DIRECTIONS:
+        if len(words) == 2:
+            return {"type": "place", "shield": words[0], "direction": words[1]}
+        if words[1] in BOXES:
+            return {"type": "place", "shield": words[0], "box": words[1], "direction": words[2]}
+    return None
 
 
 def _direction(action: Mapping[str, Any]) -> str:

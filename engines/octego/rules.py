@@ -319,6 +319,10 @@ def position_key(board: Board, to_move: int) -> str:
 # ---------------------------------------------------------------- notation
 
 
+# A move in a game record: squares joined by "-" or "x" (a capture), as Move.notation writes them.
+_PATH_NOTATION = re.compile(r"[a-h][1-8](?:[-x][a-h][1-8])+")
+
+
 def _read_squares(text: str) -> list[int]:
     tokens = [token for token in re.split(r"\s*[-x×:]\s*|\s+", text.strip().lower()) if token]
     if len(tokens) < 2:
@@ -511,6 +515,21 @@ class OctegoEngine(Game[OctegoState]):
             return []
         actions = [{"type": "move", "path": path} for path in legal_moves(state, seat)]
         return [*actions, {"type": "resign"}]
+
+    def notation(self, state: OctegoState, seat: int, action: Mapping[str, Any]) -> str:
+        """A move is its full path, ``x`` before a captured square (``c1-d2xe3``), even when it
+        was typed short (``c1-e3``): the same move, as players write it."""
+        if action.get("type") == "move" and set(action) == {"type", "path"} and isinstance(action["path"], str):
+            try:
+                return find_move(state.board, seat, action["path"]).notation
+            except IllegalAction:
+                pass  # not a move here: the generic form keeps it as it was
+        return super().notation(state, seat, action)
+
+    def parse_notation(self, state: OctegoState, seat: int, text: str) -> dict[str, Any]:
+        if _PATH_NOTATION.fullmatch(text.strip()):
+            return {"type": "move", "path": text.strip()}
+        return super().parse_notation(state, seat, text)
 
     def play_move(self, state: OctegoState, seat: int, action: Mapping[str, Any]) -> None:
         move = find_move(state.board, seat, action["path"])

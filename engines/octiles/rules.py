@@ -414,6 +414,18 @@ def _ply_of_schema_1(old: Mapping[str, Any], phase: str) -> int:
     return ply
 
 
+def _short_move(text: str) -> dict[str, Any] | None:
+    """The move a short notation writes (``D1``, ``D1 via b2.NE``), or None."""
+    words = text.split()
+    if not words or (words[0] not in STOPS and words[0] not in CIRCLES):
+        return None
+    if len(words) == 1:
+        return {"type": "move", "to": words[0]}
+    if len(words) == 3 and words[1] == "via" and "=" not in words[2]:
+        return {"type": "move", "to": words[0], "via": words[2]}
+    return None
+
+
 # ---------------------------------------------------------------- the engine
 
 _MOVE = {"to": str, "via?": str}
@@ -522,6 +534,19 @@ class OctilesEngine(Game[OctilesState]):
         return actions or [{"type": "pass"}]
 
     # -- set-up
+    # -- notation (game records)
+    def notation(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> str:
+        """A plain move as /octiles move takes it: ``D1`` or ``D1 via b2.NE``; the rest
+        (a scramble too) keeps the generic form."""
+        if action.get("type") == "move" and isinstance(action.get("to"), str):
+            short = " ".join([action["to"], *(["via", action["via"]] if isinstance(action.get("via"), str) else [])])
+            if _short_move(short) == action:
+                return short
+        return super().notation(state, seat, action)
+
+    def parse_notation(self, state: OctilesState, seat: int, text: str) -> dict[str, Any]:
+        return _short_move(text) or super().parse_notation(state, seat, text)
+
     def play_place_runners(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
         _expect(state, "runners")
         gold, teal = action["gold"].strip().upper(), action["teal"].strip().upper()
