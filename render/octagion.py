@@ -1,7 +1,9 @@
 """Octagion pictures: the round's sequence, a team's deck and variant, round results, score sheet.
 
-All pictures are at most 960 px wide; many teams make them taller, never wider. Every colour
-is paired with text (a reason tag under a penalised card, a number in each team badge).
+All pictures are 480 px wide and as tall as they need, so that on a phone (shown 360 px wide)
+the smallest text is still 11 px tall; many teams make them taller, never wider. Every colour
+is paired with text (a "-1" under a penalised card and its reason in words, a number in each
+team badge).
 The bot's message texts (lobby, round result, totals, a variant) are written here too.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import ImageDraw
 
@@ -33,9 +36,18 @@ from render import theme
 from render.narration import shared_sentence
 from render.theme import Picture
 
-WIDTH = 960
-MARGIN = 28
-GAP = 10
+WIDTH = 480  # narrow, portrait pictures: shown 360 px wide on a phone, the smallest text stays readable
+MARGIN = 16
+GAP = 6
+TEXT = theme.min_text_size(WIDTH)  # the smallest text: a capital 11 px tall once shown 360 px wide
+LABEL = TEXT + 3  # names, scores, the word's letters
+TITLE = TEXT + 7
+LINE = TEXT + 11  # the height of a line of TEXT
+CARD_W = (WIDTH - 2 * MARGIN - 7 * GAP) // 8  # eight cards across the picture
+ROW_X = (WIDTH - 8 * CARD_W - 7 * GAP) // 2
+CARD_H = 70  # a card with its letter and its number
+WORD_CARD_H = 62  # a card with its letter only
+MARK_H = 28  # the "-1" under a penalised card
 TEAM_COLOURS = (
     theme.SKY_BLUE,
     theme.ORANGE,
@@ -47,9 +59,8 @@ TEAM_COLOURS = (
     theme.WHITE,
 )
 TREATMENT_FACE = theme.BLUE
-SHORT_REASON = {"wrong letter": "WRONG", "repeated number": "REPEAT", "empty": "EMPTY"}
 RESULT_TEAMS_PER_PAGE = 10
-COMPACT_FROM_TEAMS = 4  # from this many teams, names go left of the cards to save height
+COMPACT_FROM_TEAMS = 4  # from this many teams, cards are lower to save height
 VARIATION_TITLES = {
     "alpha": "Alpha",
     "beta": "Beta",
@@ -119,13 +130,6 @@ def _team_colour(team: int) -> tuple[int, int, int]:
     return TEAM_COLOURS[team % len(TEAM_COLOURS)]
 
 
-def _badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], team: int, radius: int = 15) -> None:
-    """A team marker: an octagon in the team colour with the team number (colour never alone)."""
-    colour = _team_colour(team)
-    theme.draw_octagon(draw, centre, radius, fill=colour, outline=theme.BACKGROUND, width=1)
-    theme.centred_text(draw, centre, str(team + 1), int(radius * 1.1), theme.readable_ink(colour))
-
-
 def clock_text(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
@@ -143,35 +147,169 @@ def _variations_label(state: OctagionState) -> str:
     return " + ".join(VARIATION_TITLES[v] for v in chosen) or "Basic rules"
 
 
-def _header(draw: ImageDraw.ImageDraw, title: str, subtitle: str) -> int:
-    draw.text((MARGIN, 22), title, font=theme.font(34), fill=theme.INK)
-    draw.text((MARGIN, 66), subtitle, font=theme.font(20), fill=theme.MUTED)
-    draw.line([(MARGIN, 100), (WIDTH - MARGIN, 100)], fill=theme.GRID, width=2)
-    return 116
+# ---------------------------------------------------------------- drawing helpers (shared with the daily pictures)
 
 
-def _row_geometry(
-    count: int = 8, width: int = WIDTH - 2 * MARGIN, gap: int = GAP, max_card: int = 104
-) -> tuple[int, int]:
-    card = min(max_card, (width - gap * (count - 1)) // count)
-    start = MARGIN + (width - (card * count + gap * (count - 1))) // 2
-    return card, start
+def write(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int = TEXT,
+    fill: tuple[int, int, int] = theme.INK,
+    anchor: str = "lm",
+) -> None:
+    theme.write(draw._image, xy, text, size, fill, anchor)
 
 
-def _dashed_box(
+def wrap_text(text: str, size: int = TEXT, width: float = WIDTH - 2 * MARGIN) -> list[str]:
+    """``text`` in lines at most ``width`` px wide, broken between words; no line starts or ends
+    with a "·" separator."""
+    return list(_wrapped(text, size, width))
+
+
+@lru_cache(maxsize=512)  # measuring words costs more than drawing them, and headings recur
+def _wrapped(text: str, size: int, width: float) -> tuple[str, ...]:
+    face = theme.font(size)
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and face.getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return tuple(line.removesuffix(" ·").removeprefix("· ") for line in lines if line not in ("", "·"))
+
+
+@lru_cache(maxsize=512)
+def fit_text(text: str, size: int, width: float) -> str:
+    """``text`` cut short with "…" to fit ``width`` px (a long name must not run into a score)."""
+    face = theme.font(size)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _title_lines(title: str, subtitle: str) -> tuple[list[str], list[str]]:
+    return wrap_text(title, TITLE), wrap_text(subtitle)
+
+
+def header_height(title: str, subtitle: str) -> int:
+    titles, subtitles = _title_lines(title, subtitle)
+    return MARGIN + len(titles) * (TITLE + 12) + len(subtitles) * LINE + 22
+
+
+def draw_header(draw: ImageDraw.ImageDraw, title: str, subtitle: str) -> int:
+    """The title and a muted subtitle (each wrapped), a rule under them; returns the y below."""
+    titles, subtitles = _title_lines(title, subtitle)
+    y = MARGIN
+    for line in titles:
+        write(draw, (MARGIN, y + (TITLE + 12) / 2), line, TITLE)
+        y += TITLE + 12
+    for line in subtitles:
+        write(draw, (MARGIN, y + LINE / 2), line, TEXT, theme.MUTED)
+        y += LINE
+    draw.line([(MARGIN, y + 8), (WIDTH - MARGIN, y + 8)], fill=theme.GRID, width=2)
+    return y + 22
+
+
+def draw_lines(
+    draw: ImageDraw.ImageDraw,
+    y: float,
+    lines: Sequence[str],
+    fill: tuple[int, int, int] = theme.MUTED,
+    centred: bool = False,
+) -> float:
+    """Lines of TEXT from ``y`` (left-aligned, or centred); returns the y below them."""
+    for line in lines:
+        if centred:
+            write(draw, (WIDTH / 2, y + LINE / 2), line, TEXT, fill, "mm")
+        else:
+            write(draw, (MARGIN, y + LINE / 2), line, TEXT, fill)
+        y += LINE
+    return y
+
+
+def card_x(index: int, card: int = CARD_W, gap: int = GAP, left: int = ROW_X) -> int:
+    return left + index * (card + gap)
+
+
+def draw_letter_card(
     draw: ImageDraw.ImageDraw,
     box: tuple[int, int, int, int],
-    colour: tuple[int, int, int],
-    dash: int = 10,
-    width: int = 3,
+    letter: str,
+    number: str = "",
+    face: tuple[int, int, int] = theme.CARD_FACE,
+    ink: tuple[int, int, int] | None = None,
+    border: tuple[int, int, int] = theme.GRID,
+    border_width: int = 2,
+) -> None:
+    """A card: its letter large and, when given, its number under it (no text under TEXT)."""
+    x0, y0, x1, y1 = box
+    ink = ink or theme.readable_ink(face)
+    width, height = x1 - x0, y1 - y0
+    draw.rounded_rectangle(box, radius=6, fill=face, outline=border, width=border_width)
+    if number:
+        size = max(TEXT, min(int(height * 0.46), int(width * 0.66)))
+        write(draw, ((x0 + x1) / 2, y0 + height * 0.37), letter, size, ink, "mm")
+        write(draw, ((x0 + x1) / 2, y1 - height * 0.2), number, TEXT, ink, "mm")
+    else:
+        size = max(TEXT, min(int(height * 0.55), int(width * 0.8)))
+        write(draw, ((x0 + x1) / 2, (y0 + y1) / 2), letter, size, ink, "mm")
+
+
+def dashed_box(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: tuple[int, int, int], dash: int = 7
 ) -> None:
     x0, y0, x1, y1 = box
     for x in range(x0, x1, dash * 2):
-        draw.line([(x, y0), (min(x + dash, x1), y0)], fill=colour, width=width)
-        draw.line([(x, y1), (min(x + dash, x1), y1)], fill=colour, width=width)
+        draw.line([(x, y0), (min(x + dash, x1), y0)], fill=colour, width=3)
+        draw.line([(x, y1), (min(x + dash, x1), y1)], fill=colour, width=3)
     for y in range(y0, y1, dash * 2):
-        draw.line([(x0, y), (x0, min(y + dash, y1))], fill=colour, width=width)
-        draw.line([(x1, y), (x1, min(y + dash, y1))], fill=colour, width=width)
+        draw.line([(x0, y), (x0, min(y + dash, y1))], fill=colour, width=3)
+        draw.line([(x1, y), (x1, min(y + dash, y1))], fill=colour, width=3)
+
+
+def draw_penalty_mark(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
+    """The point a penalised card costs, under it: the reason is told in words below the row."""
+    write(draw, ((box[0] + box[2]) / 2, box[3] + MARK_H / 2 + 2), "-1", TEXT, theme.PENALTY, "mm")
+
+
+def slip_lines(positions: Sequence[dict], width: float = WIDTH - 2 * MARGIN) -> list[str]:
+    """A scored variant's penalised positions in words, by reason: "empty: D, E · wrong letter: A1"."""
+    by_reason: dict[str, list[str]] = {}
+    for position in positions:
+        if position["points"] < 0:
+            by_reason.setdefault(position["reason"], []).append(position["card"] or position["letter"])
+    text = " · ".join(f"{reason}: {', '.join(cards)}" for reason, cards in by_reason.items())
+    return wrap_text(text, TEXT, width) if text else []
+
+
+def _badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], team: int, radius: int = 15) -> None:
+    """A team marker: an octagon in the team colour with the team number (colour never alone)."""
+    colour = _team_colour(team)
+    theme.draw_octagon(draw, centre, radius, fill=colour, outline=theme.BACKGROUND, width=1)
+    write(draw, centre, str(team + 1), TEXT, theme.readable_ink(colour), "mm")
+
+
+def _team_line(
+    draw: ImageDraw.ImageDraw,
+    y: float,
+    state: OctagionState,
+    names: Sequence[str],
+    team: int,
+    extra: str = "",
+    right: str = "",
+    right_fill: tuple[int, int, int] = theme.INK,
+) -> None:
+    """A line from ``y``: the team's badge, its name (cut to fit) and ``extra``, ``right`` at the right edge."""
+    middle = y + LINE / 2
+    _badge(draw, (MARGIN + 15, middle), team)
+    room = WIDTH - 2 * MARGIN - 40 - theme.font(LABEL).getlength(extra)
+    if right:
+        room -= theme.font(LABEL).getlength(right) + 12
+        write(draw, (WIDTH - MARGIN, middle), right, LABEL, right_fill, "rm")
+    write(draw, (MARGIN + 40, middle), fit_text(team_name(state, names, team), LABEL, room) + extra, LABEL)
 
 
 def _star(
@@ -193,14 +331,14 @@ def _treatment_card(
     border: tuple[int, int, int] = theme.GRID,
     border_width: int = 2,
 ) -> None:
-    """A blue Treatment Card: a white star and, when big enough, the word "wild"."""
+    """A blue Treatment Card: a white star and, when tall enough, the word "wild"."""
     x0, y0, x1, y1 = box
-    draw.rounded_rectangle(box, radius=max(4, (x1 - x0) // 8), fill=TREATMENT_FACE, outline=border, width=border_width)
+    draw.rounded_rectangle(box, radius=6, fill=TREATMENT_FACE, outline=border, width=border_width)
     height = y1 - y0
-    big = height >= 70
-    _star(draw, ((x0 + x1) / 2, y0 + height * (0.42 if big else 0.5)), min(x1 - x0, height) * 0.3, theme.WHITE)
-    if big:
-        theme.centred_text(draw, ((x0 + x1) / 2, y1 - height * 0.15), "wild", int(height * 0.17), theme.WHITE)
+    tall = height >= 66
+    _star(draw, ((x0 + x1) / 2, y0 + height * (0.37 if tall else 0.5)), min(x1 - x0, height) * 0.3, theme.WHITE)
+    if tall:
+        write(draw, ((x0 + x1) / 2, y1 - height * 0.2), "wild", TEXT, theme.WHITE, "mm")
 
 
 def _draw_cell(
@@ -209,15 +347,18 @@ def _draw_cell(
     cell: str | None,
     border: tuple[int, int, int] = theme.GRID,
     border_width: int = 2,
-    face: tuple[int, int, int] = theme.CARD_FACE,
 ) -> None:
     """One variant position: a letter card, a Treatment Card ("*" on blue) or a dashed empty slot."""
     if cell is None:
-        _dashed_box(draw, box, theme.MUTED)
+        dashed_box(draw, box, theme.MUTED)
     elif cell == TREATMENT:
         _treatment_card(draw, box, border, border_width)
     else:
-        theme.draw_card(draw, box, cell[0], cell[1:], face=face, border=border, border_width=border_width)
+        draw_letter_card(draw, box, cell[0], cell[1:], border=border, border_width=border_width)
+
+
+def _picture(image, description: str, filename: str) -> Picture:
+    return Picture(theme.to_picture(image, description).png, description, filename)
 
 
 # ---------------------------------------------------------------- round picture
@@ -240,49 +381,31 @@ def render_round(
     distinct = len(set(state.words)) > 1
     if not distinct:
         teams = teams[:1]
-    compact = len(teams) >= COMPACT_FROM_TEAMS  # names left of the cards, to save height
-    label_w = 220 if compact else 0
-    card_w, start = _row_geometry(
-        width=WIDTH - 2 * MARGIN - label_w, max_card=104 if len(teams) <= 2 else (72 if compact else 84)
-    )
-    start += label_w
-    card_h = int(card_w * 1.25)
-    label_h = 40 if distinct and not compact else 0
-    row_h = label_h + card_h + (16 if compact else 22)
-    top = 116
-    height = top + len(teams) * row_h + 70
-    image, draw = theme.canvas(WIDTH, height)
+    card_h = WORD_CARD_H - (8 if len(teams) >= COMPACT_FROM_TEAMS else 0)
+    label_h = LINE + 4 if distinct else 0
+    row_h = label_h + card_h + 14
     clock = clock_text(state.seconds)
     countdown = ""
     if state.countdown is not None and has(state, "gamma"):
-        card = COUNTDOWN_CARDS[state.countdown]
-        countdown = f" · Countdown level {card.level}"
-    _header(
-        draw, f"Octagion · Round {state.round} of {rounds}", f"{_variations_label(state)} · time {clock}{countdown}"
+        countdown = f" · Countdown level {COUNTDOWN_CARDS[state.countdown].level}"
+    title = f"Octagion · Round {state.round} of {rounds}"
+    subtitle = f"{_variations_label(state)} · time {clock}{countdown}"
+    over = state.phase != "playing" or state.over
+    footer = wrap_text(
+        "This round is over." if over else "Build your variant: one card per letter, eight different numbers."
     )
-    y = top
+    top = header_height(title, subtitle)
+    image, draw = theme.canvas(WIDTH, top + len(teams) * row_h + len(footer) * LINE + MARGIN)
+    y = draw_header(draw, title, subtitle)
     for t in teams:
-        if compact:
-            _badge(draw, (MARGIN + 15, y + 24), t)
-            draw.text((MARGIN + 38, y + 12), team_name(state, names, t, limit=15), font=theme.font(21), fill=theme.INK)
-            draw.text((MARGIN + 38, y + 42), f"word {state.word_refs[t]}", font=theme.font(17), fill=theme.MUTED)
-        elif distinct:
-            _badge(draw, (MARGIN + 15, y + 16), t)
-            draw.text(
-                (MARGIN + 40, y + 4),
-                f"{team_name(state, names, t)} · word {state.word_refs[t]}",
-                font=theme.font(22),
-                fill=theme.INK,
-            )
+        if distinct:
+            _team_line(draw, y, state, names, t, f" · word {state.word_refs[t]}")
         y += label_h
         for index, letter in enumerate(state.words[t]):
-            x = start + index * (card_w + GAP)
-            theme.draw_card(draw, (x, y, x + card_w, y + card_h), letter)
-        y += card_h + (16 if compact else 22)
-    footer = "Build your variant: one card per letter, eight different numbers."
-    if state.phase != "playing" or state.over:
-        footer = "This round is over."
-    theme.centred_text(draw, (WIDTH / 2, height - 36), footer, 20, theme.MUTED)
+            x = card_x(index)
+            draw_letter_card(draw, (x, y, x + CARD_W, y + card_h), letter)
+        y += card_h + 14
+    draw_lines(draw, y, footer, centred=True)
     words = (
         "; ".join(f"{team_name(state, names, t)}: {state.words[t]}" for t in teams)
         if distinct
@@ -295,7 +418,7 @@ def render_round(
     treatments = _treatment_summary(state, names)
     if treatments:
         description += f" Treatment Cards left: {treatments}."
-    return Picture(theme.to_picture(image, description).png, description, f"octagion-round-{state.round}.png")
+    return _picture(image, description, f"octagion-round-{state.round}.png")
 
 
 def _treatment_summary(state: OctagionState, names: Sequence[str]) -> str:
@@ -306,62 +429,56 @@ def _treatment_summary(state: OctagionState, names: Sequence[str]) -> str:
 
 # ---------------------------------------------------------------- deck picture
 
+DECK_CARD_H = 62
+NUMBER_H = 36  # a column's number above its cards
+SMALL_TREATMENT = (36, 52)  # the Treatment Cards a deck holds
+IN_BAND = 26  # the green "IN" band over the number of a card in the variant
+
 
 def render_deck(state: OctagionState, names: Sequence[str], viewer: int | None) -> Picture:
     """A team's 48 cards in 8 columns by number (private: drawn with highlights for ``viewer``).
 
     Cards whose letter the team's word needs are bright; others are dimmed. Cards already in
-    the variant carry a green "IN" tag. In party mode, the viewer's own numbers are marked.
+    the variant carry a green "IN" band (the column says their number). In party mode, the
+    viewer's own numbers are marked.
     """
     team = None if viewer is None else team_of(state, viewer)
     word = state.words[team] if team is not None else ""
     variant = state.variants[team] if team is not None else []
     mine = set(party_numbers(state, viewer)) if viewer is not None else set(range(1, 9))
-    column_w = (WIDTH - 2 * MARGIN - 7 * GAP) // 8
-    card_h = 88
-    top = 150
-    height = top + 6 * (card_h + 8) + 110
-    image, draw = theme.canvas(WIDTH, height)
     owner = team_name(state, names, team) if team is not None else "Octagion"
+    title = f"Deck · {owner}"
     subtitle = f"Needed letters bright · word {word}" if word else "All 48 cards, by number"
-    _header(draw, f"Deck · {owner}", subtitle)
-    for number, letters in DECK_TABLE.items():
-        x = MARGIN + (number - 1) * (column_w + GAP)
-        header_fill = theme.HIGHLIGHT if number in mine and state.options["party"] else theme.PANEL
-        draw.rounded_rectangle((x, 112, x + column_w, 144), radius=8, fill=header_fill)
-        theme.centred_text(draw, (x + column_w / 2, 128), str(number), 24, theme.readable_ink(header_fill))
-        for row, letter in enumerate(sorted(letters)):
-            y = top + row * (card_h + 8)
-            card = f"{letter}{number}"
-            needed = not word or letter in word
-            face = theme.CARD_FACE if needed else theme.PANEL
-            ink = theme.DARK_INK if needed else theme.MUTED
-            in_use = card in variant
-            theme.draw_card(
-                draw,
-                (x, y, x + column_w, y + card_h),
-                letter,
-                str(number),
-                face=face,
-                ink=ink,
-                border=theme.GOOD if in_use else theme.GRID,
-                border_width=5 if in_use else 2,
-            )
-            if in_use:
-                draw.rounded_rectangle((x + column_w - 34, y + 4, x + column_w - 4, y + 24), radius=5, fill=theme.GOOD)
-                theme.centred_text(draw, (x + column_w - 19, y + 14), "IN", 14, theme.WHITE)
-    y = top + 6 * (card_h + 8) + 14
     left = state.treatments[team] if team is not None else 0
-    for k in range(left):
-        box = (MARGIN + k * 58, y, MARGIN + k * 58 + 48, y + 64)
-        _treatment_card(draw, box)
+    per_row = (WIDTH - 2 * MARGIN + GAP) // (SMALL_TREATMENT[0] + GAP)
+    treatment_rows = -(-left // per_row)
+    top = header_height(title, subtitle)
+    cards_top = top + NUMBER_H + GAP
+    cards_bottom = cards_top + 6 * (DECK_CARD_H + GAP)
+    height = cards_bottom + 8 + LINE + treatment_rows * (SMALL_TREATMENT[1] + GAP) + MARGIN
+    image, draw = theme.canvas(WIDTH, height)
+    draw_header(draw, title, subtitle)
+    for number, letters in DECK_TABLE.items():
+        x = card_x(number - 1)
+        header_fill = theme.HIGHLIGHT if number in mine and state.options["party"] else theme.PANEL
+        draw.rounded_rectangle((x, top, x + CARD_W, top + NUMBER_H), radius=6, fill=header_fill)
+        write(draw, (x + CARD_W / 2, top + NUMBER_H / 2), str(number), LABEL, theme.readable_ink(header_fill), "mm")
+        for row, letter in enumerate(sorted(letters)):
+            y = cards_top + row * (DECK_CARD_H + GAP)
+            _deck_card(draw, (x, y, x + CARD_W, y + DECK_CARD_H), letter, number, word, f"{letter}{number}" in variant)
     used = (
         state.history
         and team is not None
         and sum((h["results"][team] or {}).get("treatment_used", 0) for h in state.history)
     )
     label = f"Treatment Cards left: {left}" + (f" (used {used})" if used else "")
-    draw.text((MARGIN + max(left, 0) * 58 + (12 if left else 0), y + 18), label, font=theme.font(22), fill=theme.INK)
+    y = cards_bottom + 8
+    write(draw, (MARGIN, y + LINE / 2), label)
+    y += LINE
+    for k in range(left):
+        row, column = divmod(k, per_row)
+        x, top_y = MARGIN + column * (SMALL_TREATMENT[0] + GAP), y + row * (SMALL_TREATMENT[1] + GAP)
+        _treatment_card(draw, (x, top_y, x + SMALL_TREATMENT[0], top_y + SMALL_TREATMENT[1]))
     party = ""
     if state.options["party"] and viewer is not None:
         party = " You place numbers " + ", ".join(map(str, sorted(mine))) + "."
@@ -371,43 +488,64 @@ def render_deck(state: OctagionState, names: Sequence[str], viewer: int | None) 
         + f"In the variant: {', '.join(c for c in variant if c and c != TREATMENT) or 'nothing yet'}. "
         f"Treatment Cards left: {left}.{party}"
     )
-    return Picture(theme.to_picture(image, description).png, description, "octagion-deck.png")
+    return _picture(image, description, "octagion-deck.png")
+
+
+def _deck_card(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], letter: str, number: int, word: str, in_use: bool
+) -> None:
+    needed = not word or letter in word
+    face, ink = (theme.CARD_FACE, theme.DARK_INK) if needed else (theme.PANEL, theme.MUTED)
+    border = {"border": theme.GOOD, "border_width": 4} if in_use else {}
+    draw_letter_card(draw, box, letter, str(number), face=face, ink=ink, **border)
+    if in_use:
+        x0, _, x1, y1 = box
+        draw.rounded_rectangle((x0, y1 - IN_BAND, x1, y1), radius=6, fill=theme.GOOD)
+        write(draw, ((x0 + x1) / 2, y1 - IN_BAND / 2), "IN", TEXT, theme.WHITE, "mm")
 
 
 # ---------------------------------------------------------------- variant picture
 
 
 def render_variant(state: OctagionState, names: Sequence[str], viewer: int) -> Picture:
-    """The viewer's team variant: 8 slots under the sequence's letters; empty slots dashed."""
+    """The viewer's team variant: 8 slots under the sequence's letters; empty slots dashed,
+    cards that will cost a point framed, marked "-1" and named with their reason."""
     team = team_of(state, viewer)
     word = state.words[team]
     variant = state.variants[team]
-    card_w, start = _row_geometry()
-    card_h = int(card_w * 1.25)
-    height = 116 + 40 + card_h + 70
-    image, draw = theme.canvas(WIDTH, height)
-    _header(
-        draw,
-        f"Variant · {team_name(state, names, team)}",
-        f"Round {state.round} · word {word} · Treatment Cards left {state.treatments[team]}",
-    )
     slips = _slips(variant, word)
-    for index, cell in enumerate(variant):
-        x = start + index * (card_w + GAP)
-        theme.centred_text(draw, (x + card_w / 2, 134), word[index], 26, theme.HIGHLIGHT)
-        slip = slips.get(index)
-        border = {"border": theme.PENALTY, "border_width": 6} if slip else {}
-        _draw_cell(draw, (x, 156, x + card_w, 156 + card_h), cell, **border)
-        if slip:
-            theme.centred_text(draw, (x + card_w / 2, 156 + card_h + 16), SHORT_REASON[slip], 16, theme.PENALTY)
     placed = sum(cell is not None for cell in variant)
-    footer = f"{placed} of 8 positions filled" + (f" · {_count(len(slips), 'slip')} (-1 each)" if slips else "")
-    theme.centred_text(draw, (WIDTH / 2, height - 26), footer, 20, theme.PENALTY if slips else theme.MUTED)
+    title = f"Variant · {team_name(state, names, team)}"
+    subtitle = f"Round {state.round} · word {word} · Treatment Cards left {state.treatments[team]}"
+    summary = f"{placed} of 8 positions filled" + (f" · {_count(len(slips), 'slip')}, -1 each" if slips else "")
+    reasons = slip_lines(
+        [
+            {"points": -1, "reason": reason, "card": variant[index], "letter": word[index]}
+            for index, reason in slips.items()
+        ]
+    )
+    footer = wrap_text(summary) + reasons
+    top = header_height(title, subtitle)
+    cards_top = top + LINE
+    height = cards_top + CARD_H + (MARK_H if slips else 8) + len(footer) * LINE + MARGIN
+    image, draw = theme.canvas(WIDTH, height)
+    draw_header(draw, title, subtitle)
+    for index, cell in enumerate(variant):
+        x = card_x(index)
+        write(draw, (x + CARD_W / 2, top + LINE / 2 - 4), word[index], LABEL, theme.HIGHLIGHT, "mm")
+        box = (x, cards_top, x + CARD_W, cards_top + CARD_H)
+        border = {"border": theme.PENALTY, "border_width": 5} if index in slips else {}
+        _draw_cell(draw, box, cell, **border)
+        if index in slips:
+            draw_penalty_mark(draw, box)
+    y = cards_top + CARD_H + (MARK_H if slips else 8)
+    y = draw_lines(draw, y, footer[: len(footer) - len(reasons)], theme.PENALTY if slips else theme.MUTED, True)
+    draw_lines(draw, y, reasons, theme.PENALTY, True)
     description = (
         f"Variant of {team_name(state, names, team)} for {word}: {variant_text(variant)}. {placed} of 8 filled."
         + (f" {_slips_sentence(variant, slips)}" if slips else "")
     )
-    return Picture(theme.to_picture(image, description).png, description, "octagion-variant.png")
+    return _picture(image, description, "octagion-variant.png")
 
 
 # ---------------------------------------------------------------- round result picture
@@ -420,35 +558,55 @@ def result_pages(state: OctagionState, round_number: int | None = None) -> int:
     return max(1, -(-teams // RESULT_TEAMS_PER_PAGE))
 
 
-def _draw_result_cards(
-    draw: ImageDraw.ImageDraw, positions: list[dict], x0: int, y: int, card_w: int, card_h: int, tag_size: int
-) -> None:
+def _draw_result_cards(draw: ImageDraw.ImageDraw, positions: list[dict], y: int, card_h: int) -> None:
     for index, position in enumerate(positions):
-        x = x0 + index * (card_w + GAP)
-        box = (x, y, x + card_w, y + card_h)
+        x = card_x(index)
+        box = (x, y, x + CARD_W, y + card_h)
         penalised = position["points"] < 0
         if position["card"] is None:
-            _dashed_box(draw, box, theme.PENALTY)
-            theme.centred_text(
-                draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), position["letter"], card_h // 3, theme.MUTED
-            )
+            dashed_box(draw, box, theme.PENALTY)
+            write(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), position["letter"], LABEL, theme.MUTED, "mm")
         else:
-            _draw_cell(
-                draw,
-                box,
-                position["card"],
-                border=theme.PENALTY if penalised else theme.GRID,
-                border_width=6 if penalised else 2,
-            )
+            border = {"border": theme.PENALTY, "border_width": 5} if penalised else {}
+            _draw_cell(draw, box, position["card"], **border)
         if penalised:
-            theme.centred_text(
-                draw, (x + card_w / 2, y + card_h + 14), SHORT_REASON[position["reason"]], tag_size, theme.PENALTY
-            )
+            draw_penalty_mark(draw, box)
 
 
 def _score_label(result: dict) -> str:
     got_it = f"Got it! {result['got_it_points']:+d}  " if result["got_it"] else ""
     return f"{got_it}{result['score']} pts"
+
+
+def _solution_title(word: str, info: dict) -> list[str]:
+    count = info["count"]
+    if info["solution"]:
+        title = f"{word}: one solution of {count}" if count != 1 else f"{word}: the only solution"
+    else:
+        title = f"{word}: no solution without Treatment Cards (needs {info['best'].count(TREATMENT)})"
+    return wrap_text(title)
+
+
+NOTHING_PLACED = "nothing placed: 8 empty, -1 each"
+
+
+def _result_block_height(positions: list[dict], card_h: int) -> int:
+    """A team's block: its line, then its cards, "-1" marks and slips in words (or one line when
+    nothing was placed: eight empty slots would only repeat the word)."""
+    if all(position["card"] is None for position in positions):
+        return 2 * LINE + 18
+    reasons = slip_lines(positions)
+    return LINE + 4 + card_h + (MARK_H if reasons else 0) + len(reasons) * LINE + 14
+
+
+def _draw_result_block(draw: ImageDraw.ImageDraw, y: int, positions: list[dict], card_h: int) -> None:
+    """What ``_result_block_height`` makes room for, under the team's line at ``y``."""
+    y += LINE + 4
+    if all(position["card"] is None for position in positions):
+        draw_lines(draw, y, [NOTHING_PLACED], theme.PENALTY)
+        return
+    _draw_result_cards(draw, positions, y, card_h)
+    draw_lines(draw, y + card_h + MARK_H, slip_lines(positions), theme.PENALTY)
 
 
 def render_round_result(
@@ -470,73 +628,46 @@ def render_round_result(
     ranked.sort(key=lambda t: (-record["results"][t]["score"], t))
     pages = max(1, -(-len(ranked) // RESULT_TEAMS_PER_PAGE))
     teams = ranked[page * RESULT_TEAMS_PER_PAGE : (page + 1) * RESULT_TEAMS_PER_PAGE]
-    compact = len(ranked) >= COMPACT_FROM_TEAMS
-    label_w = 220 if compact else 0
-    card_w, start = _row_geometry(width=WIDTH - 2 * MARGIN - label_w, max_card=80 if compact else 96)
-    start += label_w
-    card_h = int(card_w * 1.2)
-    tag_h = 24
-    row_h = (0 if compact else 40) + card_h + tag_h + 16
+    card_h = CARD_H - (10 if len(ranked) >= COMPACT_FROM_TEAMS else 0)
+    blocks = {t: _result_block_height(record["results"][t]["positions"], card_h) for t in teams}
     words = {record["words"][t] for t in teams}
     solutions = {word: info for word, info in record["solutions"].items() if word in words}
-    sol_card = 58
-    as_text = len(solutions) > 2  # many words (Epsilon): one text line each instead of cards
-    sol_h = len(solutions) * 34 + 10 if as_text else len(solutions) * (sol_card + 58)
-    height = 116 + len(teams) * row_h + 24 + sol_h + 10
-    image, draw = theme.canvas(WIDTH, height)
+    as_text = len(solutions) > 2  # many words (Epsilon): each solution a line of text instead of cards
+    titles = {word: _solution_title(word, info) for word, info in solutions.items()}
+    solutions_h = sum(len(lines) * LINE + (LINE + 8 if as_text else CARD_H + 12) for lines in titles.values())
     ending = (
         "Got it! called by " + team_name(state, names, record["got_it_team"])
         if record["got_it_team"] is not None
         else f"time up ({clock_text(record['seconds'])})"
     )
     page_label = f" · page {page + 1} of {pages}" if pages > 1 else ""
-    _header(draw, f"Round {record['round']} result{page_label}", ending)
-    y = 116
+    title = f"Round {record['round']} result{page_label}"
+    top = header_height(title, ending)
+    image, draw = theme.canvas(WIDTH, top + sum(blocks.values()) + 12 + solutions_h + MARGIN)
+    y = draw_header(draw, title, ending)
     several_words = len(set(record["words"])) > 1
     for t in teams:
         result = record["results"][t]
         colour = theme.GOOD if result["penalties"] == 0 else theme.INK
-        _badge(draw, (MARGIN + 15, y + 17), t)
-        if compact:
-            draw.text((MARGIN + 38, y + 4), team_name(state, names, t, limit=15), font=theme.font(21), fill=theme.INK)
-            if several_words:
-                draw.text((MARGIN + 38, y + 32), record["words"][t], font=theme.font(17), fill=theme.MUTED)
-            draw.text(
-                (MARGIN + 38, y + (58 if several_words else 38)), _score_label(result), font=theme.font(24), fill=colour
-            )
-        else:
-            label = team_name(state, names, t) + (f" · {record['words'][t]}" if several_words else "")
-            draw.text((MARGIN + 40, y + 4), label, font=theme.font(24), fill=theme.INK)
-            draw.text((WIDTH - MARGIN, y + 2), _score_label(result), font=theme.font(28), anchor="ra", fill=colour)
-            y += 40
-        _draw_result_cards(draw, result["positions"], start, y, card_w, card_h, 16 if compact else 19)
-        y += card_h + tag_h + 16
+        extra = f" · {record['words'][t]}" if several_words else ""
+        _team_line(draw, y, state, names, t, extra, _score_label(result), colour)
+        _draw_result_block(draw, y, result["positions"], card_h)
+        y += blocks[t]
     draw.line([(MARGIN, y), (WIDTH - MARGIN, y)], fill=theme.GRID, width=2)
-    y += 16
+    y += 12
     for word, info in solutions.items():
-        count = info["count"]
-        if info["solution"]:
-            title = f"{word}: one solution of {count}" if count != 1 else f"{word}: the only solution"
-        else:
-            need = info["best"].count(TREATMENT)
-            title = f"{word}: no solution without Treatment Cards (needs {need})"
+        y = draw_lines(draw, y, titles[word])
+        cells = info["solution"] or info["best"]
         if as_text:
-            cards = " ".join("*" if cell == TREATMENT else cell for cell in info["solution"] or info["best"])
-            draw.text((MARGIN, y), f"{title}:  {cards}", font=theme.font(20), fill=theme.INK)
-            y += 34
+            y = draw_lines(draw, y, [" ".join(cells)], theme.INK) + 8
             continue
-        draw.text((MARGIN, y), title, font=theme.font(22), fill=theme.INK)
-        y += 32
-        for index, cell in enumerate(info["solution"] or info["best"]):
-            x = MARGIN + index * (sol_card + 8)
-            _draw_cell(draw, (x, y, x + sol_card, y + sol_card + 8), cell)
-        y += sol_card + 26
+        for index, cell in enumerate(cells):
+            _draw_cell(draw, (card_x(index), y, card_x(index) + CARD_W, y + CARD_H), cell)
+        y += CARD_H + 12
     description = _result_description(state, names, record, teams, solutions) + (
         f" Page {page + 1} of {pages}." if pages > 1 else ""
     )
-    return Picture(
-        theme.to_picture(image, description).png, description, f"octagion-result-{record['round']}-{page + 1}.png"
-    )
+    return _picture(image, description, f"octagion-result-{record['round']}-{page + 1}.png")
 
 
 def _result_description(
@@ -563,66 +694,85 @@ def _result_description(
 
 # ---------------------------------------------------------------- score sheet
 
+SHEET_LINE = LINE + 4
+ROUNDS_PER_LINE = 8  # a team's round scores wrap after this many columns
+SHEET_COLUMNS_X = MARGIN + 52  # where the badge, the name and the round columns start
+
+
+def _round_x(k: int) -> float:
+    column = (WIDTH - MARGIN - 8 - SHEET_COLUMNS_X) / ROUNDS_PER_LINE
+    return SHEET_COLUMNS_X + (k % ROUNDS_PER_LINE + 0.5) * column
+
 
 def render_scoresheet(state: OctagionState, names: Sequence[str], viewer: int | None = None) -> Picture:
-    """Teams x rounds with totals, ranked; the winner's row highlighted with a gold band and a star."""
+    """Teams ranked, each a band: rank, name and total, then its score in every round (R1, R2 ...
+    columns, wrapping after eight); the winner's band gold with a star."""
     rounds = state.options["rounds"]
     keys = [(team_active(state, t), state.totals[t]) for t in range(state.team_count)]
     ranks = [1 + sum(other > key for other in keys) for key in keys]
     order = sorted(range(state.team_count), key=lambda t: (ranks[t], t))
-    rank_w, name_w, total_w = 56, 230, 90
-    round_w = (WIDTH - 2 * MARGIN - rank_w - name_w - total_w) // rounds
-    font_size = 20 if round_w >= 40 else 16
-    row_h = 44
-    top = 116
-    height = top + (len(order) + 1) * row_h + 50
-    image, draw = theme.canvas(WIDTH, height)
+    round_lines = -(-rounds // ROUNDS_PER_LINE)
+    band = 8 + SHEET_LINE * (1 + round_lines)
     over = state.over
-    _header(
-        draw,
-        "Octagion · final scores" if over else "Octagion · scores so far",
-        f"{len(state.history)} of {rounds} rounds · {_variations_label(state)}",
-    )
-    columns_x = MARGIN + rank_w + name_w
-    draw.text((MARGIN + rank_w, top + row_h / 2), "Team", font=theme.font(20), fill=theme.MUTED, anchor="lm")
+    winners = [team_name(state, names, t) for t in order if ranks[t] == 1]
+    verdict = ("Winner: " if len(winners) == 1 else "Shared win: ") + ", ".join(winners)
+    verdict_lines = wrap_text(verdict, LABEL) if over else []
+    title = "Octagion · final scores" if over else "Octagion · scores so far"
+    subtitle = f"{len(state.history)} of {rounds} rounds · {_variations_label(state)}"
+    top = header_height(title, subtitle)
+    bands_top = top + SHEET_LINE * (1 + round_lines)
+    height = bands_top + len(order) * (band + 4) + len(verdict_lines) * (LABEL + 12) + 8 + MARGIN
+    image, draw = theme.canvas(WIDTH, height)
+    draw_header(draw, title, subtitle)
+    write(draw, (SHEET_COLUMNS_X, top + SHEET_LINE / 2), "Team", TEXT, theme.MUTED)
+    write(draw, (WIDTH - MARGIN - 8, top + SHEET_LINE / 2), "Total", TEXT, theme.MUTED, "rm")
     for k in range(rounds):
-        theme.centred_text(
-            draw, (columns_x + (k + 0.5) * round_w, top + row_h / 2), f"R{k + 1}", font_size, theme.MUTED
-        )
-    theme.centred_text(draw, (WIDTH - MARGIN - total_w / 2, top + row_h / 2), "Total", 20, theme.MUTED)
+        y = top + SHEET_LINE * (1 + k // ROUNDS_PER_LINE) + SHEET_LINE / 2
+        write(draw, (_round_x(k), y), f"R{k + 1}", TEXT, theme.MUTED, "mm")
     for line, t in enumerate(order):
-        y = top + (line + 1) * row_h
+        y = bands_top + line * (band + 4)
         winner = over and ranks[t] == 1
         fill = theme.HIGHLIGHT if winner else (theme.PANEL if line % 2 == 0 else theme.BACKGROUND)
+        _score_band(draw, (y, y + band), fill, winner, ranks[t], team_name(state, names, t), t)
         ink = theme.readable_ink(fill)
-        draw.rounded_rectangle((MARGIN, y + 2, WIDTH - MARGIN, y + row_h - 2), radius=8, fill=fill)
-        if winner:
-            _star(draw, (MARGIN + 16, y + row_h / 2), 13, ink, points=5)
-        theme.centred_text(draw, (MARGIN + rank_w / 2 + (8 if winner else 0), y + row_h / 2), str(ranks[t]), 22, ink)
-        _badge(draw, (MARGIN + rank_w + 14, y + row_h / 2), t, radius=13)
-        draw.text(
-            (MARGIN + rank_w + 34, y + row_h / 2),
-            team_name(state, names, t, limit=18),
-            font=theme.font(20),
-            fill=ink,
-            anchor="lm",
-        )
+        write(draw, (WIDTH - MARGIN - 8, y + 4 + SHEET_LINE / 2), str(state.totals[t]), LABEL + 2, ink, "rm")
         for k, record in enumerate(state.history):
             result = record["results"][t]
-            text = "-" if result is None else str(result["score"])
-            theme.centred_text(draw, (columns_x + (k + 0.5) * round_w, y + row_h / 2), text, font_size, ink)
-        theme.centred_text(draw, (WIDTH - MARGIN - total_w / 2, y + row_h / 2), str(state.totals[t]), 24, ink)
-    winners = [team_name(state, names, t) for t in order if ranks[t] == 1]
-    if over:
-        verdict = ("Winner: " if len(winners) == 1 else "Shared win: ") + ", ".join(winners)
-        theme.centred_text(draw, (WIDTH / 2, height - 28), verdict, 22, theme.HIGHLIGHT)
+            middle = y + 4 + SHEET_LINE * (1 + k // ROUNDS_PER_LINE) + SHEET_LINE / 2
+            write(draw, (_round_x(k), middle), "-" if result is None else str(result["score"]), TEXT, ink, "mm")
+    y = bands_top + len(order) * (band + 4) + 8
+    for verdict_line in verdict_lines:
+        write(draw, (WIDTH / 2, y + (LABEL + 12) / 2), verdict_line, LABEL, theme.HIGHLIGHT, "mm")
+        y += LABEL + 12
     standings = ", ".join(f"{ranks[t]}. {team_name(state, names, t)} {state.totals[t]}" for t in order)
     description = (
         f"{_last_action(state, names)}Octagion scores after {len(state.history)} of {rounds} rounds: {standings}."
     )
     if over:
-        description += (" Winner: " if len(winners) == 1 else " Shared win: ") + ", ".join(winners) + "."
-    return Picture(theme.to_picture(image, description).png, description, "octagion-scores.png")
+        description += f" {verdict}."
+    return _picture(image, description, "octagion-scores.png")
+
+
+def _score_band(
+    draw: ImageDraw.ImageDraw,
+    rows: tuple[int, int],
+    fill: tuple[int, int, int],
+    winner: bool,
+    rank: int,
+    name: str,
+    team: int,
+) -> None:
+    """A team's band on the score sheet and its first line: a star for a winner, the rank, badge, name."""
+    top, bottom = rows
+    ink = theme.readable_ink(fill)
+    draw.rounded_rectangle((MARGIN, top, WIDTH - MARGIN, bottom), radius=8, fill=fill)
+    middle = top + 4 + SHEET_LINE / 2
+    if winner:
+        _star(draw, (MARGIN + 15, middle), 11, ink, points=5)
+    write(draw, (MARGIN + (37 if winner else 26), middle), str(rank), LABEL, ink, "mm")
+    _badge(draw, (SHEET_COLUMNS_X + 15, middle), team)
+    room = WIDTH - MARGIN - 8 - 70 - (SHEET_COLUMNS_X + 36)
+    write(draw, (SHEET_COLUMNS_X + 36, middle), fit_text(name, LABEL, room), LABEL, ink)
 
 
 # ---------------------------------------------------------------- message text (names come ready for it)

@@ -2,8 +2,10 @@
 penalties and one solution (private), and a day's board (rank, name, answer, score, time,
 streak).
 
-Names in pictures come plain; names in texts come ready for message text (trimmed, escaped).
-Every penalised card carries its reason in words, never colour alone.
+The pictures share the Octagion pictures' width, text sizes and cards (``render.octagion``):
+480 px wide, so their smallest text reads on a phone. Names in pictures come plain; names in
+texts come ready for message text (trimmed, escaped). Every penalised card carries its reason
+in words, never colour alone.
 """
 
 from __future__ import annotations
@@ -15,20 +17,45 @@ from PIL import ImageDraw
 
 from engines.octagion import COUNTDOWN_SECONDS, DECK_TABLE, DailyEntry, DailyScore
 from render import theme
-from render.octagion import SHORT_REASON, clock_text, variant_text
+from render.octagion import (
+    CARD_H,
+    CARD_W,
+    GAP,
+    LABEL,
+    LINE,
+    MARGIN,
+    MARK_H,
+    TEXT,
+    TITLE,
+    WIDTH,
+    WORD_CARD_H,
+    card_x,
+    clock_text,
+    dashed_box,
+    draw_header,
+    draw_letter_card,
+    draw_lines,
+    draw_penalty_mark,
+    fit_text,
+    header_height,
+    slip_lines,
+    variant_text,
+    wrap_text,
+    write,
+)
 from render.theme import Picture
 
-WIDTH = 960
-MARGIN = 28
-GAP = 10
-BOARD_ROWS = 15  # members drawn on a board picture; the text lists as many
-ROW_H = 58
-TILE = 40  # a card of a board row
 NAME_LIMIT = 16
-WORD_CARD = 96  # the puzzle's letter cards
-DECK_CARD_H = 48
-DECK_H = 38 + 6 * (DECK_CARD_H + 6)  # a column's number, then its six cards
-ANSWER_ROW_H = 150  # "Your answer so far" and its cards
+SOLUTION_CARD_H = 62  # a solution's cards, a little lower than the answer's
+BOARD_ROWS = 15  # members drawn on a board picture; the text lists as many
+ROW_H = 78  # a board row: the member's line, then their answer as tiles
+TILE = (46, 34)  # a card of a board row: "S5" on one line
+TILE_GAP = 4
+TILES_X = WIDTH - MARGIN - 8 - (8 * TILE[0] + 7 * TILE_GAP)
+MORE_H = LINE + 2  # "… and 9 more"
+DECK_TILE_H = 40
+DECK_H = LINE + 6 * (DECK_TILE_H + GAP)  # a column's number, then its six cards
+SCORE_X, TIME_X, STREAK_X = 309, 366, WIDTH - MARGIN - 8  # right edges of the board's columns
 
 
 # ---------------------------------------------------------------- words
@@ -68,81 +95,68 @@ def _plain(name: str, limit: int = NAME_LIMIT) -> str:
 # ---------------------------------------------------------------- drawing helpers
 
 
-def _header(draw: ImageDraw.ImageDraw, heading: str, subtitle: str) -> int:
-    draw.text((MARGIN, 22), heading, font=theme.font(32), fill=theme.INK)
-    draw.text((MARGIN, 64), subtitle, font=theme.font(20), fill=theme.MUTED)
-    draw.line([(MARGIN, 98), (WIDTH - MARGIN, 98)], fill=theme.GRID, width=2)
-    return 114
-
-
-def _dashed(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> None:
-    x0, y0, x1, y1 = box
-    for x in range(x0, x1, 12):
-        draw.line([(x, y0), (min(x + 6, x1), y0)], fill=colour, width=2)
-        draw.line([(x, y1), (min(x + 6, x1), y1)], fill=colour, width=2)
-    for y in range(y0, y1, 12):
-        draw.line([(x0, y), (x0, min(y + 6, y1))], fill=colour, width=2)
-        draw.line([(x1, y), (x1, min(y + 6, y1))], fill=colour, width=2)
-
-
-def _cell(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], cell: str | None, letter: str, slip: bool) -> None:
-    """A card of an answer: its letter and number, or a dashed slot showing the letter wanted."""
+def _cell(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], cell: str | None, letter: str, slip: bool, tile: bool
+) -> None:
+    """A card of an answer (its letter and number, as one label on a ``tile``), or a dashed slot
+    showing the letter wanted."""
     if cell is None:
-        _dashed(draw, box, theme.PENALTY if slip else theme.MUTED)
-        theme.centred_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), letter, (box[3] - box[1]) // 3)
+        dashed_box(draw, box, theme.PENALTY if slip else theme.MUTED)
+        write(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), letter, TEXT, theme.MUTED, "mm")
         return
-    border = theme.PENALTY if slip else theme.GRID
-    theme.draw_card(draw, box, cell[0], cell[1:], border=border, border_width=5 if slip else 2)
+    border = {"border": theme.PENALTY, "border_width": 4 if tile else 5} if slip else {}
+    if tile:
+        draw_letter_card(draw, box, cell, **border)
+    else:
+        draw_letter_card(draw, box, cell[0], cell[1:], **border)
 
 
 def _row(
     draw: ImageDraw.ImageDraw,
-    x: int,
     y: int,
-    card: int,
     word: str,
     cells: Sequence[str | None],
     positions: Sequence[dict] | None,
-    gap: int = GAP,
-    tags: bool = True,
+    height: int = CARD_H,
 ) -> None:
-    """Eight cards from ``x``; with ``positions`` (a score's breakdown) the penalised ones are
-    framed and, with ``tags``, named under the card."""
-    height = int(card * 1.25)
+    """Eight cards across the picture; with ``positions`` (a score's breakdown) the penalised
+    ones are framed and marked "-1"."""
     for index, letter in enumerate(word):
-        left = x + index * (card + gap)
+        box = (card_x(index), y, card_x(index) + CARD_W, y + height)
         slip = positions is not None and positions[index]["points"] < 0
-        _cell(draw, (left, y, left + card, y + height), cells[index] if index < len(cells) else None, letter, slip)
-        if slip and tags:
-            reason = SHORT_REASON[positions[index]["reason"]]
-            theme.centred_text(draw, (left + card / 2, y + height + 14), reason, 16, theme.PENALTY)
+        _cell(draw, box, cells[index] if index < len(cells) else None, letter, slip, tile=False)
+        if slip:
+            draw_penalty_mark(draw, box)
 
 
-def _row_start(card: int, gap: int = GAP) -> int:
-    return (WIDTH - 8 * card - 7 * gap) // 2
-
-
-def _word_cards(draw: ImageDraw.ImageDraw, y: int, word: str, card: int = WORD_CARD) -> int:
-    height = int(card * 1.25)
+def _tiles(
+    draw: ImageDraw.ImageDraw, y: int, word: str, cells: Sequence[str | None], positions: Sequence[dict]
+) -> None:
+    """An answer on a board row: eight small tiles, the penalised ones framed."""
     for index, letter in enumerate(word):
-        x = _row_start(card) + index * (card + GAP)
-        theme.draw_card(draw, (x, y, x + card, y + height), letter, face=theme.HIGHLIGHT)
-    return y + height
+        x = card_x(index, TILE[0], TILE_GAP, TILES_X)
+        cell = cells[index] if index < len(cells) else None
+        _cell(draw, (x, y, x + TILE[0], y + TILE[1]), cell, letter, positions[index]["points"] < 0, tile=True)
+
+
+def _word_cards(draw: ImageDraw.ImageDraw, y: int, word: str) -> int:
+    for index, letter in enumerate(word):
+        draw_letter_card(
+            draw, (card_x(index), y, card_x(index) + CARD_W, y + WORD_CARD_H), letter, face=theme.HIGHLIGHT
+        )
+    return y + WORD_CARD_H
 
 
 def _deck(draw: ImageDraw.ImageDraw, y: int, word: str) -> int:
     """The 48 cards by number, the word's letters bright: what a player has on the table."""
-    column = (WIDTH - 2 * MARGIN - 7 * GAP) // 8
-    card_h = DECK_CARD_H
     for number, letters in DECK_TABLE.items():
-        x = MARGIN + (number - 1) * (column + GAP)
-        draw.rounded_rectangle((x, y, x + column, y + 30), radius=8, fill=theme.PANEL)
-        theme.centred_text(draw, (x + column / 2, y + 15), str(number), 22)
+        x = card_x(number - 1)
+        draw.rounded_rectangle((x, y, x + CARD_W, y + LINE - 2), radius=6, fill=theme.PANEL)
+        write(draw, (x + CARD_W / 2, y + LINE / 2 - 1), str(number), TEXT, theme.INK, "mm")
         for row, letter in enumerate(sorted(letters)):
-            top = y + 38 + row * (card_h + 6)
-            needed = letter in word
-            face, ink = (theme.CARD_FACE, theme.DARK_INK) if needed else (theme.PANEL, theme.MUTED)
-            theme.draw_card(draw, (x, top, x + column, top + card_h), f"{letter}{number}", face=face, ink=ink)
+            top = y + LINE + GAP + row * (DECK_TILE_H + GAP)
+            face, ink = (theme.CARD_FACE, theme.DARK_INK) if letter in word else (theme.PANEL, theme.MUTED)
+            draw_letter_card(draw, (x, top, x + CARD_W, top + DECK_TILE_H), f"{letter}{number}", face=face, ink=ink)
     return y + DECK_H
 
 
@@ -152,16 +166,20 @@ def _deck(draw: ImageDraw.ImageDraw, y: int, word: str) -> int:
 def render_daily_puzzle(number: int, day: date, word: str, cells: Sequence[str | None] | None) -> Picture:
     """The word to spell, the member's answer saved so far (not checked: that is the final
     answer's business) and the deck with the word's letters bright."""
-    height = 114 + int(WORD_CARD * 1.25) + 24 + (ANSWER_ROW_H if cells else 0) + 36 + DECK_H + 24
+    heading, subtitle = title(number, day), "Spell the word with eight cards of eight different numbers"
+    deck_label = wrap_text("The deck (the word's letters bright)")
+    top = header_height(heading, subtitle)
+    answer_h = LINE + CARD_H + 16 if cells else 0
+    height = top + WORD_CARD_H + 16 + answer_h + len(deck_label) * LINE + DECK_H + MARGIN
     image, draw = theme.canvas(WIDTH, height)
-    _header(draw, title(number, day), "Spell the word with eight cards of eight different numbers")
-    y = _word_cards(draw, 114, word) + 24
+    draw_header(draw, heading, subtitle)
+    y = _word_cards(draw, top, word) + 16
     if cells:
-        draw.text((MARGIN, y), "Your answer so far", font=theme.font(22), fill=theme.MUTED)
-        _row(draw, _row_start(80), y + 32, 80, word, cells, None)
-        y += ANSWER_ROW_H
-    draw.text((MARGIN, y), "The deck (the word's letters bright)", font=theme.font(22), fill=theme.MUTED)
-    _deck(draw, y + 36, word)
+        y = draw_lines(draw, y, ["Your answer so far"])
+        _row(draw, y, word, cells, None)
+        y += CARD_H + 16
+    y = draw_lines(draw, y, deck_label)
+    _deck(draw, y, word)
     answer = f" Your answer so far: {variant_text(cells)}." if cells else ""
     description = f"{title(number, day)}: spell {word}.{answer} The deck's cards with the word's letters are bright."
     return Picture(theme.to_picture(image, description).png, description, "octagion-daily.png")
@@ -180,21 +198,27 @@ def render_daily_answer(
     solution: Sequence[str],
     solutions: int,
 ) -> Picture:
-    """The member's answer with each penalty marked, the score and time, and one solution."""
-    card = 96
-    card_h = int(card * 1.25)
-    height = 114 + card_h + 40 + 50 + 34 + 74 + 20
-    image, draw = theme.canvas(WIDTH, height)
-    _header(draw, title(number, day), f"Your answer for {word} · time {time_text(seconds)}")
-    _row(draw, _row_start(card), 114, card, word, cells, scored.positions)
-    y = 114 + card_h + 40
-    colour = theme.GOOD if scored.penalties == 0 else theme.INK
+    """The member's answer with each penalty marked and named, the score and time, and one solution."""
+    heading, subtitle = title(number, day), f"Your answer for {word} · time {time_text(seconds)}"
+    reasons = slip_lines(scored.positions)
     penalties = _count(scored.penalties, "penalty", "penalties") if scored.penalties else "perfect"
-    theme.centred_text(draw, (WIDTH / 2, y + 18), f"{score_text(scored.score, scored.bonus)} · {penalties}", 30, colour)
-    y += 50
+    verdict = wrap_text(f"{score_text(scored.score, scored.bonus)} · {penalties}", TITLE)
     listed = "the only solution" if solutions == 1 else f"one solution of {solutions}"
-    draw.text((MARGIN, y), f"{word}: {listed}", font=theme.font(22), fill=theme.MUTED)
-    _row(draw, _row_start(56, 8), y + 32, 56, word, solution, None, gap=8)
+    solution_label = wrap_text(f"{word}: {listed}")
+    top = header_height(heading, subtitle)
+    marks = MARK_H if reasons else 8
+    verdict_h = len(verdict) * (TITLE + 12)
+    height = top + CARD_H + marks + len(reasons) * LINE + 8 + verdict_h + 8 + len(solution_label) * LINE
+    image, draw = theme.canvas(WIDTH, height + SOLUTION_CARD_H + MARGIN)
+    draw_header(draw, heading, subtitle)
+    _row(draw, top, word, cells, scored.positions)
+    y = draw_lines(draw, top + CARD_H + marks, reasons, theme.PENALTY) + 8
+    colour = theme.GOOD if scored.penalties == 0 else theme.INK
+    for line in verdict:
+        write(draw, (WIDTH / 2, y + (TITLE + 12) / 2), line, TITLE, colour, "mm")
+        y += TITLE + 12
+    y = draw_lines(draw, y + 8, solution_label)
+    _row(draw, y, word, solution, None, SOLUTION_CARD_H)
     slips = [f"{index + 1} {p['reason']}" for index, p in enumerate(scored.positions) if p["points"] < 0]
     description = (
         f"{title(number, day)}: your answer for {word}, {variant_text(cells)}: {score_text(scored.score, scored.bonus)}"
@@ -216,50 +240,66 @@ def render_daily_board(
     solution: Sequence[str],
     viewer: int | None = None,
 ) -> Picture:
-    """The first ``BOARD_ROWS`` of a day's board (and the viewer's own row if lower): rank,
-    name, answer with penalties framed, score, time and streak; one solution at the bottom.
-    ``scores`` are the entries' breakdowns, in the board's order."""
+    """The first ``BOARD_ROWS`` of a day's board (and the viewer's own row if lower), each
+    member on two lines: rank, name, score, time and streak, then the answer with penalties
+    framed; one solution at the bottom. ``scores`` are the entries' breakdowns, in the board's order."""
     shown = list(range(min(len(board), BOARD_ROWS)))
     mine = next((k for k, (_, entry) in enumerate(board) if entry.user_id == viewer), None)
     if mine is not None and mine not in shown:
         shown.append(mine)
-    top = 114 + 30
-    height = top + len(shown) * ROW_H + (34 if len(board) > len(shown) else 0) + 24 + 40 + 60 + 20
+    heading, subtitle = title(number, day), f"{word} · {_count(len(board), 'member')} played"
+    solution_label = wrap_text(f"One solution for {word}")
+    top = header_height(heading, subtitle)
+    rows_top = top + LINE
+    more = MORE_H if len(board) > len(shown) else 0
+    height = rows_top + len(shown) * ROW_H + more + 16 + len(solution_label) * LINE + SOLUTION_CARD_H + MARGIN
     image, draw = theme.canvas(WIDTH, height)
-    _header(draw, title(number, day), f"{word} · {_count(len(board), 'member')} played")
-    tiles_x, score_x, time_x, streak_x = 270, 696, 786, WIDTH - MARGIN
-    for x, label, anchor in ((MARGIN, "#", "lm"), (76, "Member", "lm"), (tiles_x, "Answer", "lm")):
-        draw.text((x, 114 + 12), label, font=theme.font(18), fill=theme.MUTED, anchor=anchor)
-    for x, label in ((score_x, "Score"), (time_x, "Time"), (streak_x, "Streak")):
-        draw.text((x, 114 + 12), label, font=theme.font(18), fill=theme.MUTED, anchor="rm")
+    draw_header(draw, heading, subtitle)
+    middle = top + LINE / 2 - 4
+    write(draw, (MARGIN, middle), "#", TEXT, theme.MUTED)
+    write(draw, (MARGIN + 44, middle), "Member, answer", TEXT, theme.MUTED)
+    for x, label in ((SCORE_X, "Score"), (TIME_X, "Time"), (STREAK_X, "Streak")):
+        write(draw, (x, middle), label, TEXT, theme.MUTED, "rm")
     for line, index in enumerate(shown):
-        rank, entry = board[index]
-        y = top + line * ROW_H
-        fill = theme.HIGHLIGHT if entry.user_id == viewer else (theme.PANEL if line % 2 == 0 else theme.BACKGROUND)
-        ink = theme.readable_ink(fill)
-        draw.rounded_rectangle((MARGIN - 8, y + 2, WIDTH - MARGIN + 8, y + ROW_H - 2), radius=8, fill=fill)
-        middle = y + ROW_H / 2
-        draw.text((MARGIN, middle), str(rank), font=theme.font(24), fill=ink, anchor="lm")
-        draw.text((76, middle), _plain(entry.name), font=theme.font(21), fill=ink, anchor="lm")
-        _row(draw, tiles_x, y + 4, TILE, word, entry.cells, scores[index].positions, gap=4, tags=False)
-        colour = theme.GOOD if scores[index].won and fill != theme.HIGHLIGHT else ink
-        draw.text((score_x, middle), str(entry.score), font=theme.font(26), fill=colour, anchor="rm")
-        draw.text((time_x, middle), time_text(entry.seconds), font=theme.font(21), fill=ink, anchor="rm")
-        streak = _count(entry.streak.played, "day") if entry.streak.played else "-"
-        draw.text((streak_x, middle), streak, font=theme.font(21), fill=ink, anchor="rm")
-    y = top + len(shown) * ROW_H
-    if len(board) > len(shown):
-        draw.text((MARGIN, y + 6), f"… and {len(board) - len(shown)} more", font=theme.font(20), fill=theme.MUTED)
-        y += 34
-    y += 24
-    draw.text((MARGIN, y), f"One solution for {word}", font=theme.font(22), fill=theme.MUTED)
-    _row(draw, _row_start(48, 8), y + 34, 48, word, solution, None, gap=8)
+        _board_row(draw, rows_top + line * ROW_H, line, board[index], scores[index], word, viewer)
+    y = rows_top + len(shown) * ROW_H
+    if more:
+        write(draw, (MARGIN, y + more / 2), f"… and {len(board) - len(shown)} more", TEXT, theme.MUTED)
+        y += more
+    y = draw_lines(draw, y + 16, solution_label)
+    _row(draw, y, word, solution, None, SOLUTION_CARD_H)
     ranks = ", ".join(
         f"{board[k][0]}. {_plain(board[k][1].name)} {board[k][1].score} in {time_text(board[k][1].seconds)}"
         for k in shown
     )
     description = f"{title(number, day)} board for {word}: {ranks}. One solution: {variant_text(solution)}."
     return Picture(theme.to_picture(image, description).png, description, f"octagion-daily-{number}.png")
+
+
+def _board_row(
+    draw: ImageDraw.ImageDraw,
+    y: int,
+    line: int,
+    ranked_entry: tuple[int, DailyEntry],
+    scored: DailyScore,
+    word: str,
+    viewer: int | None,
+) -> None:
+    """A member's band: rank, name, score (green when won), time and streak, then their answer."""
+    rank, entry = ranked_entry
+    fill = theme.HIGHLIGHT if entry.user_id == viewer else (theme.PANEL if line % 2 == 0 else theme.BACKGROUND)
+    ink = theme.readable_ink(fill)
+    draw.rounded_rectangle((MARGIN - 8, y + 2, WIDTH - MARGIN + 8, y + ROW_H - 2), radius=8, fill=fill)
+    middle = y + 6 + LINE / 2
+    write(draw, (MARGIN, middle), str(rank), LABEL, ink)
+    name_room = SCORE_X - theme.font(LABEL).getlength(str(entry.score)) - 12 - (MARGIN + 44)
+    write(draw, (MARGIN + 44, middle), fit_text(_plain(entry.name), TEXT, name_room), TEXT, ink)
+    colour = theme.GOOD if scored.won and fill != theme.HIGHLIGHT else ink
+    write(draw, (SCORE_X, middle), str(entry.score), LABEL, colour, "rm")
+    write(draw, (TIME_X, middle), time_text(entry.seconds), TEXT, ink, "rm")
+    streak = _count(entry.streak.played, "day") if entry.streak.played else "-"
+    write(draw, (STREAK_X, middle), streak, TEXT, ink, "rm")
+    _tiles(draw, y + ROW_H - TILE[1] - 8, word, entry.cells, scored.positions)
 
 
 # ---------------------------------------------------------------- message texts

@@ -150,9 +150,13 @@ def test_score_sheet_highlights_the_winner():
     image = image_of(picture)
     assert "Winner: Ann" in picture.description
     assert "1. Ann 20" in picture.description
-    # The winner's row (first row under the header) is on the highlight colour.
-    assert near(image.getpixel((R.WIDTH // 2, 116 + 44 + 22)), theme.HIGHLIGHT)
-    assert not near(image.getpixel((R.WIDTH // 2, 116 + 88 + 22)), theme.HIGHLIGHT)
+    # Down the bands' right edge: the winner's band (the first) is gold, the next one is not.
+    x = R.WIDTH - R.MARGIN - 4
+    gold = [y for y in range(image.height) if near(image.getpixel((x, y)), theme.HIGHLIGHT)]
+    assert len(gold) > R.SHEET_LINE
+    assert len(gold) == gold[-1] - gold[0] + 1, "one gold band"
+    assert not near(image.getpixel((x, gold[-1] + R.SHEET_LINE)), theme.HIGHLIGHT)
+    assert not any(near(image.getpixel((x, y)), theme.PANEL) for y in range(gold[0])), "no band above the gold one"
 
 
 def test_score_sheet_during_the_game_has_no_winner():
@@ -223,3 +227,50 @@ def test_round_picture_alt_text_never_shows_a_variant(game):
     for card in game.variants[0]:
         if card:
             assert card not in after.description
+
+
+# ---------------------------------------------------------------- phone layout helpers
+
+
+def test_wrapped_lines_fit_the_picture_and_keep_every_word():
+    text = "Virulent + Alpha · time 1:10 · Countdown level 2 · Treatment Cards left 3 · page 2 of 3"
+    lines = R.wrap_text(text)
+    assert len(lines) > 1
+    for line in lines:
+        assert theme.font(R.TEXT).getlength(line) <= R.WIDTH - 2 * R.MARGIN
+        assert not line.startswith("·")
+        assert not line.endswith("·")
+    words = [word for word in text.split() if word != "·"]
+    assert [word for word in " ".join(lines).split() if word != "·"] == words
+
+
+def test_a_long_name_is_cut_to_fit_and_a_short_one_is_kept():
+    assert R.fit_text("Ann", R.LABEL, 200) == "Ann"
+    cut = R.fit_text("Maximilian Featherstonehaugh the Younger", R.LABEL, 200)
+    assert cut.startswith("Maximilian")
+    assert cut.endswith("…")
+    assert theme.font(R.LABEL).getlength(cut) <= 200
+
+
+def test_slips_are_named_in_words_grouped_by_reason_and_wrapped():
+    state = ENGINE.load(ENGINE.dump(ENGINE.new_game(1, {}, 7)))
+    state.words = ["STRANGER"]
+    state = ENGINE.apply(state, 0, {"type": "set_variant", "text": "S5 T5 R3 B3"})
+    state = ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer"})
+    positions = state.history[-1]["results"][0]["positions"]
+    assert R.slip_lines(positions) == ["repeated number: T5 · wrong letter: B3", "empty: N, G, E, R"]
+    assert R.slip_lines([{**p, "points": 1} for p in positions]) == []
+
+
+def test_a_team_that_placed_nothing_gets_one_line_instead_of_its_cards():
+    def ended(second_team_cards):
+        state = ENGINE.new_game(2, {}, 4)
+        state = ENGINE.apply(state, 0, {"type": "set_variant", "cards": solution(state.words[0])})
+        state = ENGINE.apply(state, 1, {"type": "set_variant", "cards": second_team_cards(state.words[0])})
+        return ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer"})
+
+    both = image_of(R.render_round_result(ended(solution), NAMES))
+    one = image_of(R.render_round_result(ended(lambda word: [None] * 8), NAMES))
+    assert both.height - one.height == R.CARD_H - R.LINE
+    assert colour_count(one, theme.PENALTY) > 300, "the line is in the penalty colour"
+    assert colour_count(both, theme.PENALTY) == 0
