@@ -34,19 +34,24 @@ from render import theme
 from render.narration import shared_sentence
 
 SCALE = 2  # supersampling factor
-CELL = 80
+# Portrait, to be read on a phone: the panel sits under the board, so the board and its
+# labels fill the width and every text is at least ``TEXT`` px (11 px tall at 360 px wide).
+WIDTH = 600
+TEXT = math.ceil(theme.min_text_size(WIDTH * SCALE) / SCALE)
+NAME_TEXT = TEXT + 4
+CELL = 66
 BOARD_PX = CELL * BOARD_SIZE
-LEFT = 40  # room for row numbers
-BANNER = 64  # a player's name strip above and below the board
-COORD = 30  # room for column letters
-PANEL_GAP = 22
-PANEL_WIDTH = 208
-WIDTH = LEFT + BOARD_PX + PANEL_GAP + PANEL_WIDTH + 16
-HEIGHT = BANNER + COORD + BOARD_PX + COORD + BANNER
+LEFT = (WIDTH - BOARD_PX) // 2  # room for the row numbers, on both sides
+BANNER = 60  # a player's name strip above and below the board
+COORD = 32  # room for column letters
 BOARD_TOP = BANNER + COORD
-PANEL_LEFT = LEFT + BOARD_PX + PANEL_GAP
-PANEL_TOP, PANEL_BOTTOM = BANNER + 8, HEIGHT - BANNER - 8
-PANEL_CENTRE = PANEL_LEFT + PANEL_WIDTH / 2
+PANEL_LEFT, PANEL_RIGHT = 12, WIDTH - 12
+PANEL_TOP = BOARD_TOP + BOARD_PX + COORD + BANNER + 8
+ROW = 44  # a line of the panel
+TAKEN_ROW = 46
+PANEL_BOTTOM = PANEL_TOP + 8 + 2 * ROW + 2 * TAKEN_ROW + ROW + 8
+HEIGHT = PANEL_BOTTOM + 12
+TAKEN_LEFT = PANEL_LEFT + 196  # where the taken tokens start, right of "Grace took"
 LEGEND_SIZE = 14  # the legend's grid shapes
 
 BOARD_BASE = (58, 60, 70)
@@ -60,6 +65,7 @@ SEAT_STYLE = (  # (colour, shape word for the description)
 )
 SEAT_COLOUR_NAME = ("blue", "orange")
 PATH_COLOUR = theme.HIGHLIGHT
+COORDINATE_INK = (186, 190, 200)  # lighter than MUTED: coordinates are read often, and small on a phone
 CAPTURE_COLOUR = theme.VERMILION
 
 
@@ -159,7 +165,7 @@ def _fit(text: str, size: int, max_width: float) -> str:
 @lru_cache(maxsize=1)
 def _empty_board() -> Image.Image:
     """Everything that is the same in every picture, drawn once: the background, spaces,
-    coordinates, and the side panel's frame and title."""
+    coordinates, and the panel's frame, title and legend."""
     image = Image.new("RGB", (WIDTH * SCALE, HEIGHT * SCALE), theme.BACKGROUND)
     _draw_board(image)
     _draw_panel_frame(image)
@@ -191,12 +197,13 @@ def _draw_board(image: Image.Image) -> None:
                 outline=PURPLE_EDGE,
                 width=_s(2),
             )
-    for index in range(BOARD_SIZE):
+    for index in range(BOARD_SIZE):  # coordinates on all four sides, in the panel's text size
         x = _s(LEFT + (index + 0.5) * CELL)
-        _text(image, (x, _s(BOARD_TOP - COORD / 2 - 3)), FILES[index], 20, theme.MUTED)
-        _text(image, (x, _s(BOARD_TOP + BOARD_PX + COORD / 2 + 3)), FILES[index], 20, theme.MUTED)
+        _text(image, (x, _s(BOARD_TOP - COORD / 2 - 3)), FILES[index], TEXT, COORDINATE_INK)
+        _text(image, (x, _s(BOARD_TOP + BOARD_PX + COORD / 2 + 3)), FILES[index], TEXT, COORDINATE_INK)
         y = _s(BOARD_TOP + (BOARD_SIZE - 1 - index + 0.5) * CELL)
-        _text(image, (_s(LEFT / 2 - 2), y), str(index + 1), 20, theme.MUTED)
+        for x in (_s(LEFT / 2 - 3), _s(WIDTH - LEFT / 2 + 3)):
+            _text(image, (x, y), str(index + 1), TEXT, COORDINATE_INK)
 
 
 # ---------------------------------------------------------------- sprites
@@ -327,19 +334,19 @@ def _draw_banners(image: Image.Image, state: OctegoState, names: Sequence[str]) 
         mid = _s(_banner_top(seat) + BANNER / 2)
         row = 1 if seat == 0 else BOARD_SIZE
         tag = "wins!" if won else "to move" if active else f"home row {row}"
-        room = BOARD_PX - 66 - _width(tag, 22) - 20
-        _text(image, (_s(LEFT + 54), mid), _fit(names[seat], 26, room), 26, theme.INK, "lm")
-        _text(image, (_s(LEFT + BOARD_PX - 12), mid), tag, 22, theme.HIGHLIGHT if highlighted else theme.MUTED, "rm")
+        room = BOARD_PX - 66 - _width(tag, TEXT) - 20
+        _text(image, (_s(LEFT + 54), mid), _fit(names[seat], NAME_TEXT, room), NAME_TEXT, theme.INK, "lm")
+        _text(image, (_s(LEFT + BOARD_PX - 12), mid), tag, TEXT, theme.HIGHLIGHT if highlighted else theme.MUTED, "rm")
 
 
 def _banner_top(seat: int) -> int:
-    return HEIGHT - BANNER if seat == 0 else 0
+    return BOARD_TOP + BOARD_PX + COORD if seat == 0 else 0
 
 
 def _banner_box(seat: int) -> tuple[int, int, int, int]:
     """The strip's rounded rectangle (corners inclusive, as ImageDraw takes them)."""
     top = _banner_top(seat)
-    return _s(LEFT - 6), _s(top + 8), _s(LEFT + BOARD_PX + 6), _s(top + BANNER - 8)
+    return _s(LEFT - 6), _s(top + 6), _s(LEFT + BOARD_PX + 6), _s(top + BANNER - 6)
 
 
 @lru_cache(maxsize=4)
@@ -357,55 +364,62 @@ def _banner_strip(seat: int, highlighted: bool) -> Image.Image:
     return strip
 
 
+def _row_middle(row: int) -> float:
+    """The vertical middle of the panel's ``row``: two text rows, two of taken pieces, the legend."""
+    heights = (ROW, ROW, TAKEN_ROW, TAKEN_ROW, ROW)
+    return PANEL_TOP + 8 + sum(heights[:row]) + heights[row] / 2
+
+
 def _draw_panel_frame(image: Image.Image) -> None:
+    """The panel under the board, with what never changes: its title and the grids' legend."""
     draw = ImageDraw.Draw(image)
-    box = (_s(PANEL_LEFT), _s(PANEL_TOP), _s(PANEL_LEFT + PANEL_WIDTH), _s(PANEL_BOTTOM))
+    box = (_s(PANEL_LEFT), _s(PANEL_TOP), _s(PANEL_RIGHT), _s(PANEL_BOTTOM))
     draw.rounded_rectangle(box, radius=_s(14), fill=theme.PANEL)
-    _text(image, (_s(PANEL_CENTRE), _s(PANEL_TOP + 30)), "OCTEGO", 26, theme.INK)
+    _text(image, (_s(PANEL_LEFT + 16), _s(_row_middle(0))), "OCTEGO", NAME_TEXT, theme.INK, "lm")
+    _draw_legend(image, _row_middle(4))
 
 
 def _draw_panel(image: Image.Image, state: OctegoState, names: Sequence[str]) -> None:
-    """The panel's changing lines, under the title ``_draw_panel_frame`` put in the empty board."""
-    x0, cx = PANEL_LEFT, PANEL_CENTRE
-    y = PANEL_TOP + 60
+    """The panel's changing lines, beside and under the title ``_draw_panel_frame`` put in the empty board."""
+    left, right = PANEL_LEFT + 16, PANEL_RIGHT - 16
+    y = _row_middle(0)
     moves = _moves_played(state)
     counter = f"move {moves + 1}" if not state.over else f"{moves} move{'' if moves == 1 else 's'}"
-    _text(image, (_s(cx), _s(y)), counter, 20, theme.MUTED)
-    y += 44
-    if state.outcome is not None:
-        winner = _winner(state)
-        headline = "Draw" if winner is None else f"{_fit(names[winner], 24, PANEL_WIDTH - 80)} wins"
-        _text(image, (_s(cx), _s(y)), headline, 24, theme.HIGHLIGHT)
-        y += 28
-        for line in _wrap(state.outcome.reason, 20):
-            _text(image, (_s(cx), _s(y)), line, 17, theme.INK)
-            y += 22
-    else:
-        _stamp_piece(image, (_s(cx), _s(y + 6)), state.to_move, OCTEGO, 22)
-        y += 46
-        _text(image, (_s(cx), _s(y)), _fit(names[state.to_move], 20, PANEL_WIDTH - 20), 20, theme.INK)
-        y += 24
-        _text(image, (_s(cx), _s(y)), "to move", 18, theme.MUTED)
-        y += 26
-    y += 26
-    _text(image, (_s(cx), _s(y)), "last move", 18, theme.MUTED)
-    y += 28
+    _text(image, (_s(left + _width("OCTEGO", NAME_TEXT) + 14), _s(y)), counter, TEXT, theme.MUTED, "lm")
     last = _last_move_text(state)
-    _text(image, (_s(cx), _s(y)), last, 22 if len(last) <= 14 else 17, PATH_COLOUR if _last_move(state) else theme.INK)
-    y += 48
-    for seat in (1, 0):
-        y = _draw_captured(image, state, names, seat, x0, y)
-    _draw_legend(image, x0, PANEL_BOTTOM)
+    _text(image, (_s(right), _s(y)), last, TEXT, PATH_COLOUR if _last_move(state) else theme.INK, "rm")
+    label_right = right - _width(last, TEXT) - 10
+    _text(image, (_s(label_right), _s(y)), "last move", TEXT, theme.MUTED, "rm")
+    _draw_status(image, state, names, left, right, _row_middle(1))
+    for row, seat in ((2, 1), (3, 0)):
+        _draw_captured(image, state, names, seat, left, _row_middle(row))
 
 
-def _draw_legend(image: Image.Image, x0: float, bottom: float) -> None:
-    """Which shape is which grid: pieces stay on their grid except for edge moves. Drawn last
-    (not in the empty board) so it stays on top should the captured tokens ever reach it."""
+def _draw_status(
+    image: Image.Image, state: OctegoState, names: Sequence[str], left: float, right: float, y: float
+) -> None:
+    """Who moves next with their token, or who won and why."""
+    if state.outcome is None:
+        _stamp_piece(image, (_s(left + 16), _s(y)), state.to_move, OCTEGO, 16)
+        line = f"{_fit(names[state.to_move], TEXT, right - left - 180)} to move"
+        _text(image, (_s(left + 44), _s(y)), line, TEXT, theme.INK, "lm")
+        return
+    winner = _winner(state)
+    ending = f": {state.outcome.reason}"
+    if winner is None:
+        headline = "Draw"
+    else:
+        headline = f"{_fit(names[winner], TEXT, max(right - left - _width(f' wins{ending}', TEXT), 90))} wins"
+    _text(image, (_s(left), _s(y)), _fit(headline + ending, TEXT, right - left), TEXT, theme.HIGHLIGHT, "lm")
+
+
+def _draw_legend(image: Image.Image, y: float) -> None:
+    """Which shape is which grid: pieces stay on their grid except for edge moves."""
     for index, (label, black) in enumerate((("black grid", True), ("purple grid", False))):
-        cx, cy = x0 + 30, bottom - 62 + index * 34
-        centre = (_s(cx), _s(cy))
+        cx = PANEL_LEFT + 32 + index * (PANEL_RIGHT - PANEL_LEFT) / 2
+        centre = (_s(cx), _s(y))
         _stamp(image, _legend_sprite(black, _fraction(centre)), centre)
-        _text(image, (_s(cx + 26), _s(cy)), label, 17, theme.MUTED, "lm")
+        _text(image, (_s(cx + 26), _s(y)), label, TEXT, theme.MUTED, "lm")
 
 
 @lru_cache(maxsize=4)
@@ -424,34 +438,15 @@ def _draw_legend_space(draw: ImageDraw.ImageDraw, centre: tuple[float, float], b
         )
 
 
-def _draw_captured(
-    image: Image.Image, state: OctegoState, names: Sequence[str], seat: int, x0: float, y: float
-) -> float:
-    """The opponent's pieces ``seat`` has taken, as small tokens."""
-    label = _fit(f"taken by {names[seat]}", 17, PANEL_WIDTH - 28)
-    _text(image, (_s(x0 + 16), _s(y)), label, 17, theme.MUTED, "lm")
-    y += 34
+def _draw_captured(image: Image.Image, state: OctegoState, names: Sequence[str], seat: int, left: float, y: float):
+    """The opponent's pieces ``seat`` has taken, as small tokens in a row after the player's name."""
+    name = _fit(names[seat], TEXT, TAKEN_LEFT - left - 12 - _width(" took", TEXT))
+    _text(image, (_s(left), _s(y)), f"{name} took", TEXT, theme.MUTED, "lm")
     taken = state.captured[seat]
     if not taken:
-        _text(image, (_s(x0 + 16), _s(y)), "none", 17, theme.MUTED, "lm")
-        return y + 42
-    per_row = 4
-    for index, kind in enumerate(taken):
-        col, line = index % per_row, index // per_row
-        centre = (_s(x0 + 34 + col * 46), _s(y + line * 46))
-        _stamp_piece(image, centre, 1 - seat, kind, 19)
-    return y + ((len(taken) - 1) // per_row + 1) * 46 + 24
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    return [*lines, line] if line else lines
+        _text(image, (_s(TAKEN_LEFT), _s(y)), "nothing yet", TEXT, theme.MUTED, "lm")
+    for index, kind in enumerate(taken):  # at most the 8 pieces of a side: 8 x 44 px fit the row
+        _stamp_piece(image, (_s(TAKEN_LEFT + 18 + index * 44), _s(y)), 1 - seat, kind, 18)
 
 
 def _last_move_text(state: OctegoState) -> str:

@@ -40,13 +40,18 @@ from engines.octiles import (
 from render import theme
 from render.narration import shared_sentence
 
-WIDTH = 960
+# Portrait, to be read on a phone: the board fills the width, the players' cards go under it,
+# and every text is drawn at ``TEXT`` (a capital 11 px tall when the picture is shown 360 px wide).
+WIDTH = 720
 SCALE = 2  # drawn at 2x, then scaled down with a smooth filter
-UNIT = 134  # px per board unit in the final picture
-BOARD_X_RANGE = (-0.98, 5.98)
-BOARD_Y_RANGE = (0.1, 6.95)  # board y (up): the picture shows y from high (top) to low
-HEADER = 64
-FOOTER = 226
+TEXT = theme.min_text_size(WIDTH * SCALE)  # px in the 2x drawing
+UNIT = 98  # px per board unit in the final picture
+BOARD_X_RANGE = (-1.14, 6.14)  # the ring's circles and their names, left and right
+BOARD_Y_RANGE = (0.02, 7.0)  # board y (up): the picture shows y from high (top) to low
+HEADER = 96  # the title, and the status under it
+CARD_HEIGHT = 176  # a player's card; the two are stacked beside the spare tile
+SPARE_WIDTH = 170
+FOOTER = 2 * CARD_HEIGHT + 12 + 16
 APOTHEM = 0.5
 CIRCUMRADIUS = APOTHEM / math.cos(math.pi / 8)
 
@@ -57,6 +62,13 @@ TILE_EDGE = (98, 103, 118)
 PATH_INKS = ((226, 228, 234), (150, 186, 240), (236, 160, 200), (196, 168, 240))
 LINE_ON_BOARD = (170, 174, 186)
 STOP_FACE = (128, 134, 150)
+# Sizes in board units, large enough to hold a ``TEXT`` label (a stop's name, a prize's letter).
+STOP_HALF = 0.34  # a stop's diamond, centre to corner: a little over the hole between four tiles
+MARKED_STOP_HALF = 0.47  # room for the marker's letter too, still clear of the spaces' names
+CIRCLE_RADIUS = 0.22
+RUNNER_RADIUS = 0.26
+REACH_RING = {"stop": 0.41, "circle": 0.3}  # round a place the runner on turn can reach
+BADGE = (0.24, 0.16)  # half width and half height of a space's name badge
 ROUTE = theme.VERMILION  # the last move's route
 CHANGED = theme.SKY_BLUE
 RUNNER_COLOURS = {"gold": theme.YELLOW, "teal": theme.GREEN}
@@ -133,11 +145,12 @@ class _Sprite(NamedTuple):
 class _Board:
     """Board coordinates -> pixels of the 2x drawing."""
 
-    def __init__(self, image: Image.Image, corner: tuple[int, int] = (0, 0)):
-        """``corner``: where ``image`` sits on the whole 2x drawing (a sprite's place)."""
+    def __init__(self, image: Image.Image, corner: tuple[int, int] = (0, 0), unit: float = UNIT):
+        """``corner``: where ``image`` sits on the whole 2x drawing (a sprite's place); ``unit``:
+        px per board unit in the final picture."""
         self.image = image
         self.draw = ImageDraw.Draw(image)
-        self.unit = UNIT * SCALE
+        self.unit = unit * SCALE
         self.left = (WIDTH * SCALE - (BOARD_X_RANGE[1] - BOARD_X_RANGE[0]) * self.unit) / 2 - corner[0]
         self.top = HEADER * SCALE - corner[1]
 
@@ -160,8 +173,9 @@ class _Board:
         """Text at a pixel position, as ``ImageDraw.text`` draws it."""
         theme.write(self.image, xy, text, size, colour, anchor)
 
-    def text(self, point, text: str, size_units: float, colour, anchor: str = "mm") -> None:
-        self.write(self.px(point), text, self.length(size_units), colour, anchor)
+    def text(self, point, text: str, colour, anchor: str = "mm", size: int = TEXT) -> None:
+        """A label at a board point, in the picture's one label size unless told."""
+        self.write(self.px(point), text, size, colour, anchor)
 
     def disc(self, point, radius_units: float, fill, outline=None, width_units: float = 0.0) -> None:
         x, y = self.px(point)
@@ -206,15 +220,44 @@ def _draw_tile_paths(
         board.line(curve, lit.get(pair, inks[pair]), (0.085 if highlighted else 0.055) * scale)
 
 
-def _draw_tile(board: _Board, centre, tile: int, orientation: int, lit: frozenset) -> None:
+def _draw_tile(
+    board: _Board, centre, tile: int, orientation: int, lit: frozenset, label: str = "", flagged: bool = False
+) -> None:
     board.draw.polygon(_octagon(board, centre), fill=TILE_FACE, outline=TILE_EDGE, width=board.length(0.02))
     _draw_tile_paths(board, centre, tile, orientation, dict(lit))
+    if label:
+        _draw_badge(board, centre, label, flagged)
 
 
-@lru_cache(maxsize=64)  # about 400 KB each: the tiles of a few games at once
-def _tile_sprite(centre: tuple[float, float], tile: int, orientation: int, lit: frozenset) -> _Sprite:
-    """A placed tile (octagon and paths): tiles change a few at a time, so most are pasted, not drawn."""
-    return _sprite(centre, CIRCUMRADIUS, lambda board: _draw_tile(board, centre, tile, orientation, lit))
+BADGE_OPACITY = 200  # of 255: the paths under a space's name still show faintly, so they read as continuous
+
+
+def _draw_badge(board: _Board, centre, label: str, flagged: bool) -> None:
+    """A space's name on a see-through badge at its tile's centre, in the "changed" colour when ``flagged``."""
+    fill = CHANGED if flagged else TILE_FACE
+    x, y = board.px(centre)
+    half_w, half_h = board.length(BADGE[0]), board.length(BADGE[1])
+    overlay = Image.new("RGBA", board.image.size, (0, 0, 0, 0))
+    ImageDraw.Draw(overlay).rounded_rectangle(
+        (x - half_w, y - half_h, x + half_w, y + half_h),
+        radius=half_h,
+        fill=(*fill, BADGE_OPACITY),
+        outline=(*TILE_EDGE, 255),
+        width=board.length(0.012),
+    )
+    board.image.alpha_composite(overlay)
+    board.text(centre, label, theme.readable_ink(fill))
+
+
+@lru_cache(maxsize=96)  # about 300 KB each: the tiles of a few games at once
+def _tile_sprite(
+    centre: tuple[float, float], tile: int, orientation: int, lit: frozenset, label: str = "", flagged: bool = False
+) -> _Sprite:
+    """A placed tile (octagon, paths and the space's name): tiles change a few at a time, so most
+    are pasted, not drawn."""
+    return _sprite(
+        centre, CIRCUMRADIUS, lambda board: _draw_tile(board, centre, tile, orientation, lit, label, flagged)
+    )
 
 
 def _octagon(board: _Board, centre, apothem: float = APOTHEM):
@@ -301,52 +344,32 @@ def _draw_board(board: _Board, state: OctilesState) -> None:
         tile, orientation = state.tiles[space]
         lit = {pair: reach for pair in reach_paths.get(space, ())}
         lit.update((pair, ROUTE) for pair in lit_paths.get(space, ()))  # the last move wins a shared path
-        board.paste(_tile_sprite(SPACE_CENTRES[space], tile, orientation, frozenset(lit.items())))
-    for space in SPACES:  # outlines after all tiles, so neighbours do not paint over them
-        if space in flagged:
-            corners = _octagon(board, SPACE_CENTRES[space], APOTHEM + 0.005)
-            draw.line(corners + corners[:2], fill=CHANGED, width=board.length(0.04), joint="curve")
-        board.paste(_label_sprite(space, space in flagged))
+        sprite = _tile_sprite(SPACE_CENTRES[space], tile, orientation, frozenset(lit.items()), space, space in flagged)
+        board.paste(sprite)
+    for space in flagged:  # outlines after all tiles, so neighbours do not paint over them
+        corners = _octagon(board, SPACE_CENTRES[space], APOTHEM + 0.005)
+        draw.line(corners + corners[:2], fill=CHANGED, width=board.length(0.04), joint="curve")
     marker = state.marker or {}
     for stop in STOPS:
         board.paste(_stop_sprite(stop, marker.get("colour") if marker.get("stop") == stop else None))
     _draw_circles(board, state)
     for end in reachable_ends:  # a ring in the runner's colour round every place it can go
         centre = _location_centre(end)
-        board.disc(centre, 0.3 if end in STOP_CENTRES else 0.25, None, reach, 0.05)
+        board.disc(centre, REACH_RING["stop" if end in STOP_CENTRES else "circle"], None, reach, 0.05)
     if route_ends:
         start = route_ends[0][0]
         board.disc(_location_centre(start), 0.09, ROUTE, theme.BLACK, 0.015)
     for colour in ("gold", "teal"):
         location = state.runners[colour]
         if location:
-            _draw_runner(board, _location_centre(location), colour, 0.22, location)
-
-
-@lru_cache(maxsize=64)  # each space, plain and flagged
-def _label_sprite(space: str, flagged: bool) -> _Sprite:
-    """A space's name on a badge at its tile's centre, in the "changed" colour when ``flagged``."""
-    fill = CHANGED if flagged else TILE_FACE
-
-    def draw(board: _Board) -> None:
-        x, y = board.px(SPACE_CENTRES[space])
-        half_w, half_h = board.length(0.15), board.length(0.1)
-        board.draw.rounded_rectangle(
-            (x - half_w, y - half_h, x + half_w, y + half_h),
-            radius=half_h,
-            fill=fill,
-            outline=TILE_EDGE,
-            width=board.length(0.012),
-        )
-        board.text(SPACE_CENTRES[space], space, 0.15, theme.readable_ink(fill))
-
-    return _sprite(SPACE_CENTRES[space], 0.15, draw)
+            _draw_runner(board, _location_centre(location), colour)
 
 
 @lru_cache(maxsize=64)  # each stop, plain and with either marker
 def _stop_sprite(stop: str, marker: str | None) -> _Sprite:
-    """A stop's diamond and name, in the colour of the ``marker`` on it (if any)."""
-    half = 0.27
+    """A stop's diamond and name. A ``marker`` on it makes the diamond larger, in the marker's
+    colour, with the prize's letter under the name."""
+    half = MARKED_STOP_HALF if marker else STOP_HALF
     x, y = STOP_CENTRES[stop]
     fill = PRIZE_COLOURS[marker] if marker else STOP_FACE
 
@@ -355,43 +378,51 @@ def _stop_sprite(stop: str, marker: str | None) -> _Sprite:
         outline = theme.WHITE if marker else theme.BLACK
         board.draw.polygon(diamond, fill=fill, outline=outline, width=board.length(0.03 if marker else 0.015))
         if stop in CENTRAL_STOPS and not marker:
-            inner = [
-                board.px(p)
-                for p in ((x, y + half - 0.05), (x + half - 0.05, y), (x, y - half + 0.05), (x - half + 0.05, y))
-            ]
+            inset = half - 0.05
+            inner = [board.px(p) for p in ((x, y + inset), (x + inset, y), (x, y - inset), (x - inset, y))]
             board.draw.polygon(inner, outline=(90, 95, 110), width=board.length(0.012))
-        board.text((x, y), stop, 0.16, theme.DARK_INK)
-        if marker:
-            board.disc((x + 0.2, y + 0.2), 0.095, fill, theme.WHITE, 0.015)
-            board.text((x + 0.2, y + 0.2), PRIZE_LETTERS[marker], 0.12, theme.DARK_INK)
+        if not marker:
+            board.text((x, y), stop, theme.DARK_INK)
+            return
+        board.text((x, y + 0.13), stop, theme.DARK_INK)
+        board.text((x, y - 0.14), PRIZE_LETTERS[marker], theme.DARK_INK)
 
-    return _sprite((x, y), 0.32, draw)
+    return _sprite((x, y), half, draw)
 
 
 def _draw_circles(board: _Board, state: OctilesState) -> None:
+    """The ring: each circle with its prize's letter (if one lies there), its name outside."""
     for circle in RING:
         centre = CIRCLE_CENTRES[circle]
         prize = state.prizes.get(circle)
         if prize:
-            board.disc(centre, 0.2, PRIZE_COLOURS[prize], theme.WHITE, 0.02)
-            board.text(centre, PRIZE_LETTERS[prize], 0.2, theme.DARK_INK)
+            board.disc(centre, CIRCLE_RADIUS, PRIZE_COLOURS[prize], theme.WHITE, 0.02)
+            board.text(centre, PRIZE_LETTERS[prize], theme.DARK_INK)
         else:
-            board.disc(centre, 0.2, theme.BACKGROUND, LINE_ON_BOARD, 0.025)
-        ((space, edge),) = EXITS[circle]
-        dx, dy = centre[0] - _edge_point(space, edge)[0], centre[1] - _edge_point(space, edge)[1]
-        norm = math.hypot(dx, dy) or 1
-        label_at = (centre[0] + dx / norm * 0.34, centre[1] + dy / norm * 0.34)
-        board.text(label_at, circle, 0.15, theme.MUTED)
+            board.disc(centre, CIRCLE_RADIUS, theme.BACKGROUND, LINE_ON_BOARD, 0.025)
+        board.text(_circle_label_at(circle), circle, theme.MUTED)
 
 
-def _draw_runner(board: _Board, centre, colour: str, radius: float, location: str = "") -> None:
-    """A runner disc with its letter, and the stop or circle it stands on (so players can still type it)."""
-    board.disc(centre, radius, RUNNER_COLOURS[colour], theme.BLACK, 0.03)
-    if not location:
-        board.text(centre, RUNNER_LETTERS[colour], radius * 1.1, theme.DARK_INK)
-        return
-    board.text((centre[0], centre[1] + radius * 0.3), RUNNER_LETTERS[colour], radius * 0.95, theme.DARK_INK)
-    board.text((centre[0], centre[1] - radius * 0.5), location, radius * 0.55, theme.DARK_INK)
+@lru_cache(maxsize=32)
+def _circle_label_at(circle: str) -> tuple[float, float]:
+    """Where a circle's name goes: just outside it, away from the tile it leads to, a wide
+    label further out sideways than up or down."""
+    centre = CIRCLE_CENTRES[circle]
+    ((space, edge),) = EXITS[circle]
+    exit_point = _edge_point(space, edge)
+    dx, dy = centre[0] - exit_point[0], centre[1] - exit_point[1]
+    norm = math.hypot(dx, dy) or 1
+    dx, dy = dx / norm, dy / norm
+    left, top, right, bottom = theme.font(TEXT).getbbox(circle, anchor="mm")
+    half_w, half_h = (right - left) / 2 / (UNIT * SCALE), (bottom - top) / 2 / (UNIT * SCALE)
+    reach = CIRCLE_RADIUS + 0.05 + abs(dx) * half_w + abs(dy) * half_h
+    return centre[0] + dx * reach, centre[1] + dy * reach
+
+
+def _draw_runner(board: _Board, centre, colour: str) -> None:
+    """A runner disc with its letter (the player cards say where it stands)."""
+    board.disc(centre, RUNNER_RADIUS, RUNNER_COLOURS[colour], theme.BLACK, 0.03)
+    board.text(centre, RUNNER_LETTERS[colour], theme.DARK_INK)
 
 
 # ------------------------------------------------------------------ header and footer
@@ -419,17 +450,43 @@ def _status_line(state: OctilesState, names: Sequence[str]) -> str:
 
 def _draw_header(board: _Board, state: OctilesState, names: Sequence[str]) -> None:
     s = SCALE
-    board.write((24 * s, HEADER * s / 2), "Octiles Scavenger Hunt", 26 * s, theme.INK, anchor="lm")
-    board.write((WIDTH * s - 24 * s, HEADER * s / 2), _status_line(state, names), 22 * s, theme.HIGHLIGHT, anchor="rm")
+    board.write((16 * s, 28 * s), "Octiles Scavenger Hunt", TEXT, theme.MUTED, anchor="lm")
+    status = _fit(_status_line(state, names), TEXT, (WIDTH - 32) * s)
+    board.write((16 * s, 70 * s), status, TEXT, theme.HIGHLIGHT, anchor="lm")
 
 
-def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "."
+@lru_cache(maxsize=256)
+def _fit(text: str, size: int, room: float) -> str:
+    """``text`` cut short with an ellipsis to be at most ``room`` px wide (2x) at ``size``."""
+    face = theme.font(size)
+    if face.getlength(text) <= room:
+        return text
+    while text and face.getlength(text + "…") > room:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _card_notes(state: OctilesState, seat: int) -> list[str]:
+    """What a player must or may still do: a marker to reach, a space barred, a forced move, the scramble."""
+    colour = colour_of(state, seat)
+    notes = []
+    if marker_owner(state) == colour:
+        notes.append(f"must reach {PRIZE_OF[colour]} marker on {state.marker['stop']}")
+    on_turn = state.outcome is None and state.phase == "turn" and state.turn_seat == seat
+    barred = restricted_space(state, seat) if on_turn else None
+    if barred:
+        notes.append(f"may not change {barred}")
+    if on_turn and state.last_option[seat] == 3:
+        notes.append("must move this turn")
+    if state.scramble_rule:
+        notes.append("scramble used" if state.scramble_used[seat] else "scramble available")
+    return notes[:2]
 
 
 def _draw_player_card(
     board: _Board, state: OctilesState, seat: int, names: Sequence[str], box, viewer: int | None
 ) -> None:
+    """Name and runner token, prizes as pips and a count, where the runner stands, and up to two notes."""
     draw, s = board.draw, SCALE
     x0, y0, x1, y1 = (v * s for v in box)
     colour = colour_of(state, seat)
@@ -442,78 +499,55 @@ def _draw_player_card(
         outline=theme.HIGHLIGHT if to_act else theme.GRID,
         width=(4 if to_act else 2) * s,
     )
-    token = (x0 + 38 * s, y0 + 40 * s)
+    top = y0 + 34 * s
+    token = (x0 + 34 * s, top)
     draw.ellipse(
-        (token[0] - 24 * s, token[1] - 24 * s, token[0] + 24 * s, token[1] + 24 * s),
+        (token[0] - 22 * s, token[1] - 22 * s, token[0] + 22 * s, token[1] + 22 * s),
         fill=RUNNER_COLOURS[colour],
         outline=theme.BLACK,
         width=3 * s,
     )
-    board.write(token, RUNNER_LETTERS[colour], 28 * s, theme.DARK_INK, anchor="mm")
-    name = _fit(names[seat], 18) + (" (you)" if viewer == seat else "")
-    board.write((x0 + 74 * s, y0 + 26 * s), name, 24 * s, theme.INK, anchor="lm")
-    where = f"on {state.runners[colour]}" if state.runners[colour] else "not placed yet"
-    board.write((x0 + 74 * s, y0 + 56 * s), f"{colour.title()} runner {where}", 17 * s, theme.MUTED, anchor="lm")
-    # prize pips: filled for each collected prize
+    board.write(token, RUNNER_LETTERS[colour], TEXT, theme.DARK_INK)
+    pips_left = x1 - (24 + 30 * (PRIZES_TO_WIN - 1) + 12) * s
+    you = " (you)" if viewer == seat else ""
+    name = _fit(names[seat], TEXT + 8, pips_left - x0 - 80 * s - theme.font(TEXT + 8).getlength(you)) + you
+    board.write((x0 + 66 * s, top), name, TEXT + 8, theme.INK, anchor="lm")
     collected = state.collected[colour]
-    for k in range(PRIZES_TO_WIN):
-        cx, cy = x0 + (34 + 43 * k) * s, y0 + 104 * s
-        got = k < collected
+    for k in range(PRIZES_TO_WIN):  # a pip per prize to win, filled once collected
+        cx = pips_left + 12 * s + 30 * k * s
         draw.ellipse(
-            (cx - 18 * s, cy - 18 * s, cx + 18 * s, cy + 18 * s),
-            fill=PRIZE_COLOURS[prize] if got else theme.BACKGROUND,
+            (cx - 11 * s, top - 11 * s, cx + 11 * s, top + 11 * s),
+            fill=PRIZE_COLOURS[prize] if k < collected else theme.BACKGROUND,
             outline=PRIZE_COLOURS[prize],
             width=3 * s,
         )
-        if got:
-            board.write((cx, cy), PRIZE_LETTERS[prize], 20 * s, theme.DARK_INK, anchor="mm")
-    board.write(
-        (x0 + (34 + 43 * PRIZES_TO_WIN - 16) * s, y0 + 104 * s),
-        f"{collected}/{PRIZES_TO_WIN} {prize}",
-        20 * s,
-        theme.INK,
-        anchor="lm",
-    )
-    notes = []
-    if marker_owner(state) == colour:
-        notes.append(f"must reach {prize} marker on {state.marker['stop']}")
-    on_turn = state.outcome is None and state.phase == "turn" and state.turn_seat == seat
-    barred = restricted_space(state, seat) if on_turn else None
-    if barred:
-        notes.append(f"may not change {barred}")
-    if on_turn and state.last_option[seat] == 3:
-        notes.append("must move this turn")
-    if state.scramble_rule:
-        notes.append("scramble used" if state.scramble_used[seat] else "scramble available")
-    for line, note in enumerate(notes[:2]):
-        board.write(
-            (x0 + 18 * s, y0 + (148 + 26 * line) * s),
-            note,
-            18 * s,
-            theme.INK if line == 0 and marker_owner(state) == colour else theme.MUTED,
-            anchor="lm",
-        )
+    second = y0 + 78 * s
+    count = f"{collected}/{PRIZES_TO_WIN} {prize}"
+    board.write((x1 - 20 * s, second), count, TEXT, theme.INK, anchor="rm")
+    where = f"runner on {state.runners[colour]}" if state.runners[colour] else "runner not placed"
+    room = x1 - x0 - 56 * s - theme.font(TEXT).getlength(count)
+    board.write((x0 + 20 * s, second), _fit(where, TEXT, room), TEXT, theme.MUTED, "lm")
+    for line, note in enumerate(_card_notes(state, seat)):
+        ink = theme.INK if line == 0 and marker_owner(state) == colour else theme.MUTED
+        board.write((x0 + 20 * s, y0 + (118 + 38 * line) * s), _fit(note, TEXT, x1 - x0 - 40 * s), TEXT, ink, "lm")
 
 
 def _draw_footer(board: _Board, state: OctilesState, names: Sequence[str], viewer: int | None, top: int) -> None:
-    card_w, gap = 355, 12
+    """The two players' cards, Gold's first, stacked beside the spare tile."""
+    card_right = WIDTH - 12 - SPARE_WIDTH - 12
     for index, seat in enumerate(sorted((0, 1), key=lambda s: colour_of(state, s) != "gold")):
-        left = 16 + index * (card_w + gap)
-        _draw_player_card(board, state, seat, names, (left, top, left + card_w, top + FOOTER - 20), viewer)
-    # the spare tile, drawn at orientation 0
-    spare_left = 16 + 2 * (card_w + gap)
-    box = (spare_left, top, WIDTH - 16, top + FOOTER - 20)
+        card_top = top + index * (CARD_HEIGHT + 12)
+        _draw_player_card(board, state, seat, names, (12, card_top, card_right, card_top + CARD_HEIGHT), viewer)
+    box = (WIDTH - 12 - SPARE_WIDTH, top, WIDTH - 12, top + 2 * CARD_HEIGHT + 12)
     s = SCALE
     board.draw.rounded_rectangle(
         tuple(v * s for v in box), radius=14 * s, fill=theme.PANEL, outline=theme.GRID, width=2 * s
     )
-    centre_px = ((box[0] + box[2]) / 2, top + 92)
-    centre = (
-        (centre_px[0] * s - board.left) / board.unit + BOARD_X_RANGE[0],
-        BOARD_Y_RANGE[1] - (centre_px[1] * s - board.top) / board.unit,
-    )
-    board.paste(_tile_sprite(centre, state.spare, 0, frozenset()))
-    board.write((centre_px[0] * s, (top + 180) * s), f"Spare: tile {state.spare}", 20 * s, theme.INK, anchor="mm")
+    middle = (box[0] + box[2]) / 2
+    board.write((middle * s, (top + 40) * s), "Spare", TEXT, theme.MUTED)
+    centre_px = (middle, (box[1] + box[3]) / 2)
+    _stamp_turned_tile(board.image, centre_px, state.spare, 0, False, SPARE_APOTHEM)  # at orientation 0
+    board.write((middle * s, (box[3] - 40) * s), f"tile {state.spare}", TEXT, theme.INK)
 
 
 # ------------------------------------------------------------------ public API
@@ -550,6 +584,9 @@ def orientation_groups(tile: int) -> dict[int, tuple[int, ...]]:
 ORIENTATION_CELL = 240
 ORIENTATION_COLUMNS = 2
 ORIENTATION_TITLE = 64
+ORIENTATION_UNIT = 134  # px per board unit on the sheet and for the spare tile
+ORIENTATION_APOTHEM = 0.62  # the sheet's tiles are 166 px wide
+SPARE_APOTHEM = 0.46  # the spare under the board, 133 px wide
 
 
 def render_orientations(state: OctilesState, space: str | None = None) -> theme.Picture:
@@ -566,14 +603,14 @@ def render_orientations(state: OctilesState, space: str | None = None) -> theme.
     rows = math.ceil(len(groups) / columns)
     width, height = cell * columns, ORIENTATION_TITLE + rows * cell
     image = Image.new("RGB", (width * SCALE, height * SCALE), theme.BACKGROUND)
-    board = _Board(image)
+    board = _Board(image, unit=ORIENTATION_UNIT)
     caption = f"Spare tile {tile}" if space is None else f"Tile {tile} on {space}, now {current}"
     size = theme.min_text_size(width) + 1
     board.write((width * SCALE / 2, ORIENTATION_TITLE * SCALE / 2), caption, size * SCALE, theme.INK)
     for index, (first, same) in enumerate(groups.items()):
         row, column = divmod(index, columns)
         cx, cy = (column + 0.5) * cell, ORIENTATION_TITLE + row * cell + cell * 0.42
-        _draw_orientation(board, (cx, cy), tile, first, current in same)
+        _stamp_turned_tile(image, (cx, cy), tile, first, current in same, ORIENTATION_APOTHEM)
         label = " = ".join(str(k) for k in same[:4]) + (" ..." if len(same) > 4 else "")
         board.write((cx * SCALE, (cy + cell * 0.45) * SCALE), label, (size + 4) * SCALE, theme.HIGHLIGHT)
     image = image.reduce(SCALE)
@@ -586,14 +623,37 @@ def render_orientations(state: OctilesState, space: str | None = None) -> theme.
     return theme.to_picture(image, description, filename="octiles-orientations.png")
 
 
-def _draw_orientation(board: _Board, centre_px: tuple[float, float], tile: int, orientation: int, now: bool) -> None:
+def _stamp_turned_tile(
+    image: Image.Image, centre_px: tuple[float, float], tile: int, orientation: int, now: bool, apothem: float
+) -> None:
+    """What ``_draw_orientation`` draws at ``centre_px`` (final picture px), pasted from a cached sprite."""
+    x, y = centre_px[0] * SCALE, centre_px[1] * SCALE
+    sprite = _turned_tile_sprite(tile, orientation, now, apothem, (x % 1, y % 1))
+    half = sprite.corner[0]
+    image.paste(sprite.image, (math.floor(x) - half, math.floor(y) - half), sprite.mask)
+
+
+@lru_cache(maxsize=64)  # a few tiles' orientations, each about 250 KB
+def _turned_tile_sprite(tile: int, orientation: int, now: bool, apothem: float, fraction: tuple[float, float]):
+    """A turned tile drawn off the board, its centre ``fraction`` of a pixel past the middle pixel
+    as it will be on the picture; ``corner`` holds how far that pixel is from the top left."""
+    half = math.ceil(apothem / math.cos(math.pi / 8) * ORIENTATION_UNIT * SCALE) + 8
+    canvas = Image.new("RGBA", (2 * half + 1, 2 * half + 1), (0, 0, 0, 0))
+    centre = ((half + fraction[0]) / SCALE, (half + fraction[1]) / SCALE)
+    _draw_orientation(_Board(canvas, unit=ORIENTATION_UNIT), centre, tile, orientation, now, apothem)
+    mask = canvas.getchannel("A").convert("1", dither=Image.Dither.NONE)
+    return _Sprite(canvas.convert("RGB"), mask, (half, half))
+
+
+def _draw_orientation(
+    board: _Board, centre_px: tuple[float, float], tile: int, orientation: int, now: bool, apothem: float
+) -> None:
     """One turned tile, drawn large at a pixel centre; outlined when it is the tile's orientation now."""
     cx, cy = centre_px
     centre = (
         (cx * SCALE - board.left) / board.unit + BOARD_X_RANGE[0],
         BOARD_Y_RANGE[1] - (cy * SCALE - board.top) / board.unit,
     )
-    apothem = 0.62
     corners = _octagon(board, centre, apothem)
     board.draw.polygon(corners, fill=TILE_FACE, outline=TILE_EDGE, width=board.length(0.02))
     _draw_tile_paths(board, centre, tile, orientation, {}, apothem=apothem)

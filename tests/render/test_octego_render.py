@@ -14,8 +14,11 @@ from render.octego import (
     BLACK_SPACE,
     CAPTURE_COLOUR,
     CELL,
+    HEIGHT,
+    PANEL_TOP,
     PATH_COLOUR,
     PURPLE_SPACE,
+    WIDTH,
     narrate,
     render_board,
     square_centre,
@@ -51,8 +54,8 @@ def test_picture_decodes_and_fits_a_phone():
     picture = render_board(played(), NAMES)
     image = decode(picture)
     assert picture.png.startswith(b"\x89PNG")
-    assert 700 <= image.width <= theme.MAX_WIDTH
-    assert image.height <= 1000
+    assert image.size == (WIDTH, HEIGHT)
+    assert WIDTH <= 720 < HEIGHT <= 1000, "portrait, narrow enough for large labels on a phone"
     assert picture.filename.endswith(".png")
 
 
@@ -96,12 +99,11 @@ def test_last_move_path_and_capture_are_drawn():
     assert not close(before.getpixel(square_centre("e5")), PATH_COLOUR)
 
 
-def test_captured_pieces_appear_beside_the_board():
+def test_captured_pieces_appear_under_the_board():
     state = played("d4-e5xf4", position="2d4 Oa1 / Oh8 1f4 3c8 3h1 2a5 2g7 1c1")
     without = played("d4-e5-f6", position="2d4 Oa1 / Oh8 1f4 3c8 3h1 2a5 2g7 1c1")
     image, other = decode(render_board(state, NAMES)), decode(render_board(without, NAMES))
-    board_right = square_centre("h1")[0] + CELL // 2
-    panel = (board_right + 10, 0, image.width, image.height)
+    panel = (0, PANEL_TOP, image.width, image.height)
 
     def orange_pixels(picture: Image.Image) -> int:
         raw = picture.crop(panel).tobytes()

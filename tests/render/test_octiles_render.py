@@ -77,7 +77,7 @@ def test_last_route_and_changed_tile_are_highlighted():
     assert not close(pixel_at(before, SPACE_CENTRES["c1"], dx=0.3), view.ROUTE)
     turned = ENGINE.apply(state, seat_of(state, "gold"), {"type": "rotate", "space": "e4", "orientation": 2})
     image = image_of(view.render_board(turned, NAMES))
-    assert close(pixel_at(image, SPACE_CENTRES["e4"], dx=0.12), view.CHANGED)  # the label badge
+    assert close(pixel_at(image, SPACE_CENTRES["e4"], dx=0.21), view.CHANGED)  # the name badge, past the name
     assert "rotated tile" in view.render_board(turned, NAMES).description
 
 
@@ -154,7 +154,7 @@ def test_the_runner_on_turn_sees_where_it_can_go():
     ring = view.RUNNER_COLOURS[colour]
     for end in destinations:  # a ring in the runner's colour just outside the stop or circle
         centre = STOP_CENTRES.get(end) or CIRCLE_CENTRES[end]
-        radius = (0.3 if end in STOP_CENTRES else 0.25) - 0.025  # the middle of the ring's width
+        radius = view.REACH_RING["stop" if end in STOP_CENTRES else "circle"] - 0.025  # the ring's middle
         assert any(close(pixel_at(image, centre, dx=d * radius), ring) for d in (-1, 1)), end
     over = ENGINE.apply(state, seat_of(state, "gold"), {"type": "resign"})
     assert view.reachable(over) == (None, {})
