@@ -32,8 +32,12 @@ from engines.octa import (
 from render import theme
 from render.narration import shared_sentence
 
-WIDTH = 960
-MARGIN = 24
+WIDTH = 480  # the table; narrow, so its labels read on a phone
+MARGIN = 16
+TEXT = theme.min_text_size(WIDTH)  # the smallest text: 11 px tall at 360 px wide
+TITLE = TEXT + 5
+LINE = round(TEXT * 1.3)
+TITLE_LINE = round(TITLE * 1.25)
 SUIT_COLOURS = {"S": (25, 25, 30), "H": (200, 30, 45), "D": theme.BLUE, "C": (0, 130, 90)}
 CARD_BACK = (58, 74, 120)
 CARD_BACK_LINE = (88, 108, 160)
@@ -193,7 +197,7 @@ def _label(
 _MEASURE = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # text_size needs a drawing, not a particular one
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)  # labels, names and the lines the wrapping tries
 def _text_width(text: str, size: int) -> int:
     return theme.text_size(_MEASURE, text, size)[0]
 
@@ -234,15 +238,15 @@ def _paint_face_card(
     ink = SUIT_COLOURS[suit]
     face = ACTION_FACE if rank in ("J", "Q", "K") else theme.CARD_FACE
     draw.rounded_rectangle(box, radius=max(4, w // 8), fill=face, outline=border, width=border_width)
-    if h >= 90:
-        corner = max(12, int(h * 0.16))
+    corner = int(h * 0.16)
+    if corner >= TEXT:  # a card big enough for a readable corner index (the hand's)
         draw.text((x0 + w * 0.1, y0 + h * 0.05), rank, font=theme.font(corner), fill=ink)
         draw_suit(image, (x0 + w * 0.1 + corner * 0.35, y0 + h * 0.05 + corner * 1.55), suit, int(corner * 0.7))
         theme.centred_text(draw, ((x0 + x1) / 2, y0 + h * 0.5), rank, int(h * 0.3), ink)
         draw_suit(image, ((x0 + x1) / 2, y0 + h * 0.78), suit, int(h * 0.22))
     else:
-        theme.centred_text(draw, ((x0 + x1) / 2, y0 + h * 0.32), rank, max(12, int(h * 0.34)), ink)
-        draw_suit(image, ((x0 + x1) / 2, y0 + h * 0.72), suit, max(10, int(min(w, h) * 0.5)))
+        theme.centred_text(draw, ((x0 + x1) / 2, y0 + h * 0.32), rank, max(TEXT, int(h * 0.34)), ink)
+        draw_suit(image, ((x0 + x1) / 2, y0 + h * 0.7), suit, max(10, int(min(w, h) * 0.44)))
 
 
 def draw_card_back(
@@ -263,7 +267,7 @@ def _card_back_sprite(width: int, height: int, label: str, colour: tuple[int, in
             (inset, inset, width - inset, height - inset), radius=max(3, width // 12), outline=CARD_BACK_LINE, width=2
         )
         if label:
-            theme.centred_text(draw, (width / 2, height / 2), label, max(12, int(height * 0.26)), theme.INK)
+            theme.centred_text(draw, (width / 2, height / 2), label, max(TEXT, int(height * 0.26)), theme.INK)
 
     return _make_sprite((width + 1, height + 1), paint)
 
@@ -289,14 +293,23 @@ def _token_sprite(seat: int, radius: int, fraction_x: float, fraction_y: float) 
 
 
 # ---------------------------------------------------------------- table
+# Laid out for a phone: 480 px wide and no text under TEXT, so every label is at least 11 px tall
+# when the picture is shown 360 px wide. Everything stacks in one column, widest first.
 
 
-POOL_CARD = (78, 108)
-POOL_GAP = 12
-RUN_CARD = (42, 58)
-RUN_OVERLAP = 4
-RUN_GAP = 22
-BADGE_RADIUS = 11
+CARD = (62, 88)  # pool, action piles, stock and discard
+CARD_GAP = 8
+SIDE_GAP = 10  # room between the labels above the side's cards
+RUN_CARD = (33, 56)
+RUN_STEP = RUN_CARD[0] + 2  # the longest run, A-10 or 2-A, is 10 cards: one row of a panel
+RUN_GAP = 14
+RUN_ROW = LINE + RUN_CARD[1] + 12  # a run's label, its cards and the space below
+BADGE_RADIUS = 13
+TOKEN_RADIUS = 19  # the smallest octagon whose seat number is TEXT sized
+PANEL_PAD = 12
+PANEL_INNER = WIDTH - 2 * MARGIN - 2 * PANEL_PAD
+LAST_MOVE_LINES = 4
+SECTION_GAP = 14
 
 
 def _seat_name(names: Sequence[str], seat: int) -> str:
@@ -304,110 +317,134 @@ def _seat_name(names: Sequence[str], seat: int) -> str:
 
 
 def _pool_cell_box(origin: tuple[int, int], row: int, col: int) -> tuple[int, int, int, int]:
-    x = origin[0] + col * (POOL_CARD[0] + POOL_GAP)
-    y = origin[1] + row * (POOL_CARD[1] + POOL_GAP)
-    return x, y, x + POOL_CARD[0], y + POOL_CARD[1]
+    x = origin[0] + col * (CARD[0] + CARD_GAP)
+    y = origin[1] + row * (CARD[1] + CARD_GAP)
+    return x, y, x + CARD[0], y + CARD[1]
 
 
 def _draw_pool(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, origin: tuple[int, int]) -> None:
     for seat, token in enumerate(state.tokens):
         if token.startswith("pool:"):
-            positions = POOL_LINES[token[5:]]
-            boxes = [_pool_cell_box(origin, *POSITION_CELLS[p]) for p in positions]
+            boxes = [_pool_cell_box(origin, *POSITION_CELLS[p]) for p in POOL_LINES[token[5:]]]
             outline = (
-                min(b[0] for b in boxes) - 6,
-                min(b[1] for b in boxes) - 6,
-                max(b[2] for b in boxes) + 6,
-                max(b[3] for b in boxes) + 6,
+                min(b[0] for b in boxes) - 5,
+                min(b[1] for b in boxes) - 5,
+                max(b[2] for b in boxes) + 5,
+                max(b[3] for b in boxes) + 5,
             )
-            draw.rounded_rectangle(outline, radius=12, outline=theme.SEAT_COLOURS[seat], width=5)
+            draw.rounded_rectangle(outline, radius=10, outline=theme.SEAT_COLOURS[seat], width=4)
     for position, (row, col) in POSITION_CELLS.items():
         box = _pool_cell_box(origin, row, col)
         card = state.pool[position - 1]
         if card:
             draw_face_card(image, draw, box, card)
         else:
-            draw.rounded_rectangle(box, radius=9, outline=theme.GRID, width=2)
-        badge_centre = (box[2] - 13, box[3] - 13)  # in the cell's bottom-right corner
+            draw.rounded_rectangle(box, radius=8, outline=theme.GRID, width=2)
+        badge_centre = (box[2] - BADGE_RADIUS + 3, box[3] - BADGE_RADIUS + 3)  # on the cell's bottom-right corner
         _paste(
             image, _position_badge_sprite(position), (badge_centre[0] - BADGE_RADIUS, badge_centre[1] - BADGE_RADIUS)
         )
     centre = _pool_cell_box(origin, 1, 1)
-    draw.rounded_rectangle(centre, radius=10, fill=theme.PANEL)
+    draw.rounded_rectangle(centre, radius=8, fill=theme.PANEL)
     in_centre = [seat for seat, token in enumerate(state.tokens) if token == CENTRE]
     cx = (centre[0] + centre[2]) / 2
     for index, seat in enumerate(in_centre):
-        draw_token(image, (cx, centre[1] + 30 + index * 48), seat, 19)
+        draw_token(image, (cx, centre[1] + TOKEN_RADIUS + 3 + index * (2 * TOKEN_RADIUS + 4)), seat, TOKEN_RADIUS)
     for seat, token in enumerate(state.tokens):
         if token.startswith("pool:"):  # the token sits on the corner of its run's outline
             first = _pool_cell_box(origin, *POSITION_CELLS[POOL_LINES[token[5:]][0]])
-            draw_token(image, (first[0] - 4, first[1] - 4), seat, 15)
+            draw_token(image, (first[0] - 2, first[1] - 2), seat, TOKEN_RADIUS)
 
 
 @lru_cache(maxsize=len(POSITION_CELLS))
 def _position_badge_sprite(position: int) -> Sprite:
-    """The numbered disc in a pool cell's corner."""
+    """The numbered disc on a pool cell's corner."""
 
     def paint(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
-        draw.ellipse((0, 0, 2 * BADGE_RADIUS, 2 * BADGE_RADIUS), fill=theme.PANEL)
-        theme.centred_text(draw, (BADGE_RADIUS, BADGE_RADIUS), str(position), 15, theme.INK)
+        draw.ellipse((0, 0, 2 * BADGE_RADIUS, 2 * BADGE_RADIUS), fill=theme.PANEL, outline=theme.GRID, width=1)
+        theme.centred_text(draw, (BADGE_RADIUS, BADGE_RADIUS), str(position), TEXT, theme.INK)
 
     return _make_sprite((2 * BADGE_RADIUS + 1, 2 * BADGE_RADIUS + 1), paint)
 
 
+def _side_box(x: int, y: int, column: int) -> tuple[int, int, int, int]:
+    """A card place of the side block: three columns, a label line above each card."""
+    left = x + column * (CARD[0] + SIDE_GAP)
+    return left, y + LINE, left + CARD[0], y + LINE + CARD[1]
+
+
 def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, x: int, y: int) -> None:
-    """Action piles, the revealed action card, stock and discard pile."""
-    card_w, card_h = 78, 108
+    """Action piles and the revealed action card above, stock and discard pile below."""
     for pile in range(2):
-        box = (x + pile * (card_w + 16), y + 26, x + pile * (card_w + 16) + card_w, y + 26 + card_h)
-        _label(image, ((box[0] + box[2]) / 2, y + 10), f"Pile {pile + 1}", 17, theme.MUTED, "mm")
-        top = state.action_piles[pile][-1] if state.action_piles[pile] else None
+        box = _side_box(x, y, pile)
         is_new = not state.over and state.step != "place_action" and pile == state.new_pile
-        if top:
-            draw_face_card(image, draw, box, top, border=theme.HIGHLIGHT if is_new else theme.GRID)
-    revealed_x = x + 2 * (card_w + 16) + 6
+        _card_label(image, box, f"Pile {pile + 1}", theme.MUTED)
+        if state.action_piles[pile]:
+            border = theme.HIGHLIGHT if is_new else theme.GRID
+            draw_face_card(image, draw, box, state.action_piles[pile][-1], border=border)
+    box = _side_box(x, y, 2)
     if state.revealed:
-        box = (revealed_x, y + 26, revealed_x + card_w, y + 26 + card_h)
-        _label(image, ((box[0] + box[2]) / 2, y + 10), "New", 17, theme.HIGHLIGHT, "mm")
+        _card_label(image, box, "New", theme.HIGHLIGHT)
         draw_face_card(image, draw, box, state.revealed, border=theme.HIGHLIGHT, border_width=4)
     else:
-        box = (revealed_x, y + 26, revealed_x + card_w, y + 26 + card_h)
-        _label(image, ((box[0] + box[2]) / 2, y + 10), "Actions", 17, theme.MUTED, "mm")
+        _card_label(image, box, "Actions", theme.MUTED)
         draw_card_back(image, box, str(len(state.action_stack)))
-    y2 = y + card_h + 62
-    stock_box = (x, y2 + 26, x + card_w, y2 + 26 + card_h)
-    _label(image, ((stock_box[0] + stock_box[2]) / 2, y2 + 10), "Stock", 17, theme.MUTED, "mm")
+    below = y + LINE + CARD[1] + SECTION_GAP
+    stock_box, discard_box = _side_box(x, below, 0), _side_box(x, below, 1)
+    _card_label(image, stock_box, "Stock", theme.MUTED)
     draw_card_back(image, stock_box, str(len(state.stock)))
-    discard_box = (x + card_w + 16, y2 + 26, x + 2 * card_w + 16, y2 + 26 + card_h)
-    _label(image, ((discard_box[0] + discard_box[2]) / 2, y2 + 10), "Discard", 17, theme.MUTED, "mm")
+    _card_label(image, discard_box, "Discard", theme.MUTED)
     if state.discard:
         draw_face_card(image, draw, discard_box, state.discard[-1])
     else:
-        draw.rounded_rectangle(discard_box, radius=9, outline=theme.GRID, width=2)
-    info_x = discard_box[2] + 22
-    _label(image, (info_x, y2 + 30), f"{len(state.discard)} in", 18, theme.INK)
-    _label(image, (info_x, y2 + 52), "discard", 18, theme.MUTED)
+        draw.rounded_rectangle(discard_box, radius=8, outline=theme.GRID, width=2)
+    info_x = discard_box[2] + 8
+    _label(image, (info_x, discard_box[1] + 4), f"{len(state.discard)} in", TEXT, theme.INK)
+    _label(image, (info_x, discard_box[1] + 4 + LINE), "discard", TEXT, theme.MUTED)
     if state.stock_runouts:
         note = "Last turn!" if state.final_turn else "Stock reshuffled"
-        _label(image, (info_x, y2 + 92), note, 18, theme.VERMILION)
+        _label(image, (x, discard_box[3] + 10), note, TEXT, theme.VERMILION)
 
 
-def _runs_height(state: OctaState, seat: int, width: int) -> int:
-    return len(_run_layout(state, seat, width)[1]) * (RUN_CARD[1] + 30) - 8 if state.runs[seat] else 0
+def _card_label(image: Image.Image, box: tuple[int, int, int, int], text: str, colour: tuple[int, int, int]) -> None:
+    _label(image, ((box[0] + box[2]) / 2, box[1] - LINE / 2), text, TEXT, colour, "mm")
 
 
-def _run_layout(state: OctaState, seat: int, width: int) -> tuple[list[tuple[int, int]], list[int]]:
-    """Top-left offset of each run inside the panel, and the rows used."""
-    places, rows = [], [0]
-    x = 0
-    for run in state.runs[seat]:
-        run_w = len(run["slots"]) * (RUN_CARD[0] + RUN_OVERLAP) - RUN_OVERLAP
-        if x and x + run_w > width:
-            rows.append(0)
-            x = 0
-        places.append((x, len(rows) - 1))
-        x += run_w + RUN_GAP
-    return places, rows
+def _run_width(state: OctaState, seat: int, index: int) -> int:
+    """The width of a run's place: its cards, or its label and the token beside it if wider."""
+    label_w = _text_width(_run_label(state, seat, index), TEXT)
+    if state.tokens[seat] == f"run:{index}":
+        label_w += 2 * TOKEN_RADIUS + 8
+    return max(_cards_width(len(state.runs[seat][index]["slots"])), label_w)
+
+
+def _cards_width(count: int) -> int:
+    return count * RUN_STEP - (RUN_STEP - RUN_CARD[0])
+
+
+def _run_label(state: OctaState, seat: int, index: int) -> str:
+    return f"Run {index + 1} ({run_length(state.runs[seat][index])})"
+
+
+def _run_layout(state: OctaState, seat: int) -> tuple[list[tuple[int, int]], int]:
+    """Top-left offset of each run inside the panel's run area, and the area's height."""
+    places: list[tuple[int, int]] = []
+    x = y = 0
+    for index in range(len(state.runs[seat])):
+        width = _run_width(state, seat, index)
+        if x and x + width > PANEL_INNER:
+            x, y = 0, y + RUN_ROW
+        places.append((x, y))
+        x += width + RUN_GAP
+    return places, y + RUN_ROW
+
+
+PANEL_HEADER = PANEL_PAD + 2 * TOKEN_RADIUS + 10 + 30 + 14  # name line, progress bars, space
+
+
+def _panel_height(state: OctaState, seat: int) -> int:
+    runs_h = _run_layout(state, seat)[1] if state.runs[seat] else LINE + 8
+    return PANEL_HEADER + runs_h + PANEL_PAD - 8
 
 
 def _draw_player_panel(
@@ -417,70 +454,68 @@ def _draw_player_panel(
     on_turn = state.current == seat and not state.over
     draw.rounded_rectangle(
         (MARGIN, y, WIDTH - MARGIN, y + height),
-        radius=14,
+        radius=12,
         fill=theme.PANEL,
         outline=colour if on_turn else theme.PANEL,
         width=4,
     )
-    draw_token(image, (MARGIN + 30, y + 32), seat, 18)
-    title = name + (" (to play)" if on_turn else "")
-    _label(image, (MARGIN + 58, y + 16), title, 26, theme.INK)
-    hand_text = f"{len(state.hands[seat])} cards in hand"
-    hx = WIDTH - MARGIN - 20 - _text_width(hand_text, 20)
-    _label(image, (hx, y + 20), hand_text, 20, theme.MUTED)
+    left, right = MARGIN + PANEL_PAD, WIDTH - MARGIN - PANEL_PAD
+    middle = y + PANEL_PAD + TOKEN_RADIUS
+    draw_token(image, (left + TOKEN_RADIUS, middle), seat, TOKEN_RADIUS)
+    hand_text = f"{len(state.hands[seat])} in hand"
+    hand_x = right - _text_width(hand_text, TEXT)
+    _label(image, (hand_x, middle), hand_text, TEXT, theme.MUTED, "lm")
     for i in range(min(len(state.hands[seat]), 3)):  # a small fan: the number says how many
-        bx = hx - 14 - i * 8
-        draw_card_back(image, (bx - 22, y + 12 + i * 2, bx, y + 44 - i * 2))
+        back_x = hand_x - 10 - i * 7
+        draw_card_back(image, (back_x - 20, middle - 15 + i * 2, back_x, middle + 15 - i * 2))
+    name_x = left + 2 * TOKEN_RADIUS + 10
+    title = _fit(name, TITLE, hand_x - 50 - name_x - (_text_width(" (to play)", TITLE) if on_turn else 0))
+    _label(image, (name_x, middle), title + (" (to play)" if on_turn else ""), TITLE, theme.INK, "lm")
     # Progress: table cards toward 28 and the longest run toward an Octa.
     count, longest = table_count(state, seat), longest_run(state, seat)
-    bar_y = y + 58
-    _progress_bar(
-        image,
-        (MARGIN + 20, bar_y, MARGIN + 520, bar_y + 22),
-        count,
-        WIN_TABLE_CARDS,
-        colour,
-        f"{count}/{WIN_TABLE_CARDS} cards",
-    )
+    bar_y, bar_w = middle + TOKEN_RADIUS + 10, (right - left - 12) // 2
+    cards_label = f"{count}/{WIN_TABLE_CARDS} cards"
+    _progress_bar(image, (left, bar_y, left + bar_w, bar_y + 30), count, WIN_TABLE_CARDS, colour, cards_label)
     octa_colour = theme.HIGHLIGHT if longest >= OCTA_LENGTH else colour
-    _progress_bar(
-        image,
-        (MARGIN + 540, bar_y, WIDTH - MARGIN - 20, bar_y + 22),
-        longest,
-        OCTA_LENGTH,
-        octa_colour,
-        "Octa!" if longest >= OCTA_LENGTH else f"longest {longest}/{OCTA_LENGTH}",
-    )
-    runs_top = bar_y + 36
+    octa_label = "Octa!" if longest >= OCTA_LENGTH else f"longest {longest}/{OCTA_LENGTH}"
+    _progress_bar(image, (right - bar_w, bar_y, right, bar_y + 30), longest, OCTA_LENGTH, octa_colour, octa_label)
+    runs_top = y + PANEL_HEADER
     if not state.runs[seat]:
-        _label(image, (MARGIN + 20, runs_top + 6), "No runs on the table yet", 19, theme.MUTED)
+        _label(image, (left, runs_top), "No runs on the table yet", TEXT, theme.MUTED)
         return
-    places, _ = _run_layout(state, seat, WIDTH - 2 * MARGIN - 40)
-    token = state.tokens[seat]
-    for index, (run, (offset_x, row)) in enumerate(zip(state.runs[seat], places, strict=True)):
-        x = MARGIN + 20 + offset_x
-        ry = runs_top + row * (RUN_CARD[1] + 30)
-        label = f"Run {index + 1} ({run_length(run)})"
-        _label(image, (x, ry), label, 16, theme.MUTED)
-        if token == f"run:{index}":
-            draw_token(image, (x + _text_width(label, 16) + 14, ry + 8), seat, 10)
-        _paste(image, _run_cards_sprite(tuple(run["slots"])), (x, ry + 22))
+    places, _ = _run_layout(state, seat)
+    for index, (run, (offset_x, offset_y)) in enumerate(zip(state.runs[seat], places, strict=True)):
+        x, run_y = left + offset_x, runs_top + offset_y
+        label = _run_label(state, seat, index)
+        _label(image, (x, run_y + LINE / 2), label, TEXT, theme.MUTED, "lm")
+        if state.tokens[seat] == f"run:{index}":
+            token_x = x + _text_width(label, TEXT) + 8 + TOKEN_RADIUS
+            draw_token(image, (token_x, run_y + LINE / 2 - 2), seat, TOKEN_RADIUS)
+        _paste(image, _run_cards_sprite(tuple(run["slots"])), (x, run_y + LINE + 4))
+
+
+def _fit(text: str, size: int, width: int) -> str:
+    """``text``, shortened with an ellipsis if it is wider than ``width`` (long display names)."""
+    if _text_width(text, size) <= width:
+        return text
+    while len(text) > 1 and _text_width(text + "…", size) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 @lru_cache(maxsize=128)  # most runs stay as they are from one turn to the next
 def _run_cards_sprite(slots: tuple[str, ...]) -> Sprite:
     """A run's cards side by side (one paste instead of one per card)."""
-    step = RUN_CARD[0] + RUN_OVERLAP
 
     def paint(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
         for index, slot in enumerate(slots):
-            box = (index * step, 0, index * step + RUN_CARD[0], RUN_CARD[1])
+            box = (index * RUN_STEP, 0, index * RUN_STEP + RUN_CARD[0], RUN_CARD[1])
             if slot.startswith(FACE_DOWN):
                 draw_card_back(image, box, "J", colour=FACE_DOWN_RUN)
             else:
                 draw_face_card(image, draw, box, slot)
 
-    return _make_sprite((len(slots) * step - RUN_OVERLAP + 1, RUN_CARD[1] + 1), paint)
+    return _make_sprite((_cards_width(len(slots)) + 1, RUN_CARD[1] + 1), paint)
 
 
 def _progress_bar(
@@ -506,73 +541,98 @@ def _progress_bar_sprite(
         filled = int(width * min(1.0, amount / goal))
         if amount:
             draw.rounded_rectangle((0, 0, max(filled, height), height), radius=height // 2, fill=colour)
-        text_w, _ = theme.text_size(draw, label, 16)
-        draw.rectangle((8, 2, 16 + text_w, height - 2), fill=theme.BACKGROUND)
-        draw.text((12, height / 2), label, font=theme.font(16), fill=theme.INK, anchor="lm")
+        text_w, _ = theme.text_size(draw, label, TEXT)
+        draw.rectangle((6, 2, 14 + text_w, height - 2), fill=theme.BACKGROUND)  # the label reads on any fill
+        draw.text((10, height / 2), label, font=theme.font(TEXT), fill=theme.INK, anchor="lm")
 
     return _make_sprite((width + 1, height + 1), paint)
 
 
 def render_table(state: OctaState, names: Sequence[str], viewer: int | None = None) -> theme.Picture:
     """The public table: pool, action piles, stock and discard, both players' runs. No hand cards."""
-    inner = WIDTH - 2 * MARGIN - 40
-    panel_heights = [104 + max(_runs_height(state, seat, inner), 34) for seat in range(2)]
-    header_h = 108
-    middle_h = 3 * POOL_CARD[1] + 2 * POOL_GAP + 30
-    height = header_h + middle_h + sum(panel_heights) + 16 + MARGIN
+    title = _wrap(_title(state, names), TITLE, WIDTH - 2 * MARGIN)
+    step = [] if state.over else _wrap(step_text(state), TEXT, WIDTH - 2 * MARGIN)
+    last_move = _last_move_lines(state, names)
+    # The header and the last move keep their height all game, so the message does not jump when
+    # edited; only the runs make the table grow.
+    header_h = 18 + _title_lines(names) * TITLE_LINE + _step_lines() * LINE + 6
+    last_move_h = 2 * PANEL_PAD + LINE * (1 + LAST_MOVE_LINES)
+    middle_h = LINE + 3 * CARD[1] + 2 * CARD_GAP + 8
+    panel_heights = [_panel_height(state, seat) for seat in range(2)]
+    height = header_h + last_move_h + middle_h + sum(panel_heights) + 4 * SECTION_GAP + MARGIN
     image, draw = theme.canvas(WIDTH, height)
-    _draw_header(image, draw, state, names)
-    pool_origin = (MARGIN + 20, header_h + 10)
-    pool_middle = pool_origin[0] + (3 * POOL_CARD[0] + 2 * POOL_GAP) / 2
-    _label(image, (pool_middle, header_h - 8), "Pool", 18, theme.MUTED, "mm")
+    _draw_header(image, draw, state, title, step, header_h)
+    y = header_h
+    _draw_last_move(image, draw, last_move, (MARGIN, y, WIDTH - MARGIN, y + last_move_h))
+    y += last_move_h + SECTION_GAP
+    pool_origin, pool_width = (MARGIN + 8, y + LINE), 3 * CARD[0] + 2 * CARD_GAP
+    _label(image, (pool_origin[0] + pool_width / 2, y + LINE / 2 - 4), "Pool", TEXT, theme.MUTED, "mm")
     _draw_pool(image, draw, state, pool_origin)
-    side_x = MARGIN + 3 * (POOL_CARD[0] + POOL_GAP) + 60
-    _draw_side(image, draw, state, side_x, header_h - 20)
-    _draw_last_move(image, draw, state, names, (side_x + 3 * 94 + 20, header_h - 10, WIDTH - MARGIN, header_h + 300))
-    y = header_h + middle_h
+    _draw_side(image, draw, state, pool_origin[0] + 3 * (CARD[0] + CARD_GAP) + 14, y - 4)
+    y += middle_h + SECTION_GAP
     for seat in range(2):
         _draw_player_panel(image, draw, state, seat, _seat_name(names, seat), y, panel_heights[seat])
-        y += panel_heights[seat] + 16
+        y += panel_heights[seat] + SECTION_GAP
     return theme.to_picture(image, describe_table(state, names), "octa_table.png")
 
 
-def _draw_last_move(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    state: OctaState,
-    names: Sequence[str],
-    box: tuple[int, int, int, int],
-) -> None:
-    x0, y0, x1, _y1 = box
-    draw.rounded_rectangle(box, radius=12, fill=theme.PANEL)
-    _label(image, (x0 + 14, y0 + 12), "Last move", 17, theme.MUTED)
+def _last_move_lines(state: OctaState, names: Sequence[str]) -> list[str]:
     text = last_action_text(state, names) or "-"  # the theme draws the suit symbols as shapes
-    lines = _wrap(draw, text, 18, x1 - x0 - 28)
-    for index, line in enumerate(lines[:11]):
-        theme.write(image, (x0 + 14, y0 + 40 + index * 24), line, 18, theme.INK, "la")
+    lines = _wrap(text, TEXT, WIDTH - 2 * MARGIN - 2 * PANEL_PAD)
+    if len(lines) > LAST_MOVE_LINES:  # the alt text has the whole of it
+        lines = [*lines[: LAST_MOVE_LINES - 1], _fit(lines[LAST_MOVE_LINES - 1] + " …", TEXT, PANEL_INNER)]
+    return lines
 
 
-def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[str]:
+def _draw_last_move(
+    image: Image.Image, draw: ImageDraw.ImageDraw, lines: list[str], box: tuple[int, int, int, int]
+) -> None:
+    x0, y0, _x1, _y1 = box
+    draw.rounded_rectangle(box, radius=12, fill=theme.PANEL)
+    _label(image, (x0 + PANEL_PAD, y0 + PANEL_PAD), "Last move", TEXT, theme.MUTED)
+    for index, line in enumerate(lines):
+        theme.write(image, (x0 + PANEL_PAD, y0 + PANEL_PAD + LINE * (index + 1)), line, TEXT, theme.INK, "la")
+
+
+def _wrap(text: str, size: int, width: int) -> list[str]:
     lines: list[str] = []
     for word in text.split():
-        if lines and theme.text_size(draw, lines[-1] + " " + word, size)[0] <= width:
+        if lines and _text_width(lines[-1] + " " + word, size) <= width:  # cached: texts recur
             lines[-1] += " " + word
         else:
             lines.append(word)
     return lines
 
 
-def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, names: Sequence[str]) -> None:
+@lru_cache(maxsize=1)
+def _step_lines() -> int:
+    """Lines of the longest step text (the result of a finished game fits the same room)."""
+    return max(len(_wrap(text, TEXT, WIDTH - 2 * MARGIN)) for text in STEP_TEXT.values())
+
+
+def _title_lines(names: Sequence[str]) -> int:
+    return max(len(_wrap(f"Turn 999: {_seat_name(names, seat)} to play", TITLE, WIDTH - 2 * MARGIN)) for seat in (0, 1))
+
+
+def _title(state: OctaState, names: Sequence[str]) -> str:
     if state.over:
-        title = _result_line(state, names)
-        colour = theme.HIGHLIGHT
-    else:
-        title = f"Turn {state.turn + 1}: {_seat_name(names, state.current)} to play"
-        colour = theme.SEAT_COLOURS[state.current]
+        return _result_line(state, names)
+    return f"Turn {state.turn + 1}: {_seat_name(names, state.current)} to play"
+
+
+def _draw_header(
+    image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, title: list[str], step: list[str], height: int
+) -> None:
+    """The turn's colour bar, then the title and the step, centred in the room kept for them."""
+    colour = theme.HIGHLIGHT if state.over else theme.SEAT_COLOURS[state.current]
     draw.rectangle((0, 0, WIDTH, 8), fill=colour)
-    draw.text((MARGIN, 18), title, font=theme.font(30), fill=theme.INK)
-    if not state.over:
-        _label(image, (MARGIN, 56), step_text(state), 19, theme.MUTED)
+    y = 18 + (height - 24 - len(title) * TITLE_LINE - len(step) * LINE) // 2
+    for line in title:
+        theme.write(image, (MARGIN, y), line, TITLE, theme.INK, "la")
+        y += TITLE_LINE
+    for line in step:
+        _label(image, (MARGIN, y), line, TEXT, theme.MUTED)
+        y += LINE
 
 
 def _result_line(state: OctaState, names: Sequence[str]) -> str:
@@ -635,6 +695,7 @@ def _token_text(token: str) -> str:
 HAND_CARD = (100, 140)
 HAND_WIDTH = 480  # narrow, so its labels read on a phone
 HAND_PER_ROW = 4
+HAND_MARGIN = 24
 
 
 def render_hand(state: OctaState, names: Sequence[str], seat: int) -> theme.Picture:
@@ -643,19 +704,19 @@ def render_hand(state: OctaState, names: Sequence[str], seat: int) -> theme.Pict
     size = theme.min_text_size(HAND_WIDTH)
     line = round(size * 1.3)
     on_turn = state.current == seat and not state.over
-    hint = _wrap(_MEASURE, step_text(state), size, HAND_WIDTH - 2 * MARGIN) if on_turn else []
+    hint = _wrap(step_text(state), size, HAND_WIDTH - 2 * HAND_MARGIN) if on_turn else []
     rows = max(1, math.ceil(len(hand) / HAND_PER_ROW))
-    gap = (HAND_WIDTH - 2 * MARGIN - HAND_PER_ROW * HAND_CARD[0]) // (HAND_PER_ROW - 1)
+    gap = (HAND_WIDTH - 2 * HAND_MARGIN - HAND_PER_ROW * HAND_CARD[0]) // (HAND_PER_ROW - 1)
     row_h = HAND_CARD[1] + line + 10
     top = 24 + line * (1 + len(hint)) + 8
     image, draw = theme.canvas(HAND_WIDTH, top + rows * row_h)
     draw.rectangle((0, 0, HAND_WIDTH, 8), fill=theme.SEAT_COLOURS[seat])
-    _label(image, (MARGIN, 20), f"{_seat_name(names, seat)}'s hand: {len(hand)} cards", size + 3, theme.INK)
+    _label(image, (HAND_MARGIN, 20), f"{_seat_name(names, seat)}'s hand: {len(hand)} cards", size + 3, theme.INK)
     for index, text in enumerate(hint):
-        _label(image, (MARGIN, 20 + line * (index + 1) + 4), text, size, theme.MUTED)
+        _label(image, (HAND_MARGIN, 20 + line * (index + 1) + 4), text, size, theme.MUTED)
     for index, card in enumerate(hand):
         row, col = divmod(index, HAND_PER_ROW)
-        x = MARGIN + col * (HAND_CARD[0] + gap)
+        x = HAND_MARGIN + col * (HAND_CARD[0] + gap)
         y = top + row * row_h
         draw_face_card(image, draw, (x, y, x + HAND_CARD[0], y + HAND_CARD[1]), card)
         _label(image, (x + HAND_CARD[0] / 2, y + HAND_CARD[1] + line / 2 + 4), card_name(card), size, theme.MUTED, "mm")

@@ -35,14 +35,24 @@ from engines.octagone import (
 from render import theme
 from render.narration import shared_sentence
 
-WIDTH = 960
-CELL = 112
-BOARD_LEFT = 74  # room for the row letters
-BOARD_TOP = 126  # below the title, status line and column numbers
+# Laid out for a phone: 480 px wide and no text under TEXT, so every label is at least 11 px tall
+# when the picture is shown 360 px wide.
+WIDTH = 480
+MARGIN = 12
+TEXT = theme.min_text_size(WIDTH)
+TITLE = TEXT + 5
+LINE = round(TEXT * 1.3)
+CELL = 60
+BOARD_LEFT = WIDTH - MARGIN - CELL * COLUMNS  # room for the row letters
+BOARD_TOP = 100  # below the title, status line and column numbers
 BOARD_BOTTOM = BOARD_TOP + CELL * len(ROWS)
-HEADER_HEIGHT = 92
-BOX_RADIUS = (CELL - 6) / 2 / math.cos(math.pi / 8)  # octagons nearly touching flat to flat
-SHIELD_RADIUS = BOX_RADIUS * 0.72
+BOX_RADIUS = (CELL - 4) / 2 / math.cos(math.pi / 8)  # octagons nearly touching flat to flat
+SHIELD_RADIUS = BOX_RADIUS * 0.86  # large enough for a readable letter beside the arrow
+CHIP_RADIUS = 17  # a shield in a hand row: its letter at TEXT size
+LADY_BADGE_RADIUS = 19  # the White Lady beside the winners: "WL" at TEXT size
+PLAYER_LINE = 2 * LADY_BADGE_RADIUS + 4
+CHIP_ROW = 2 * CHIP_RADIUS + LINE + 8  # a chip and its count below
+LEGEND_HEIGHT = 2 * LINE + 12  # the rows' colours in words, below the board
 
 SHIELD_FILL = {
     "orange": theme.ORANGE,
@@ -187,17 +197,35 @@ def draw_shield(
     fill = SHIELD_FILL[shield]
     ink = theme.readable_ink(fill)
     outline = theme.WHITE if shield == JOKER else theme.DARK_INK
-    theme.draw_octagon(draw, centre, radius, fill, outline=outline, width=3)
+    theme.draw_octagon(draw, centre, radius, fill, outline=outline, width=max(2, round(radius / 12)))
     letter = SHIELD_LETTER[shield]
-    letter_size = max(11, int(radius * (0.42 if len(letter) == 1 else 0.32)))
+    letter_size = max(TEXT, int(radius * 0.42))
     if direction is None:
-        theme.centred_text(draw, centre, SHIELD_LETTER[shield], int(radius * 0.8), ink)
-        return
-    theme.draw_direction_arrow(draw, centre, direction, radius * 1.35, ink, width=max(3, int(radius / 9)))
-    # The letter sits across the arrow, a quarter turn clockwise, where the arrow never passes.
+        theme.centred_text(draw, centre, letter, max(TEXT, int(radius * 0.8)), ink)
+    elif len(letter) > 1:  # the White Lady's two letters fill her shield: her direction is a pointer on the rim
+        theme.centred_text(draw, centre, letter, letter_size, ink)
+        _draw_rim_pointer(draw, centre, radius, direction, ink)
+    else:
+        theme.draw_direction_arrow(draw, centre, direction, radius * 1.45, ink, width=max(3, round(radius / 8)))
+        # The letter sits across the arrow, a quarter turn clockwise, where the arrow never passes.
+        dx, dy = _unit(direction)
+        offset = radius * 0.52
+        theme.centred_text(draw, (centre[0] - dy * offset, centre[1] + dx * offset), letter, letter_size, ink)
+
+
+def _draw_rim_pointer(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, direction: str, ink: tuple[int, int, int]
+) -> None:
+    """A triangle inside the rim of a shield, pointing towards ``direction``."""
     dx, dy = _unit(direction)
-    offset = radius * 0.55
-    theme.centred_text(draw, (centre[0] - dy * offset, centre[1] + dx * offset), letter, letter_size, ink)
+    apothem = radius * math.cos(math.pi / 8)
+    depth, half_base = radius * 0.42, radius * 0.36
+    tip = (centre[0] + dx * (apothem - 2), centre[1] + dy * (apothem - 2))
+    base_x, base_y = centre[0] + dx * (apothem - 2 - depth), centre[1] + dy * (apothem - 2 - depth)
+    draw.polygon(
+        [tip, (base_x - dy * half_base, base_y + dx * half_base), (base_x + dy * half_base, base_y - dx * half_base)],
+        fill=ink,
+    )
 
 
 def _draw_triangle(draw: ImageDraw.ImageDraw, box: str, direction: str, colour: str) -> None:
@@ -205,7 +233,7 @@ def _draw_triangle(draw: ImageDraw.ImageDraw, box: str, direction: str, colour: 
     cx, cy = box_centre(box)
     dx, dy = _unit(direction)
     apothem = BOX_RADIUS * math.cos(math.pi / 8)
-    half_base, depth = 13, 15
+    half_base, depth = CELL * 0.12, CELL * 0.13
     base_x, base_y = cx + dx * (apothem - 2), cy + dy * (apothem - 2)
     points = [
         (base_x - dy * half_base, base_y + dx * half_base),
@@ -215,8 +243,9 @@ def _draw_triangle(draw: ImageDraw.ImageDraw, box: str, direction: str, colour: 
     draw.polygon(points, fill=SHIELD_FILL[colour], outline=theme.DARK_INK, width=2)
 
 
-def _draw_box(draw: ImageDraw.ImageDraw, box: str, level: str, label_lift: int = 0) -> None:
-    """An empty box: tinted row colour, its name, and (advanced level) its perimeter triangles."""
+def _draw_box(draw: ImageDraw.ImageDraw, box: str, level: str, label: tuple[int, int, int] | None = None) -> None:
+    """An empty box: tinted row colour, its name (in ``label`` colour if given), and (advanced
+    level) its perimeter triangles."""
     row_colour = SHIELD_FILL[ROW_COLOURS[box[0]]]
     centre = box_centre(box)
     theme.draw_octagon(
@@ -227,7 +256,7 @@ def _draw_box(draw: ImageDraw.ImageDraw, box: str, level: str, label_lift: int =
         outline=_mix(row_colour, theme.BACKGROUND, 0.75),
         width=2,
     )
-    theme.centred_text(draw, (centre[0], centre[1] - label_lift), box, 22, _mix(row_colour, theme.WHITE, 0.55))
+    theme.centred_text(draw, centre, box, TEXT, label or _mix(row_colour, theme.WHITE, 0.55))
     if level == ADVANCED:
         for triangle_box, direction, colour in perimeter_triangles():
             if triangle_box == box:
@@ -236,24 +265,33 @@ def _draw_box(draw: ImageDraw.ImageDraw, box: str, level: str, label_lift: int =
 
 @lru_cache(maxsize=2)  # both levels
 def _board_layer(level: str) -> Image.Image:
-    """The board with no shield on it, down to its bottom (it never changes)."""
-    image, draw = theme.canvas(WIDTH, BOARD_BOTTOM)
+    """The board with no shield on it and its colour legend below (it never changes)."""
+    image, draw = theme.canvas(WIDTH, BOARD_BOTTOM + LEGEND_HEIGHT)
     for column in range(1, COLUMNS + 1):
         x = BOARD_LEFT + CELL * (column - 0.5)
-        theme.centred_text(draw, (x, BOARD_TOP - 16), str(column), 24, theme.MUTED)
+        theme.centred_text(draw, (x, BOARD_TOP - 15), str(column), TEXT, theme.MUTED)
     for row_index, row in enumerate(ROWS):
         colour = SHIELD_FILL[ROW_COLOURS[row]]
         y = BOARD_TOP + CELL * (row_index + 0.5)
-        theme.draw_octagon(draw, (BOARD_LEFT / 2, y), 24, colour, outline=theme.DARK_INK, width=2)
-        theme.centred_text(draw, (BOARD_LEFT / 2, y), row, 26, theme.readable_ink(colour))
-        right = BOARD_LEFT + CELL * COLUMNS + 8
-        draw.text((right, y), colour_words(ROW_COLOURS[row]), font=theme.font(18), fill=colour, anchor="lm")
+        theme.draw_octagon(draw, (BOARD_LEFT / 2 + 2, y), 18, colour, outline=theme.DARK_INK, width=2)
+        theme.centred_text(draw, (BOARD_LEFT / 2 + 2, y), row, TEXT, theme.readable_ink(colour))
     for box in BOXES:
         _draw_box(draw, box, level)
+    _draw_legend(image, BOARD_BOTTOM + 8)
     return image
 
 
-@lru_cache(maxsize=4)  # about 4 MB each: the heights of a few kinds of game
+def _draw_legend(image: Image.Image, top: int) -> None:
+    """Each row's colour in words ("B sky blue"), in that colour: three to a line."""
+    column_width = (WIDTH - 2 * MARGIN) / 3
+    for index, row in enumerate(ROWS):
+        line, column = divmod(index, 3)
+        colour = ROW_COLOURS[row]
+        xy = (MARGIN + column * column_width, top + line * LINE + LINE / 2)
+        _write(image, xy, f"{row} {colour_words(colour)}", TEXT, SHIELD_FILL[colour], "lm")
+
+
+@lru_cache(maxsize=4)  # about 1 MB each: the heights of a few kinds of game
 def _empty_board(level: str, height: int) -> Image.Image:
     """The picture's canvas with the empty board on it, copied for each picture."""
     image, _ = theme.canvas(WIDTH, height)
@@ -268,24 +306,22 @@ def _cell_corner(box: str) -> tuple[int, int]:
 
 @lru_cache(maxsize=128)  # every box of both levels
 def _target_cell(level: str, box: str) -> Image.Image:
-    """The target's whole cell: its box again with the name lifted, a thick yellow rim and TARGET.
+    """The target's whole cell: its box again with the name in yellow and a thick yellow rim.
     Drawn once per box on a copy of the empty board, so it is the pixels drawing there gives; the
     cell holds nothing else (boxes and shields stay inside their own cells)."""
     image = _board_layer(level).copy()
     draw = ImageDraw.Draw(image)
-    _draw_box(draw, box, level, label_lift=8)
-    centre = box_centre(box)
-    theme.draw_octagon(draw, centre, BOX_RADIUS - 1, None, outline=theme.HIGHLIGHT, width=7)
-    theme.centred_text(draw, (centre[0], centre[1] + 16), "TARGET", 15, theme.HIGHLIGHT)
+    _draw_box(draw, box, level, label=theme.HIGHLIGHT)
+    theme.draw_octagon(draw, box_centre(box), BOX_RADIUS - 1, None, outline=theme.HIGHLIGHT, width=5)
     left, top = _cell_corner(box)
     return image.crop((left, top, left + CELL, top + CELL))
 
 
 def _draw_shields_and_marks(image: Image.Image, state: OctagoneState) -> None:
-    for box, placed in state.board.items():
+    for box, placed in state.board.items():  # a shield covers its box's triangles: they no longer matter
         _paste_shield(image, box_centre(box), SHIELD_RADIUS, placed.shield, placed.direction)
     if state.last_box in state.board:
-        _paste_rim(image, box_centre(state.last_box), BOX_RADIUS - 2, theme.WHITE, 4)
+        _paste_rim(image, box_centre(state.last_box), BOX_RADIUS - 1, theme.WHITE, 3)
     if state.target is not None:
         image.paste(_target_cell(state.level, state.target), _cell_corner(state.target))
 
@@ -294,32 +330,65 @@ def _draw_shields_and_marks(image: Image.Image, state: OctagoneState) -> None:
 
 
 def _turn_marker(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
-    draw.polygon([(x, y - 11), (x, y + 11), (x + 16, y)], fill=theme.HIGHLIGHT)
+    draw.polygon([(x, y - 10), (x, y + 10), (x + 14, y)], fill=theme.HIGHLIGHT)
+
+
+def _pair_label(state: OctagoneState, seat: int) -> str:
+    return f" (pair {'AB'[seat % 2]})" if state.players == 4 else ""
+
+
+def _player_count(state: OctagoneState, seat: int) -> str:
+    count = _shields_words(shields_left(state, seat))
+    return count + (f" · pair {team_shields_left(state, seat)}" if state.players == 4 else "")
 
 
 def _draw_players(
-    image: Image.Image, draw: ImageDraw.ImageDraw, state: OctagoneState, names: Sequence[str], top: int
-) -> int:
-    """One line per seat: turn marker, name, shields left; the White Lady beside the winner. Returns the bottom."""
-    line = 44
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    state: OctagoneState,
+    names: Sequence[str],
+    hand_seats: Sequence[int],
+    top: int,
+) -> None:
+    """One line per seat (turn marker, name, shields left; the White Lady beside the winners), and
+    under it the seat's shields when they are shown."""
     winners = set(_winners(state))
+    y = top
     for seat in range(state.players):
-        y = top + line * seat + line / 2
+        middle = y + PLAYER_LINE / 2
         if seat == state.to_move:
-            _turn_marker(draw, 24, y)
-        draw.ellipse([48, y - 10, 68, y + 10], fill=theme.SEAT_COLOURS[seat])
-        label = names[seat]
-        if state.players == 4:
-            label += f"  (pair {'AB'[seat % 2]})"
-        _write(image, (80, y), label, 26, theme.INK, "lm")
-        count = _shields_words(shields_left(state, seat))
-        if state.players == 4:
-            count += f"  ·  pair {team_shields_left(state, seat)}"
-        _write(image, (WIDTH - 30, y), count, 26, theme.INK, "rm")
+            _turn_marker(draw, MARGIN, middle)
+        draw.ellipse([MARGIN + 20, middle - 9, MARGIN + 38, middle + 9], fill=theme.SEAT_COLOURS[seat])
+        count = _player_count(state, seat)
+        count_x = WIDTH - MARGIN - theme.text_size(draw, count, TEXT)[0]
+        room = count_x - (MARGIN + 48) - 12 - (2 * LADY_BADGE_RADIUS + 8 if seat in winners else 0)
+        pair = _pair_label(state, seat)
+        label = _fit(names[seat], TEXT, room - theme.text_size(draw, pair, TEXT)[0]) + pair
+        _write(image, (MARGIN + 48, middle), label, TEXT, theme.INK, "lm")
+        _write(image, (count_x, middle), count, TEXT, theme.INK, "lm")
         if seat in winners:
-            name_width = theme.text_size(draw, label, 26)[0]
-            _paste_shield(image, (80 + name_width + 30, y), 17, WHITE_LADY, None)
-    return top + line * state.players
+            badge_x = MARGIN + 48 + theme.text_size(draw, label, TEXT)[0] + 8 + LADY_BADGE_RADIUS
+            _paste_shield(image, (badge_x, middle), LADY_BADGE_RADIUS, WHITE_LADY, None)
+        y += PLAYER_LINE
+        if seat in hand_seats:
+            _draw_hand_row(image, state, seat, y)
+            y += CHIP_ROW
+
+
+def _players_height(state: OctagoneState, hand_seats: Sequence[int]) -> int:
+    return PLAYER_LINE * state.players + CHIP_ROW * len(hand_seats)
+
+
+def _fit(text: str, size: int, width: int) -> str:
+    """``text``, shortened with an ellipsis if it is wider than ``width`` (long display names)."""
+    if theme.text_size(_MEASURE, text, size)[0] <= width:
+        return text
+    while len(text) > 1 and theme.text_size(_MEASURE, text + "…", size)[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+_MEASURE = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # text_size needs a drawing, not a particular one
 
 
 def _shields_words(count: int) -> str:
@@ -332,72 +401,79 @@ def _winners(state: OctagoneState) -> list[int]:
     return list(state.outcome.winners)
 
 
-def _draw_hand_row(image: Image.Image, state: OctagoneState, seat: int, label: str, top: int) -> int:
-    """A compact hand: the owner's name, then one chip per shield kind held, with its count."""
-    _write(image, (30, top + 22), label, 22, theme.MUTED, "lm")
-    x = 30
-    y = top + 70
-    for kind in (*COLOURS, JOKER):
+def _draw_hand_row(image: Image.Image, state: OctagoneState, seat: int, top: int) -> None:
+    """A seat's shields, one chip per kind held with its count below, each kind under its own board
+    column (six colours and the joker: seven kinds, seven columns), so hands line up."""
+    for index, kind in enumerate((*COLOURS, JOKER)):
         count = state.hands[seat][kind]
         if count == 0:
             continue
-        _paste_shield(image, (x + 24, y), 24, kind, None)
-        _write(image, (x + 54, y), f"x{count}", 24, theme.INK, "lm")
-        x += 124
-    if x == 30:
-        _write(image, (30, y), "no shields left", 22, theme.INK, "lm")
-    return top + 104
+        x = BOARD_LEFT + CELL * (index + 0.5)
+        _paste_shield(image, (x, top + CHIP_RADIUS + 2), CHIP_RADIUS, kind, None)
+        _write(image, (x, top + 2 * CHIP_RADIUS + 4 + LINE / 2), f"x{count}", TEXT, theme.INK)
+    if not any(state.hands[seat].values()):
+        _write(image, (MARGIN + 48, top + CHIP_RADIUS), "no shields left", TEXT, theme.MUTED, "lm")
 
 
 def render_board(state: OctagoneState, names: Sequence[str], viewer: int | None = None) -> theme.Picture:
     """The board for everyone; hands appear only with open hands, or the viewer's own hand when given."""
     hand_seats = list(range(state.players)) if state.open_hands else ([viewer] if viewer is not None else [])
-    players_top = BOARD_BOTTOM + 24
-    height = players_top + 44 * state.players + 20 + 104 * len(hand_seats) + 10
+    players_top = BOARD_BOTTOM + LEGEND_HEIGHT + 6
+    height = players_top + _players_height(state, hand_seats) + MARGIN
     image = _empty_board(state.level, height).copy()
     draw = ImageDraw.Draw(image)
-    title = f"OCTAGONE  ·  {state.level}"
-    _write(image, (30, 26), title, 32, theme.INK, "lm")
-    _write(image, (WIDTH - 30, 26), "open hands" if state.open_hands else "hidden hands", 20, theme.MUTED, "rm")
-    draw.text((30, 68), _status_line(state, names), font=theme.font(24), fill=theme.HIGHLIGHT, anchor="lm")
+    hands = "open hands" if state.open_hands else "hidden hands"
+    hands_x = WIDTH - MARGIN - theme.text_size(draw, hands, TEXT)[0]
+    _write(image, (MARGIN, 22), f"OCTAGONE · {state.level}", TITLE, theme.INK, "lm")
+    _write(image, (hands_x, 22), hands, TEXT, theme.MUTED, "lm")
+    _write(image, (MARGIN, 54), _short_status_line(state, names), TEXT, theme.HIGHLIGHT, "lm")
     _draw_shields_and_marks(image, state)
-    bottom = _draw_players(image, draw, state, names, players_top) + 16
-    if hand_seats:
-        draw.line([(30, bottom - 6), (WIDTH - 30, bottom - 6)], fill=theme.GRID, width=2)
-    for seat in hand_seats:
-        owner = "Your shields" if seat == viewer and not state.open_hands else f"{names[seat]}'s shields"
-        bottom = _draw_hand_row(image, state, seat, owner, bottom)
+    draw.line([(MARGIN, players_top - 4), (WIDTH - MARGIN, players_top - 4)], fill=theme.GRID, width=2)
+    _draw_players(image, draw, state, names, hand_seats, players_top)
     return theme.to_picture(image, describe(state, names, viewer), "octagone.png")
+
+
+def _short_status_line(state: OctagoneState, names: Sequence[str]) -> str:
+    """The status line on one line of the picture: long names are shortened to fit."""
+    room = WIDTH - 2 * MARGIN
+    line, budget = _status_line(state, names), room
+    while theme.text_size(_MEASURE, line, TEXT)[0] > room and budget > 40:
+        budget -= 20
+        line = _status_line(state, [_fit(name, TEXT, budget) for name in names])
+    return line
+
+
+HAND_SLOT = (WIDTH - 2 * MARGIN) // 4  # four kinds to a row
+HAND_RADIUS = 36
 
 
 def render_hand(state: OctagoneState, names: Sequence[str], seat: int) -> theme.Picture:
     """The private picture of ``seat``'s shields, grouped by colour, with what fits the target box."""
-    width, height = 900, 330
-    image, draw = theme.canvas(width, height)
-    draw.text(
-        (30, 34),
-        f"{names[seat]}: {_shields_words(shields_left(state, seat))}",
-        font=theme.font(32),
-        fill=theme.INK,
-        anchor="lm",
-    )
     fitting = placeable_shields(state, seat) if seat == state.to_move else []
     hint = _hand_hint(state, seat, fitting)
-    draw.text((30, 80), hint, font=theme.font(22), fill=theme.HIGHLIGHT, anchor="lm")
-    slot = (width - 40) / 7
+    title = _fit(f"{names[seat]}: {_shields_words(shields_left(state, seat))}", TITLE, WIDTH - 2 * MARGIN)
+    hint_lines = _wrap(hint, TEXT, WIDTH - 2 * MARGIN)
+    top = 24 + round(TITLE * 1.3) + LINE * len(hint_lines) + 12
+    row_height = 2 * HAND_RADIUS + 24 + 2 * LINE + 12
+    image, _ = theme.canvas(WIDTH, top + 2 * row_height)
+    _write(image, (MARGIN, 26), title, TITLE, theme.INK, "lm")
+    for index, line in enumerate(hint_lines):
+        _write(image, (MARGIN, 24 + round(TITLE * 1.3) + LINE * (index + 0.5)), line, TEXT, theme.HIGHLIGHT, "lm")
     for index, kind in enumerate((*COLOURS, JOKER)):
-        cx, cy = 20 + slot * (index + 0.5), 190
+        row, column = divmod(index, 4)
+        cx = MARGIN + HAND_SLOT * (column + 0.5) + (HAND_SLOT / 2 if row else 0)  # three under four, centred
+        cy = top + row * row_height + HAND_RADIUS + 12
         count = state.hands[seat][kind]
         if kind in fitting:
-            _paste_rim(image, (cx, cy), 58, theme.HIGHLIGHT, 6)
+            _paste_rim(image, (cx, cy), HAND_RADIUS + 10, theme.HIGHLIGHT, 5)
         if count:
-            _paste_shield(image, (cx, cy), 46, kind, None)
+            _paste_shield(image, (cx, cy), HAND_RADIUS, kind, None)
         else:
-            _paste_rim(image, (cx, cy), 46, theme.GRID, 3)
-            _write(image, (cx, cy), SHIELD_LETTER[kind], 34, theme.GRID)
-        _write(image, (cx, cy + 80), f"x{count}", 32, theme.INK if count else theme.MUTED)
+            _paste_rim(image, (cx, cy), HAND_RADIUS, theme.GRID, 3)
+            _write(image, (cx, cy), SHIELD_LETTER[kind], int(HAND_RADIUS * 0.8), theme.GRID)
+        _write(image, (cx, cy + HAND_RADIUS + 12 + LINE / 2), f"x{count}", TITLE, theme.INK if count else theme.MUTED)
         word = "joker" if kind == JOKER else colour_words(kind)
-        _write(image, (cx, cy + 114), word, 18, theme.MUTED)
+        _write(image, (cx, cy + HAND_RADIUS + 12 + LINE * 1.5), word, TEXT, theme.MUTED)
     held = ", ".join(
         f"{state.hands[seat][kind]} {'joker' if kind == JOKER else colour_words(kind)}"
         f"{'s' if kind == JOKER and state.hands[seat][kind] != 1 else ''}"
@@ -406,6 +482,16 @@ def render_hand(state: OctagoneState, names: Sequence[str], seat: int) -> theme.
     )
     description = f"Your Octagone shields, {names[seat]}: {held or 'none'}. {hint}"
     return theme.to_picture(image, description, "octagone-hand.png")
+
+
+def _wrap(text: str, size: int, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and theme.text_size(_MEASURE, lines[-1] + " " + word, size)[0] <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
 
 
 def _hand_hint(state: OctagoneState, seat: int, fitting: list[str]) -> str:

@@ -9,6 +9,7 @@ from PIL import Image, ImageDraw
 from engines.base import Event, play_out
 from engines.octa import ENGINE, card_name, choose_action
 from engines.octa.testing import near_win_options
+from render import octa as render_octa
 from render import theme
 from render.octa import SUIT_COLOURS, draw_face_card, narrate, render_hand, render_table, step_text
 from tests.render.pixels import near
@@ -207,3 +208,29 @@ def test_the_picture_tells_the_last_action_with_plain_names():
     text = render_table(state, ["Seat 2", "Bo"]).description
     assert f"Last: Seat 2 put {card_name(state.action_piles[1][-1])} on action pile 2" in text
     assert "**" not in text
+
+
+# ---------------------------------------------------------------- phone layout
+
+
+def _right_margin_is_empty(image: Image.Image, margin: int) -> bool:
+    """Nothing drawn spills into the right margin (below the turn's colour bar)."""
+    strip = image.crop((image.width - margin + 2, 10, image.width, image.height))
+    return all(near(colour, theme.BACKGROUND) for _, colour in strip.getcolors(1 << 16))
+
+
+def test_the_longest_run_and_name_stay_inside_the_picture():
+    ten = ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H"]  # A-10: no run is longer
+    state = ENGINE.new_game(2, {"deal": {"first": 0, "runs": [[ten, ["2S", "3S", "4S"]], []]}}, seed=3)
+    state.tokens[0] = "run:1"  # the token widens its run's label
+    long_name = "Maximiliana-Alexandria von Hohen"  # 32 characters, Discord's longest
+    picture = render_table(state, [long_name, "Bo"])
+    image = _decode(picture)
+    assert image.width <= 480, "narrow, so that its labels read on a phone"
+    assert _right_margin_is_empty(image, render_octa.MARGIN)
+    assert f"{long_name}: 13/28 cards" in picture.description, "the alt text keeps the whole name"
+
+
+def test_mid_game_tables_stay_inside_the_picture():
+    for moves in (30, 90, 150):
+        assert _right_margin_is_empty(_decode(render_table(_mid_game(moves, seed=9), NAMES)), render_octa.MARGIN)

@@ -12,7 +12,18 @@ from engines.base import Event, play_out
 from engines.octagone import COLOURS, DIRECTIONS, ENGINE, JOKER, choose_action
 from engines.octagone.rules import SHIELD_KINDS
 from render import theme
-from render.octagone import BOX_RADIUS, SHIELD_RADIUS, box_centre, narrate, render_board, render_hand
+from render.octagone import (
+    BOARD_BOTTOM,
+    BOX_RADIUS,
+    CHIP_ROW,
+    LEGEND_HEIGHT,
+    PLAYER_LINE,
+    SHIELD_RADIUS,
+    box_centre,
+    narrate,
+    render_board,
+    render_hand,
+)
 from tests.render.pixels import TOLERANCE, near
 
 NAMES = ["Ana", "Bo", "Cy", "Di"]
@@ -38,7 +49,7 @@ def test_board_is_a_phone_sized_png_with_the_target_highlighted():
     state = _game(2, 9)
     picture = render_board(state, NAMES[:2])
     image = _image(picture)
-    assert 700 <= image.width <= 1000
+    assert image.width <= 600, "narrow, so that its labels read on a phone"
     cx, cy = box_centre(state.target)
     edge = (BOX_RADIUS - 1) * math.cos(math.pi / 8)
     assert _close(image.getpixel((round(cx), round(cy - edge + 2))), theme.HIGHLIGHT)
@@ -135,15 +146,21 @@ def test_four_player_board_with_pairs_and_the_white_lady_beside_the_winners():
     winners = ENGINE.outcome(state).winners
     if winners != (0, 1, 2, 3):
         assert " & ".join(NAMES[seat] for seat in winners) + " win" in picture.description
-        # the White Lady (white octagon) appears in the players' panel: count near-white pixels there
-        panel_top = round(box_centre("F1")[1] + 60)
-        whites = sum(
-            1
-            for y in range(panel_top, panel_top + 180, 2)
-            for x in range(60, 420, 2)
-            if _close(image.getpixel((x, y)), theme.WHITE, 6)
-        )
-        assert whites > 20
+        # the White Lady (a white octagon, wider than any stroke of a letter) follows each winner's
+        # name on their line, and no one else's
+        for seat in range(4):
+            line_top = BOARD_BOTTOM + LEGEND_HEIGHT + 6 + seat * (PLAYER_LINE + CHIP_ROW)  # open hands
+            widest = max(_white_run(image, y, range(40, 300)) for y in range(line_top, line_top + PLAYER_LINE))
+            assert (widest >= 15) == (seat in winners), (seat, widest)
+
+
+def _white_run(image: Image.Image, y: int, xs: range) -> int:
+    """The longest run of near-white pixels of row ``y`` within ``xs``."""
+    longest = run = 0
+    for x in xs:
+        run = run + 1 if _close(image.getpixel((x, y)), theme.WHITE, 6) else 0
+        longest = max(longest, run)
+    return longest
 
 
 def test_opening_board_shows_the_white_lady():
@@ -198,3 +215,16 @@ def test_narrator_uses_names_as_given_never_seat_numbers():
     description = render_board(resigned, names).description
     assert "Seat 2 resigned." in description
     assert "Game over: Bo wins" in description
+
+
+def test_long_names_are_shortened_in_the_picture_but_not_in_the_alt_text():
+    long_names = ["Maximiliana-Alexandria von Hohen", "Bartholomew-Fitzgerald McAllist", "Cy", "Di"]
+    state = _game(4, 6, seed=3, open_hands=True)
+    picture = render_board(state, long_names)
+    image = _image(picture)
+    strip = image.crop((image.width - 10, 0, image.width, image.height))  # the right margin
+    assert all(_close(colour, theme.BACKGROUND) for _, colour in strip.getcolors(1 << 16))
+    assert long_names[0] in picture.description
+    hand = render_hand(state, long_names, 0)
+    strip = _image(hand).crop((470, 0, 480, 40))
+    assert all(_close(colour, theme.BACKGROUND) for _, colour in strip.getcolors(1 << 16))
