@@ -1,5 +1,5 @@
-"""Commands and controls shared by every game: /games, /rules, /stop, /stats, /leaderboard,
-/settings, `/<game> resign` and `/<game> board`, the Resign button (with its private
+"""Commands and controls shared by every game: /games, /rules, /stop, /stats, /history,
+/leaderboard, /settings, `/<game> resign`, `board`, `replay` and `record`, the Resign button (with its private
 confirmation) and the private-view button, and the "Apps > Challenge" user menu.
 
 A game may offer *extras* beside its sessions (Octagion Daily): an adapter's ``extras`` each
@@ -151,6 +151,20 @@ def add_common_commands(tree: app_commands.CommandTree, platform: Platform) -> N
                 rows += await extra.stats_lines(interaction.guild_id, user.id)
             text = "\n".join([f"## Stats of {name}", *rows])
         await reply_private(interaction, text)
+
+    @tree.command(name="history", description="A member's last 10 finished games here, each with its replay.")
+    @app_commands.guild_only()
+    @app_commands.describe(member="Whose games (default: yours)", game="Only this game")
+    @app_commands.choices(game=game_choices)
+    async def history_command(
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await acknowledge(interaction)
+        member = member or interaction.user
+        text, view = await platform.replays.history_message(interaction, member, game.value if game else None)
+        await reply_private(interaction, text, view=view)
 
     @tree.command(name="leaderboard", description="This server's ranking for a game.")
     @app_commands.guild_only()

@@ -41,6 +41,7 @@ class GameContext:
     first_message_or_close: Callable[[discord.Interaction, Any], Awaitable[None]]
     new_seed: Callable[[], int]
     menus: Menus  # the one menu mechanism: a game's declared ActionMenus, their button and autocomplete
+    replays: Any = None  # bot.replays.Replays: finished games' replays and records
 
     @property
     def me(self) -> int:

@@ -149,6 +149,12 @@ SQLITE: tuple[str, ...] = (
     CREATE INDEX daily_plays_by_member ON daily_plays(guild_id, user_id, day);
     ALTER TABLE guild_settings ADD COLUMN daily_session_id INTEGER;
     """,
+    # 7: replays and records. Each logged action keeps the seat it was played for: a timer's
+    # action has no member, and several computer seats share the bot's id, so the player alone
+    # does not say whose action it was. Older rows keep NULL and are seated by replaying.
+    """
+    ALTER TABLE actions ADD COLUMN seat INTEGER;
+    """,
 )
 
 POSTGRESQL: tuple[str, ...] = (
@@ -282,6 +288,10 @@ POSTGRESQL: tuple[str, ...] = (
     );
     CREATE INDEX daily_plays_by_member ON daily_plays(guild_id, user_id, day);
     ALTER TABLE guild_settings ADD COLUMN daily_session_id BIGINT;
+    """,
+    # 7: the seat of each logged action (see SQLite's 7).
+    """
+    ALTER TABLE actions ADD COLUMN seat INTEGER;
     """,
 )
 

@@ -9,6 +9,7 @@ turn_clock the optional per-server turn clock
 results    the result row and ratings of a finished game
 computer   computer players, a cog listening to ``session_changed``
 controls   the one dispatcher of buttons, selects and modals
+replays    finished games watched again, their records, /history
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from bot.computer import ComputerPlayers
 from bot.context import GameContext
 from bot.menus import Menus
 from bot.outbox import Outbox
+from bot.replays import Replays
 from bot.replies import ErrorLog
 from bot.results import Results
 from bot.sessions import GameSession, Sessions
@@ -81,6 +83,8 @@ class Platform:
             self.games[adapter.name] = adapter
             for menu in adapter.menus:
                 self.menus.add(menu, adapter.engine)
+        self.replays = Replays(self.sessions, self.pictures, self.games, self.controls)
+        context.replays = self.replays
         self.context = context
 
     def _after_commit(self, session: GameSession, _added: list[TimerRecord], _removed: list[int]) -> None:

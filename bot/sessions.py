@@ -141,7 +141,7 @@ class Change:
         self.session = session
         self.game = game
         self.now = now
-        self.logged: list[tuple[int | None, dict[str, Any]]] = []
+        self.logged: list[tuple[int | None, dict[str, Any], int | None]] = []
         self.new_timers: list[tuple[str, datetime, dict[str, Any]]] = []
         self.cancelled: list[list[str] | None] = []
         self.posts: list[tuple[str, dict[str, Any]]] = []
@@ -184,7 +184,7 @@ class Change:
         except IllegalAction as error:
             raise UserError(sentence(str(error))) from None
         self._tell(seat, before.events, self.session.state.events)
-        self.log(by, action)
+        self.log(by, action, seat)
         self.meta.headline = event or ""
         if not quiet:
             self.show_table = True
@@ -224,10 +224,11 @@ class Change:
         self.meta.turn_events, self.meta.turn_seat = [], None
         self.show_table = True
 
-    def log(self, by: int | None, action: dict[str, Any]) -> None:
+    def log(self, by: int | None, action: dict[str, Any], seat: int | None = None) -> None:
         """Add an action to the session's log (written with the change) and count it: every
-        action an engine applies, and what a session records without an engine (a daily answer)."""
-        self.logged.append((by, dict(action)))
+        action an engine applies, with its seat (replays and records read it), and what a
+        session records without an engine (a daily answer)."""
+        self.logged.append((by, dict(action), seat))
         self.record.actions += 1
 
     def end(self, status: str, note: str = "") -> None:
@@ -461,8 +462,8 @@ class Sessions:
         record = change.record
         await tx.update_session(record, change.now)
         first_seq = record.actions - len(change.logged) + 1
-        for offset, (player_id, action) in enumerate(change.logged):
-            await tx.append_action(record.id, first_seq + offset, player_id, action, change.now)
+        for offset, (player_id, action, seat) in enumerate(change.logged):
+            await tx.append_action(record.id, first_seq + offset, player_id, action, change.now, seat)
         removed: list[int] = []
         for kinds in change.cancelled:
             removed += await tx.delete_timers(record.id, kinds)

@@ -200,13 +200,19 @@ class Transaction:
         )
 
     async def append_action(
-        self, session_id: int, seq: int, player_id: int | None, action: dict[str, Any], now: datetime
+        self,
+        session_id: int,
+        seq: int,
+        player_id: int | None,
+        action: dict[str, Any],
+        now: datetime,
+        seat: int | None = None,
     ) -> None:
-        """Log action number ``seq``; the primary key refuses a second writer of the same number
-        (at the next trip to the database: the change fails as a whole)."""
+        """Log action number ``seq``, played for ``seat``; the primary key refuses a second writer
+        of the same number (at the next trip to the database: the change fails as a whole)."""
         self._later(
-            "INSERT INTO actions (session_id, seq, player_id, action, at) VALUES (?,?,?,?,?)",
-            (session_id, seq, player_id, json.dumps(action), iso(now)),
+            "INSERT INTO actions (session_id, seq, player_id, action, at, seat) VALUES (?,?,?,?,?,?)",
+            (session_id, seq, player_id, json.dumps(action), iso(now), seat),
         )
 
     # ------------------------------------------------------------------ timers
@@ -447,6 +453,41 @@ class Store:
         )
         return [(row["seq"], row["player_id"], json.loads(row["action"])) for row in rows]
 
+    async def logged_moves(self, session_id: int) -> list[LoggedMove]:
+        """The session's action log in order, each with the seat it was played for (None in rows
+        logged before the seat was kept)."""
+        rows = await self._rows(
+            "SELECT seat, player_id, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,)
+        )
+        return [LoggedMove(row["seat"], row["player_id"], json.loads(row["action"])) for row in rows]
+
+    async def last_finished_session(self, channel_id: int, game: str) -> int | None:
+        """The id of the latest finished game of ``game`` in a channel."""
+        row = await self._fetchone(
+            "SELECT id FROM sessions WHERE channel_id = ? AND game = ? AND status = 'finished' "
+            "ORDER BY updated_at DESC, id DESC LIMIT 1",
+            (channel_id, game),
+        )
+        return row[0] if row else None
+
+    async def history(self, guild_id: int | None, user_id: int, game: str | None, limit: int) -> list[PastGame]:
+        """A member's latest finished games in a server, newest first (from the player's rows of
+        ``result_players``, read by their index, then each game's result and session)."""
+        sql = (
+            "SELECT r.session_id, r.game, r.players, r.winners, r.moves, r.duration_seconds, r.finished_at,"
+            " s.channel_id, s.message_id, s.meta"
+            " FROM result_players p JOIN results r ON r.id = p.result_id"
+            " LEFT JOIN sessions s ON s.id = r.session_id"
+            " WHERE p.user_id = ? AND p.guild_id IS NOT DISTINCT FROM ?"
+        )
+        params: list[Any] = [user_id, guild_id]
+        if game is not None:
+            sql += " AND p.game = ?"
+            params.append(game)
+        sql += " ORDER BY r.finished_at DESC, r.id DESC LIMIT ?"
+        rows = await self._rows(sql, [*params, limit])
+        return [_past_game(row) for row in rows]
+
     async def count_actions(self, session_id: int) -> int:
         row = await self._fetchone("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE session_id = ?", (session_id,))
         return row[0]
@@ -586,6 +627,47 @@ def _rating(row: Any) -> Rating:
 def _timer(row: Any) -> TimerRecord:
     return TimerRecord(
         row["id"], row["session_id"], row["kind"], parse_iso(row["deadline"]), json.loads(row["payload"])
+    )
+
+
+@dataclass(frozen=True)
+class LoggedMove:
+    """One row of a session's action log."""
+
+    seat: int | None
+    player_id: int | None
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """A finished game as `/history` lists it."""
+
+    session_id: int | None
+    game: str
+    players: list[int]
+    winners: list[int]
+    moves: int
+    duration_seconds: float
+    finished_at: datetime
+    channel_id: int | None
+    message_id: int | None
+    names: list[str]
+
+
+def _past_game(row: Any) -> PastGame:
+    meta = json.loads(row["meta"]) if row["meta"] else {}
+    return PastGame(
+        session_id=row["session_id"],
+        game=row["game"],
+        players=json.loads(row["players"]),
+        winners=json.loads(row["winners"]),
+        moves=row["moves"],
+        duration_seconds=row["duration_seconds"],
+        finished_at=parse_iso(row["finished_at"]),
+        channel_id=row["channel_id"],
+        message_id=row["message_id"],
+        names=list(meta.get("names", [])),
     )
 
 

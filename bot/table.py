@@ -26,6 +26,7 @@ EDIT_TEXT = "edit_text"  # replace an older message's text and remove its contro
 CLOSED_STATUSES = ("declined", "expired", "closed")
 RESIGN = "resign"  # the Resign button's control: it asks to confirm (bot/common_commands.py)
 RESIGN_ROW = 1  # the row under the game's own controls
+REPLAY = "replay"  # a finished game's Replay button (bot/replays.py)
 
 
 class Table:
@@ -153,7 +154,8 @@ class Table:
         if session.status == "finished":
             humans = [p for p in session.players if p != self.bot.user.id]
             rematch = SessionButton(session.id, "rematch", label="Rematch", style=discord.ButtonStyle.primary)
-            return [rematch] if humans else []
+            replay = SessionButton(session.id, REPLAY, label="Replay", emoji="🎞️")
+            return [rematch, replay] if humans else [replay]
         if session.status != "active":
             return []
         items = list(adapter.components(session))

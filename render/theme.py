@@ -118,8 +118,27 @@ def to_picture(image: Image.Image, description: str, filename: str = "board.png"
     buffer = io.BytesIO()
     rgb = image if image.mode == "RGB" else image.convert("RGB")  # convert() copies even an RGB image
     palette = rgb.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    if _captured_images is not None:
+        _captured_images.append(palette)
+        return Picture(b"", description, filename)
     palette.save(buffer, format="PNG", compress_level=1)
     return Picture(buffer.getvalue(), description, filename)
+
+
+_captured_images: list[Image.Image] | None = None
+
+
+@contextmanager
+def capturing_images() -> Iterator[list[Image.Image]]:
+    """Inside, :func:`to_picture` collects each picture's 256-colour image (the pixels its PNG
+    decodes to) and returns an empty ``png``: work that wants pixels, not files (a replay's
+    frames), skips a PNG encode and decode per picture."""
+    global _captured_images
+    outer, _captured_images = _captured_images, []
+    try:
+        yield _captured_images
+    finally:
+        _captured_images = outer
 
 
 def write(

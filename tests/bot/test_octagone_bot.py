@@ -152,7 +152,7 @@ async def test_two_player_game_to_the_end(world):
     assert f"Shields left: Ada {counts[0]} · Bo {counts[1]}" in final.content
     assert "Final count" in final.content
     assert f"🏆 <@{world.bo.id}> won" in final.content
-    assert [c.label for row in final.components for c in row.children] == ["Rematch"]
+    assert [c.label for row in final.components for c in row.children] == ["Rematch", "Replay"]
     stats = await world.bo.slash(world.channel, "stats")
     assert "**Octagone**: 1 won of 1" in stats.response.content
     stats = await world.ada.slash(world.channel, "stats")

@@ -225,3 +225,30 @@ def test_postgres_literals():
             literal(wrong)
     with pytest.raises(ValueError, match="more values"):
         inline("SELECT ?", (1, 2))
+
+
+async def test_each_logged_action_keeps_its_seat(store):
+    record = await store.get_session(await new_session(store))
+    record.actions = 2
+    async with store.transaction() as tx:
+        await tx.update_session(record, NOW)
+        await tx.append_action(record.id, 1, 5, {"type": "add", "amount": 1}, NOW, seat=0)
+        await tx.append_action(record.id, 2, None, {"type": "tick"}, NOW, seat=1)  # a timer's, for seat 1
+    moves = await store.logged_moves(record.id)
+    assert [(m.seat, m.player_id, m.action["type"]) for m in moves] == [(0, 5, "add"), (1, None, "tick")]
+
+
+async def test_history_lists_a_member_s_finished_games_newest_first(store):
+    finished = []
+    for minute in range(12):
+        session_id = await new_session(store, channel=100 + minute, status="finished")
+        finished.append(session_id)
+        row = ResultRow(session_id, "tiny", 9, [5, 6], [1, 0], [5], 3, 60.0, NOW + timedelta(minutes=minute))
+        async with store.transaction() as tx:
+            await tx.record_result(row)
+    past = await store.history(9, 6, None, 10)
+    assert [game.session_id for game in past] == finished[::-1][:10]
+    assert (past[0].winners, past[0].channel_id, past[0].moves) == ([5], 111, 3)
+    assert await store.history(9, 6, "other game", 10) == []
+    assert await store.history(8, 6, None, 10) == [], "another server's games are not listed"
+    assert await store.last_finished_session(111, "tiny") == finished[-1]

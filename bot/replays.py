@@ -1,0 +1,210 @@
+"""Finished games watched again: the Replay button and `/<game> replay`, `/<game> record` and `/history`.
+
+A game is rebuilt from what every session already stores: its seed, options and action log
+(each action with its seat). The animated picture is drawn by ``render.replay`` in a picture
+worker, off the event loop; the record is written by ``engines.record``. Both exist only for a
+game that ended: a running game would show hidden hands and shields.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from bot.adapter import GameAdapter
+from bot.components import Controls, SessionSelect, view_of
+from bot.rendering import as_file
+from bot.replies import UserError, escape, reply_private
+from bot.sessions import GameSession, Sessions
+from bot.store import LIVE_STATUSES, LoggedMove, PastGame
+from bot.table import REPLAY
+from bot.workers import WorkerPool
+from engines.base import Game
+from engines.record import GameRecord, result_of, write_record
+from render.replay import replay_picture
+from render.theme import Picture
+
+HISTORY_REPLAY = "history_replay"  # the select under /history
+HISTORY_SIZE = 10
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+class Replays:
+    def __init__(self, sessions: Sessions, pictures: WorkerPool, games: Mapping[str, GameAdapter], controls: Controls):
+        self.sessions = sessions
+        self.store = sessions.store
+        self.pictures = pictures
+        self.games = games
+        # The button posts the replay in the channel; the history's select answers privately.
+        controls.button(REPLAY, lambda i, sid, _: self.post_replay(i, sid, public=True))
+        controls.select(HISTORY_REPLAY, self._history_replay, ack="private")
+
+    # ------------------------------------------------------------ finding the game
+    async def finished(self, interaction: discord.Interaction, game: str | None, session_id: int | None) -> GameSession:
+        """The finished game asked for: ``session_id`` (of this server), or this channel's latest
+        game of ``game``; a clear refusal otherwise."""
+        title = self.games[game].title if game else "game"
+        if session_id is None:
+            session_id = await self.store.last_finished_session(interaction.channel_id, game)
+            if session_id is None:
+                raise UserError(f"No game of {title} has finished in this channel yet. `/history` lists your games.")
+        record = await self.store.get_session(session_id)
+        if record is None or record.guild_id != interaction.guild_id or record.game not in self.games:
+            raise UserError(f"There is no game #{session_id} in this server.")
+        if game is not None and record.game != game:
+            other = self.games[record.game]
+            raise UserError(f"Game #{session_id} is a game of {other.title}: try `/{other.name}` instead.")
+        if record.status in LIVE_STATUSES:
+            raise UserError("That game is still being played: its replay and record come once it ends.")
+        if record.status != "finished" or not record.state:
+            raise UserError(f"Game #{session_id} did not finish (it was {record.status}), so it has no replay.")
+        return await self.sessions.load(session_id)
+
+    async def moves(self, session: GameSession) -> list[tuple[int, dict[str, Any]]]:
+        """The game's actions as (seat, action), rebuilt from its log."""
+        engine = self.games[session.record.game].engine
+        logged = await self.store.logged_moves(session.id)
+        return seated(engine, session, logged)
+
+    # ------------------------------------------------------------ answers
+    async def post_replay(self, interaction: discord.Interaction, session_id: int | None, *, public: bool) -> None:
+        session = await self.finished(interaction, None, session_id)
+        await self.send_replay(interaction, session, public=public)
+
+    async def send_record(self, interaction: discord.Interaction, session: GameSession) -> None:
+        text = await self.record_text(session)
+        file = discord.File(io.BytesIO(text.encode()), filename=f"{session.record.game}-{session.id}.txt")
+        title = self.games[session.record.game].title
+        await interaction.followup.send(
+            f"📜 The record of {title} #{session.id}: keep it, share it, or load it into the engine.",
+            file=file,
+            ephemeral=True,
+        )
+
+    async def send_replay(self, interaction: discord.Interaction, session: GameSession, *, public: bool) -> None:
+        picture = await self.replay(session)
+        text = f"🎞️ {self.heading(session)}"
+        if not public:
+            await reply_private(interaction, text, picture)
+            return
+        if interaction.type == discord.InteractionType.application_command:  # its thinking answer is private
+            await reply_private(interaction, f"The replay of game #{session.id} is posted below.")
+        await interaction.followup.send(text, file=as_file(picture), allowed_mentions=NO_MENTIONS)
+
+    async def replay(self, session: GameSession) -> Picture:
+        moves = await self.moves(session)
+        state = session.state
+        return await self.pictures.run(
+            replay_picture,
+            session.record.game,
+            state.players,
+            dict(session.options),
+            session.meta.seed,
+            moves,
+            list(session.names),
+        )
+
+    async def record_text(self, session: GameSession) -> str:
+        engine = self.games[session.record.game].engine
+        started = session.meta.started_at or session.record.created_at.isoformat()
+        record = GameRecord(
+            game=engine.name,
+            names=tuple(session.names),
+            options=dict(session.options),
+            seed=session.meta.seed,
+            actions=tuple((seat, action) for seat, action in await self.moves(session)),
+            date=started[:10],
+            result=result_of(session.state),
+            extra={"GameId": str(session.id)},
+        )
+        return write_record(engine, record)
+
+    def heading(self, session: GameSession) -> str:
+        """ "Replay of Octego #12: **Ada** vs **Bo**, Ada won (resignation)." """
+        adapter = self.games[session.record.game]
+        sides = " vs ".join(session.bold_names)
+        outcome = adapter.engine.outcome(session.state)
+        if outcome is None:
+            ending = "ended"
+        elif outcome.is_draw:
+            ending = f"a draw ({outcome.reason})"
+        else:
+            winners = " and ".join(session.bold_names[seat] for seat in outcome.winners)
+            ending = f"{winners} won ({outcome.reason})"
+        return f"Replay of {adapter.title} #{session.id}: {sides}, {ending}, {session.action_number} moves."
+
+    # ------------------------------------------------------------ /history
+    async def history_message(
+        self, interaction: discord.Interaction, member: discord.abc.User, game: str | None
+    ) -> tuple[str, discord.ui.View | None]:
+        past = await self.store.history(interaction.guild_id, member.id, game, HISTORY_SIZE)
+        name = escape(getattr(member, "display_name", member.name), 40)
+        kind = f"{self.games[game].title} " if game else ""
+        if not past:
+            return f"{name} has no finished {kind}game in this server yet.", None
+        lines = [f"## {name}'s last {kind}games"]
+        options = []
+        for number, entry in enumerate(past, start=1):
+            lines.append(f"{number}. {self._history_line(interaction, entry, member.id)}")
+            if entry.session_id is not None:
+                title = self.games[entry.game].title if entry.game in self.games else entry.game
+                label = f"{number}. {title} #{entry.session_id}, {entry.finished_at:%d %b %Y}"
+                options.append(discord.SelectOption(label=label[:100], value=str(entry.session_id)))
+        view = None
+        if options:
+            select = SessionSelect(member.id, HISTORY_REPLAY, options=options, placeholder="Replay one of these games")
+            view = view_of([select])
+        return "\n".join(lines), view
+
+    def _history_line(self, interaction: discord.Interaction, entry: PastGame, user_id: int) -> str:
+        title = self.games[entry.game].title if entry.game in self.games else entry.game
+        names = [escape(name, 32) for name in entry.names] or [f"<@{p}>" for p in entry.players]
+        others = [names[seat] for seat, player in enumerate(entry.players) if player != user_id and seat < len(names)]
+        result = "won" if user_id in entry.winners else "lost"
+        if set(entry.winners) >= set(entry.players):
+            result = "draw"
+        when = int(entry.finished_at.timestamp())
+        length = f"{entry.moves} moves, {_duration(entry.duration_seconds)}"
+        line = f"**{title}** vs {', '.join(others) or 'nobody'}: {result} · {length} · <t:{when}:d>"
+        if entry.message_id and entry.channel_id:
+            link = f"https://discord.com/channels/{interaction.guild_id}/{entry.channel_id}/{entry.message_id}"
+            line += f" · [game #{entry.session_id}]({link})"
+        elif entry.session_id is not None:
+            line += f" · game #{entry.session_id}"
+        return line
+
+    async def _history_replay(self, interaction: discord.Interaction, _: int, __: str, values: list[str]) -> None:
+        if not values or not values[0].isdigit():
+            raise UserError("Pick one of the games in the list.")
+        await self.post_replay(interaction, int(values[0]), public=False)
+
+
+def seated(engine: Game, session: GameSession, logged: list[LoggedMove]) -> list[tuple[int, dict[str, Any]]]:
+    """Each logged action with its seat. Rows logged before seats were kept are seated by
+    replaying: the member's seat, or for an action nobody typed (a timer's) the seat to act."""
+    if all(move.seat is not None for move in logged):
+        return [(move.seat, move.action) for move in logged]
+    players = session.players
+    state = engine.new_game(session.state.players, dict(session.options), session.meta.seed)
+    moves = []
+    for move in logged:
+        seat = move.seat
+        if seat is None and move.player_id is not None and players.count(move.player_id) == 1:
+            seat = players.index(move.player_id)
+        if seat is None:
+            seat = (engine.to_act(state) or [0])[0]
+        moves.append((seat, move.action))
+        state = engine.apply(state, seat, move.action)
+    return moves
+
+
+def _duration(seconds: float) -> str:
+    minutes = round(seconds / 60)
+    if minutes < 1:
+        return "under a minute"
+    if minutes < 120:
+        return f"{minutes} min"
+    return f"{minutes // 60} h {minutes % 60:02d} min"

@@ -1,0 +1,199 @@
+"""Finished games watched again (issue #18): the Replay button, `/<game> replay`, `/<game> record`
+and `/history`, for every game, through the real bot."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bot.games import all_games
+from bot.world import bot_member, private_texts
+from engines.octagion import solution
+from engines.record import read_record, replay_record
+
+TWO_PLAYER_GAMES = [("octego", {}), ("octa", {}), ("octagone", {}), ("octiles", {})]
+
+
+@pytest.fixture
+def games():
+    return all_games()
+
+
+def attachment_bytes(world, message) -> bytes:
+    return world.env.backend.cdn.get(message.attachments[0].url)
+
+
+def frames_of(data: bytes) -> list[Image.Image]:
+    animation = Image.open(io.BytesIO(data))
+    frames = []
+    for index in range(animation.n_frames):
+        animation.seek(index)
+        frames.append(animation.convert("RGB"))
+    return frames
+
+
+async def play(world, game: str, moves: int, seed: int = 3):
+    """Ada challenges Bo; the seats to act play ``moves`` actions chosen by the computer player,
+    each through the one action path every button and command ends in."""
+    world.platform.new_seed = lambda: seed
+    await world.ada.slash(world.channel, f"{game} challenge", opponent=world.bo)
+    await world.bo.click(world.channel.last_message, label="Accept")
+    session = await world.session()
+    adapter = world.platform.games[game]
+    for number in range(moves):
+        if session.status != "active":
+            break
+        seat = adapter.engine.to_act(session.state)[0]
+        action = type(adapter).computer_player(session.state, seat, "easy", number)
+        session = await world.platform.sessions.act(session.id, session.players[seat], action, seat=seat)
+    await world.platform.outbox.flush(session.id)
+    return session
+
+
+async def finish_by_resigning(world, game: str, moves: int):
+    session = await play(world, game, moves)
+    if session.status == "active":
+        await world.bo.slash(world.channel, f"{game} resign")
+    finished = await world.platform.sessions.load(session.id)
+    assert finished.status == "finished"
+    await world.platform.outbox.flush(session.id)
+    return finished
+
+
+@pytest.mark.parametrize(("game", "options"), TWO_PLAYER_GAMES, ids=[g for g, _ in TWO_PLAYER_GAMES])
+async def test_the_replay_button_posts_one_frame_per_action_ending_on_the_final_board(world, game, options):
+    session = await finish_by_resigning(world, game, 12)
+    message = world.message(session.record.message_id)
+    assert "Replay" in [child.label for row in message.components for child in row.children]
+
+    clicked = await world.cy.click(message, label="Replay")  # anyone in the server may watch
+    posted = world.channel.last_message
+    assert posted.id != message.id
+    assert not posted.flags.ephemeral, "the replay is posted in the channel"
+    assert posted.content.startswith(f"🎞️ Replay of {world.platform.games[game].title} #{session.id}")
+    assert not private_texts(clicked)
+    data = attachment_bytes(world, posted)
+    assert len(data) < 8 * 1024 * 1024
+    frames = frames_of(data)
+    assert len(frames) == session.action_number + 1
+    final_board = Image.open(io.BytesIO(attachment_bytes(world, message))).convert("RGB")
+    assert frames[-1].size == final_board.size
+    assert frames[-1].tobytes() == final_board.tobytes(), "the last frame is the final board"
+
+
+async def test_octagion_replays_one_frame_per_round(world):
+    world.platform.new_seed = lambda: 5
+    await world.ada.slash(world.channel, "octagion start", rounds=2)
+    lobby = world.channel.last_message
+    await world.bo.click(lobby, label="Join")
+    await world.ada.click(lobby, label="Start")
+    for _ in range(2):
+        session = await world.session()
+        word = session.state.words[0]
+        await world.ada.slash(world.channel, "octagion play", cards=" ".join(solution(word)))
+        await world.ada.click(world.message(session.record.message_id), label="Got it!")
+        await world.env.advance_time(60)
+    final = world.channel.last_message
+    assert final.attachments[0].filename == "octagion-scores.png"
+
+    await world.bo.slash(world.channel, "octagion replay")
+    posted = world.channel.last_message
+    frames = frames_of(attachment_bytes(world, posted))
+    assert len(frames) == 2 + 1, "one frame per round, then the score sheet"
+    sheet = Image.open(io.BytesIO(attachment_bytes(world, final))).convert("RGB")
+    assert frames[-1].tobytes() == sheet.tobytes()
+
+
+async def test_a_replay_works_after_a_restart(world, settings, games):
+    session = await finish_by_resigning(world, "octego", 6)
+    await world.restart(settings, games)
+    await world.ada.click(world.message(session.record.message_id), label="Replay")
+    frames = frames_of(attachment_bytes(world, world.channel.last_message))
+    assert len(frames) == session.action_number + 1
+
+
+async def test_a_game_in_progress_has_no_replay_or_record(world):
+    session = await play(world, "octa", 4)
+    hands_before = session.state
+    for command in ("octa replay", "octa record"):
+        result = await world.cy.slash(world.channel, command, game_id=session.id)
+        assert private_texts(result) == ["That game is still being played: its replay and record come once it ends."]
+        assert all(m.flags.ephemeral for m in [result.response, *result.followups] if m is not None)
+    assert (await world.session()).state == hands_before
+    assert not any(m.content.startswith("🎞️") for m in world.channel.history())
+
+
+async def test_refusals_name_the_game_and_the_server(world):
+    missing = await world.ada.slash(world.channel, "octego replay")
+    assert private_texts(missing)[-1].startswith("No game of Octego has finished in this channel yet.")
+    unknown = await world.ada.slash(world.channel, "octego replay", game_id=999)
+    assert private_texts(unknown)[-1] == "There is no game #999 in this server."
+    session = await finish_by_resigning(world, "octiles", 3)
+    other = await world.ada.slash(world.channel, "octego record", game_id=session.id)
+    wrong_game = f"Game #{session.id} is a game of Octiles Scavenger Hunt: try `/octiles` instead."
+    assert private_texts(other)[-1] == wrong_game
+
+
+@pytest.mark.parametrize(("game", "options"), TWO_PLAYER_GAMES, ids=[g for g, _ in TWO_PLAYER_GAMES])
+async def test_a_record_loads_back_into_the_engine_to_the_same_final_state(world, game, options):
+    session = await finish_by_resigning(world, game, 10)
+    result = await world.bo.slash(world.channel, f"{game} record")
+    answer = [m for m in [result.response, *result.followups] if m is not None and m.attachments][-1]
+    assert answer.flags.ephemeral
+    assert answer.attachments[0].filename == f"{game}-{session.id}.txt"
+    text = attachment_bytes(world, answer).decode()
+    assert "Ada" in text
+    assert "Bo" in text
+    engine = world.platform.games[game].engine
+    record = read_record(engine, text)
+    assert len(record.actions) == session.action_number
+    assert engine.dump(replay_record(engine, record)) == engine.dump(session.state)
+
+
+async def test_an_octego_record_writes_moves_in_the_game_s_notation(world):
+    session = await finish_by_resigning(world, "octego", 4)
+    result = await world.ada.slash(world.channel, "octego record", game_id=session.id)
+    text = attachment_bytes(world, [m for m in [result.response, *result.followups] if m and m.attachments][-1])
+    logged = await world.platform.store.logged_moves(session.id)
+    first_path = logged[0].action["path"]
+    assert f": {first_path}" in text.decode()
+
+
+async def test_history_lists_the_last_games_newest_first_with_a_replay_choice(world):
+    ids = []
+    for game in ("octego", "octiles", "octa"):
+        ids.append((await finish_by_resigning(world, game, 2)).id)
+    result = await world.cy.slash(world.channel, "history", member=world.ada)
+    answer = private_texts(result)[-1]
+    lines = [line for line in answer.splitlines() if line[:1].isdigit()]
+    assert [line.split("**")[1] for line in lines] == ["Octa", "Octiles Scavenger Hunt", "Octego"]
+    assert all("vs Bo: won" in line for line in lines), "Bo resigned each game"
+    assert f"game #{ids[-1]}]" in lines[0]
+    assert f"/channels/{world.guild.id}/{world.channel.id}/" in lines[0]
+
+    only = await world.ada.slash(world.channel, "history", game="octiles")
+    assert len([line for line in private_texts(only)[-1].splitlines() if line[:1].isdigit()]) == 1
+
+    message = [m for m in [result.response, *result.followups] if m is not None and m.components][-1]
+    chosen = await world.cy.select(message, [str(ids[0])])
+    pictures = [m for m in [chosen.response, *chosen.followups] if m is not None and m.attachments]
+    assert pictures
+    assert pictures[-1].flags.ephemeral
+    assert len(frames_of(attachment_bytes(world, pictures[-1]))) == 2 + 1 + 1  # two moves and Bo's resignation
+
+
+async def test_history_includes_games_against_the_computer(world):
+    computer = bot_member(world)
+    world.platform.new_seed = lambda: 4
+    await world.ada.slash(world.channel, "octego challenge", opponent=computer, level="easy")
+    await world.ada.slash(world.channel, "octego resign")
+    result = await world.ada.slash(world.channel, "history")
+    assert "**Octego** vs" in private_texts(result)[-1]
+    assert ": lost" in private_texts(result)[-1]
+
+
+async def test_history_of_a_member_with_no_games(world):
+    result = await world.ada.slash(world.channel, "history", member=world.di)
+    assert private_texts(result) == ["Di has no finished game in this server yet."]
