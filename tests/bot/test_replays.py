@@ -25,6 +25,10 @@ def attachment_bytes(world, message) -> bytes:
     return world.env.backend.cdn.get(message.attachments[0].url)
 
 
+def record_id(record) -> int:
+    return int(record.extra["GameId"])
+
+
 def frames_of(data: bytes) -> list[Image.Image]:
     animation = Image.open(io.BytesIO(data))
     frames = []
@@ -104,6 +108,13 @@ async def test_octagion_replays_one_frame_per_round(world):
     assert len(frames) == 2 + 1, "one frame per round, then the score sheet"
     sheet = Image.open(io.BytesIO(attachment_bytes(world, final))).convert("RGB")
     assert frames[-1].tobytes() == sheet.tobytes()
+
+    result = await world.bo.slash(world.channel, "octagion record")
+    answer = [m for m in [result.response, *result.followups] if m is not None and m.attachments][-1]
+    engine = world.platform.games["octagion"].engine
+    record = read_record(engine, attachment_bytes(world, answer).decode())
+    session = await world.platform.sessions.load(record_id(record))
+    assert engine.dump(replay_record(engine, record)) == engine.dump(session.state)
 
 
 async def test_a_replay_works_after_a_restart(world, settings, games):
