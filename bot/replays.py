@@ -24,6 +24,7 @@ from bot.table import REPLAY
 from bot.workers import WorkerPool
 from engines.base import Game
 from engines.record import GameRecord, result_of, write_record
+from render.replay import KINDS as REPLAYABLE
 from render.replay import replay_picture
 from render.theme import Picture
 
@@ -54,6 +55,8 @@ class Replays:
         record = await self.store.get_session(session_id)
         if record is None or record.guild_id != interaction.guild_id or record.game not in self.games:
             raise UserError(f"There is no game #{session_id} in this server.")
+        if record.game not in REPLAYABLE:
+            raise UserError(f"{self.games[record.game].title} has no replays.")
         if game is not None and record.game != game:
             other = self.games[record.game]
             raise UserError(f"Game #{session_id} is a game of {other.title}: try `/{other.name}` instead.")

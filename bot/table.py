@@ -19,6 +19,7 @@ from bot.outbox import Outbox, Outgoing
 from bot.sessions import Change, GameSession, Sessions, turn_events
 from bot.workers import WorkerPool
 from engines.base import Event
+from render.replay import KINDS as REPLAYABLE
 
 GAME_MESSAGE = "game_message"
 TEXT = "text"
@@ -154,8 +155,10 @@ class Table:
         if session.status == "finished":
             humans = [p for p in session.players if p != self.bot.user.id]
             rematch = SessionButton(session.id, "rematch", label="Rematch", style=discord.ButtonStyle.primary)
-            replay = SessionButton(session.id, REPLAY, label="Replay", emoji="🎞️")
-            return [rematch, replay] if humans else [replay]
+            items = [rematch] if humans else []
+            if session.record.game in REPLAYABLE:
+                items.append(SessionButton(session.id, REPLAY, label="Replay", emoji="🎞️"))
+            return items
         if session.status != "active":
             return []
         items = list(adapter.components(session))
