@@ -1,0 +1,102 @@
+"""The playground in a real browser: README's command 1 (`python -m bot`, no token) in a temporary
+directory, its page driven by Playwright in the system Chromium (Debian's `chromium`, which
+.ci/run installs, and the test command too where it can; Playwright never downloads a browser)."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from scripts.take_screenshots import (
+    CHROMIUM,
+    FIRST_SUGGESTION,
+    ChannelPage,
+    Member,
+    PlaygroundProcess,
+    chromium,
+    running_playground,
+)
+
+ROUND_SECONDS = 30  # the shortest round `/octagion start` allows
+# The page shows what the bot did on its own within this long (the playground publishes within
+# 0.2 s and the page polls every 0.5 s; the rest is slack for a busy two-core machine).
+SHOWN_WITHIN_MS = 5_000
+EVERY_GAME = ("octagion start", "octego challenge", "octa challenge", "octagone challenge", "octiles challenge")
+
+
+def install_chromium() -> None:
+    """Debian's chromium, installed from the test command as PostgreSQL is (README's command 2 sets
+    up everything): by apt-get as root or through sudo, one test process at a time."""
+    apt = shutil.which("apt-get")
+    as_root = [] if os.geteuid() == 0 else [shutil.which("sudo") or ""]
+    if apt is None or "" in as_root:  # no apt, or not root and no sudo
+        return
+    with open(Path(tempfile.gettempdir()) / "octagon-chromium-install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # xdist workers wait for the first one's install
+        if not CHROMIUM.exists():
+            quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "check": False}
+            subprocess.run([*as_root, apt, "update", "-qq"], **quiet)
+            env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+            subprocess.run([*as_root, apt, "install", "-y", "-qq", "chromium"], env=env, **quiet)
+
+
+@pytest.fixture
+def browser():
+    if not CHROMIUM.exists():
+        install_chromium()
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: this test needs Debian's chromium (apt-get install -y chromium)")
+    with chromium() as browser:
+        yield browser
+
+
+def test_a_round_ended_by_its_timer_appears_in_the_open_page_without_a_click(browser, tmp_path):
+    with running_playground(tmp_path) as (_, address):
+        tab = ChannelPage(browser.new_page(), address)
+        tab.open_channel("octagion")
+        tab.slash("octagion start", rounds=1, seconds=ROUND_SECONDS)
+        tab.click("Start")
+        tab.wait_for_text(re.compile(r"Round 1 of 1\b"))
+        tab.page.evaluate("window.notReloaded = true")  # gone if anything reloads the page
+        assert not tab.messages.get_by_text("Round 1 of 1: result").count()
+
+        # Nothing is clicked from here on: the timer ends the round, and the page shows it.
+        tab.wait_for_text("Round 1 of 1: result", timeout_ms=ROUND_SECONDS * 1000 + SHOWN_WITHIN_MS)
+        assert tab.page.evaluate("window.notReloaded") is True
+
+
+def test_a_second_start_has_the_slash_commands_and_the_previous_game_playable(browser, tmp_path):
+    first = PlaygroundProcess(tmp_path)
+    try:
+        tab = ChannelPage(browser.new_page(), first.start())
+        tab.open_channel("octego")
+        tab.slash("octego challenge", opponent=Member("Bo"))
+        tab.view_as("Bo")
+        tab.click("Accept")
+        tab.wait_for_text("Octegos on the board")
+        tab.view_as("Ada")
+        tab.slash("octego move", path=FIRST_SUGGESTION)
+        tab.wait_for_text(re.compile(r"Ada moved \S+\."))
+        ada_moved = re.search(r"Ada moved \S+\.", tab.messages.inner_text()).group()
+        assert first.stop() == 0, first.log()
+    finally:
+        first.kill()
+
+    with running_playground(tmp_path) as (second, address):
+        tab = ChannelPage(browser.new_page(), address)
+        tab.open_channel("octego")
+        tab.wait_for_text(re.compile(re.escape(ada_moved)))  # the game, posted again as it was
+        assert tab.messages.get_by_role("button", name="Move", exact=True).count()
+        listed = tab.listed_commands()
+        assert all(f"/{command}" in listed for command in EVERY_GAME), listed
+        tab.view_as("Bo")
+        tab.slash("octego move", path=FIRST_SUGGESTION)
+        tab.wait_for_text(re.compile(r"Bo moved \S+\."))
+        assert "There is already a game" not in tab.messages.inner_text(), second.log()
