@@ -469,7 +469,7 @@ def _draw_player_panel(
         back_x = hand_x - 10 - i * 7
         draw_card_back(image, (back_x - 20, middle - 15 + i * 2, back_x, middle + 15 - i * 2))
     name_x = left + 2 * TOKEN_RADIUS + 10
-    title = _fit(name, TITLE, hand_x - 50 - name_x - (_text_width(" (to play)", TITLE) if on_turn else 0))
+    title = theme.fit_text(name, TITLE, hand_x - 50 - name_x - (_text_width(" (to play)", TITLE) if on_turn else 0))
     _label(image, (name_x, middle), title + (" (to play)" if on_turn else ""), TITLE, theme.INK, "lm")
     # Progress: table cards toward 28 and the longest run toward an Octa.
     count, longest = table_count(state, seat), longest_run(state, seat)
@@ -492,15 +492,6 @@ def _draw_player_panel(
             token_x = x + _text_width(label, TEXT) + 8 + TOKEN_RADIUS
             draw_token(image, (token_x, run_y + LINE / 2 - 2), seat, TOKEN_RADIUS)
         _paste(image, _run_cards_sprite(tuple(run["slots"])), (x, run_y + LINE + 4))
-
-
-def _fit(text: str, size: int, width: int) -> str:
-    """``text``, shortened with an ellipsis if it is wider than ``width`` (long display names)."""
-    if _text_width(text, size) <= width:
-        return text
-    while len(text) > 1 and _text_width(text + "…", size) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 @lru_cache(maxsize=128)  # most runs stay as they are from one turn to the next
@@ -580,7 +571,7 @@ def _last_move_lines(state: OctaState, names: Sequence[str]) -> list[str]:
     text = last_action_text(state, names) or "-"  # the theme draws the suit symbols as shapes
     lines = _wrap(text, TEXT, WIDTH - 2 * MARGIN - 2 * PANEL_PAD)
     if len(lines) > LAST_MOVE_LINES:  # the alt text has the whole of it
-        lines = [*lines[: LAST_MOVE_LINES - 1], _fit(lines[LAST_MOVE_LINES - 1] + " …", TEXT, PANEL_INNER)]
+        lines = [*lines[: LAST_MOVE_LINES - 1], theme.fit_text(lines[LAST_MOVE_LINES - 1] + " …", TEXT, PANEL_INNER)]
     return lines
 
 

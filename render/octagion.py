@@ -179,17 +179,6 @@ def _wrapped(text: str, size: int, width: float) -> tuple[str, ...]:
     return tuple(line.removesuffix(" ·").removeprefix("· ") for line in lines if line not in ("", "·"))
 
 
-@lru_cache(maxsize=512)
-def fit_text(text: str, size: int, width: float) -> str:
-    """``text`` cut short with "…" to fit ``width`` px (a long name must not run into a score)."""
-    face = theme.font(size)
-    if face.getlength(text) <= width:
-        return text
-    while text and face.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
 def _title_lines(title: str, subtitle: str) -> tuple[list[str], list[str]]:
     return wrap_text(title, TITLE), wrap_text(subtitle)
 
@@ -309,7 +298,7 @@ def _team_line(
     if right:
         room -= theme.font(LABEL).getlength(right) + 12
         write(draw, (WIDTH - MARGIN, middle), right, LABEL, right_fill, "rm")
-    write(draw, (MARGIN + 40, middle), fit_text(team_name(state, names, team), LABEL, room) + extra, LABEL)
+    write(draw, (MARGIN + 40, middle), theme.fit_text(team_name(state, names, team), LABEL, room) + extra, LABEL)
 
 
 def _star(
@@ -772,7 +761,7 @@ def _score_band(
     write(draw, (MARGIN + (37 if winner else 26), middle), str(rank), LABEL, ink, "mm")
     _badge(draw, (SHEET_COLUMNS_X + 15, middle), team)
     room = WIDTH - MARGIN - 8 - 70 - (SHEET_COLUMNS_X + 36)
-    write(draw, (SHEET_COLUMNS_X + 36, middle), fit_text(name, LABEL, room), LABEL, ink)
+    write(draw, (SHEET_COLUMNS_X + 36, middle), theme.fit_text(name, LABEL, room), LABEL, ink)
 
 
 # ---------------------------------------------------------------- message text (names come ready for it)

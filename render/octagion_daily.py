@@ -36,7 +36,6 @@ from render.octagion import (
     draw_letter_card,
     draw_lines,
     draw_penalty_mark,
-    fit_text,
     header_height,
     slip_lines,
     variant_text,
@@ -293,7 +292,7 @@ def _board_row(
     middle = y + 6 + LINE / 2
     write(draw, (MARGIN, middle), str(rank), LABEL, ink)
     name_room = SCORE_X - theme.font(LABEL).getlength(str(entry.score)) - 12 - (MARGIN + 44)
-    write(draw, (MARGIN + 44, middle), fit_text(_plain(entry.name), TEXT, name_room), TEXT, ink)
+    write(draw, (MARGIN + 44, middle), theme.fit_text(_plain(entry.name), TEXT, name_room), TEXT, ink)
     colour = theme.GOOD if scored.won and fill != theme.HIGHLIGHT else ink
     write(draw, (SCORE_X, middle), str(entry.score), LABEL, colour, "rm")
     write(draw, (TIME_X, middle), time_text(entry.seconds), TEXT, ink, "rm")

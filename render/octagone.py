@@ -363,7 +363,7 @@ def _draw_players(
         count_x = WIDTH - MARGIN - theme.text_size(draw, count, TEXT)[0]
         room = count_x - (MARGIN + 48) - 12 - (2 * LADY_BADGE_RADIUS + 8 if seat in winners else 0)
         pair = _pair_label(state, seat)
-        label = _fit(names[seat], TEXT, room - theme.text_size(draw, pair, TEXT)[0]) + pair
+        label = theme.fit_text(names[seat], TEXT, room - theme.text_size(draw, pair, TEXT)[0]) + pair
         _write(image, (MARGIN + 48, middle), label, TEXT, theme.INK, "lm")
         _write(image, (count_x, middle), count, TEXT, theme.INK, "lm")
         if seat in winners:
@@ -377,15 +377,6 @@ def _draw_players(
 
 def _players_height(state: OctagoneState, hand_seats: Sequence[int]) -> int:
     return PLAYER_LINE * state.players + CHIP_ROW * len(hand_seats)
-
-
-def _fit(text: str, size: int, width: int) -> str:
-    """``text``, shortened with an ellipsis if it is wider than ``width`` (long display names)."""
-    if theme.text_size(_MEASURE, text, size)[0] <= width:
-        return text
-    while len(text) > 1 and theme.text_size(_MEASURE, text + "…", size)[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 _MEASURE = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # text_size needs a drawing, not a particular one
@@ -439,7 +430,7 @@ def _short_status_line(state: OctagoneState, names: Sequence[str]) -> str:
     line, budget = _status_line(state, names), room
     while theme.text_size(_MEASURE, line, TEXT)[0] > room and budget > 40:
         budget -= 20
-        line = _status_line(state, [_fit(name, TEXT, budget) for name in names])
+        line = _status_line(state, [theme.fit_text(name, TEXT, budget) for name in names])
     return line
 
 
@@ -451,7 +442,7 @@ def render_hand(state: OctagoneState, names: Sequence[str], seat: int) -> theme.
     """The private picture of ``seat``'s shields, grouped by colour, with what fits the target box."""
     fitting = placeable_shields(state, seat) if seat == state.to_move else []
     hint = _hand_hint(state, seat, fitting)
-    title = _fit(f"{names[seat]}: {_shields_words(shields_left(state, seat))}", TITLE, WIDTH - 2 * MARGIN)
+    title = theme.fit_text(f"{names[seat]}: {_shields_words(shields_left(state, seat))}", TITLE, WIDTH - 2 * MARGIN)
     hint_lines = _wrap(hint, TEXT, WIDTH - 2 * MARGIN)
     top = 24 + round(TITLE * 1.3) + LINE * len(hint_lines) + 12
     row_height = 2 * HAND_RADIUS + 24 + 2 * LINE + 12

@@ -149,16 +149,6 @@ def _width(text: str, size: int) -> float:
     return theme.font(size * SCALE).getlength(text) / SCALE
 
 
-@lru_cache(maxsize=256)
-def _fit(text: str, size: int, max_width: float) -> str:
-    """``text`` cut short with an ellipsis so it is at most ``max_width`` px wide at ``size``."""
-    if _width(text, size) <= max_width:
-        return text
-    while text and _width(text + "…", size) > max_width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
 # ---------------------------------------------------------------- board
 
 
@@ -335,7 +325,7 @@ def _draw_banners(image: Image.Image, state: OctegoState, names: Sequence[str]) 
         row = 1 if seat == 0 else BOARD_SIZE
         tag = "wins!" if won else "to move" if active else f"home row {row}"
         room = BOARD_PX - 66 - _width(tag, TEXT) - 20
-        _text(image, (_s(LEFT + 54), mid), _fit(names[seat], NAME_TEXT, room), NAME_TEXT, theme.INK, "lm")
+        _text(image, (_s(LEFT + 54), mid), theme.fit_text(names[seat], NAME_TEXT, room), NAME_TEXT, theme.INK, "lm")
         _text(image, (_s(LEFT + BOARD_PX - 12), mid), tag, TEXT, theme.HIGHLIGHT if highlighted else theme.MUTED, "rm")
 
 
@@ -401,7 +391,7 @@ def _draw_status(
     """Who moves next with their token, or who won and why."""
     if state.outcome is None:
         _stamp_piece(image, (_s(left + 16), _s(y)), state.to_move, OCTEGO, 16)
-        line = f"{_fit(names[state.to_move], TEXT, right - left - 180)} to move"
+        line = f"{theme.fit_text(names[state.to_move], TEXT, right - left - 180)} to move"
         _text(image, (_s(left + 44), _s(y)), line, TEXT, theme.INK, "lm")
         return
     winner = _winner(state)
@@ -409,8 +399,8 @@ def _draw_status(
     if winner is None:
         headline = "Draw"
     else:
-        headline = f"{_fit(names[winner], TEXT, max(right - left - _width(f' wins{ending}', TEXT), 90))} wins"
-    _text(image, (_s(left), _s(y)), _fit(headline + ending, TEXT, right - left), TEXT, theme.HIGHLIGHT, "lm")
+        headline = f"{theme.fit_text(names[winner], TEXT, max(right - left - _width(f' wins{ending}', TEXT), 90))} wins"
+    _text(image, (_s(left), _s(y)), theme.fit_text(headline + ending, TEXT, right - left), TEXT, theme.HIGHLIGHT, "lm")
 
 
 def _draw_legend(image: Image.Image, y: float) -> None:
@@ -440,7 +430,7 @@ def _draw_legend_space(draw: ImageDraw.ImageDraw, centre: tuple[float, float], b
 
 def _draw_captured(image: Image.Image, state: OctegoState, names: Sequence[str], seat: int, left: float, y: float):
     """The opponent's pieces ``seat`` has taken, as small tokens in a row after the player's name."""
-    name = _fit(names[seat], TEXT, TAKEN_LEFT - left - 12 - _width(" took", TEXT))
+    name = theme.fit_text(names[seat], TEXT, TAKEN_LEFT - left - 12 - _width(" took", TEXT))
     _text(image, (_s(left), _s(y)), f"{name} took", TEXT, theme.MUTED, "lm")
     taken = state.captured[seat]
     if not taken:

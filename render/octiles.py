@@ -451,19 +451,8 @@ def _status_line(state: OctilesState, names: Sequence[str]) -> str:
 def _draw_header(board: _Board, state: OctilesState, names: Sequence[str]) -> None:
     s = SCALE
     board.write((16 * s, 28 * s), "Octiles Scavenger Hunt", TEXT, theme.MUTED, anchor="lm")
-    status = _fit(_status_line(state, names), TEXT, (WIDTH - 32) * s)
+    status = theme.fit_text(_status_line(state, names), TEXT, (WIDTH - 32) * s)
     board.write((16 * s, 70 * s), status, TEXT, theme.HIGHLIGHT, anchor="lm")
-
-
-@lru_cache(maxsize=256)
-def _fit(text: str, size: int, room: float) -> str:
-    """``text`` cut short with an ellipsis to be at most ``room`` px wide (2x) at ``size``."""
-    face = theme.font(size)
-    if face.getlength(text) <= room:
-        return text
-    while text and face.getlength(text + "…") > room:
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 def _card_notes(state: OctilesState, seat: int) -> list[str]:
@@ -510,7 +499,7 @@ def _draw_player_card(
     board.write(token, RUNNER_LETTERS[colour], TEXT, theme.DARK_INK)
     pips_left = x1 - (24 + 30 * (PRIZES_TO_WIN - 1) + 12) * s
     you = " (you)" if viewer == seat else ""
-    name = _fit(names[seat], TEXT + 8, pips_left - x0 - 80 * s - theme.font(TEXT + 8).getlength(you)) + you
+    name = theme.fit_text(names[seat], TEXT + 8, pips_left - x0 - 80 * s - theme.font(TEXT + 8).getlength(you)) + you
     board.write((x0 + 66 * s, top), name, TEXT + 8, theme.INK, anchor="lm")
     collected = state.collected[colour]
     for k in range(PRIZES_TO_WIN):  # a pip per prize to win, filled once collected
@@ -526,10 +515,12 @@ def _draw_player_card(
     board.write((x1 - 20 * s, second), count, TEXT, theme.INK, anchor="rm")
     where = f"runner on {state.runners[colour]}" if state.runners[colour] else "runner not placed"
     room = x1 - x0 - 56 * s - theme.font(TEXT).getlength(count)
-    board.write((x0 + 20 * s, second), _fit(where, TEXT, room), TEXT, theme.MUTED, "lm")
+    board.write((x0 + 20 * s, second), theme.fit_text(where, TEXT, room), TEXT, theme.MUTED, "lm")
     for line, note in enumerate(_card_notes(state, seat)):
         ink = theme.INK if line == 0 and marker_owner(state) == colour else theme.MUTED
-        board.write((x0 + 20 * s, y0 + (118 + 38 * line) * s), _fit(note, TEXT, x1 - x0 - 40 * s), TEXT, ink, "lm")
+        board.write(
+            (x0 + 20 * s, y0 + (118 + 38 * line) * s), theme.fit_text(note, TEXT, x1 - x0 - 40 * s), TEXT, ink, "lm"
+        )
 
 
 def _draw_footer(board: _Board, state: OctilesState, names: Sequence[str], viewer: int | None, top: int) -> None:

@@ -234,6 +234,20 @@ def text_size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int
     return right - left, bottom - top
 
 
+_MEASURE = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # text_size needs a drawing, not a particular one
+
+
+@lru_cache(maxsize=1024)  # the same names are fitted at every redraw
+def fit_text(text: str, size: int, width: float) -> str:
+    """``text`` cut short with "…" to be at most ``width`` px wide at ``size`` (a long name must
+    not run into a score)."""
+    if text_size(_MEASURE, text, size)[0] <= width:
+        return text
+    while len(text) > 1 and text_size(_MEASURE, text + "…", size)[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
 def centred_text(
     draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: tuple[int, int, int] = INK
 ) -> None:

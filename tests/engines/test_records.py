@@ -4,7 +4,6 @@ and replays to the same final state; every action's notation reads back as the s
 from __future__ import annotations
 
 import importlib
-import random
 import typing
 from typing import Any
 
@@ -14,6 +13,7 @@ from hypothesis import strategies as st
 
 from engines.base import Game, GameState, IllegalAction, Outcome
 from engines.record import GameRecord, read_record, replay_record, result_of, write_record
+from tests.engines.test_contract import play
 from tests.games import GAMES, IDS
 
 RECORD_GAMES = [*GAMES, ("octagion", 3, {"rounds": 2, "teams": [0, 1, 1], "variation": "beta"})]
@@ -60,16 +60,8 @@ def record_of(game: str, players: int, options: dict, seed: int, log, final, nam
 
 def random_game(game: str, players: int, options: dict, seed: int, steps: int):
     """Yield (state, seat, action) for up to ``steps`` random legal actions (no resignation)."""
-    engine = engine_of(game)
-    state = engine.new_game(players, options, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if engine.outcome(state) is not None:
-            return
-        seat = rng.choice(engine.to_act(state))
-        action = rng.choice([a for a in engine.legal_actions(state, seat) if a["type"] != "resign"])
-        yield state, seat, action
-        state = engine.apply(state, seat, action)
+    for before, seat, action, _ in play(game, players, options, seed, steps):
+        yield before, seat, action
 
 
 # ---------------------------------------------------------------- whole games
