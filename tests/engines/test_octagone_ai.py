@@ -9,8 +9,8 @@ import pytest
 
 from engines.base import Outcome
 from engines.octagone import ENGINE, JOKER, choose_action
-from engines.octagone.ai import LEVELS
-from engines.octagone.rules import SHIELD_KINDS, Placement
+from engines.octagone.ai import BOX_INDEX, KIND_NAMES, LEVELS, NO_BOX, Position
+from engines.octagone.rules import SHIELD_KINDS, OctagoneState, Placement
 
 
 def _random_move(state, seat, rng):
@@ -83,3 +83,136 @@ def test_computer_sends_the_opponent_to_a_colour_it_lacks():
     assert any(event.kind == "skip" and event.seat == 1 for event in after.events)
     assert after.to_move == 0 or ENGINE.outcome(after).winners == (0,)
     assert hands[1][JOKER] == 0
+
+
+# --- the levels ------------------------------------------------------------------------------------
+
+
+def _midgame(players: int, seed: int, moves: int) -> OctagoneState:
+    """A position after ``moves`` random actions (or the last one before the end)."""
+    state = ENGINE.new_game(players, {}, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        after = ENGINE.apply(state, state.to_move, _random_move(state, state.to_move, rng))
+        if after.over:
+            break
+        state = after
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_same_seed_gives_the_same_move(level, players):
+    for seed in range(3):
+        state = _midgame(players, seed, 12)
+        first = choose_action(state, state.to_move, level, seed=seed)
+        assert choose_action(state, state.to_move, level, seed=seed) == first
+        assert first in ENGINE.legal_actions(state, state.to_move)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_whole_legal_four_player_games(level):
+    for seed in range(2):
+        assert _play(seed, 4, {0, 1, 2, 3}, level) is not None
+
+
+def test_the_compact_position_follows_the_rules():
+    """The search's copy of a position offers the same placements as the engine, one per
+    (shield, designated box), and reaches the same position after each of them."""
+    for players, options, seed in [(2, {"level": "basic"}, 1), (2, {}, 2), (4, {}, 3), (4, {}, 4)]:
+        state = ENGINE.new_game(players, options, seed)
+        rng = random.Random(seed)
+        state = ENGINE.apply(state, state.to_move, _random_move(state, state.to_move, rng))
+        while not state.over:
+            position = Position.from_state(state)
+            engine_moves = {}
+            for action in ENGINE.legal_actions(state, state.to_move):
+                if action["type"] == "place":
+                    after = ENGINE.apply(state, state.to_move, action)
+                    engine_moves[(KIND_NAMES.index(action["shield"]), after.target)] = after
+            compact_moves = {(kind, box): (kind, direction, box) for kind, direction, box in position.moves()}
+            assert set(compact_moves) == {(kind, BOX_INDEX.get(target, NO_BOX)) for kind, target in engine_moves}
+            for (kind, target), after in engine_moves.items():
+                move = compact_moves[(kind, BOX_INDEX.get(target, NO_BOX))]
+                saved = position.play(move)
+                assert position.over == after.over
+                assert position.occupied == Position.from_state(after).occupied
+                if not after.over:
+                    assert (position.to_move, position.target) == (after.to_move, BOX_INDEX[after.target])
+                position.undo(move, saved)
+            assert position.key() == Position.from_state(state).key()
+            state = ENGINE.apply(state, state.to_move, _random_move(state, state.to_move, rng))
+
+
+def _skip_position() -> OctagoneState:
+    """Seat 0 to play on B4; seat 1 holds only sky and orange shields and no joker, so aiming at
+    any box of another colour makes it skip (see the test above)."""
+    state = ENGINE.new_game(2, {"level": "advanced"}, seed=4)
+    hands = [dict.fromkeys(SHIELD_KINDS, 0), dict.fromkeys(SHIELD_KINDS, 0)]
+    hands[0].update(sky=3, green=3)
+    hands[1].update(sky=3, orange=3)
+    board = {
+        box: Placement("orange", "S", 1, n + 1)
+        for n, box in enumerate(
+            ["A1", "A2", "A3", "A4", "A5", "A6", "A7", "B1", "B2", "B3", "C1", "C2", "C3", "D1", "D2", "D3", "D4"]
+        )
+    }
+    return replace(state, board=board, target="B4", hands=hands, to_move=0, last_box="A4", ply=len(board))
+
+
+def _makes_seat_1_skip(state: OctagoneState, action) -> bool:
+    return any(event.kind == "skip" and event.seat == 1 for event in ENGINE.apply(state, 0, action).events)
+
+
+def test_easy_prefers_better_moves():
+    state = _skip_position()
+    actions = [action for action in ENGINE.legal_actions(state, 0) if action["type"] != "resign"]
+    uniform_share = sum(_makes_seat_1_skip(state, action) for action in actions) / len(actions)
+    choices = [choose_action(state, 0, "easy", seed) for seed in range(40)]
+    easy_share = sum(_makes_seat_1_skip(state, action) for action in choices) / len(choices)
+    assert easy_share > uniform_share + 0.1
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_easy_does_not_always_play_the_best_move(players):
+    """Where moves are close, easy's choice varies with the seed and sometimes differs from medium's."""
+    state = _midgame(players, 5, 8)
+    seat = state.to_move
+    easy = [choose_action(state, seat, "easy", seed) for seed in range(20)]
+    medium = choose_action(state, seat, "medium", 0)
+    assert len({tuple(sorted(action.items())) for action in easy}) > 1
+    assert any(action != medium for action in easy)
+
+
+def test_medium_and_hard_make_the_opponent_skip():
+    state = _skip_position()
+    for level in ("medium", "hard"):
+        assert _makes_seat_1_skip(state, choose_action(state, 0, level, seed=3))
+
+
+def test_hard_plays_differently_from_medium_with_four_players():
+    differences = 0
+    for seed in range(6):
+        state = _midgame(4, seed, 14)
+        seat = state.to_move
+        differences += choose_action(state, seat, "hard", seed) != choose_action(state, seat, "medium", seed)
+    assert differences >= 1
+
+
+def test_four_player_choices_depend_only_on_what_the_seat_may_see():
+    """Moving a coloured shield between two hidden hands (their sizes stay public) changes nothing."""
+    for seed in range(4):
+        state = _midgame(4, seed, 10)
+        seat = state.to_move
+        giver, taker = (seat + 1) % 4, (seat + 2) % 4
+        colour = next((c for c in SHIELD_KINDS if c != JOKER and state.hands[giver][c]), None)
+        other = next((c for c in SHIELD_KINDS if c not in (JOKER, colour) and state.hands[taker][c]), None)
+        if colour is None or other is None:
+            continue
+        swapped = state.copy()
+        swapped.hands[giver][colour] -= 1
+        swapped.hands[giver][other] += 1
+        swapped.hands[taker][other] -= 1
+        swapped.hands[taker][colour] += 1
+        for level in LEVELS:
+            assert choose_action(swapped, seat, level, seed) == choose_action(state, seat, level, seed)
