@@ -30,7 +30,8 @@ async def _midgame_in_channel(world):
     await world.set_state((await world.session()).id, state)
     seat = ENGINE.to_act(state)[0]
     move = next(a for a in ENGINE.legal_actions(state, seat) if a["type"] == "move")
-    return (world.ada, world.bo)[seat], f"{move['to']} via {move['via']}"
+    route = f" via {move['via']}" if "via" in move else ""  # a move with one route names none
+    return (world.ada, world.bo)[seat], move["to"] + route
 
 
 async def _move(world, context) -> None:
