@@ -66,23 +66,13 @@ def test_computer_sends_the_opponent_to_a_colour_it_lacks():
 
     Aiming at B5 (sky) lets seat 1 play; aiming at a green, yellow, blue or pink box forces it to skip.
     """
-    state = ENGINE.new_game(2, {"level": "advanced"}, seed=4)
-    hands = [dict.fromkeys(SHIELD_KINDS, 0), dict.fromkeys(SHIELD_KINDS, 0)]
-    hands[0].update(sky=3, green=3)
-    hands[1].update(sky=3, orange=3)
-    board = {
-        box: Placement("orange", "S", 1, n + 1)
-        for n, box in enumerate(
-            ["A1", "A2", "A3", "A4", "A5", "A6", "A7", "B1", "B2", "B3", "C1", "C2", "C3", "D1", "D2", "D3", "D4"]
-        )
-    }
-    state = replace(state, board=board, target="B4", hands=hands, to_move=0, last_box="A4", ply=len(board))
+    state = _skip_position()
     action = choose_action(state, 0, "medium")
     after = ENGINE.apply(state, 0, action)
     assert after.target[0] not in "AB"  # a colour seat 1 lacks
     assert any(event.kind == "skip" and event.seat == 1 for event in after.events)
     assert after.to_move == 0 or ENGINE.outcome(after).winners == (0,)
-    assert hands[1][JOKER] == 0
+    assert state.hands[1][JOKER] == 0
 
 
 # --- the levels ------------------------------------------------------------------------------------
