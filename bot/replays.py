@@ -30,6 +30,8 @@ from render.theme import Picture
 
 HISTORY_REPLAY = "history_replay"  # the select under /history
 HISTORY_SIZE = 10
+# A running game has no replay or record: they would show hands and shields still hidden.
+IN_PROGRESS = "That game is still being played: its replay and record come once it ends."
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -49,9 +51,14 @@ class Replays:
         game of ``game``; a clear refusal otherwise."""
         title = self.games[game].title if game else "game"
         if session_id is None:
-            session_id = await self.store.last_finished_session(interaction.channel_id, game)
-            if session_id is None:
+            running = await self.store.live_session_ref(interaction.channel_id)
+            last = await self.store.last_finished_session(interaction.channel_id, game)
+            if running is not None and running[1:] == (game, "active"):  # the game here now is the one meant
+                earlier = f" `/{game} replay game_id:{last}` shows the last one that ended." if last else ""
+                raise UserError(f"{IN_PROGRESS}{earlier}")
+            if last is None:
                 raise UserError(f"No game of {title} has finished in this channel yet. `/history` lists your games.")
+            session_id = last
         record = await self.store.get_session(session_id)
         if record is None or record.guild_id != interaction.guild_id or record.game not in self.games:
             raise UserError(f"There is no game #{session_id} in this server.")
@@ -61,7 +68,7 @@ class Replays:
             other = self.games[record.game]
             raise UserError(f"Game #{session_id} is a game of {other.title}: try `/{other.name}` instead.")
         if record.status in LIVE_STATUSES:
-            raise UserError("That game is still being played: its replay and record come once it ends.")
+            raise UserError(IN_PROGRESS)
         if record.status != "finished" or not record.state:
             raise UserError(f"Game #{session_id} did not finish (it was {record.status}), so it has no replay.")
         return await self.sessions.load(session_id)

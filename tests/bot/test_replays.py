@@ -208,3 +208,16 @@ async def test_history_includes_games_against_the_computer(world):
 async def test_history_of_a_member_with_no_games(world):
     result = await world.ada.slash(world.channel, "history", member=world.di)
     assert private_texts(result) == ["Di has no finished game in this server yet."]
+
+
+async def test_replay_without_a_number_during_a_game_refuses_and_points_to_the_last_one(world):
+    first = await finish_by_resigning(world, "octego", 3)
+    await play(world, "octego", 2, seed=9)  # a second game, still running
+    refused = await world.di.slash(world.channel, "octego replay")
+    assert private_texts(refused) == [
+        "That game is still being played: its replay and record come once it ends. "
+        f"`/octego replay game_id:{first.id}` shows the last one that ended."
+    ]
+    assert not any(m.content.startswith("🎞️") for m in world.channel.history())
+    await world.di.slash(world.channel, "octego replay", game_id=first.id)
+    assert world.channel.last_message.content.startswith(f"🎞️ Replay of Octego #{first.id}")
