@@ -8,7 +8,7 @@ import asyncio
 import sqlite3
 import subprocess
 import sys
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -16,26 +16,16 @@ import pytest
 from bot import db, migrations
 from bot.database import INTERNAL_TABLES, TABLES, count_rows, open_database
 from bot.store import DailyPlay, Rating, ResultRow, Store
+from tests.store.sessions import NOW
+from tests.store.sessions import new_session as new_tiny_session
 
-NOW = datetime(2026, 1, 1, tzinfo=UTC)
 DAY = date(2026, 1, 1)
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 
 async def new_session(store: Store, channel: int, status: str = "active") -> int:
-    async with store.transaction() as tx:
-        return await tx.insert_session(
-            game="tiny",
-            guild_id=9,
-            channel_id=channel,
-            host_id=5,
-            players=[5, 6],
-            status=status,
-            state={"total": channel},
-            schema_version=1,
-            now=NOW,
-            meta={"names": ["Ada", "Bo"]},
-        )
+    """A session whose state and names say which it is, so a copy can be checked row by row."""
+    return await new_tiny_session(store, channel, status, state={"total": channel}, meta={"names": ["Ada", "Bo"]})
 
 
 async def fill(url: str) -> dict[str, int]:

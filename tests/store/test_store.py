@@ -5,30 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
 from bot.database import UniqueViolation
 from bot.store import LIVE_SQL, MIGRATIONS, ChannelBusy, ResultRow, Store
-
-NOW = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-async def new_session(store, channel=1, status="active"):
-    async with store.transaction() as tx:
-        return await tx.insert_session(
-            game="tiny",
-            guild_id=9,
-            channel_id=channel,
-            host_id=5,
-            players=[5, 6],
-            status=status,
-            state={"total": 0},
-            schema_version=1,
-            now=NOW,
-            meta={},
-        )
+from tests.store.sessions import NOW, new_session
 
 
 async def save(store, record, *actions):
