@@ -7,18 +7,12 @@ import pytest
 
 from bot.platform import CONTROLS_KEY, CONTROLS_VERSION
 from bot.world import bot_member, private_messages, private_texts
-from tests.bot.tinygame import TinyAdapter
+from tests.bot.tinygame import TinyAdapter, start_game
 
 
 @pytest.fixture
 def games():
     return [TinyAdapter]
-
-
-async def start_game(world):
-    await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
-    await world.bo.click(world.channel.last_message, label="Accept")
-    return world.channel.last_message
 
 
 async def test_accepted_challenge_becomes_the_game_message(world):

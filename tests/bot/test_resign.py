@@ -8,18 +8,12 @@ import pytest
 
 from bot.sessions import STALE_TEXT
 from bot.world import private_texts
-from tests.bot.tinygame import TinyAdapter
+from tests.bot.tinygame import TinyAdapter, start_game
 
 
 @pytest.fixture
 def games():
     return [TinyAdapter]
-
-
-async def start_game(world):
-    await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
-    await world.bo.click(world.channel.last_message, label="Accept")
-    return world.channel.last_message
 
 
 def buttons(message) -> list[tuple[str, int]]:

@@ -166,3 +166,10 @@ def render_dying_once(state):
         flag.write_text("died")
         os._exit(1)
     return render_tiny(state)
+
+
+async def start_game(world):
+    """Ada challenges Bo to Tiny in #games and Bo accepts; the game message."""
+    await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo)
+    await world.bo.click(world.channel.last_message, label="Accept")
+    return world.channel.last_message
