@@ -298,8 +298,9 @@ async def test_turns_by_commands_and_the_move_flow(world):
     assert world.channel.last_message.id == game_message_id
 
 
-async def test_illegal_inputs_are_private_and_change_nothing(world):
-    session = await set_up_by_menus(world, await start(world), gold="C3", teal="C4")
+def refusals(world, session):
+    """``refused(actor, command, expected, **options)``: the command is answered privately with
+    ``expected`` and the game is as it was."""
     before = ENGINE.dump(session.state)
 
     async def refused(actor, command, expected, **options):
@@ -307,6 +308,13 @@ async def test_illegal_inputs_are_private_and_change_nothing(world):
         assert result.ephemeral
         assert private_texts(result)[-1] == expected, private_texts(result)
         assert ENGINE.dump((await current(world, session.id)).state) == before
+
+    return refused
+
+
+async def test_illegal_inputs_are_private_and_change_nothing(world):
+    session = await set_up_by_menus(world, await start(world), gold="C3", teal="C4")
+    refused = refusals(world, session)
 
     # The only path from C3 leads onto Teal's runner.
     await refused(world.ada, "move", "Stop C4 is occupied by Teal's runner.", to="C4")
@@ -328,6 +336,7 @@ async def test_illegal_inputs_are_private_and_change_nothing(world):
     action = change_options(session.state, 1)[1][0]
     await world.bo.slash(world.channel, "octiles replace", tile=action["space"], orientation=action["orientation"])
     session = await current(world, session.id)
+    refused = refusals(world, session)  # nothing changes from this position on
     before = ENGINE.dump(session.state)
     # A rotation that would be legal if Ada had moved last turn:
     again = change_options(ENGINE.load({**before, "last_option": [0, 0]}), 0)[0][0]
@@ -537,13 +546,7 @@ async def test_a_turn_with_a_scramble_and_one_without_through_the_move_menu(worl
 
 async def test_a_turn_by_command_may_carry_the_scramble(world):
     session = await set_up_by_menus(world, await start(world, scramble=True))
-    before = ENGINE.dump(session.state)
-
-    async def refused(actor, command, expected, **options):
-        result = await actor.slash(world.channel, f"octiles {command}", **options)
-        assert result.ephemeral
-        assert private_texts(result)[-1] == expected, private_texts(result)
-        assert ENGINE.dump((await current(world, session.id)).state) == before
+    refused = refusals(world, session)
 
     four = "A scramble takes exactly four different tile spaces, e.g. `a2 b3 c4 d1`."
     await refused(world.ada, "move", four, to="C4", scramble="a2 b3 c4")
@@ -577,7 +580,7 @@ async def test_a_turn_by_command_may_carry_the_scramble(world):
     assert "**Bo** scrambled the tiles on e3, e4, a3, b5." in private_texts(result)[-1]
     session = await current(world, session.id)
     assert session.state.scramble_used == [True, True]
-    before = ENGINE.dump(session.state)
+    refused = refusals(world, session)  # nothing changes from this position on
     action = replace_move_actions(session.state, 0)[0]
     await refused(
         world.ada,
