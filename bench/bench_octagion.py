@@ -28,7 +28,8 @@ def _midround(players: int = 4, seed: int = 7):
     return state
 
 
-def _finished(players: int = 4, seed: int = 7):
+def finished_game(players: int = 4, seed: int = 7):
+    """A finished game: even seats place a perfect variant each round, odd seats six cards."""
     state = ENGINE.new_game(players, {}, seed)
     while not state.over:
         for seat in range(players):
@@ -53,7 +54,7 @@ def _check_word_list() -> int:
 def run() -> list[Row]:
     playing = _midround()
     ended = ENGINE.apply(playing, 1, {"type": "end_round", "reason": "timer"})
-    finished = _finished()
+    finished = finished_game()
     rows: list[Row] = []
     rows += picture_rows("octagion round", lambda: render_round(playing, NAMES, None))
     rows += picture_rows("octagion deck", lambda: render_deck(playing, NAMES, 0))

@@ -19,6 +19,7 @@ from datetime import date
 import pytest
 from PIL import Image, ImageDraw
 
+from bench.bench_octagion import finished_game
 from engines.base import play_out
 from render import theme
 
@@ -58,20 +59,6 @@ def _octagion_playing():
     state = ENGINE.new_game(4, {"variation": "virulent", "teams": [0, 0, 1, 1]}, 7)
     for seat in (0, 2):
         state = ENGINE.apply(state, seat, choose_action(state, seat, "easy", 7))
-    return state
-
-
-def _octagion_finished():
-    from engines.octagion import ENGINE, solution
-
-    state = ENGINE.new_game(4, {}, 7)
-    while not state.over:
-        for seat in range(4):
-            cards = solution(state.words[0]) if seat % 2 == 0 else solution(state.words[0])[:6]
-            state = ENGINE.apply(state, seat, {"type": "set_variant", "cards": cards})
-        state = ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer"})
-        if not state.over:
-            state = ENGINE.apply(state, 0, {"type": "next_round"})
     return state
 
 
@@ -127,7 +114,7 @@ def _kinds():
         octagion("render_deck", _octagion_playing, NAMES, 0),
         octagion("render_variant", _octagion_playing, NAMES, 0),
         octagion("render_round_result", ended, NAMES),
-        octagion("render_scoresheet", _octagion_finished, NAMES),
+        octagion("render_scoresheet", finished_game, NAMES),
         daily("render_daily_puzzle", lambda: (5, DAY, DAILY_WORD, [*answer[:3], None, None, None, None, None])),
         daily(
             "render_daily_answer",
