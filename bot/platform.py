@@ -83,7 +83,7 @@ class Platform:
             self.games[adapter.name] = adapter
             for menu in adapter.menus:
                 self.menus.add(menu, adapter.engine)
-        self.replays = Replays(self.sessions, self.pictures, self.games, self.controls)
+        self.replays = Replays(self.sessions, self.pictures, self.games, self.controls, self.table)
         context.replays = self.replays
         self.context = context
 

@@ -20,10 +20,11 @@ from bot.rendering import as_file
 from bot.replies import UserError, escape, reply_private
 from bot.sessions import GameSession, Sessions
 from bot.store import LIVE_STATUSES, LoggedMove, PastGame
-from bot.table import REPLAY
+from bot.table import REPLAY, Table
 from bot.workers import WorkerPool
 from engines.base import Game
 from engines.record import GameRecord, result_of, write_record
+from render.narration import outcome_phrase
 from render.replay import KINDS as REPLAYABLE
 from render.replay import replay_picture
 from render.theme import Picture
@@ -36,8 +37,16 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 
 class Replays:
-    def __init__(self, sessions: Sessions, pictures: WorkerPool, games: Mapping[str, GameAdapter], controls: Controls):
+    def __init__(
+        self,
+        sessions: Sessions,
+        pictures: WorkerPool,
+        games: Mapping[str, GameAdapter],
+        controls: Controls,
+        table: Table,
+    ):
         self.sessions = sessions
+        self.table = table  # who plays whom, partners together
         self.store = sessions.store
         self.pictures = pictures
         self.games = games
@@ -125,7 +134,7 @@ class Replays:
             names=tuple(session.names),
             options=dict(session.options),
             seed=session.meta.seed,
-            actions=tuple((seat, action) for seat, action in await self.moves(session)),
+            actions=tuple(await self.moves(session)),
             date=started[:10],
             result=result_of(session.state),
             extra={"GameId": str(session.id)},
@@ -133,17 +142,11 @@ class Replays:
         return write_record(engine, record)
 
     def heading(self, session: GameSession) -> str:
-        """ "Replay of Octego #12: **Ada** vs **Bo**, Ada won (resignation)." """
+        """ "Replay of Octego #12: **Ada** vs **Bo**, **Bo** won (resignation), 14 moves." (a
+        finished game always has its outcome)."""
         adapter = self.games[session.record.game]
-        sides = " vs ".join(session.bold_names)
-        outcome = adapter.engine.outcome(session.state)
-        if outcome is None:
-            ending = "ended"
-        elif outcome.is_draw:
-            ending = f"a draw ({outcome.reason})"
-        else:
-            winners = " and ".join(session.bold_names[seat] for seat in outcome.winners)
-            ending = f"{winners} won ({outcome.reason})"
+        ending = outcome_phrase(adapter.engine.outcome(session.state), session.bold_names)
+        sides = self.table.sides(session)
         return f"Replay of {adapter.title} #{session.id}: {sides}, {ending}, {session.action_number} moves."
 
     # ------------------------------------------------------------ /history
@@ -151,7 +154,7 @@ class Replays:
         self, interaction: discord.Interaction, member: discord.abc.User, game: str | None
     ) -> tuple[str, discord.ui.View | None]:
         past = await self.store.history(interaction.guild_id, member.id, game, HISTORY_SIZE)
-        name = escape(getattr(member, "display_name", member.name), 40)
+        name = escape(member.display_name, 40)
         kind = f"{self.games[game].title} " if game else ""
         if not past:
             return f"{name} has no finished {kind}game in this server yet.", None
@@ -160,8 +163,7 @@ class Replays:
         for number, entry in enumerate(past, start=1):
             lines.append(f"{number}. {self._history_line(interaction, entry, member.id)}")
             if entry.session_id is not None:
-                title = self.games[entry.game].title if entry.game in self.games else entry.game
-                label = f"{number}. {title} #{entry.session_id}, {entry.finished_at:%d %b %Y}"
+                label = f"{number}. {self._title(entry.game)} #{entry.session_id}, {entry.finished_at:%d %b %Y}"
                 options.append(discord.SelectOption(label=label[:100], value=str(entry.session_id)))
         view = None
         if options:
@@ -169,8 +171,12 @@ class Replays:
             view = view_of([select])
         return "\n".join(lines), view
 
+    def _title(self, game: str) -> str:
+        """A game's title (a result of a game this bot no longer hosts keeps its stored name)."""
+        return self.games[game].title if game in self.games else game
+
     def _history_line(self, interaction: discord.Interaction, entry: PastGame, user_id: int) -> str:
-        title = self.games[entry.game].title if entry.game in self.games else entry.game
+        title = self._title(entry.game)
         names = [escape(name, 32) for name in entry.names] or [f"<@{p}>" for p in entry.players]
         others = [names[seat] for seat, player in enumerate(entry.players) if player != user_id and seat < len(names)]
         result = "won" if user_id in entry.winners else "lost"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engines.base import Event
+from engines.base import Event, Outcome
 
 
 def shared_sentence(event: Event, names: Sequence[str]) -> str:
@@ -18,6 +18,13 @@ def shared_sentence(event: Event, names: Sequence[str]) -> str:
             return f"The game ends in a draw ({reason})."
         return f"{' and '.join(names[seat] for seat in event.data['winners'])} won ({reason})."
     return ""
+
+
+def outcome_phrase(outcome: Outcome, names: Sequence[str]) -> str:
+    """How a finished game ended, as a phrase: "Ada won (resignation)", "a draw (threefold repetition)"."""
+    if outcome.is_draw:
+        return f"a draw ({outcome.reason})"
+    return f"{' and '.join(names[seat] for seat in outcome.winners)} won ({outcome.reason})"
 
 
 def with_article(word: str) -> str:

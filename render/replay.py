@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 
 from engines.base import GameState
 from render import octa, octagion, octagone, octego, octiles, theme
+from render.narration import outcome_phrase
 
 # The format, from bench/bench_replay.py and each game's typical game (frames of 480 to 720 px
 # wide): lossless WebP is smaller every time (60-move Octego 1.07 MB against 1.56 MB as a GIF,
@@ -306,11 +307,7 @@ ENCODERS: dict[str, Callable[[Sequence[Frame]], bytes]] = {"webp": _webp, "gif":
 def _description(game: str, state: GameState, names: Sequence[str], steps: int) -> str:
     """Alt text: who played, the result and the number of moves (Octagion: rounds)."""
     kind = KINDS[game]
-    outcome = state.outcome
-    if outcome.is_draw:
-        result = f"a draw ({outcome.reason})"
-    else:
-        result = f"{' and '.join(names[seat] for seat in outcome.winners)} won ({outcome.reason})"
+    result = outcome_phrase(state.outcome, names)
     title = importlib.import_module(f"engines.{game}").ENGINE.title
     return (
         f"Replay of {title} ({', '.join(names[: state.players])}): {result}, {steps} {kind.unit}{'s' * (steps != 1)}."
