@@ -152,8 +152,10 @@ SQLITE: tuple[str, ...] = (
     # 7: replays and records. Each logged action keeps the seat it was played for: a timer's
     # action has no member, and several computer seats share the bot's id, so the player alone
     # does not say whose action it was. Older rows keep NULL and are seated by replaying.
+    # `/<game> replay` without a number reads a channel's latest finished game by an index.
     """
     ALTER TABLE actions ADD COLUMN seat INTEGER;
+    CREATE INDEX finished_by_channel ON sessions(channel_id, game, updated_at) WHERE status = 'finished';
     """,
 )
 
@@ -289,9 +291,10 @@ POSTGRESQL: tuple[str, ...] = (
     CREATE INDEX daily_plays_by_member ON daily_plays(guild_id, user_id, day);
     ALTER TABLE guild_settings ADD COLUMN daily_session_id BIGINT;
     """,
-    # 7: the seat of each logged action (see SQLite's 7).
+    # 7: the seat of each logged action, and a channel's finished games (see SQLite's 7).
     """
     ALTER TABLE actions ADD COLUMN seat INTEGER;
+    CREATE INDEX finished_by_channel ON sessions(channel_id, game, updated_at) WHERE status = 'finished';
     """,
 )
 

@@ -47,6 +47,13 @@ class ShardScope:
         return f"((COALESCE({guild_column}, 0) >> 22) % {int(self.count)}) IN ({listed})"
 
 
+# A channel's latest finished game of a kind (the finished_by_channel index of migration 7).
+LAST_FINISHED_SQL = (
+    "SELECT id FROM sessions WHERE channel_id = ? AND game = ? AND status = 'finished'"
+    " ORDER BY updated_at DESC, id DESC LIMIT 1"
+)
+
+
 def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat()
 
@@ -463,11 +470,7 @@ class Store:
 
     async def last_finished_session(self, channel_id: int, game: str) -> int | None:
         """The id of the latest finished game of ``game`` in a channel."""
-        row = await self._fetchone(
-            "SELECT id FROM sessions WHERE channel_id = ? AND game = ? AND status = 'finished' "
-            "ORDER BY updated_at DESC, id DESC LIMIT 1",
-            (channel_id, game),
-        )
+        row = await self._fetchone(LAST_FINISHED_SQL, (channel_id, game))
         return row[0] if row else None
 
     async def history(self, guild_id: int | None, user_id: int, game: str | None, limit: int) -> list[PastGame]:

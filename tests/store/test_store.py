@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from bot.database import UniqueViolation
-from bot.store import LIVE_SQL, MIGRATIONS, ChannelBusy, ResultRow, Store
+from bot.store import LAST_FINISHED_SQL, LIVE_SQL, MIGRATIONS, ChannelBusy, ResultRow, Store
 from tests.store.sessions import NOW, new_session
 
 
@@ -142,6 +142,16 @@ async def test_the_live_session_lookup_uses_the_partial_index(store):
     rows = await store.database.rows(f"{explain} SELECT * FROM sessions WHERE channel_id = ? AND {LIVE_SQL}", (1,))
     plan = " ".join(str(row[-1]) for row in rows)
     assert "one_live_session_per_channel" in plan
+
+
+async def test_a_channel_s_last_finished_game_is_read_by_its_index(store):
+    for channel in range(1, 300):
+        await new_session(store, channel=channel, status="finished" if channel % 3 else "active")
+    explain = "EXPLAIN QUERY PLAN" if store.dialect == "sqlite" else "EXPLAIN"
+    rows = await store.database.rows(f"{explain} {LAST_FINISHED_SQL}", (2, "tiny"))
+    assert "finished_by_channel" in " ".join(str(row[-1]) for row in rows)
+    assert await store.last_finished_session(2, "tiny") is not None
+    assert await store.last_finished_session(3, "tiny") is None, "a live game is not a finished one"
 
 
 async def test_concurrent_changes_commit_whole_and_a_failing_one_changes_nothing(store):
