@@ -497,6 +497,8 @@ class OctilesEngine(Game[OctilesState]):
             state.last_option[seat_of(state, colour)] = int(option)
         if layout.get("marker"):
             state.marker = {"colour": layout["marker"]["colour"], "stop": layout["marker"]["stop"]}
+        if state.phase == "turn":
+            _count_position(state)  # the position at the start of the first turn counts for repetition
         return state
 
     # -- queries
@@ -570,6 +572,7 @@ class OctilesEngine(Game[OctilesState]):
         state.phase, state.turn_seat = "turn", state.gold_seat
         plum, orange = (prizes_left(state, colour) for colour in ("teal", "gold"))
         state.record("prizes", seat, circle=circle, plum=plum, orange=orange)
+        _count_position(state)  # the position at the start of the first turn counts for repetition
 
     # -- turn options
     def play_move(self, state: OctilesState, seat: int, action: Mapping[str, Any]) -> None:
@@ -726,15 +729,20 @@ class OctilesEngine(Game[OctilesState]):
         state.phase = "turn"
         state.turn_seat = 1 - state.turn_seat
         state.turns_played += 1
-        position = _position_key(state)
-        state.positions[position] = state.positions.get(position, 0) + 1
-        if state.positions[position] >= REPEATS_FOR_DRAW:
+        if _count_position(state) >= REPEATS_FOR_DRAW:
             self.finish(state, Outcome((1, 1), self.scores(state), REPETITION_REASON))
         elif state.turns_played - state.last_prize_turn >= TURNS_WITHOUT_PRIZE_FOR_DRAW:
             self.finish(state, Outcome((1, 1), self.scores(state), NO_PRIZE_REASON))
 
 
 # ---------------------------------------------------------------- rule helpers
+
+
+def _count_position(state: OctilesState) -> int:
+    """Count one more occurrence of the position that begins a turn; how many times it has occurred."""
+    position = _position_key(state)
+    state.positions[position] = state.positions.get(position, 0) + 1
+    return state.positions[position]
 
 
 def _position_key(state: OctilesState) -> str:

@@ -10,6 +10,7 @@ import pytest
 from engines.base import IllegalAction
 from engines.octiles import (
     CENTRAL_STOPS,
+    CIRCLES,
     ENGINE,
     RING,
     SPACES,
@@ -605,22 +606,74 @@ def test_pass_is_refused_while_an_option_exists_and_a_move_resets_the_count():
     assert ENGINE.outcome(state) is None
 
 
+THERE_AND_BACK = (  # from the start() position (Gold on B2, Teal on D4) and back to it
+    ("gold", {"type": "move", "to": "B3"}),
+    ("teal", {"type": "move", "to": "C3"}),
+    ("gold", {"type": "move", "to": "B2"}),
+    ("teal", {"type": "move", "to": "D4"}),
+)
+
+
 def test_the_third_time_a_position_begins_a_turn_the_game_is_a_draw():
     state = start()
-    gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
-    there_and_back = [
-        (gold, {"type": "move", "to": "B3"}),
-        (teal, {"type": "move", "to": "C3"}),
-        (gold, {"type": "move", "to": "B2"}),
-        (teal, {"type": "move", "to": "D4"}),
-    ]
-    for seat, action in there_and_back * 2:  # every position of the cycle has begun a turn twice
-        state = accepted(state, seat, action)
-    assert ENGINE.outcome(state) is None
-    state = accepted(state, *there_and_back[0])
+    state = accepted(state, seat_of(state, "gold"), {"type": "rotate", "space": "e4", "orientation": 3})
+    cycle = (  # back to the position after the rotation, not to the start
+        ("teal", {"type": "move", "to": "C3"}),
+        ("gold", {"type": "move", "to": "B3"}),
+        ("teal", {"type": "move", "to": "D4"}),
+        ("gold", {"type": "move", "to": "B2"}),
+    )
+    for colour, action in cycle * 2:  # that position begins its third turn with the last move
+        assert ENGINE.outcome(state) is None
+        state = accepted(state, seat_of(state, colour), action)
     outcome = ENGINE.outcome(state)
     assert outcome.is_draw
     assert outcome.reason == "the same position occurred 3 times"
+
+
+def set_up_by_actions(seed: int):
+    """A game whose first turn begins after Gold places the runners and Teal picks the first circle."""
+    state = ENGINE.new_game(2, {}, seed)
+    gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
+    state = accepted(state, gold, {"type": "place_runners", "gold": "C4", "teal": "D3"})
+    return accepted(state, teal, {"type": "first_circle", "circle": "A2"})
+
+
+def there_and_back_from(state):
+    """Gold and Teal each step to a stop and back, returning to ``state``'s position, or None."""
+    gold, teal = seat_of(state, "gold"), seat_of(state, "teal")
+    home = dict(state.runners)
+    for gold_to in sorted(set(legal_destinations(state, gold)) - set(CIRCLES)):
+        after_gold = accepted(state, gold, {"type": "move", "to": gold_to})
+        for teal_to in sorted(set(legal_destinations(after_gold, teal)) - set(CIRCLES)):
+            after_teal = accepted(after_gold, teal, {"type": "move", "to": teal_to})
+            if home["gold"] in legal_destinations(after_teal, gold):
+                back = accepted(after_teal, gold, {"type": "move", "to": home["gold"]})
+                if home["teal"] in legal_destinations(back, teal):
+                    return (
+                        ("gold", {"type": "move", "to": gold_to}),
+                        ("teal", {"type": "move", "to": teal_to}),
+                        ("gold", {"type": "move", "to": home["gold"]}),
+                        ("teal", {"type": "move", "to": home["teal"]}),
+                    )
+    return None
+
+
+@pytest.mark.parametrize("set_up", ["layout", "actions"])
+def test_the_position_at_the_start_of_the_first_turn_counts_for_repetition(set_up):
+    """Back to the starting position twice: three occurrences in all, so a draw (not on a fourth)."""
+    if set_up == "layout":
+        state, cycle = start(), THERE_AND_BACK
+    else:
+        state = next(state for state in map(set_up_by_actions, range(50)) if there_and_back_from(state))
+        cycle = there_and_back_from(state)
+    moves = list(cycle * 2)
+    for colour, action in moves[:-1]:
+        state = accepted(state, seat_of(state, colour), action)
+        assert ENGINE.outcome(state) is None, "the starting position has occurred only twice so far"
+    state = accepted(state, seat_of(state, moves[-1][0]), moves[-1][1])
+    assert ENGINE.outcome(state).is_draw
+    assert ENGINE.outcome(state).reason == "the same position occurred 3 times"
 
 
 def test_a_hundred_turns_without_a_prize_end_in_a_draw():
