@@ -31,3 +31,27 @@ def with_article(word: str) -> str:
     """``word`` after its indefinite article: "a green", "an orange", "an Octiles"."""
     vowel = word[:1].lower() in ("a", "e", "i", "o", "u")  # ("" is in every string, not in this tuple)
     return f"{'an' if vowel else 'a'} {word}"
+
+
+# How a game that ended outside its rules ends, as a final picture's header (the bot passes the
+# result as ``ending=``): who acted and, when someone won, who.
+ENDINGS = {
+    "stopped": "Stopped by {actor}",
+    "resigned": "{winners} won: {actor} resigned",
+    "out_of_time": "{winners} won: {actor} ran out of time",
+    "expired": "Expired: {actor} did not move",
+}
+
+
+def final_header(kind: str, actor: str, winners: Sequence[str] = ()) -> str:
+    """A final picture's header, plain text: "Stopped by Ada", "Bo won: Ada ran out of time"."""
+    if "{winners}" in ENDINGS[kind] and not winners:
+        raise ValueError(f"an ending of kind {kind!r} names its winners")
+    return ENDINGS[kind].format(actor=actor, winners=" and ".join(winners))
+
+
+def outcome_header(outcome: Outcome, names: Sequence[str]) -> str:
+    """An engine outcome as a final picture's header: "Bo won: resignation", "Draw: threefold repetition"."""
+    if outcome.is_draw:
+        return f"Draw: {outcome.reason}"
+    return f"{' and '.join(names[seat] for seat in outcome.winners)} won: {outcome.reason}"

@@ -373,17 +373,21 @@ def _side_box(x: int, y: int, column: int) -> tuple[int, int, int, int]:
     return left, y + LINE, left + CARD[0], y + LINE + CARD[1]
 
 
-def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, x: int, y: int) -> None:
-    """Action piles and the revealed action card above, stock and discard pile below."""
+def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, x: int, y: int, final: bool) -> None:
+    """Action piles and the revealed action card above, stock and discard pile below. A final
+    picture marks nothing as waiting for the player on turn."""
     for pile in range(2):
         box = _side_box(x, y, pile)
-        is_new = not state.over and state.step != "place_action" and pile == state.new_pile
+        is_new = not final and state.step != "place_action" and pile == state.new_pile
         _card_label(image, box, f"Pile {pile + 1}", theme.MUTED)
         if state.action_piles[pile]:
             border = theme.HIGHLIGHT if is_new else theme.GRID
             draw_face_card(image, draw, box, state.action_piles[pile][-1], border=border)
     box = _side_box(x, y, 2)
-    if state.revealed:
+    if state.revealed and final:
+        _card_label(image, box, "Revealed", theme.MUTED)
+        draw_face_card(image, draw, box, state.revealed)
+    elif state.revealed:
         _card_label(image, box, "New", theme.HIGHLIGHT)
         draw_face_card(image, draw, box, state.revealed, border=theme.HIGHLIGHT, border_width=4)
     else:
@@ -402,7 +406,7 @@ def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, 
     _label(image, (info_x, discard_box[1] + 4), f"{len(state.discard)} in", TEXT, theme.INK)
     _label(image, (info_x, discard_box[1] + 4 + LINE), "discard", TEXT, theme.MUTED)
     if state.stock_runouts:
-        note = "Last turn!" if state.final_turn else "Stock reshuffled"
+        note = "Last turn!" if state.final_turn and not final else "Stock reshuffled"
         _label(image, (x, discard_box[3] + 10), note, TEXT, theme.VERMILION)
 
 
@@ -448,10 +452,17 @@ def _panel_height(state: OctaState, seat: int) -> int:
 
 
 def _draw_player_panel(
-    image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, seat: int, name: str, y: int, height: int
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    state: OctaState,
+    seat: int,
+    name: str,
+    y: int,
+    height: int,
+    final: bool,
 ) -> None:
     colour = theme.SEAT_COLOURS[seat]
-    on_turn = state.current == seat and not state.over
+    on_turn = state.current == seat and not final
     draw.rounded_rectangle(
         (MARGIN, y, WIDTH - MARGIN, y + height),
         radius=12,
@@ -539,32 +550,44 @@ def _progress_bar_sprite(
     return _make_sprite((width + 1, height + 1), paint)
 
 
-def render_table(state: OctaState, names: Sequence[str], viewer: int | None = None) -> theme.Picture:
-    """The public table: pool, action piles, stock and discard, both players' runs. No hand cards."""
-    title = _wrap(_title(state, names), TITLE, WIDTH - 2 * MARGIN)
-    step = [] if state.over else _wrap(step_text(state), TEXT, WIDTH - 2 * MARGIN)
+def render_table(
+    state: OctaState, names: Sequence[str], viewer: int | None = None, *, ending: str | None = None
+) -> theme.Picture:
+    """The public table: pool, action piles, stock and discard, both players' runs. No hand cards.
+    With ``ending`` ("Stopped by Ada") the table is final whatever the state says: that outcome
+    as its title, and nothing waiting for a player."""
+    final = ending is not None or state.over
+    title = _wrap(_title(state, names), TITLE, WIDTH - 2 * MARGIN) if ending is None else _ending_lines(ending, names)
+    step = [] if final else _wrap(step_text(state), TEXT, WIDTH - 2 * MARGIN)
     last_move = _last_move_lines(state, names)
     # The header and the last move keep their height all game, so the message does not jump when
-    # edited; only the runs make the table grow.
-    header_h = 18 + _title_lines(names) * TITLE_LINE + _step_lines() * LINE + 6
+    # edited; only the runs make the table grow (and an ending longer than a turn's title).
+    header_h = 18 + max(_title_lines(names), len(title)) * TITLE_LINE + _step_lines() * LINE + 6
     last_move_h = 2 * PANEL_PAD + LINE * (1 + LAST_MOVE_LINES)
     middle_h = LINE + 3 * CARD[1] + 2 * CARD_GAP + 8
     panel_heights = [_panel_height(state, seat) for seat in range(2)]
     height = header_h + last_move_h + middle_h + sum(panel_heights) + 4 * SECTION_GAP + MARGIN
     image, draw = theme.canvas(WIDTH, height)
-    _draw_header(image, draw, state, title, step, header_h)
+    _draw_header(image, draw, theme.HIGHLIGHT if final else theme.SEAT_COLOURS[state.current], title, step, header_h)
     y = header_h
     _draw_last_move(image, draw, last_move, (MARGIN, y, WIDTH - MARGIN, y + last_move_h))
     y += last_move_h + SECTION_GAP
     pool_origin, pool_width = (MARGIN + 8, y + LINE), 3 * CARD[0] + 2 * CARD_GAP
     _label(image, (pool_origin[0] + pool_width / 2, y + LINE / 2 - 4), "Pool", TEXT, theme.MUTED, "mm")
     _draw_pool(image, draw, state, pool_origin)
-    _draw_side(image, draw, state, pool_origin[0] + 3 * (CARD[0] + CARD_GAP) + 14, y - 4)
+    _draw_side(image, draw, state, pool_origin[0] + 3 * (CARD[0] + CARD_GAP) + 14, y - 4, final)
     y += middle_h + SECTION_GAP
     for seat in range(2):
-        _draw_player_panel(image, draw, state, seat, _seat_name(names, seat), y, panel_heights[seat])
+        _draw_player_panel(image, draw, state, seat, _seat_name(names, seat), y, panel_heights[seat], final)
         y += panel_heights[seat] + SECTION_GAP
-    return theme.to_picture(image, describe_table(state, names), "octa_table.png")
+    return theme.to_picture(image, describe_table(state, names, ending=ending), "octa_table.png")
+
+
+ENDING_LINES = 3  # a final table's title: room for two long names around "won: ... ran out of time"
+
+
+def _ending_lines(ending: str, names: Sequence[str]) -> list[str]:
+    return theme.fit_lines(ending, TITLE, WIDTH - 2 * MARGIN, ENDING_LINES, tuple(names))
 
 
 def _last_move_lines(state: OctaState, names: Sequence[str]) -> list[str]:
@@ -612,10 +635,15 @@ def _title(state: OctaState, names: Sequence[str]) -> str:
 
 
 def _draw_header(
-    image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, title: list[str], step: list[str], height: int
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    colour: tuple[int, int, int],
+    title: list[str],
+    step: list[str],
+    height: int,
 ) -> None:
-    """The turn's colour bar, then the title and the step, centred in the room kept for them."""
-    colour = theme.HIGHLIGHT if state.over else theme.SEAT_COLOURS[state.current]
+    """The colour bar (the player on turn's, the highlight once over), then the title and the
+    step, centred in the room kept for them."""
     draw.rectangle((0, 0, WIDTH, 8), fill=colour)
     y = 18 + (height - 24 - len(title) * TITLE_LINE - len(step) * LINE) // 2
     for line in title:
@@ -639,9 +667,11 @@ def _result_line(state: OctaState, names: Sequence[str]) -> str:
     return f"{winner} wins with more cards on the table"
 
 
-def describe_table(state: OctaState, names: Sequence[str]) -> str:
+def describe_table(state: OctaState, names: Sequence[str], *, ending: str | None = None) -> str:
     parts = [f"Octa, turn {state.turn + 1}."]
-    if state.over:
+    if ending is not None:
+        parts.append(f"Game over: {ending}.")
+    elif state.over:
         parts.append(_result_line(state, names) + ".")
     else:
         parts.append(f"{_seat_name(names, state.current)} to play: {step_text(state)}.")

@@ -69,20 +69,28 @@ COORDINATE_INK = (186, 190, 200)  # lighter than MUTED: coordinates are read oft
 CAPTURE_COLOUR = theme.VERMILION
 
 
-def render_board(state: OctegoState, names: Sequence[str], viewer: int | None = None) -> theme.Picture:
+def render_board(
+    state: OctegoState, names: Sequence[str], viewer: int | None = None, *, ending: str | None = None
+) -> theme.Picture:
     """The board for everyone (Octego has no hidden information, so ``viewer`` only
-    changes the turn line of the description)."""
+    changes the turn line of the description). With ``ending`` ("Stopped by Ada") the picture is
+    final whatever the state says: that outcome instead of whose move it is, no turn highlight."""
     image = _empty_board().copy()
     draw = ImageDraw.Draw(image)
-    _draw_banners(image, state, names)
+    _draw_banners(image, state, names, _is_final(state, ending))
     _draw_last_move(draw, state)
     for seat in (0, 1):
         for square, kind in pieces_of(state, seat):
             _stamp_piece(image, _centre(square_index(square)), seat, kind, CELL * 0.37)
     _draw_capture_mark(draw, state)
-    _draw_panel(image, state, names)
+    _draw_panel(image, state, names, ending)
     image = image.reduce(SCALE)  # box filter: fast, and smooth enough for 2x supersampling
-    return theme.to_picture(image, describe(state, names, viewer), "octego.png")
+    return theme.to_picture(image, describe(state, names, viewer, ending=ending), "octego.png")
+
+
+def _is_final(state: OctegoState, ending: str | None) -> bool:
+    """Whether the picture shows a game that is over: ended by its rules, or by the bot (stopped)."""
+    return ending is not None or state.over
 
 
 # ---------------------------------------------------------------- words
@@ -313,10 +321,10 @@ def _draw_capture_mark(draw: ImageDraw.ImageDraw, state: OctegoState) -> None:
 # ---------------------------------------------------------------- banners and panel
 
 
-def _draw_banners(image: Image.Image, state: OctegoState, names: Sequence[str]) -> None:
+def _draw_banners(image: Image.Image, state: OctegoState, names: Sequence[str], final: bool) -> None:
     """Each player's name on their home edge: seat 1 above row 8, seat 0 below row 1."""
     for seat in (1, 0):
-        active = not state.over and state.to_move == seat
+        active = not final and state.to_move == seat
         won = _winner(state) == seat
         highlighted = active or won
         x0, y0, _, _ = _banner_box(seat)
@@ -369,18 +377,22 @@ def _draw_panel_frame(image: Image.Image) -> None:
     _draw_legend(image, _row_middle(4))
 
 
-def _draw_panel(image: Image.Image, state: OctegoState, names: Sequence[str]) -> None:
+def _draw_panel(image: Image.Image, state: OctegoState, names: Sequence[str], ending: str | None) -> None:
     """The panel's changing lines, beside and under the title ``_draw_panel_frame`` put in the empty board."""
     left, right = PANEL_LEFT + 16, PANEL_RIGHT - 16
     y = _row_middle(0)
     moves = _moves_played(state)
-    counter = f"move {moves + 1}" if not state.over else f"{moves} move{'' if moves == 1 else 's'}"
+    counter = f"move {moves + 1}" if not _is_final(state, ending) else f"{moves} move{'' if moves == 1 else 's'}"
     _text(image, (_s(left + _width("OCTEGO", NAME_TEXT) + 14), _s(y)), counter, TEXT, theme.MUTED, "lm")
     last = _last_move_text(state)
     _text(image, (_s(right), _s(y)), last, TEXT, PATH_COLOUR if _last_move(state) else theme.INK, "rm")
     label_right = right - _width(last, TEXT) - 10
     _text(image, (_s(label_right), _s(y)), "last move", TEXT, theme.MUTED, "rm")
-    _draw_status(image, state, names, left, right, _row_middle(1))
+    if ending is None:
+        _draw_status(image, state, names, left, right, _row_middle(1))
+    else:  # one line, as the status it replaces: long names in it are shortened
+        (line,) = theme.fit_lines(ending, TEXT, right - left, names=tuple(names))
+        _text(image, (_s(left), _s(_row_middle(1))), line, TEXT, theme.HIGHLIGHT, "lm")
     for row, seat in ((2, 1), (3, 0)):
         _draw_captured(image, state, names, seat, left, _row_middle(row))
 
@@ -395,12 +407,12 @@ def _draw_status(
         _text(image, (_s(left + 44), _s(y)), line, TEXT, theme.INK, "lm")
         return
     winner = _winner(state)
-    ending = f": {state.outcome.reason}"
+    reason = f": {state.outcome.reason}"
     if winner is None:
         headline = "Draw"
     else:
-        headline = f"{theme.fit_text(names[winner], TEXT, max(right - left - _width(f' wins{ending}', TEXT), 90))} wins"
-    _text(image, (_s(left), _s(y)), theme.fit_text(headline + ending, TEXT, right - left), TEXT, theme.HIGHLIGHT, "lm")
+        headline = f"{theme.fit_text(names[winner], TEXT, max(right - left - _width(f' wins{reason}', TEXT), 90))} wins"
+    _text(image, (_s(left), _s(y)), theme.fit_text(headline + reason, TEXT, right - left), TEXT, theme.HIGHLIGHT, "lm")
 
 
 def _draw_legend(image: Image.Image, y: float) -> None:
@@ -461,8 +473,8 @@ def _pieces_text(state: OctegoState, seat: int) -> str:
     return "; ".join(parts) or "no pieces"
 
 
-def describe(state: OctegoState, names: Sequence[str], viewer: int | None = None) -> str:
-    """Alt text: players, the last action, whose turn (or the result) and every piece's square."""
+def describe(state: OctegoState, names: Sequence[str], viewer: int | None = None, *, ending: str | None = None) -> str:
+    """Alt text: players, the last action, whose turn (or the result, or ``ending``) and every piece's square."""
     moves = _moves_played(state)
     played = f"{moves} move{'' if moves == 1 else 's'} played"
     lines = [
@@ -473,7 +485,9 @@ def describe(state: OctegoState, names: Sequence[str], viewer: int | None = None
     # The last action in the narrator's words; the result has its own sentence below.
     lines += [said for event in state.events if event.kind != "end" and (said := narrate(event, names))]
     outcome = state.outcome
-    if outcome is not None:
+    if ending is not None:
+        lines.append(f"Game over: {ending}.")
+    elif outcome is not None:
         result = "Draw" if outcome.is_draw else f"{names[outcome.winners[0]]} wins"
         lines.append(f"Game over: {result} ({outcome.reason}).")
     else:

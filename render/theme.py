@@ -349,3 +349,35 @@ def draw_direction_arrow(
     dx, dy = dx / norm * length / 2, dy / norm * length / 2
     cx, cy = centre
     draw_arrow(draw, (cx - dx, cy - dy), (cx + dx, cy + dy), colour, width, head=max(8, length / 3.5))
+
+
+# ---------------------------------------------------------------- final pictures
+
+
+def wrap(text: str, size: int, width: float) -> list[str]:
+    """``text`` in lines at most ``width`` px wide at ``size``, broken between words (a single
+    word wider than ``width`` is cut short)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_size(_MEASURE, f"{lines[-1]} {word}", size)[0] <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(fit_text(word, size, width))
+    return lines
+
+
+def fit_lines(text: str, size: int, width: float, max_lines: int = 1, names: tuple[str, ...] = ()) -> list[str]:
+    """``text`` (a final picture's outcome, say) in at most ``max_lines`` lines of ``width`` px:
+    long ``names`` in it are shortened first, since the words around them say what happened;
+    only then is the last line cut with "…"."""
+    lines, budget = wrap(text, size, width), width
+    while len(lines) > max_lines and budget > 60:
+        budget -= 20
+        shorter = text
+        for name in sorted(set(names), key=len, reverse=True):
+            if name and name in shorter and text_size(_MEASURE, name, size)[0] > budget:
+                shorter = shorter.replace(name, fit_text(name, size, budget))
+        lines = wrap(shorter, size, width)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], fit_text(" ".join(lines[max_lines - 1 :]), size, width)]
+    return lines
