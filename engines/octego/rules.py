@@ -333,6 +333,30 @@ def _read_squares(text: str) -> list[int]:
     return [square_index(token) for token in tokens]
 
 
+# A capture mark and the square it names as captured, as players write it: "d2xe3" or "d2 × e3".
+_CAPTURE_MARK = re.compile(r"[x×]\s*([a-h][1-8])")
+
+
+def _check_capture_marks(text: str, squares: list[int], move: Move) -> None:
+    """Refuse an ``x`` that names a square the move does not capture: a move captures only on its
+    last square, and only when an opponent's piece stands there."""
+    marked = [square_index(name) for name in _CAPTURE_MARK.findall(text.lower())]
+    if not marked:
+        return  # a capture written with "-" is fine: the path names the same move
+    names = [square_name(square) for square in squares]
+    if not move.capture:
+        typed = re.sub(r"\s+", "", text.lower())
+        raise IllegalAction(
+            f"{typed} captures nothing: write it {notation(names)} (x marks a captured piece's square)."
+        )
+    misplaced = [square_name(square) for square in marked if square != move.end]
+    if misplaced:
+        raise IllegalAction(
+            f"That move captures on {names[-1]}, not {', '.join(misplaced)}: "
+            f"write it {notation(names, capture=True)} (x goes before the captured square)."
+        )
+
+
 def _is_subsequence(needle: Sequence[int], path: Sequence[int]) -> bool:
     it = iter(path)
     return all(square in it for square in needle)
@@ -392,6 +416,8 @@ def find_move(board: Board, seat: int, text: str) -> Move:
     kind_name = KIND_NAMES[cell[1]]
     options = piece_moves(board, start)
     matches = [m for m in options if m.end == squares[-1] and _is_subsequence(squares, m.path)]
+    if matches:
+        _check_capture_marks(text, squares, matches[0])  # every match ends on the same square
     if len(matches) == 1:
         return matches[0]
     if len(matches) > 1:

@@ -129,3 +129,28 @@ def test_short_form_resolves_to_the_same_move_exactly_when_unique(seed, plies):
             with pytest.raises(IllegalAction) as error:
                 ENGINE.apply(state, seat, short)
             assert all(p in str(error.value) for p in paths)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 40))
+def test_a_capture_mark_is_accepted_exactly_on_a_capture(seed, plies):
+    rng = random.Random(seed)
+    state = ENGINE.new_game(2, {}, seed)
+    for _ in range(plies):
+        if state.over:
+            break
+        state = random_step(state, rng)
+    assume(not state.over)  # the checks below need a player to move
+    seat = state.to_move
+    for written in legal_moves(state, seat):
+        path = squares_of(written)
+        captures = bool(state.board[square_index(path[-1])])
+        dashes = "-".join(path)
+        marked = "-".join(path[:-1]) + "x" + path[-1]
+        played = ENGINE.apply(state, seat, {"type": "move", "path": dashes}).events[0].data["path"]
+        assert played == path, "a capture may be written with '-' alone"
+        if captures:
+            assert ENGINE.apply(state, seat, {"type": "move", "path": marked}).events[0].data["path"] == path
+        else:
+            with pytest.raises(IllegalAction, match=f"^{marked} captures nothing: write it {dashes} "):
+                ENGINE.apply(state, seat, {"type": "move", "path": marked})

@@ -402,6 +402,30 @@ def test_short_form_accepted_when_exactly_one_path_joins_the_squares():
     assert last_move_path(move(state, 0, " C1 x E3 ")) == ["c1", "d2", "e3"]
 
 
+def test_a_capture_mark_on_a_move_that_captures_nothing_is_refused():
+    state = start("1c1 Oa3 / Oh8")
+    for written, plain in (("c1xd2", "c1-d2"), ("C1 x D2", "c1-d2")):
+        with pytest.raises(IllegalAction) as error:
+            move(state, 0, written)
+        assert str(error.value).startswith(f"{written.lower().replace(' ', '')} captures nothing: write it {plain} ")
+    assert last_move_path(move(state, 0, "c1-d2")) == ["c1", "d2"]
+    state = start("2c1 Oa3 / Oh8")
+    with pytest.raises(IllegalAction, match=r"^c1-d2xe3 captures nothing: write it c1-d2-e3 "):
+        move(state, 0, "c1-d2xe3")
+
+
+def test_a_capture_mark_goes_before_the_captured_square():
+    state = start("1c1 Oa3 / Oh8 1d2")
+    after = move(state, 0, "c1xd2")
+    assert last_move_path(after) == ["c1", "d2"]
+    assert moved(after).data["capture"] == "1"
+    state = start("2c1 Oa3 / Oh8 1e3")
+    assert last_move_path(move(state, 0, "c1-d2xe3")) == ["c1", "d2", "e3"]
+    for misplaced in ("c1xd2-e3", "c1xd2xe3"):
+        with pytest.raises(IllegalAction, match=r"^That move captures on e3, not d2: write it c1-d2xe3 "):
+            move(state, 0, misplaced)
+
+
 def test_short_form_with_several_paths_asks_for_the_full_path():
     state = start("3d4 Oa1 / Oh8")
     with pytest.raises(IllegalAction) as error:
