@@ -317,12 +317,12 @@ def _target_cell(level: str, box: str) -> Image.Image:
     return image.crop((left, top, left + CELL, top + CELL))
 
 
-def _draw_shields_and_marks(image: Image.Image, state: OctagoneState) -> None:
+def _draw_shields_and_marks(image: Image.Image, state: OctagoneState, final: bool) -> None:
     for box, placed in state.board.items():  # a shield covers its box's triangles: they no longer matter
         _paste_shield(image, box_centre(box), SHIELD_RADIUS, placed.shield, placed.direction)
     if state.last_box in state.board:
         _paste_rim(image, box_centre(state.last_box), BOX_RADIUS - 1, theme.WHITE, 3)
-    if state.target is not None:
+    if state.target is not None and not final:  # a target is where the next shield goes: none after the end
         image.paste(_target_cell(state.level, state.target), _cell_corner(state.target))
 
 
@@ -349,14 +349,15 @@ def _draw_players(
     names: Sequence[str],
     hand_seats: Sequence[int],
     top: int,
+    final: bool,
 ) -> None:
     """One line per seat (turn marker, name, shields left; the White Lady beside the winners), and
-    under it the seat's shields when they are shown."""
+    under it the seat's shields when they are shown; then the White Lady's meaning, if she is there."""
     winners = set(_winners(state))
     y = top
     for seat in range(state.players):
         middle = y + PLAYER_LINE / 2
-        if seat == state.to_move:
+        if seat == state.to_move and not final:
             _turn_marker(draw, MARGIN, middle)
         draw.ellipse([MARGIN + 20, middle - 9, MARGIN + 38, middle + 9], fill=theme.SEAT_COLOURS[seat])
         count = _player_count(state, seat)
@@ -373,10 +374,25 @@ def _draw_players(
         if seat in hand_seats:
             _draw_hand_row(image, state, seat, y)
             y += CHIP_ROW
+    if winners:
+        _draw_lady_legend(image, y)
+
+
+LADY_LEGEND = "White Lady: beside the winner"
+
+
+def _draw_lady_legend(image: Image.Image, top: float) -> None:
+    """What the badge beside the winners means (the rules draw the White Lady back beside them),
+    the badge under the seats' dots and the words where the names start."""
+    middle = top + PLAYER_LINE / 2
+    _paste_shield(image, (MARGIN + 29, middle), LADY_BADGE_RADIUS, WHITE_LADY, None)
+    text = theme.fit_text(LADY_LEGEND, TEXT, WIDTH - 2 * MARGIN - 56)
+    _write(image, (MARGIN + 56, middle), text, TEXT, theme.MUTED, "lm")
 
 
 def _players_height(state: OctagoneState, hand_seats: Sequence[int]) -> int:
-    return PLAYER_LINE * state.players + CHIP_ROW * len(hand_seats)
+    legend = PLAYER_LINE if _winners(state) else 0
+    return PLAYER_LINE * state.players + CHIP_ROW * len(hand_seats) + legend
 
 
 _MEASURE = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # text_size needs a drawing, not a particular one
@@ -406,8 +422,13 @@ def _draw_hand_row(image: Image.Image, state: OctagoneState, seat: int, top: int
         _write(image, (MARGIN + 48, top + CHIP_RADIUS), "no shields left", TEXT, theme.MUTED, "lm")
 
 
-def render_board(state: OctagoneState, names: Sequence[str], viewer: int | None = None) -> theme.Picture:
-    """The board for everyone; hands appear only with open hands, or the viewer's own hand when given."""
+def render_board(
+    state: OctagoneState, names: Sequence[str], viewer: int | None = None, *, ending: str | None = None
+) -> theme.Picture:
+    """The board for everyone; hands appear only with open hands, or the viewer's own hand when given.
+    With ``ending`` ("Stopped by Ada") the board is final whatever the state says: that outcome as
+    its status, no target box and no turn marker."""
+    final = ending is not None or state.over
     hand_seats = list(range(state.players)) if state.open_hands else ([viewer] if viewer is not None else [])
     players_top = BOARD_BOTTOM + LEGEND_HEIGHT + 6
     height = players_top + _players_height(state, hand_seats) + MARGIN
@@ -417,11 +438,18 @@ def render_board(state: OctagoneState, names: Sequence[str], viewer: int | None 
     hands_x = WIDTH - MARGIN - theme.text_size(draw, hands, TEXT)[0]
     _write(image, (MARGIN, 22), f"OCTAGONE · {state.level}", TITLE, theme.INK, "lm")
     _write(image, (hands_x, 22), hands, TEXT, theme.MUTED, "lm")
-    _write(image, (MARGIN, 54), _short_status_line(state, names), TEXT, theme.HIGHLIGHT, "lm")
-    _draw_shields_and_marks(image, state)
+    status = _short_status_line(state, names) if ending is None else _ending_line(ending, names)
+    _write(image, (MARGIN, 54), status, TEXT, theme.HIGHLIGHT, "lm")
+    _draw_shields_and_marks(image, state, final)
     draw.line([(MARGIN, players_top - 4), (WIDTH - MARGIN, players_top - 4)], fill=theme.GRID, width=2)
-    _draw_players(image, draw, state, names, hand_seats, players_top)
-    return theme.to_picture(image, describe(state, names, viewer), "octagone.png")
+    _draw_players(image, draw, state, names, hand_seats, players_top, final)
+    return theme.to_picture(image, describe(state, names, viewer, ending=ending), "octagone.png")
+
+
+def _ending_line(ending: str, names: Sequence[str]) -> str:
+    """The ending on the status line's one line: long names in it are shortened to fit."""
+    (line,) = theme.fit_lines(ending, TEXT, WIDTH - 2 * MARGIN, names=tuple(names))
+    return line
 
 
 def _short_status_line(state: OctagoneState, names: Sequence[str]) -> str:
@@ -532,11 +560,14 @@ def narrate(event: Event, names: Sequence[str]) -> str:
     return shared_sentence(event, names)
 
 
-def describe(state: OctagoneState, names: Sequence[str], viewer: int | None = None) -> str:
-    """The alt text: last move and its consequences, whose turn, shields left (hands only if visible)."""
+def describe(
+    state: OctagoneState, names: Sequence[str], viewer: int | None = None, *, ending: str | None = None
+) -> str:
+    """The alt text: last move and its consequences, whose turn (or ``ending``), shields left
+    (hands only if visible)."""
     parts = [f"Octagone, {state.level} level."]
     parts += filter(None, (narrate(event, names) for event in state.events))
-    parts.append(_status_line(state, names) + ".")
+    parts.append(f"Game over: {ending}." if ending is not None else _status_line(state, names) + ".")
     counts = ", ".join(f"{names[seat]} {shields_left(state, seat)}" for seat in range(state.players))
     parts.append(f"Shields left: {counts}.")
     if state.players == 4:
