@@ -321,9 +321,11 @@ def _location_centre(location: str) -> tuple[float, float]:
     return STOP_CENTRES.get(location) or CIRCLE_CENTRES[location]
 
 
-def _draw_board(board: _Board, state: OctilesState) -> None:
+def _draw_board(board: _Board, state: OctilesState, final: bool) -> None:
+    """Tiles, stops, circles and runners, the last route lit; in a live game, where the runner on
+    turn may go (a final picture shows no turn)."""
     lit_paths, lit_lines, route_ends = _route_parts(state)
-    runner, reachable_ends, reach_paths, reach_lines = _reach_parts(state)
+    runner, reachable_ends, reach_paths, reach_lines = (None, set(), {}, set()) if final else _reach_parts(state)
     reach = RUNNER_COLOURS[runner] if runner else None
     draw = board.draw
     # circle connectors and printed lines lie on the board under the tiles
@@ -448,19 +450,26 @@ def _status_line(state: OctilesState, names: Sequence[str]) -> str:
     return f"{who(seat)} {doing}"
 
 
-def _draw_header(board: _Board, state: OctilesState, names: Sequence[str]) -> None:
+def _draw_header(board: _Board, state: OctilesState, names: Sequence[str], ending: str | None) -> None:
     s = SCALE
     board.write((16 * s, 28 * s), "Octiles Scavenger Hunt", TEXT, theme.MUTED, anchor="lm")
-    status = theme.fit_text(_status_line(state, names), TEXT, (WIDTH - 32) * s)
+    if ending is None:
+        status = theme.fit_text(_status_line(state, names), TEXT, (WIDTH - 32) * s)
+    else:  # on the status line's one line: long names in it are shortened first
+        (status,) = theme.fit_lines(ending, TEXT, (WIDTH - 32) * s, names=tuple(names))
     board.write((16 * s, 70 * s), status, TEXT, theme.HIGHLIGHT, anchor="lm")
 
 
-def _card_notes(state: OctilesState, seat: int) -> list[str]:
-    """What a player must or may still do: a marker to reach, a space barred, a forced move, the scramble."""
+def _card_notes(state: OctilesState, seat: int, final: bool) -> list[str]:
+    """What a player must or may still do: a marker to reach, a space barred, a forced move, the
+    scramble. Once over, only the marker left on the board (it needs its words)."""
     colour = colour_of(state, seat)
     notes = []
     if marker_owner(state) == colour:
-        notes.append(f"must reach {PRIZE_OF[colour]} marker on {state.marker['stop']}")
+        marker, stop = PRIZE_OF[colour], state.marker["stop"]
+        notes.append(f"{marker} marker still on {stop}" if final else f"must reach {marker} marker on {stop}")
+    if final:
+        return notes
     on_turn = state.outcome is None and state.phase == "turn" and state.turn_seat == seat
     barred = restricted_space(state, seat) if on_turn else None
     if barred:
@@ -473,14 +482,14 @@ def _card_notes(state: OctilesState, seat: int) -> list[str]:
 
 
 def _draw_player_card(
-    board: _Board, state: OctilesState, seat: int, names: Sequence[str], box, viewer: int | None
+    board: _Board, state: OctilesState, seat: int, names: Sequence[str], box, viewer: int | None, final: bool
 ) -> None:
     """Name and runner token, prizes as pips and a count, where the runner stands, and up to two notes."""
     draw, s = board.draw, SCALE
     x0, y0, x1, y1 = (v * s for v in box)
     colour = colour_of(state, seat)
     prize = PRIZE_OF[colour]
-    to_act = acting(state)[0] == seat
+    to_act = not final and acting(state)[0] == seat
     draw.rounded_rectangle(
         (x0, y0, x1, y1),
         radius=14 * s,
@@ -516,19 +525,22 @@ def _draw_player_card(
     where = f"runner on {state.runners[colour]}" if state.runners[colour] else "runner not placed"
     room = x1 - x0 - 56 * s - theme.font(TEXT).getlength(count)
     board.write((x0 + 20 * s, second), theme.fit_text(where, TEXT, room), TEXT, theme.MUTED, "lm")
-    for line, note in enumerate(_card_notes(state, seat)):
+    for line, note in enumerate(_card_notes(state, seat, final)):
         ink = theme.INK if line == 0 and marker_owner(state) == colour else theme.MUTED
         board.write(
             (x0 + 20 * s, y0 + (118 + 38 * line) * s), theme.fit_text(note, TEXT, x1 - x0 - 40 * s), TEXT, ink, "lm"
         )
 
 
-def _draw_footer(board: _Board, state: OctilesState, names: Sequence[str], viewer: int | None, top: int) -> None:
+def _draw_footer(
+    board: _Board, state: OctilesState, names: Sequence[str], viewer: int | None, top: int, final: bool
+) -> None:
     """The two players' cards, Gold's first, stacked beside the spare tile."""
     card_right = WIDTH - 12 - SPARE_WIDTH - 12
     for index, seat in enumerate(sorted((0, 1), key=lambda s: colour_of(state, s) != "gold")):
         card_top = top + index * (CARD_HEIGHT + 12)
-        _draw_player_card(board, state, seat, names, (12, card_top, card_right, card_top + CARD_HEIGHT), viewer)
+        box = (12, card_top, card_right, card_top + CARD_HEIGHT)
+        _draw_player_card(board, state, seat, names, box, viewer, final)
     box = (WIDTH - 12 - SPARE_WIDTH, top, WIDTH - 12, top + 2 * CARD_HEIGHT + 12)
     s = SCALE
     board.draw.rounded_rectangle(
@@ -549,19 +561,24 @@ def picture_height() -> int:
     return HEADER + board_height + FOOTER
 
 
-def render_board(state: OctilesState, names: Sequence[str], viewer: int | None = None) -> theme.Picture:
+def render_board(
+    state: OctilesState, names: Sequence[str], viewer: int | None = None, *, ending: str | None = None
+) -> theme.Picture:
     """The whole table: header, board with last route and changed tile, players, spare tile.
 
     Nothing in Octiles is hidden, so every viewer sees the same picture ("(you)" marks ``viewer``).
+    With ``ending`` ("Stopped by Ada") the table is final whatever the state says: that outcome as
+    its status, no player card highlighted and no reachable place ringed.
     """
+    final = ending is not None or state.outcome is not None
     height = picture_height()
     image = Image.new("RGB", (WIDTH * SCALE, height * SCALE), theme.BACKGROUND)
     board = _Board(image)
-    _draw_header(board, state, names)
-    _draw_board(board, state)
-    _draw_footer(board, state, names, viewer, height - FOOTER)
+    _draw_header(board, state, names, ending)
+    _draw_board(board, state, final)
+    _draw_footer(board, state, names, viewer, height - FOOTER, final)
     image = image.reduce(SCALE)  # box filter: a clean 2x supersample, and fast
-    return theme.to_picture(image, describe(state, names), filename="octiles.png")
+    return theme.to_picture(image, describe(state, names, ending=ending), filename="octiles.png")
 
 
 def orientation_groups(tile: int) -> dict[int, tuple[int, ...]]:
@@ -652,9 +669,9 @@ def _draw_orientation(
         board.draw.line(corners + corners[:2], fill=CHANGED, width=board.length(0.05), joint="curve")
 
 
-def describe(state: OctilesState, names: Sequence[str]) -> str:
-    """The picture's text alternative: status, runners, prizes, marker, the last action, spare."""
-    parts = [_status_line(state, names) + "."]
+def describe(state: OctilesState, names: Sequence[str], *, ending: str | None = None) -> str:
+    """The picture's text alternative: status (or ``ending``), runners, prizes, marker, the last action, spare."""
+    parts = [f"Game over: {ending}." if ending is not None else _status_line(state, names) + "."]
     for colour in ("gold", "teal"):
         seat = seat_of(state, colour)
         where = f"on {state.runners[colour]}" if state.runners[colour] else "(runner not placed yet)"
