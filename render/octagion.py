@@ -183,18 +183,22 @@ def _title_lines(title: str, subtitle: str) -> tuple[list[str], list[str]]:
     return wrap_text(title, TITLE), wrap_text(subtitle)
 
 
-def header_height(title: str, subtitle: str) -> int:
+def header_height(title: str, subtitle: str, status: Sequence[str] = ()) -> int:
     titles, subtitles = _title_lines(title, subtitle)
-    return MARGIN + len(titles) * (TITLE + 12) + len(subtitles) * LINE + 22
+    return MARGIN + len(titles) * (TITLE + 12) + len(status) * LINE + len(subtitles) * LINE + 22
 
 
-def draw_header(draw: ImageDraw.ImageDraw, title: str, subtitle: str) -> int:
-    """The title and a muted subtitle (each wrapped), a rule under them; returns the y below."""
+def draw_header(draw: ImageDraw.ImageDraw, title: str, subtitle: str, status: Sequence[str] = ()) -> int:
+    """The title, the ``status`` lines (a final picture's outcome, highlighted) and a muted
+    subtitle (each wrapped), a rule under them; returns the y below."""
     titles, subtitles = _title_lines(title, subtitle)
     y = MARGIN
     for line in titles:
         write(draw, (MARGIN, y + (TITLE + 12) / 2), line, TITLE)
         y += TITLE + 12
+    for line in status:
+        write(draw, (MARGIN, y + LINE / 2), line, LABEL, theme.HIGHLIGHT)
+        y += LINE
     for line in subtitles:
         write(draw, (MARGIN, y + LINE / 2), line, TEXT, theme.MUTED)
         y += LINE
@@ -354,12 +358,18 @@ def _picture(image, description: str, filename: str) -> Picture:
 
 
 def render_round(
-    state: OctagionState, names: Sequence[str], viewer: int | None = None, team: int | None = None
+    state: OctagionState,
+    names: Sequence[str],
+    viewer: int | None = None,
+    team: int | None = None,
+    *,
+    ending: str | None = None,
 ) -> Picture:
     """The sequence(s) to spell this round, as big letter cards, and the round's clock.
 
     Under Epsilon/Virulent each team has its own word: all are drawn (the viewer's team first),
-    or only ``team``'s when given.
+    or only ``team``'s when given. With ``ending`` ("Stopped by Ada") the round is final: that
+    outcome under the title, and no invitation to build a variant.
     """
     rounds = state.options["rounds"]
     teams = list(range(state.team_count)) if team is None else [team]
@@ -379,13 +389,11 @@ def render_round(
         countdown = f" · Countdown level {COUNTDOWN_CARDS[state.countdown].level}"
     title = f"Octagion · Round {state.round} of {rounds}"
     subtitle = f"{_variations_label(state)} · time {clock}{countdown}"
-    over = state.phase != "playing" or state.over
-    footer = wrap_text(
-        "This round is over." if over else "Build your variant: one card per letter, eight different numbers."
-    )
-    top = header_height(title, subtitle)
+    status = _ending_lines(ending, names)
+    footer = _round_footer(state, ending)
+    top = header_height(title, subtitle, status)
     image, draw = theme.canvas(WIDTH, top + len(teams) * row_h + len(footer) * LINE + MARGIN)
-    y = draw_header(draw, title, subtitle)
+    y = draw_header(draw, title, subtitle, status)
     for t in teams:
         if distinct:
             _team_line(draw, y, state, names, t, f" · word {state.word_refs[t]}")
@@ -400,14 +408,36 @@ def render_round(
         if distinct
         else state.words[teams[0]]
     )
+    was = "the words were" if distinct else "the word was"
+    task = f"spell {words}" if ending is None else f"{was} {words}. Game over: {ending}"
     description = (
-        f"{_last_action(state, names)}Octagion round {state.round} of {rounds}: spell {words}. "
+        f"{_last_action(state, names)}Octagion round {state.round} of {rounds}: {task}. "
         f"Time {clock}. Rules: {_variations_label(state)}."
     )
     treatments = _treatment_summary(state, names)
     if treatments:
         description += f" Treatment Cards left: {treatments}."
     return _picture(image, description, f"octagion-round-{state.round}.png")
+
+
+ENDING_LINES = 3  # room for two long team names around "won: ... ran out of time"
+
+
+def _ending_lines(ending: str | None, names: Sequence[str]) -> list[str]:
+    """A final picture's outcome under its title, long names shortened to fit ``ENDING_LINES``."""
+    if ending is None:
+        return []
+    return theme.fit_lines(ending, LABEL, WIDTH - 2 * MARGIN, ENDING_LINES, tuple(names))
+
+
+def _round_footer(state: OctagionState, ending: str | None) -> list[str]:
+    """What to do now; nothing once the game has ended (the header says how)."""
+    if ending is not None:
+        return []
+    over = state.phase != "playing" or state.over
+    return wrap_text(
+        "This round is over." if over else "Build your variant: one card per letter, eight different numbers."
+    )
 
 
 def _treatment_summary(state: OctagionState, names: Sequence[str]) -> str:
@@ -693,9 +723,12 @@ def _round_x(k: int) -> float:
     return SHEET_COLUMNS_X + (k % ROUNDS_PER_LINE + 0.5) * column
 
 
-def render_scoresheet(state: OctagionState, names: Sequence[str], viewer: int | None = None) -> Picture:
+def render_scoresheet(
+    state: OctagionState, names: Sequence[str], viewer: int | None = None, *, ending: str | None = None
+) -> Picture:
     """Teams ranked, each a band: rank, name and total, then its score in every round (R1, R2 ...
-    columns, wrapping after eight); the winner's band gold with a star."""
+    columns, wrapping after eight); the winner's band gold with a star. With ``ending`` ("Stopped
+    by Ada") the sheet is final: that outcome under its title (a winner only if the game named one)."""
     rounds = state.options["rounds"]
     keys = [(team_active(state, t), state.totals[t]) for t in range(state.team_count)]
     ranks = [1 + sum(other > key for other in keys) for key in keys]
@@ -706,13 +739,14 @@ def render_scoresheet(state: OctagionState, names: Sequence[str], viewer: int | 
     winners = [team_name(state, names, t) for t in order if ranks[t] == 1]
     verdict = ("Winner: " if len(winners) == 1 else "Shared win: ") + ", ".join(winners)
     verdict_lines = wrap_text(verdict, LABEL) if over else []
-    title = "Octagion · final scores" if over else "Octagion · scores so far"
+    title = "Octagion · final scores" if over or ending is not None else "Octagion · scores so far"
     subtitle = f"{len(state.history)} of {rounds} rounds · {_variations_label(state)}"
-    top = header_height(title, subtitle)
+    status = _ending_lines(ending, names)
+    top = header_height(title, subtitle, status)
     bands_top = top + SHEET_LINE * (1 + round_lines)
     height = bands_top + len(order) * (band + 4) + len(verdict_lines) * (LABEL + 12) + 8 + MARGIN
     image, draw = theme.canvas(WIDTH, height)
-    draw_header(draw, title, subtitle)
+    draw_header(draw, title, subtitle, status)
     write(draw, (SHEET_COLUMNS_X, top + SHEET_LINE / 2), "Team", TEXT, theme.MUTED)
     write(draw, (WIDTH - MARGIN - 8, top + SHEET_LINE / 2), "Total", TEXT, theme.MUTED, "rm")
     for k in range(rounds):
@@ -737,6 +771,8 @@ def render_scoresheet(state: OctagionState, names: Sequence[str], viewer: int | 
     description = (
         f"{_last_action(state, names)}Octagion scores after {len(state.history)} of {rounds} rounds: {standings}."
     )
+    if ending is not None:
+        description += f" Game over: {ending}."
     if over:
         description += f" {verdict}."
     return _picture(image, description, "octagion-scores.png")
