@@ -24,6 +24,10 @@ from engines.base import play_out
 from render import theme
 
 NAMES = ["Ada", "Bo", "Cy", "Di"]
+# A final picture's header with two long names: it must fit the width without shrinking its text.
+LONG_NAME = "Ada Lovelace, Countess of Lovelace"
+LONG_NAMES = [LONG_NAME, *NAMES[1:]]
+LONG_ENDING = f"Bo won: {LONG_NAME} ran out of time"
 DAY = date(2026, 1, 5)
 DAILY_WORD = "STRANGER"
 SUPERSAMPLED = {"octego": 2, "octiles": 2}  # drawn at this scale, then reduced
@@ -123,9 +127,20 @@ def _kinds():
         daily("render_daily_board", lambda: (5, DAY, DAILY_WORD, *_daily_board(), 19)),
         ("octiles", "render_board set-up", lambda: _module("octiles").render_board(_octiles(turn=False), NAMES[:2])),
         ("octiles", "render_board", lambda: _module("octiles").render_board(_octiles(), NAMES[:2])),
+        ("octego", "render_board final", lambda: _final("octego", "render_board", _octego())),
+        ("octa", "render_table final", lambda: _final("octa", "render_table", _octa())),
+        ("octagone", "render_board final", lambda: _final("octagone", "render_board", _octagone(2))),
+        ("octiles", "render_board final", lambda: _final("octiles", "render_board", _octiles())),
+        ("octagion", "render_round final", lambda: _final("octagion", "render_round", _octagion_playing())),
+        ("octagion", "render_scoresheet final", lambda: _final("octagion", "render_scoresheet", _octagion_playing())),
         ("octiles", "render_orientations spare", lambda: _module("octiles").render_orientations(_octiles())),
         ("octiles", "render_orientations c3", lambda: _module("octiles").render_orientations(_octiles(), "c3")),
     ]
+
+
+def _final(game: str, name: str, state):
+    """A game's picture drawn as a final position, with a long ending between long names."""
+    return getattr(_module(game), name)(state, LONG_NAMES[: state.players], ending=LONG_ENDING)
 
 
 def _module(game: str):
