@@ -7,6 +7,12 @@ import pytest
 from bot.app import create_bot
 from bot.settings import Settings
 from bot.world import World, build_world
+from tests.bot.settle import use_settle_limit
+
+# How long SimCord waits for the bot's work (after an action, `settle()`, `advance_time()`)
+# before failing: SIMCORD_SETTLE_SECONDS (default 30), for every world this test process creates,
+# the `simcord_env` fixture's and each `simcord.run`; see tests/bot/settle.py.
+use_settle_limit()
 
 
 @pytest.fixture
