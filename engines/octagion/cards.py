@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
@@ -85,6 +86,15 @@ ZETA_WORD_CARD_SEED = "octagion-zeta-word-cards-v1"
 WORDS_FILE = Path(__file__).with_name("words.txt")
 WORD_CARDS_FILE = Path(__file__).with_name("word_cards.json")
 
+# Editions of the Word Cards. Edition 1: the cards as first dealt. Each later edition replaced some
+# entries (words few families know, reviewed in ``card_word_review.txt``); the retired-cards table
+# ``retired_word_cards.json`` keeps, per edition, the words it took off the cards, so a game dealt
+# from an earlier edition still reads and replays with its words, and new games never deal them.
+# Each edition also names the first Daily puzzle day dealt from it.
+FIRST_WORD_CARDS_EDITION = 1
+WORD_CARDS_EDITION = 2  # what new games deal from
+RETIRED_WORD_CARDS_FILE = Path(__file__).with_name("retired_word_cards.json")
+
 
 @lru_cache(maxsize=1)
 def word_solutions() -> dict[str, int]:
@@ -113,6 +123,38 @@ def word_cards(zeta: bool = False) -> dict[str, tuple[str, ...]]:
     return _card_sets()["zeta" if zeta else "standard"]
 
 
-def word_at(card: str, position: int, zeta: bool = False) -> str:
-    """The word ``position`` (1..40) of Word Card ``card`` ("B", 17 -> word B17)."""
+@dataclass(frozen=True)
+class RetiredEntries:
+    """The Word Card entries one edition replaced: what they said before it."""
+
+    edition: int
+    daily_from: date  # the first Daily puzzle day dealt from this edition
+    standard: dict[str, str]  # entry ("K13") -> the word it said before, upper case
+    zeta: dict[str, str]
+
+
+@lru_cache(maxsize=1)
+def retired_word_cards() -> tuple[RetiredEntries, ...]:
+    """The retired-cards table, oldest edition first."""
+    data = json.loads(RETIRED_WORD_CARDS_FILE.read_text(encoding="ascii"))
+    editions = (
+        RetiredEntries(int(edition), date.fromisoformat(entry["daily_from"]), entry["standard"], entry["zeta"])
+        for edition, entry in data.items()
+    )
+    return tuple(sorted(editions, key=lambda retired: retired.edition))
+
+
+def word_at(card: str, position: int, zeta: bool = False, edition: int = WORD_CARDS_EDITION) -> str:
+    """The word ``position`` (1..40) of Word Card ``card`` ("B", 17 -> word B17) in the cards of
+    ``edition``: the word the first later edition retired from that entry, if one did."""
+    ref = f"{card}{position}"
+    for retired in retired_word_cards():
+        if retired.edition > edition and ref in (retired.zeta if zeta else retired.standard):
+            return (retired.zeta if zeta else retired.standard)[ref]
     return word_cards(zeta)[card][position - 1]
+
+
+def daily_edition(day: date) -> int:
+    """The edition of the Word Cards the Daily puzzle of ``day`` is dealt from."""
+    editions = [retired.edition for retired in retired_word_cards() if retired.daily_from <= day]
+    return max(editions, default=FIRST_WORD_CARDS_EDITION)

@@ -6,7 +6,8 @@ Pure rules, no clock of its own: the bot passes the moments in.
   one per UTC day from ``DAILY_EPOCH`` (puzzle #1). The order is a new shuffle for every cycle
   of 520 days, so every word appears once before any repeats, and a cycle never starts with
   the word that ended the one before. The order is over card entries, not words: if a card's
-  word is ever replaced (scripts/make_octagion_words.py), only that day's word changes.
+  word is ever replaced (a new edition of the cards), only that day's word changes, and only
+  from the edition's first day on: earlier days keep the word they were played with.
 - **Play**: a personal countdown of ``COUNTDOWN_SECONDS`` from the first look; basic rules
   (no Treatment Cards). The last answer saved counts; a *final* answer ends the play at once.
 - **Score**: the basic score (8 minus one per empty position, wrong letter or repeated
@@ -29,7 +30,7 @@ from functools import lru_cache
 
 from engines.base import IllegalAction
 
-from .cards import TREATMENT, WORD_CARD_NAMES, WORD_LENGTH, WORDS_PER_CARD, word_at
+from .cards import TREATMENT, WORD_CARD_NAMES, WORD_LENGTH, WORDS_PER_CARD, daily_edition, word_at
 from .rules import START_POINTS, parse_variant, score_variant
 
 DAILY_EPOCH = date(2026, 1, 1)  # the day of puzzle #1 (our choice: the first day the bot offered it)
@@ -81,7 +82,7 @@ def daily_ref(day: date) -> str:
 def daily_word(day: date) -> str:
     """``day``'s word, upper case: the same in every server."""
     ref = daily_ref(day)
-    return word_at(ref[0], int(ref[1:]))
+    return word_at(ref[0], int(ref[1:]), edition=daily_edition(day))  # past days keep their words
 
 
 def day_starts_at(day: date) -> datetime:

@@ -38,19 +38,21 @@ from .cards import (
     COUNTDOWN_CARDS,
     DECK,
     DECK_SET,
+    FIRST_WORD_CARDS_EDITION,
     GAMMA_LEVELS,
     MAX_TREATMENT_CARDS,
     NUMBERS,
     STANDARD_TREATMENT_CARDS,
     TREATMENT,
     WORD_CARD_NAMES,
+    WORD_CARDS_EDITION,
     WORD_LENGTH,
     WORDS_PER_CARD,
     word_at,
 )
 from .solver import best_variant, numbers_for, solution, solution_count
 
-SCHEMA = 2
+SCHEMA = 3
 START_POINTS = 8
 GOT_IT_BONUS = 2
 DEFAULT_ROUNDS, MIN_ROUNDS, MAX_ROUNDS = 8, 1, 16
@@ -76,7 +78,7 @@ ALL_ROUNDS, EVERYONE_LEFT, OTHERS_LEFT = "all rounds played", "everyone left", "
 
 @dataclass(kw_only=True)
 class OctagionState(GameState):
-    options: dict[str, Any]  # normalised: rounds, variations, seconds, gamma_levels, party
+    options: dict[str, Any]  # normalised: rounds, variations, seconds, gamma_levels, party, word_cards
     teams: list[int]  # seat -> team index 0..team_count-1
     team_count: int
     treatments: list[int]  # Treatment Cards each team still has
@@ -240,6 +242,11 @@ def _start_round(state: OctagionState) -> None:
     state.record("round_start", None, round=state.round, seconds=state.seconds)
 
 
+def _edition(state: OctagionState) -> int:
+    """The edition of the Word Cards the game deals from (a game keeps the cards it started with)."""
+    return state.options["word_cards"]
+
+
 def _select_word_at_random(state: OctagionState) -> None:
     """Without Delta someone picks a word from a Word Card: here, any entry not asked yet."""
     rng = rng_from(state.seed, "word", state.round)
@@ -248,7 +255,7 @@ def _select_word_at_random(state: OctagionState) -> None:
         if ref not in state.used_refs:
             break
     state.used_refs.append(ref)
-    word = word_at(ref[0], int(ref[1:]), zeta=has(state, "zeta"))
+    word = word_at(ref[0], int(ref[1:]), has(state, "zeta"), _edition(state))
     state.words = [word] * state.team_count
     state.word_refs = [ref] * state.team_count
 
@@ -273,12 +280,12 @@ def _select_words_delta(state: OctagionState) -> None:
             card = state.word_stack[(state.flipped_word_cards - 1) % len(state.word_stack)]
             number = int(rng.choice(DECK)[1:])
             ref = f"{card}{number + offset}"
-            word = word_at(card, number + offset, zeta)
+            word = word_at(card, number + offset, zeta, _edition(state))
             if word not in words:
                 break
             attempts += 1
             if attempts >= len(WORD_CARD_NAMES) * len(NUMBERS):
-                ref, word = _first_unused(words, zeta)
+                ref, word = _first_unused(words, zeta, _edition(state))
                 break
             state.flipped_word_cards = min(state.flipped_word_cards + 1, len(state.word_stack))
         words.append(word)
@@ -288,10 +295,10 @@ def _select_words_delta(state: OctagionState) -> None:
     state.words, state.word_refs = words, refs
 
 
-def _first_unused(taken: list[str], zeta: bool) -> tuple[str, str]:
+def _first_unused(taken: list[str], zeta: bool, edition: int) -> tuple[str, str]:
     for card in WORD_CARD_NAMES:
         for entry in range(1, WORDS_PER_CARD + 1):
-            word = word_at(card, entry, zeta)
+            word = word_at(card, entry, zeta, edition)
             if word not in taken:
                 return f"{card}{entry}", word
     raise AssertionError("more teams than words")
@@ -699,6 +706,14 @@ def _from_schema_1(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _from_schema_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 2 had one edition of the Word Cards: a stored game goes on dealing from it."""
+    data = dict(data)
+    data["options"] = {**data["options"], "word_cards": FIRST_WORD_CARDS_EDITION}
+    data["schema"] = 3
+    return data
+
+
 class OctagionEngine(Game[OctagionState]):
     name = "octagion"
     title = "Octagion"
@@ -716,7 +731,7 @@ class OctagionEngine(Game[OctagionState]):
     }
     # The bot's own actions (timer, next round): any seat may send them, even one that left.
     out_of_turn = frozenset({"end_round", "next_round"})
-    migrations: ClassVar = {1: _from_schema_1}
+    migrations: ClassVar = {1: _from_schema_1, 2: _from_schema_2}
     history: ClassVar = ("owners",)
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> OctagionState:
@@ -737,6 +752,8 @@ class OctagionEngine(Game[OctagionState]):
             "variations": variations,
             "gamma_levels": gamma_levels,
             "party": party,
+            # New games deal from the newest Word Cards; a replay names the edition its game had.
+            "word_cards": _int_option(options, "word_cards", WORD_CARDS_EDITION, 1, WORD_CARDS_EDITION),
         }
         state = OctagionState(
             seed=seed,
@@ -752,6 +769,12 @@ class OctagionEngine(Game[OctagionState]):
         _shuffle_stacks(state)
         _start_round(state)
         return state
+
+    def replay_options(self, state: OctagionState, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options that replay ``state``'s game as it was dealt: the stored ``options`` plus the
+        edition of the Word Cards it deals from (a game stored before editions existed names none,
+        yet deals from the first)."""
+        return {**options, "word_cards": _edition(state)}
 
     def to_act(self, state: OctagionState) -> list[int]:
         if state.over:

@@ -150,6 +150,14 @@ def test_malformed_actions_are_refused_like_illegal_ones(game, players, options)
         assert engine.dump(state) == kept
 
 
+def replay_options(engine, state, options: dict[str, Any]) -> dict[str, Any]:
+    """The options that replay a stored game as it was played: a game whose cards changed since
+    (Octagion's Word Cards) names what it was dealt from."""
+    if hasattr(engine, "replay_options"):
+        return engine.replay_options(state, options)
+    return dict(options)
+
+
 def _without_events(data: dict[str, Any], *history: str) -> dict[str, Any]:
     return {key: value for key, value in data.items() if key != "events" and key not in history}
 
@@ -162,8 +170,9 @@ def test_games_stored_by_the_previous_schema_still_load(fixture):
     engine = engine_of(fixture.stem.split("_")[0])
     actions = [(seat, action) for seat, action in saved["actions"]]
     loaded = engine.load(saved["state"])
-    replayed = engine.replay(saved["players"], saved["options"], saved["seed"], actions)
-    fresh = engine.new_game(saved["players"], saved["options"], saved["seed"])
+    options = replay_options(engine, loaded, saved["options"])
+    replayed = engine.replay(saved["players"], options, saved["seed"], actions)
+    fresh = engine.new_game(saved["players"], options, saved["seed"])
     assert {name: getattr(loaded, name) for name in engine.history} == {
         name: getattr(fresh, name) for name in engine.history
     }

@@ -28,11 +28,20 @@ from engines.octagion import (
     solution,
     streaks,
 )
-from engines.octagion.cards import DECK, word_cards
+from engines.octagion.cards import (
+    DECK,
+    WORD_CARD_NAMES,
+    WORD_CARDS_EDITION,
+    daily_edition,
+    retired_word_cards,
+    word_at,
+    word_cards,
+)
 from engines.octagion.daily import daily_ref, time_bonus
 
 CYCLE = 13 * 40  # every standard Word Card entry once
 STANDARD_WORDS = sorted(word for card in word_cards().values() for word in card)
+ENTRIES = sorted(f"{card}{entry}" for card in WORD_CARD_NAMES for entry in range(1, 41))
 WORD = "STRANGER"
 ANSWER = solution(WORD)
 
@@ -46,8 +55,27 @@ def days(first: date, count: int) -> list[date]:
 
 @pytest.mark.parametrize("cycle", [-1, 0, 1, 7])
 def test_every_word_appears_once_before_any_repeats(cycle):
+    """Every entry once a cycle, each with the word of the cards the day is dealt from: a cycle
+    wholly dealt from one edition of the cards asks each of that edition's words once."""
     first = DAILY_EPOCH + timedelta(days=cycle * CYCLE)
-    assert sorted(daily_word(day) for day in days(first, CYCLE)) == STANDARD_WORDS
+    cycle_days = days(first, CYCLE)
+    assert sorted(daily_ref(day) for day in cycle_days) == ENTRIES
+    for day in cycle_days:
+        ref = daily_ref(day)
+        assert daily_word(day) == word_at(ref[0], int(ref[1:]), edition=daily_edition(day))
+    editions = {daily_edition(day) for day in cycle_days}
+    if editions == {WORD_CARDS_EDITION}:
+        assert sorted(daily_word(day) for day in cycle_days) == STANDARD_WORDS
+
+
+def test_days_before_the_cards_changed_keep_their_words_and_later_days_never_ask_a_retired_one():
+    (retired,) = [entry for entry in retired_word_cards() if entry.edition == WORD_CARDS_EDITION]
+    before = [day for day in days(DAILY_EPOCH, CYCLE) if day < retired.daily_from]
+    after = days(retired.daily_from, 3 * CYCLE)
+    old_days = [day for day in before if daily_ref(day) in retired.standard]
+    assert old_days, "some day before the change asked a retired entry"
+    assert all(daily_word(day) == retired.standard[daily_ref(day)] for day in old_days)
+    assert not {daily_word(day) for day in after} & set(retired.standard.values())
 
 
 def test_no_word_two_days_running_not_even_across_cycles():

@@ -12,7 +12,15 @@ import pytest
 from engines.base import Event, IllegalAction, Outcome
 from engines.octagion import COUNTDOWN_CARDS, DECK_TABLE, ENGINE, TREATMENT, party_numbers, round_seconds, solution
 from engines.octagion import rules as octagion_rules
-from engines.octagion.cards import DECK, GAMMA_LEVELS, WORD_CARD_NAMES, word_at, word_cards, word_list
+from engines.octagion.cards import (
+    DECK,
+    FIRST_WORD_CARDS_EDITION,
+    GAMMA_LEVELS,
+    WORD_CARD_NAMES,
+    word_at,
+    word_cards,
+    word_list,
+)
 from engines.octagion.rules import parse_variant, score_variant, variant_action
 from engines.octagion.solver import best_variant, conforms, numbers_for, solution_count
 
@@ -530,7 +538,7 @@ def test_dump_and_load_round_trip_through_json():
     data = json.loads(json.dumps(ENGINE.dump(state)))
     assert ENGINE.dump(ENGINE.load(data)) == ENGINE.dump(state)
     assert ENGINE.load(data) == state
-    assert data["schema"] == 2
+    assert data["schema"] == 3
     with pytest.raises(ValueError, match="schema 99"):
         ENGINE.load({**data, "schema": 99})
 
@@ -621,10 +629,17 @@ def test_a_system_action_may_come_from_a_seat_that_left_but_nothing_else():
     assert unchanged_after(state, 0, {"type": "place", "position": 1, "card": None}) == "you left this game"
 
 
+def new_first_edition(players: int = 1, **options):
+    """A game dealt from the first Word Cards, as every game stored before their editions was."""
+    return new(players, word_cards=FIRST_WORD_CARDS_EDITION, **options)
+
+
 def as_schema_1(data):
     """What the schema-1 engine stored for the same game: "over" in ``phase`` and ``end_reason``, no count."""
     old = {key: value for key, value in data.items() if key not in ("ply", "events", "outcome")}
     old["schema"] = 1
+    assert data["options"]["word_cards"] == FIRST_WORD_CARDS_EDITION, "schema 1 had only the first Word Cards"
+    old["options"] = {key: value for key, value in data["options"].items() if key != "word_cards"}
     old["end_reason"] = data["outcome"]["reason"] if data["outcome"] else None
     if data["outcome"]:
         old["phase"] = "over"
@@ -632,7 +647,7 @@ def as_schema_1(data):
 
 
 def finished_by_rounds():
-    state = new(3, teams=[0, 1, 1], rounds=2)
+    state = new_first_edition(3, teams=[0, 1, 1], rounds=2)
     for _ in range(2):
         state = ENGINE.apply(state, 0, {"type": "set_variant", "cards": solution(state.words[0])})
         state = ENGINE.apply(state, 2, {"type": "set_variant", "cards": solution(state.words[0])[:5]})
@@ -643,7 +658,7 @@ def finished_by_rounds():
 
 
 def left_mid_round():
-    state = new(3, teams=[0, 1, 1], rounds=3)
+    state = new_first_edition(3, teams=[0, 1, 1], rounds=3)
     state = ENGINE.apply(state, 0, {"type": "got_it"})
     state = ENGINE.apply(state, 0, {"type": "next_round"})
     state = ENGINE.apply(state, 0, {"type": "set_variant", "cards": solution(state.words[0])[:2]})
@@ -652,13 +667,13 @@ def left_mid_round():
 
 
 def left_between_rounds():
-    state = new(2, rounds=3)
+    state = new_first_edition(2, rounds=3)
     state = ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer"})
     return ENGINE.apply(state, 0, {"type": "resign"})
 
 
 def everyone_left():
-    return ENGINE.apply(new(1), 0, {"type": "resign"})
+    return ENGINE.apply(new_first_edition(1), 0, {"type": "resign"})
 
 
 @pytest.mark.parametrize("make", [finished_by_rounds, left_mid_round, left_between_rounds, everyone_left])
@@ -675,7 +690,7 @@ def test_a_finished_game_stored_by_schema_1_loads_with_the_same_outcome(make):
 
 
 def test_a_running_game_stored_by_schema_1_plays_on():
-    state = new(3, teams=[0, 1, 1], rounds=3)
+    state = new_first_edition(3, teams=[0, 1, 1], rounds=3)
     state = ENGINE.apply(state, 1, {"type": "set_variant", "text": "1"})
     loaded = ENGINE.load(as_schema_1(ENGINE.dump(state)))
     assert loaded.outcome is None
