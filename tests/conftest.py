@@ -1,14 +1,22 @@
 """Fixtures shared by every test folder: a real PostgreSQL server for the stores' tests.
 
 The server comes from the ``pgserver`` package (a PostgreSQL 16 build installed by pip): one
-per test process, in a temporary folder, stopped at the end; every test gets a database of its
-own. Nothing is mocked.
+per test process, stopped and deleted at the end; every test gets a database of its own. Nothing
+is mocked.
+
+Its folder is its own (``tempfile.mkdtemp``), not under pytest's shared temporary root: that root
+keeps only the last three runs, so another pytest run on the same machine deleted a running
+server's folder. The server listens on a Unix socket inside its folder (no TCP port), so any
+number of test processes, and of copies of the suite, run side by side.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -16,12 +24,16 @@ _databases = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory):
+def postgres_server():
     import pgserver
 
-    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
-    yield server
-    server.cleanup()
+    folder = Path(tempfile.mkdtemp(prefix="octagon-tests-pg-"))
+    try:
+        server = pgserver.get_server(folder, cleanup_mode="delete")
+        yield server
+        server.cleanup()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)  # also when the server failed to start
 
 
 @pytest.fixture
