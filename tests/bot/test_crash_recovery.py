@@ -25,6 +25,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.integration  # real processes, killed and restarted
+
 REPO = Path(__file__).resolve().parents[2]
 ROUNDS = 2
 

@@ -26,6 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
 import simcord
 
 from bot import platform as platform_module
@@ -157,6 +158,7 @@ def kinds_by_session(rows: list[dict[str, Any]]) -> dict[int, Counter]:
     return found
 
 
+@pytest.mark.integration  # two bot processes, one killed and started again
 def test_two_shard_processes_on_one_postgres_with_a_restart(tmp_path, postgres_url):
     drivers: list[Driver] = []
     try:
