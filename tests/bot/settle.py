@@ -56,6 +56,10 @@ def use_settle_limit() -> None:
         token = _horizon.set(self._loop.time() + horizon if plain and horizon is not None else None)
         try:
             return await settle(self, **options)
+        except TimeoutError as error:
+            if horizon is not None:
+                error.add_note(f"the limit is SIMCORD_SETTLE_SECONDS ({SETTLE_SECONDS:g} s; tests/bot/settle.py)")
+            raise
         finally:
             _horizon.reset(token)
 

@@ -30,7 +30,8 @@ class Napper(discord.Client):
             return
         loop = asyncio.get_running_loop()
         self.naps += [loop.create_task(self.nap("short", HORIZON / 3)), loop.create_task(self.nap("long", 10.0))]
-        await loop.run_in_executor(None, time.sleep, BUSY_SECONDS)
+        self.busy = loop.run_in_executor(None, time.sleep, BUSY_SECONDS)
+        await self.busy
         self.done.append("busy")
 
     async def nap(self, name: str, seconds: float) -> None:
@@ -54,8 +55,20 @@ async def test_busy_work_longer_than_the_horizon_settles_and_a_later_timer_stays
         assert sorted(bot.done) == ["busy", "long", "short"]
 
 
+async def test_a_settle_that_runs_out_names_the_setting(monkeypatch):
+    monkeypatch.setattr(settle, "SETTLE_SECONDS", HORIZON)
+    bot = Napper()
+    async with simcord.run(bot, check_errors=False) as env:
+        with pytest.raises(TimeoutError) as raised:  # the busy work outlasts the limit
+            await say_hi(env)
+        await asyncio.wait([bot.busy])  # ended before the Env detaches (within the same limit)
+    assert "SIMCORD_SETTLE_SECONDS (0.3 s" in "\n".join(raised.value.__notes__)
+
+
 async def test_an_env_with_its_own_limit_keeps_it():
-    async with simcord.run(Napper(), settle_timeout=HORIZON, check_errors=False) as env:
+    bot = Napper()
+    async with simcord.run(bot, settle_timeout=HORIZON, check_errors=False) as env:
         assert env.settle_timeout == HORIZON
         with pytest.raises(TimeoutError):  # the busy work outlasts this Env's limit
             await say_hi(env)
+        await asyncio.wait([bot.busy])
