@@ -1,17 +1,26 @@
 """``python -m bot``: connect to Discord with DISCORD_TOKEN, or, with no token (or with
-``--playground``), start the local playground in the browser."""
+``--playground``), start the local playground in the browser. ``python -m bot invite`` prints
+the URL that adds the bot to a server with the permissions it needs."""
 
 from __future__ import annotations
 
 import argparse
-import logging
+import os
 import sys
 
+from bot import logs
 from bot.settings import Settings
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.add_argument(
+        "command",
+        nargs="?",
+        choices=("run", "invite"),
+        default="run",
+        help="run (default): the bot or the playground; invite: print the bot's invite URL",
+    )
     parser.add_argument(
         "--playground",
         action="store_true",
@@ -26,10 +35,17 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     arguments = parse_arguments(argv)
-    settings = Settings.from_environment()
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if arguments.playground or not settings.token:
-        from bot import playground
+    settings = Settings.from_environment()  # reads .env into the environment too
+    if arguments.command == "invite":
+        return invite(settings)
+    playground = arguments.playground or not settings.token
+    try:
+        logs.configure(settings.log_level, os.environ.get("LOG_FORMAT", "text").strip().lower(), playground=playground)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    if playground:
+        from bot import playground as local
 
         if not settings.token:
             print(
@@ -37,12 +53,24 @@ def main(argv: list[str] | None = None) -> int:
                 "or a .env file to connect to Discord; see .env.example).",
                 flush=True,
             )
-        return playground.main(settings, in_memory=arguments.memory, port=arguments.port)
+        return local.main(settings, in_memory=arguments.memory, port=arguments.port)
 
     from bot.app import create_bot
 
     # log_handler=None: logging is configured above; discord.py never logs the token.
     create_bot(settings).run(settings.token, log_handler=None)
+    return 0
+
+
+def invite(settings: Settings) -> int:
+    from bot.invite import NoClientId, client_id, invite_text
+
+    try:
+        application_id = client_id(os.environ, settings.token)
+    except NoClientId as error:
+        print(f"No invite URL: {error}.", file=sys.stderr)
+        return 1
+    print(invite_text(application_id))
     return 0
 
 
