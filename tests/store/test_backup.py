@@ -1,8 +1,8 @@
 """``python -m bot.db backup`` and ``restore``: a backup taken while another connection writes
-holds exactly the sessions committed before it (none half-written, none uncommitted), restores
-into a fresh file with every session as it was, and a bot started on the restored file goes on
-with a game. A restore refuses a broken or newer backup, an existing target without --force,
-and a target a running bot holds."""
+holds exactly the sessions committed before it (none half-written, none uncommitted) and
+restores into a fresh file with every session as it was. A restore refuses a broken, newer or
+foreign backup and an existing target without --force. (tests/bot/test_backup.py: a bot goes on
+with a game from a restored backup, and a restore over a running bot's file is refused.)"""
 
 from __future__ import annotations
 
@@ -15,14 +15,8 @@ import threading
 import time
 from pathlib import Path
 
-import simcord
-
 from bot import db, migrations
-from bot.app import create_bot
-from bot.settings import Settings
 from bot.store import Store
-from bot.world import build_world
-from tests.bot.tinygame import TinyAdapter, start_game
 from tests.store.sessions import NOW, new_session
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -104,35 +98,6 @@ async def test_a_backup_taken_during_writes_holds_what_was_committed_and_restore
             await copy.close()
     finally:
         await store.close()
-
-
-async def test_a_bot_started_on_a_restored_backup_goes_on_with_the_game(tmp_path, capsys):
-    live, backup, restored = tmp_path / "live.db", tmp_path / "backup.db", tmp_path / "restored.db"
-    async with simcord.run(create_bot(Settings(database_path=str(live)), [TinyAdapter])) as env:
-        world = build_world(env)
-        game = await start_game(world)
-        await world.ada.click(game, label="+2")
-        session_id = (await world.session()).id
-        assert db.backup(str(live), str(backup))  # while the bot holds the database
-        await world.ada.click(game, label="+1")  # after the backup: lost with the live database
-        assert (await world.session()).state.total == 2  # Bo's turn: Ada's second click was refused
-
-        assert db.restore(str(backup), str(restored))
-        await world.restart(Settings(database_path=str(restored)), [TinyAdapter])
-        assert world.platform.store is not None
-        await world.bo.click(game, label="+2")
-        record = await world.platform.store.get_session(session_id)
-        assert (record.state["total"], record.actions) == (4, 2)
-        assert f"It is {world.ada.mention}'s turn" in world.message(game.id).content
-
-        # The restarted bot holds the restored file: a restore over it refuses, even with --force.
-        capsys.readouterr()
-        assert not db.restore(str(backup), str(restored), force=True)
-        assert "in use" in capsys.readouterr().out
-        assert world.platform.errors == []
-        await world.bot.release()
-    with contextlib.closing(sqlite3.connect(restored)) as connection:  # the refused restore changed nothing
-        assert connection.execute("SELECT actions FROM sessions WHERE id = ?", (session_id,)).fetchone() == (2,)
 
 
 async def make_database(path: Path) -> list[int]:
