@@ -18,7 +18,8 @@ and randomness only through an RNG derived from the seed in the state.
 
 Players are *seats*: ``0 .. players-1``. The bot maps Discord users to seats. Actions are
 JSON-able dicts with a ``"type"`` key (``{"type": "move", "path": "c1-d2"}``); every engine
-accepts ``{"type": "resign"}`` from any seat while the game runs.
+accepts ``{"type": "resign"}`` from any seat while the game runs, and ``{"type": "forfeit"}``, a
+seat's loss on time (the platform's turn clock): a forfeit, not a resignation.
 """
 
 from __future__ import annotations
@@ -109,6 +110,8 @@ class GameState:
 
 
 S = TypeVar("S", bound=GameState)
+# Actions every game accepts from any seat while it runs: a resignation, and a loss on time.
+ALWAYS: dict[str, dict[str, Any]] = {"resign": {}, "forfeit": {}}
 
 # A field spec in ``Game.actions``: a type (``str``, ``int``, ``list[str]``, ``str | None``);
 # a field name ending in "?" is optional.
@@ -165,6 +168,11 @@ class Game(Generic[S]):
         None: 1 for each winner, 0 for the others."""
         return None
 
+    def replay_options(self, state: S, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options that replay ``state``'s game from its seed exactly as it was played (a game
+        may add what changed since it was stored, e.g. which edition of its cards it dealt)."""
+        return dict(options)
+
     def teams(self, state: S) -> tuple[int, ...] | None:
         """Each seat's team where seats play together; None: everyone for themselves."""
         return None
@@ -178,7 +186,7 @@ class Game(Generic[S]):
             raise IllegalAction("The game is over.")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
             raise IllegalAction("You are not playing in this game.")
-        if kind != "resign" and kind not in self.out_of_turn and seat not in self.to_act(state):
+        if kind not in ALWAYS and kind not in self.out_of_turn and seat not in self.to_act(state):
             raise IllegalAction(self.not_your_turn(state, seat))
         new = state.copy()
         new.ply += 1
@@ -188,11 +196,18 @@ class Game(Generic[S]):
 
     def play_resign(self, state: S, seat: int, action: Mapping[str, Any]) -> None:
         """The resigning seat's side loses; everyone else shares the win."""
-        state.record("resign", seat)
+        self._concede(state, seat, "resign", "resignation")
+
+    def play_forfeit(self, state: S, seat: int, action: Mapping[str, Any]) -> None:
+        """The seat ran out of time: its side loses as by a resignation, told as what it was."""
+        self._concede(state, seat, "forfeit", "time forfeit")
+
+    def _concede(self, state: S, seat: int, kind: str, reason: str) -> None:
+        state.record(kind, seat)
         teams = self.teams(state) or tuple(range(state.players))
         ranks = tuple(2 if teams[other] == teams[seat] else 1 for other in range(state.players))
         scores = self.scores(state) or tuple(float(rank == 1) for rank in ranks)
-        self.finish(state, Outcome(ranks, scores, "resignation", self.teams(state)))
+        self.finish(state, Outcome(ranks, scores, reason, self.teams(state)))
 
     def finish(self, state: S, outcome: Outcome) -> None:
         """End the game (an "end" event tells the narrator)."""
@@ -204,9 +219,9 @@ class Game(Generic[S]):
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise IllegalAction("An action is a dict with a type, like {'type': 'resign'}.")
         kind = action["type"]
-        spec = {"resign": {}, **self.actions}.get(kind)
+        spec = {**ALWAYS, **self.actions}.get(kind)
         if spec is None:
-            known = ", ".join(sorted({"resign", *self.actions}))
+            known = ", ".join(sorted({"resign", *self.actions}))  # a forfeit is the clock's, never typed
             raise IllegalAction(f"{self.title} has no action {kind[:40]!r}: the actions are {known}.")
         wanted = {name.rstrip("?"): (tp, name.endswith("?")) for name, tp in spec.items()}
         for name in action:
@@ -238,9 +253,9 @@ class Game(Generic[S]):
     def parse_notation(self, state: S, seat: int, text: str) -> dict[str, Any]:
         """The action ``text`` writes in :meth:`notation`; IllegalAction, with the reason, otherwise."""
         kind, _, rest = re.sub(r"\s", " ", text.strip(), count=1).partition(" ")
-        known = {"resign": {}, **self.actions}
+        known = {**ALWAYS, **self.actions}
         if kind not in known:
-            names = ", ".join(sorted(known))
+            names = ", ".join(sorted(set(known) - {"forfeit"}))  # a forfeit is the clock's, never typed
             raise IllegalAction(
                 f"I can't read {text.strip()[:60]!r} as {self.title} notation: the actions are {names}."
             )

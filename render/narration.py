@@ -12,6 +12,8 @@ def shared_sentence(event: Event, names: Sequence[str]) -> str:
     """A kit event in words ("" for any other event)."""
     if event.kind == "resign":
         return f"{names[event.seat]} resigned."
+    if event.kind == "forfeit":
+        return f"{names[event.seat]} ran out of time."
     if event.kind == "end":
         reason = event.data["reason"]
         if event.data["draw"]:

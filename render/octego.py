@@ -109,14 +109,18 @@ def narrate(event: Event, names: Sequence[str]) -> str:
     return shared_sentence(event, names)
 
 
+# What ends a game without a move, as the panel's "last move" says it.
+CONCEDED = {"resign": "resigned", "forfeit": "out of time"}
+
+
 def _last_move(state: OctegoState) -> Event | None:
     """The move event of the last action (None before the first move, or after a resignation)."""
     return next((event for event in state.events if event.kind == "move"), None)
 
 
 def _moves_played(state: OctegoState) -> int:
-    """Moves on the board: every action but a resignation (which can only be the last one)."""
-    return state.ply - any(event.kind == "resign" for event in state.events)
+    """Moves on the board: every action but a resignation or a loss on time (only ever the last)."""
+    return state.ply - any(event.kind in CONCEDED for event in state.events)
 
 
 def _winner(state: OctegoState) -> int | None:
@@ -456,7 +460,8 @@ def _last_move_text(state: OctegoState) -> str:
     last = _last_move(state)
     if last is not None:
         return notation(last.data["path"], last.data["capture"])
-    return "resigned" if any(event.kind == "resign" for event in state.events) else "none yet"
+    conceded = next((CONCEDED[event.kind] for event in state.events if event.kind in CONCEDED), None)
+    return conceded or "none yet"
 
 
 # ---------------------------------------------------------------- description
