@@ -109,6 +109,12 @@ class Replays:
         if not public:
             await reply_private(interaction, text, picture)
             return
+        thread = session.record.thread_id
+        if thread and interaction.channel_id != thread:  # from the game's card: the replay goes to its thread
+            channel = interaction.client.get_partial_messageable(thread)
+            await channel.send(text, file=as_file(picture), allowed_mentions=NO_MENTIONS)
+            await reply_private(interaction, f"The replay of game #{session.id} is posted in <#{thread}>.")
+            return
         if interaction.type == discord.InteractionType.application_command:  # its thinking answer is private
             await reply_private(interaction, f"The replay of game #{session.id} is posted below.")
         await interaction.followup.send(text, file=as_file(picture), allowed_mentions=NO_MENTIONS)
@@ -120,10 +126,11 @@ class Replays:
             replay_picture,
             session.record.game,
             state.players,
-            dict(session.options),
+            self.games[session.record.game].engine.replay_options(state, session.options),
             session.meta.seed,
             moves,
             list(session.names),
+            self.table.final_header(session),  # the ending (the pool passes arguments by position)
         )
 
     async def record_text(self, session: GameSession) -> str:
@@ -132,7 +139,7 @@ class Replays:
         record = GameRecord(
             game=engine.name,
             names=tuple(session.names),
-            options=dict(session.options),
+            options=engine.replay_options(session.state, session.options),
             seed=session.meta.seed,
             actions=tuple(await self.moves(session)),
             date=started[:10],

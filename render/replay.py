@@ -14,6 +14,7 @@ Pure: Pillow and the engines only, so the bot runs it in a worker process.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import io
 from collections.abc import Callable, Sequence
@@ -67,20 +68,22 @@ class ReplayKind:
     band_room: float = 0.0  # the least height of the band, as a share of the picture's (to hide a whole strip)
 
 
-def _octagion_final(state: Any, names: Sequence[str]) -> theme.Picture:
-    return octagion.render_scoresheet(state, names) if state.over else octagion.render_round(state, names)
+def _octagion_final(state: Any, names: Sequence[str], ending: str | None = None) -> theme.Picture:
+    if state.over:
+        return octagion.render_scoresheet(state, names, ending=ending)
+    return octagion.render_round(state, names, ending=ending)
 
 
-def _octagone_board(state: Any, names: Sequence[str]) -> theme.Picture:
-    return octagone.render_board(state, names, None)
+def _octagone_board(state: Any, names: Sequence[str], ending: str | None = None) -> theme.Picture:
+    return octagone.render_board(state, names, None, ending=ending)
 
 
-def _octego_board(state: Any, names: Sequence[str]) -> theme.Picture:
-    return octego.render_board(state, names, None)
+def _octego_board(state: Any, names: Sequence[str], ending: str | None = None) -> theme.Picture:
+    return octego.render_board(state, names, None, ending=ending)
 
 
-def _octa_table(state: Any, names: Sequence[str]) -> theme.Picture:
-    return octa.render_table(state, names, None)
+def _octa_table(state: Any, names: Sequence[str], ending: str | None = None) -> theme.Picture:
+    return octa.render_table(state, names, None, ending=ending)
 
 
 # Where the caption goes: over Octego's legend, over the space Octa's growing table leaves at the
@@ -108,7 +111,13 @@ def replay_frames(
 
 
 def _replayed(
-    game: str, players: int, options: dict, seed: int, actions: Sequence[tuple[int, dict]], names: Sequence[str]
+    game: str,
+    players: int,
+    options: dict,
+    seed: int,
+    actions: Sequence[tuple[int, dict]],
+    names: Sequence[str],
+    ending: str | None = None,
 ) -> tuple[list[Frame], GameState]:
     kind = KINDS[game]
     engine = importlib.import_module(f"engines.{game}").ENGINE
@@ -122,7 +131,8 @@ def _replayed(
             pictures.append(_pixels(kind.picture, state, names))
     if not state.over:
         raise ValueError("a replay is only drawn for a finished game")
-    final = _pixels(kind.final, state, names).convert("RGB")
+    final_picture = functools.partial(kind.final, ending=ending) if ending else kind.final
+    final = _pixels(final_picture, state, names).convert("RGB")
     size = final.size  # the final frame is the final public picture itself, pixel for pixel
     images = [_on_canvas(image, size) for image in pictures]
     band = _band(size, kind.caption_at, kind.band_room)
@@ -227,11 +237,13 @@ def replay_picture(
     seed: int,
     actions: Sequence[tuple[int, dict]],
     names: Sequence[str],
+    ending: str | None = None,
     max_bytes: int = MAX_BYTES,
 ) -> theme.Picture:
     """The animated replay of a finished game (``png`` carries the animation's bytes), under
-    ``max_bytes``: intermediate action frames are dropped evenly until it fits."""
-    frames, state = _replayed(game, players, options, seed, actions, names)
+    ``max_bytes``: intermediate action frames are dropped evenly until it fits. ``ending``: the
+    final picture's header, as the game message drew it (a clock forfeit, a resignation)."""
+    frames, state = _replayed(game, players, options, seed, actions, names, ending)
     description = _description(game, state, names, len(frames) - 1)
     data = encode(frames)
     while len(data) > max_bytes and len(frames) > 3:
