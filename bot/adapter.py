@@ -184,4 +184,13 @@ class GameAdapter(commands.GroupCog):
         bot = self.ctx.bot
         others = [p for p in session.players if p != interaction.user.id]
         users = [bot.get_user(p) or await bot.fetch_user(p) for p in others]
-        await self.ctx.challenge(interaction, self.name, users, session.options, session.meta.computer_level)
+        seconds = session.meta.clock_seconds
+        await self.ctx.challenge(
+            interaction,
+            self.name,
+            users,
+            session.options,
+            session.meta.computer_level,
+            clock=None if seconds is None else f"{seconds // 60}m" if seconds else "off",
+            where=session.record.thread_id,  # in the game's thread, also from its card
+        )

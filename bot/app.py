@@ -68,6 +68,8 @@ class OctagonBot(commands.Bot):
         self.controls = self.platform.controls
         self.add_dynamic_items(SessionButton, SessionSelect)
         self.add_listener(self.controls.on_interaction, "on_interaction")
+        self.add_listener(self.platform.threads.on_raw_thread_delete, "on_raw_thread_delete")
+        self.add_listener(self.platform.threads.on_guild_channel_delete, "on_guild_channel_delete")
         await self.add_cog(self.platform.computer)
         await build_commands(self)
         self.tree.on_error = self.on_app_command_error
@@ -172,17 +174,19 @@ def challenge_command(platform: Platform, adapter: GameAdapter) -> app_commands.
             choices[extra.name] = [app_commands.Choice(name=shown, value=value) for shown, value in extra.choices]
     parameters.append(Parameter("level", Parameter.KEYWORD_ONLY, annotation=str | None, default=None))
     described["level"] = "How strong the computer plays, when you challenge me (default: medium)"
+    parameters.append(Parameter("clock", Parameter.KEYWORD_ONLY, annotation=str | None, default=None))
+    described["clock"] = "Time per turn: 30m, 4h, 2d (up to 7d) or off (default: the server's setting)"
 
     async def challenge(interaction: discord.Interaction, opponent: discord.Member, **chosen: Any) -> None:
         await acknowledge(interaction)
-        level = chosen.pop("level", None)
+        level, clock = chosen.pop("level", None), chosen.pop("clock", None)
         partner, opponent2 = (chosen.pop(name, None) for name in PAIRS)
         if (partner is None) != (opponent2 is None):
             raise UserError("For four players give both `partner` and `opponent2`; for two players, neither.")
         invitees = [opponent] if partner is None else [opponent, partner, opponent2]
         users = dict(zip(("challenger", "opponent", *PAIRS), [interaction.user, *invitees], strict=False))
         options = adapter.challenge_options(chosen, {role: user.id for role, user in users.items()})
-        await platform.context.challenge(interaction, adapter.name, invitees, options, level)
+        await platform.context.challenge(interaction, adapter.name, invitees, options, level, clock=clock)
 
     challenge.__signature__ = Signature(parameters)
     app_commands.describe(**described)(challenge)

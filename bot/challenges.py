@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -19,9 +19,13 @@ from bot.adapter import GameAdapter
 from bot.components import Controls
 from bot.outbox import Outbox
 from bot.replies import UserError, escape, reply_private
-from bot.sessions import Change, SessionMeta, Sessions
+from bot.sessions import Change, GameSession, SessionMeta, Sessions
 from bot.store import SessionRecord, TimerRecord
 from bot.timers import Scheduler
+from bot.turn_clock import parse_clock
+
+if TYPE_CHECKING:
+    from bot.threads import GameThreads
 
 CHALLENGE_SECONDS = 5 * 60
 EXPIRY = "challenge_expiry"
@@ -45,6 +49,7 @@ class Challenges:
         self.games = games
         self.bot = bot
         self.new_seed: Callable[[], int] = lambda: 0  # the platform sets its seed source
+        self.threads: GameThreads  # the platform sets it (games in threads)
         controls.button("accept", self._accept)
         controls.button("decline", self._decline)
         controls.button("rematch", self._rematch, ack="private")
@@ -66,11 +71,25 @@ class Challenges:
         invitees: Sequence[discord.abc.User],
         options: dict[str, Any],
         level: str | None = None,
+        *,
+        clock: str | None = None,
+        where: int | None = None,
     ) -> None:
-        """The shared challenge-by-mention flow (the interaction is already acknowledged privately)."""
+        """The shared challenge-by-mention flow (the interaction is already acknowledged privately).
+
+        ``clock``: the game's turn clock as typed (``4h``); by default the server's setting when it
+        starts. ``where``: a channel other than the interaction's (a rematch goes to its game's
+        thread); the game is then played right there, without a thread of its own.
+        """
         adapter = self.games[game]
         challenger = interaction.user
         self._check_invitees(adapter, challenger, invitees)
+        clock_seconds = parse_clock(clock) if clock is not None else None
+        if where is None:
+            in_thread, reason = await self.threads.placement(interaction)
+        else:
+            in_thread, reason = False, None
+        told = await self.threads.tell_once(interaction, reason)
         seats = adapter.seat_order(challenger.id, [u.id for u in invitees], options)
         options = adapter.seated_options(options, seats)
         by_id = {u.id: u.display_name for u in [challenger, *invitees]}
@@ -81,16 +100,18 @@ class Challenges:
             pending=[u.id for u in invitees if u.id != self.bot.user.id],
             seats=seats,
             computer_level=level or "medium",
+            clock_seconds=clock_seconds,
         )
         async with self.sessions.open(
             game=game,
             guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
+            channel_id=where or interaction.channel_id,
             host_id=challenger.id,
             players=seats,
             status="challenge",
             meta=meta,
             busy_text=self.busy_text,
+            in_thread=in_thread,
         ) as change:
             if not meta.pending:  # only the computer was invited: nobody to wait for
                 change.start(seats, names, options, self.new_seed())
@@ -100,8 +121,12 @@ class Challenges:
                 change.add_timer(EXPIRY, deadline)
                 change.show()
         await self.first_message_or_close(interaction, change)
+        if told:
+            await reply_private(interaction, told)
         if not meta.pending:
-            await reply_private(interaction, f"▶ Your {adapter.title} game against me has started below.")
+            record = await self.sessions.store.get_session(change.record.id)  # its thread is open now
+            where_told = f"in {self.threads.link(record)}" if record and record.in_thread else "below"
+            await reply_private(interaction, f"▶ Your {adapter.title} game against me has started {where_told}.")
         else:
             await reply_private(interaction, f"Challenge posted: {len(invitees)} player(s) invited.")
 
@@ -176,3 +201,8 @@ class Challenges:
         if interaction.user.id not in session.players:
             raise UserError("Only the players of this game can ask for a rematch.")
         await self.games[session.record.game].rematch(interaction, session)
+
+    @staticmethod
+    def rematch_place(session: GameSession) -> int | None:
+        """Where a rematch is played: in the finished game's thread (from its card too)."""
+        return session.record.thread_id

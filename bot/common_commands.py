@@ -18,7 +18,8 @@ from bot.components import SessionButton, SessionSelect, view_of
 from bot.replies import UserError, acknowledge, escape, reply_private
 from bot.store import LIVE_STATUSES
 from bot.table import RESIGN, TEXT
-from render.narration import with_article
+from bot.turn_clock import clock_words, parse_clock
+from render.narration import final_header, with_article
 
 if TYPE_CHECKING:
     from bot.platform import Platform
@@ -74,10 +75,11 @@ async def private_view(platform: Platform, interaction: discord.Interaction, ses
 
 
 async def stop(platform: Platform, interaction: discord.Interaction) -> None:
-    found = await platform.store.live_session_ref(interaction.channel_id)
+    moderator = interaction.permissions.manage_messages
+    found = await platform.threads.find(interaction, moderator=moderator)
     if found is None:
         raise UserError("Nothing is running in this channel.")
-    async with platform.sessions.change(found[0]) as change:
+    async with platform.sessions.change(found.id) as change:
         if change.record.status not in LIVE_STATUSES:  # it ended while this waited for its turn
             raise UserError("Nothing is running in this channel.")
         host = change.record.host_id
@@ -87,6 +89,7 @@ async def stop(platform: Platform, interaction: discord.Interaction) -> None:
         title = platform.games[change.record.game].title
         note = f"⏹ {interaction.user.mention} stopped the {title} session."
         change.meta.stopped_by = interaction.user.id
+        change.meta.final_header = final_header("stopped", interaction.user.display_name)
         change.end("stopped", note)
         change.post(TEXT, {"content": note})
     await reply_private(interaction, f"⏹ You stopped the {title} session.")
@@ -195,13 +198,67 @@ def add_common_commands(tree: app_commands.CommandTree, platform: Platform) -> N
         default_permissions=discord.Permissions(manage_guild=True),
     )
 
-    @settings_group.command(name="turn_clock", description="Time per turn in two-player games (0 = off).")
-    @app_commands.describe(minutes="Minutes per turn; a warning at half time, a forfeit at the end. 0 turns it off.")
+    @settings_group.command(
+        name="turn_clock", description="Time per turn for new two-player games (e.g. 30m, 4h, 2d, off)."
+    )
+    @app_commands.describe(
+        clock="Per turn: 30m, 4h, 2d (up to 7d), or off; a warning at half time, a forfeit at the end"
+    )
     @app_commands.checks.has_permissions(manage_guild=True)  # default_permissions can be overridden per server
-    async def turn_clock(interaction: discord.Interaction, minutes: app_commands.Range[int, 0, 10080]) -> None:
+    async def turn_clock(interaction: discord.Interaction, clock: str) -> None:
         await acknowledge(interaction)
-        await platform.turn_clock.set_seconds(interaction.guild_id, minutes * 60)
-        text = f"Turn clock set to {minutes} minute(s) per turn for new turns." if minutes else "Turn clock turned off."
+        seconds = parse_clock(clock)
+        await platform.turn_clock.set_seconds(interaction.guild_id, seconds)
+        text = (
+            f"Turn clock set to {clock_words(seconds)} per turn for games that start from now on"
+            " (a challenge's `clock:` option still chooses its own)."
+            if seconds
+            else "Turn clock turned off for games that start from now on."
+        )
+        await reply_private(interaction, text)
+
+    @settings_group.command(name="game_threads", description="Whether games started in a channel get a thread each.")
+    @app_commands.describe(
+        enabled="on: each game in its own thread (the default); off: one game at a time, in the channel"
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def game_threads(
+        interaction: discord.Interaction,
+        enabled: bool,
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        await acknowledge(interaction)
+        where = channel or interaction.channel
+        async with platform.store.transaction() as tx:
+            await tx.set_game_threads(where.id, interaction.guild_id, enabled)
+        if enabled:
+            text = f"Games started in {where.mention} now get a thread each; any number can run at once."
+        else:
+            text = f"Games started in {where.mention} are now played in the channel itself, one at a time."
+        await reply_private(interaction, text)
+
+    @settings_group.command(name="thread_archive", description="How long after its end a game's thread is archived.")
+    @app_commands.describe(clock="e.g. 1h (the default), 30m, 1d; up to 7d. Threads are archived, never deleted")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def thread_archive(interaction: discord.Interaction, clock: str) -> None:
+        await acknowledge(interaction)
+        seconds = parse_clock(clock)
+        if not seconds:
+            raise UserError("A finished game's thread is always archived in the end: give a time, e.g. `1h`.")
+        async with platform.store.transaction() as tx:
+            await tx.set_archive_minutes(interaction.guild_id, seconds // 60)
+        await reply_private(interaction, f"Finished games' threads are archived {clock_words(seconds)} after the end.")
+
+    @tree.command(name="notify", description="Whether I ping you with a new message when it is your turn.")
+    @app_commands.guild_only()
+    @app_commands.describe(enabled="on (the default) or off; clock warnings still mention you")
+    async def notify_command(interaction: discord.Interaction, enabled: bool) -> None:
+        await acknowledge(interaction)
+        await platform.threads.set_notices(interaction.guild_id, interaction.user.id, enabled)
+        if enabled:
+            text = "🔔 I will ping you in a game's thread when it is your move (and when a round starts)."
+        else:
+            text = '🔕 No more "your move" pings in this server; turn clock warnings still mention you.'
         await reply_private(interaction, text)
 
     for extra in extras.values():

@@ -7,7 +7,7 @@ results, the turn clock, computer players) happens around it.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,9 +22,7 @@ from bot.timers import Scheduler
 from bot.workers import WorkerPool
 from render.theme import Picture
 
-Challenge = Callable[
-    [discord.Interaction, str, Sequence[discord.abc.User], dict[str, Any], str | None], Awaitable[None]
-]
+Challenge = Callable[..., Awaitable[None]]  # (interaction, game, invitees, options, level, *, clock, where)
 
 
 @dataclass
@@ -42,6 +40,7 @@ class GameContext:
     new_seed: Callable[[], int]
     menus: Menus  # the one menu mechanism: a game's declared ActionMenus, their button and autocomplete
     replays: Any = None  # bot.replays.Replays: finished games' replays and records
+    threads: Any = None  # bot.threads.GameThreads: games in threads, and which game a command means
 
     @property
     def me(self) -> int:
@@ -57,17 +56,18 @@ class GameContext:
         return await self.sessions.act(session_id, user_id, action, **how)
 
     async def session_for(self, interaction: discord.Interaction, game: str) -> GameSession:
-        """This channel's running game of ``game``, or a clear error."""
-        session = await self.sessions.live_in_channel(interaction.channel_id)
-        self._check_running(game, session and (session.record.game, session.status))
-        return session
+        """The running game of ``game`` a command here means (this thread's or channel's, or the
+        caller's own started here), or a clear error."""
+        found = await self.threads.find(interaction, game)
+        self._check_running(game, found and (found.game, found.status))
+        return self.sessions.loaded(found)
 
     async def running_id(self, interaction: discord.Interaction, game: str) -> int:
-        """The id of this channel's running game of ``game`` (or a clear error), for a command that
-        acts at once: the action's own change loads the session, so it is not read twice."""
-        found = await self.sessions.store.live_session_ref(interaction.channel_id)
-        self._check_running(game, found and found[1:])
-        return found[0]
+        """The id of the running game of ``game`` a command here means (or a clear error), for a
+        command that acts at once: the action's own change loads the session."""
+        found = await self.threads.find(interaction, game)
+        self._check_running(game, found and (found.game, found.status))
+        return found.id
 
     def _check_running(self, game: str, found: tuple[str, str] | None) -> None:
         if found != (game, "active"):

@@ -42,6 +42,8 @@ TABLES = (
     "guild_settings",
     "bot_state",
     "daily_plays",
+    "channel_settings",
+    "member_settings",
 )
 # Each database's own bookkeeping, never copied: SQLite's AUTOINCREMENT counters (a copy sets
 # them itself) and PostgreSQL's migration number.

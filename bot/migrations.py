@@ -157,6 +157,34 @@ SQLITE: tuple[str, ...] = (
     ALTER TABLE actions ADD COLUMN seat INTEGER;
     CREATE INDEX finished_by_channel ON sessions(channel_id, game, updated_at) WHERE status = 'finished';
     """,
+    # 8: games in threads. A session started in a channel that allows it is played in a thread of
+    # its own (``in_thread``), opened from its card (the challenge or lobby message, ``card_id``)
+    # once it starts (``thread_id``): any number of those share a channel, while a game played in
+    # the channel itself still has the channel to itself. Per-channel settings (``game_threads``),
+    # members' own preferences (turn notices) and when a finished game's thread is archived.
+    """
+    ALTER TABLE sessions ADD COLUMN in_thread INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE sessions ADD COLUMN thread_id INTEGER;
+    ALTER TABLE sessions ADD COLUMN card_id INTEGER;
+    DROP INDEX one_live_session_per_channel;
+    CREATE UNIQUE INDEX one_live_session_per_channel
+        ON sessions(channel_id) WHERE in_thread = 0 AND status IN ('challenge', 'lobby', 'active');
+    CREATE INDEX live_threaded_by_channel
+        ON sessions(channel_id) WHERE in_thread = 1 AND status IN ('challenge', 'lobby', 'active');
+    CREATE INDEX sessions_by_thread ON sessions(thread_id) WHERE thread_id IS NOT NULL;
+    CREATE TABLE channel_settings (
+        channel_id INTEGER PRIMARY KEY,
+        guild_id INTEGER,
+        game_threads INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE TABLE member_settings (
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        turn_notices INTEGER NOT NULL DEFAULT 1,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    ALTER TABLE guild_settings ADD COLUMN archive_minutes INTEGER NOT NULL DEFAULT 60;
+    """,
 )
 
 POSTGRESQL: tuple[str, ...] = (
@@ -295,6 +323,30 @@ POSTGRESQL: tuple[str, ...] = (
     """
     ALTER TABLE actions ADD COLUMN seat INTEGER;
     CREATE INDEX finished_by_channel ON sessions(channel_id, game, updated_at) WHERE status = 'finished';
+    """,
+    # 8: games in threads, per-channel and per-member settings (see SQLite's 8).
+    """
+    ALTER TABLE sessions ADD COLUMN in_thread INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE sessions ADD COLUMN thread_id BIGINT;
+    ALTER TABLE sessions ADD COLUMN card_id BIGINT;
+    DROP INDEX one_live_session_per_channel;
+    CREATE UNIQUE INDEX one_live_session_per_channel
+        ON sessions(channel_id) WHERE in_thread = 0 AND status IN ('challenge', 'lobby', 'active');
+    CREATE INDEX live_threaded_by_channel
+        ON sessions(channel_id) WHERE in_thread = 1 AND status IN ('challenge', 'lobby', 'active');
+    CREATE INDEX sessions_by_thread ON sessions(thread_id) WHERE thread_id IS NOT NULL;
+    CREATE TABLE channel_settings (
+        channel_id BIGINT PRIMARY KEY,
+        guild_id BIGINT,
+        game_threads INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE TABLE member_settings (
+        guild_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        turn_notices INTEGER NOT NULL DEFAULT 1,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    ALTER TABLE guild_settings ADD COLUMN archive_minutes INTEGER NOT NULL DEFAULT 60;
     """,
 )
 

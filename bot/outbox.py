@@ -37,25 +37,48 @@ FILES_PER_MESSAGE = 10
 GIVE_UP_AFTER = 10  # attempts (about 25 minutes of retries); then the entry is dropped and logged
 
 
+# Discord's answers that mean a channel will never take this message: Unknown Channel, Missing
+# Access, Missing Permissions, Thread Locked. A game's thread that answers so has gone.
+GONE_CODES = frozenset({10003, 50001, 50013, 160005})
+GONE = object()  # what sending answers when the game's thread has gone
+
+
 @dataclass
 class Outgoing:
-    """One message to post (or, with ``edit``, the id of a message to edit)."""
+    """One message to post (or, with ``edit``, the id of a message to edit).
+
+    ``channel_id``: where, when not where the game is played (a game's card in its channel);
+    ``mentions``: who may be pinged (by default the bot's rule: members named, never roles);
+    ``nonce``: lets Discord drop a second post of the same message after a crash.
+    """
 
     content: str
     pictures: list[Picture] = field(default_factory=list)
     view: discord.ui.View | None = None
     edit: int | None = None
+    channel_id: int | None = None
+    mentions: discord.AllowedMentions | None = None
+    nonce: str | None = None
+
+
+class NotYet(Exception):
+    """The message cannot go out yet (the game's thread is being opened): try again soon."""
 
 
 Builder = Callable[[GameSession, dict[str, Any]], Awaitable[Outgoing | None]]
-After = Callable[[Change, dict[str, Any], discord.Message], Awaitable[None]]
+After = Callable[[Change, dict[str, Any], Any], Awaitable[None]]
+# A kind that does something other than post or edit a message (open a thread): what it did.
+Deliver = Callable[[GameSession, dict[str, Any]], Awaitable[Any]]
+# Told when a game's thread answers that it is gone (the game ends there).
+Gone = Callable[[int, discord.HTTPException], Awaitable[None]]
 
 
 @dataclass
 class Kind:
-    build: Builder
+    build: Builder | None
     after: After | None = None  # runs when a message was posted anew, not when one was edited
     coalesce: bool = False  # consecutive entries of this kind are sent once (the newest state wins)
+    deliver: Deliver | None = None  # instead of build: the kind's own call to Discord
 
 
 class Outbox:
@@ -69,9 +92,18 @@ class Outbox:
         self._again: set[int] = set()
         self._retries: dict[int, tuple[datetime, asyncio.Task[None]]] = {}
         self._started = False
+        self.gone: Gone | None = None  # the game threads' handler of a thread that has gone
 
-    def register(self, kind: str, build: Builder, after: After | None = None, *, coalesce: bool = False) -> None:
-        self.kinds[kind] = Kind(build, after, coalesce)
+    def register(
+        self,
+        kind: str,
+        build: Builder | None,
+        after: After | None = None,
+        *,
+        coalesce: bool = False,
+        deliver: Deliver | None = None,
+    ) -> None:
+        self.kinds[kind] = Kind(build, after, coalesce, deliver)
 
     # ----------------------------------------------------------------- running
     async def start(self) -> None:
@@ -137,24 +169,39 @@ class Outbox:
                 while len(batch) < len(entries) and entries[len(batch)].kind == entry.kind:
                     batch.append(entries[len(batch)])
             sent = await self._send(batch)
+            if sent is GONE:  # the game ended with its thread: what was pending is dropped
+                entries = await self.store.outbox(session_id)
+                continue
             if not sent and not skippable:
                 return  # later messages wait, so that they never appear out of order
             entries = entries[len(batch) :]
 
-    async def _send(self, batch: list[OutboxEntry]) -> bool:
-        """Send one entry (or a coalesced run of them); False if it must be tried again later."""
+    async def _send(self, batch: list[OutboxEntry]) -> bool | object:
+        """Send one entry (or a coalesced run of them); False if it must be tried again later,
+        ``GONE`` if the game's thread has gone (and the session's entries with it)."""
         entry = batch[-1]
         kind = self.kinds.get(entry.kind)
         payload = dict(entry.payload)
         for earlier in batch[:-1]:  # e.g. one repost asked for anywhere in the run
             payload.update({k: v for k, v in earlier.payload.items() if v})
+        session = None
+        outgoing = None
         try:
             if kind is None:
                 raise LookupError(f"no outbox kind {entry.kind!r}")
             session = await self.sessions.load(entry.session_id)
-            outgoing = await kind.build(session, payload)
-            message = await self._deliver(session, outgoing) if outgoing is not None else None
+            if kind.deliver is not None:
+                message = await kind.deliver(session, payload)
+            else:
+                outgoing = await kind.build(session, payload)
+                message = await self._deliver(session, outgoing) if outgoing is not None else None
+        except NotYet:
+            self._retry_at(entry.session_id, FIRST_RETRY_SECONDS)
+            return False
         except discord.HTTPException as error:
+            if self._thread_gone(session, outgoing, error):
+                await self.gone(session.id, error)  # the game ends there: its entries are dropped
+                return GONE
             await self._failed(entry, f"Discord answered {error.status}")
             return False
         except Exception as error:
@@ -163,7 +210,7 @@ class Outbox:
             await self._failed(entry, "an error")
             return False
         ids = [e.id for e in batch]
-        posted = message is not None and (outgoing.edit is None or message.id != outgoing.edit)
+        posted = message is not None and (outgoing is None or outgoing.edit is None or message.id != outgoing.edit)
         if kind.after is not None and posted:
             # What follows the message (its id, a round's clock) commits with the entry's removal:
             # a crash in between sends the message again rather than losing what follows it.
@@ -181,10 +228,21 @@ class Outbox:
             await tx.outbox_done(ids)
         return True
 
+    def _thread_gone(
+        self, session: GameSession | None, outgoing: Outgoing | None, error: discord.HTTPException
+    ) -> bool:
+        """Whether Discord said that the game's thread will never take a message again."""
+        if session is None or self.gone is None or session.record.thread_id is None or error.code not in GONE_CODES:
+            return False
+        return outgoing is None or outgoing.channel_id in (None, session.record.thread_id)
+
     async def _deliver(self, session: GameSession, outgoing: Outgoing) -> discord.Message | None:
-        channel = self.bot.get_partial_messageable(session.record.channel_id)
+        if outgoing.channel_id is None and session.record.thread_pending:
+            raise NotYet  # the game's messages go to its thread, once it is open
+        channel = self.bot.get_partial_messageable(outgoing.channel_id or session.record.play_channel_id)
         files = [as_file(p) for p in outgoing.pictures]
         view = outgoing.view or discord.utils.MISSING
+        mentions = outgoing.mentions or discord.utils.MISSING
         if outgoing.edit is not None:
             message = channel.get_partial_message(outgoing.edit)
             try:
@@ -198,6 +256,8 @@ class Outbox:
                 fit(outgoing.content) if start == 0 else "",
                 files=chunk,
                 view=view if start == 0 else discord.utils.MISSING,
+                allowed_mentions=mentions,
+                nonce=outgoing.nonce if start == 0 and outgoing.nonce else discord.utils.MISSING,
             )
             first = first or sent
         return first

@@ -3,6 +3,7 @@
 sessions   the one way to change a session (one transaction per change)
 outbox     public messages as state, sent after the commit and retried
 table      the game message of each session
+threads    games in threads: a card per game in its channel, "your move" notices
 timers     durable timers, fired inside a session change
 challenges invitations, Accept/Decline, expiry, rematch
 turn_clock the optional per-server turn clock
@@ -33,6 +34,7 @@ from bot.sessions import GameSession, Sessions
 from bot.settings import Settings
 from bot.store import Store, TimerRecord
 from bot.table import Table
+from bot.threads import GameThreads
 from bot.timers import Scheduler
 from bot.turn_clock import TurnClock
 from bot.workers import PICTURES, THINKING
@@ -58,12 +60,16 @@ class Platform:
         self.outbox = Outbox(store, self.sessions, bot, self.errors)
         self.turn_clock = TurnClock(store, self.sessions, self.timers, self.games, bot)
         self.table = Table(self.sessions, self.outbox, self.pictures, self.games, bot)
+        self.threads = GameThreads(
+            store, self.sessions, self.outbox, self.timers, self.table, self.games, bot, settings
+        )
         self.results = Results(self.sessions)
         self.challenges = Challenges(self.sessions, self.outbox, self.controls, self.timers, self.games, bot)
         self.computer = ComputerPlayers(self.sessions, self.games, bot, self.errors, self.thinking)
         self.menus = Menus(self.sessions, self.controls, self.table.done, self.pictures.draw)
         self.sessions.committed.append(self._after_commit)
         self.challenges.new_seed = lambda: self.new_seed()
+        self.challenges.threads = self.threads
         context = GameContext(
             self.sessions,
             self.controls,
@@ -85,6 +91,7 @@ class Platform:
                 self.menus.add(menu, adapter.engine)
         self.replays = Replays(self.sessions, self.pictures, self.games, self.controls, self.table)
         context.replays = self.replays
+        context.threads = self.threads
         self.context = context
 
     def _after_commit(self, session: GameSession, _added: list[TimerRecord], _removed: list[int]) -> None:

@@ -20,7 +20,7 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field, fields
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from bot.replies import NAME_LIMIT, UserError, escape, sentence
@@ -55,6 +55,9 @@ class SessionMeta:
     turn_events: list[dict[str, Any]] = field(default_factory=list)
     turn_seat: int | None = None
     turn_deadline: int | None = None  # unix time the turn clock runs out
+    clock_seconds: int | None = None  # this game's turn clock (None: a game stored before clocks per game)
+    notice_id: int | None = None  # the latest "your move" notice in the game's thread (deleted by the next)
+    final_header: str = ""  # a stopped game's final picture's header ("Stopped by Ada")
     stopped_by: int | None = None
     ended_note: str = ""  # why a challenge or lobby closed (declined, expired, could not be posted)
     # Octagion's lobby and rounds.
@@ -144,7 +147,7 @@ class Change:
         self.logged: list[tuple[int | None, dict[str, Any], int | None]] = []
         self.new_timers: list[tuple[str, datetime, dict[str, Any]]] = []
         self.cancelled: list[list[str] | None] = []
-        self.posts: list[tuple[str, dict[str, Any]]] = []
+        self.posts: list[tuple[str, dict[str, Any], float]] = []
         self.show_table = False  # redraw the game message after the commit
         self.repost_table = False  # post it anew (at the bottom of the channel) instead of editing it
         self.in_transaction: list[Callable[[Transaction], Awaitable[None]]] = []
@@ -246,9 +249,10 @@ class Change:
         self.cancelled.append(kinds)
         self.new_timers = [t for t in self.new_timers if kinds is not None and t[0] not in kinds]
 
-    def post(self, kind: str, payload: dict[str, Any] | None = None) -> None:
-        """A public message to send after the commit (the outbox keeps trying until it is out)."""
-        self.posts.append((kind, payload or {}))
+    def post(self, kind: str, payload: dict[str, Any] | None = None, *, after_seconds: float = 0) -> None:
+        """A public message to send after the commit (the outbox keeps trying until it is out);
+        ``after_seconds``: not before then (a card's edit waits for the moves that follow)."""
+        self.posts.append((kind, payload or {}, after_seconds))
 
     def show(self, *, repost: bool = False) -> None:
         """Redraw the game message after the commit (``repost``: as a new message)."""
@@ -283,7 +287,8 @@ class Sessions:
     def game(self, name: str) -> GameInfo:
         return self.games[name]
 
-    def _loaded(self, record: SessionRecord) -> GameSession:
+    def loaded(self, record: SessionRecord) -> GameSession:
+        """A stored session with its state loaded."""
         game = self.games.get(record.game)
         if game is None:
             raise UserError("That game is not available on this bot any more.")
@@ -294,18 +299,18 @@ class Sessions:
         record = await self.store.get_session(session_id)
         if record is None:
             raise UserError("That game no longer exists.")
-        return self._loaded(record)
+        return self.loaded(record)
 
     async def live_in_channel(self, channel_id: int) -> GameSession | None:
         record = await self.store.live_session(channel_id)
-        return self._loaded(record) if record else None
+        return self.loaded(record) if record else None
 
     # ------------------------------------------------------------ the turn check
     def check_can_act(self, session: GameSession, user_id: int, seat: int | None = None, any_time: bool = False) -> int:
         """The seat of a user who may act now in a running game, or a UserError saying why not."""
         if session.status != "active":
             raise UserError(
-                "This game has not started yet." if session.status in ("challenge", "lobby") else "This game is over."
+                "This game has not started yet." if session.status in ("challenge", "lobby") else "This game has ended."
             )
         seat = session.seat_of(user_id) if seat is None else seat
         if seat is None:
@@ -358,11 +363,14 @@ class Sessions:
         status: str,
         meta: SessionMeta,
         busy_text: Callable[[SessionRecord], str],
+        in_thread: bool = False,
     ) -> AsyncIterator[Change]:
         """A new session in a channel (a challenge, a lobby, or a game against the computer).
 
         The block sets it up (timers, the first message, ``change.start``); the row and all of
-        that commit together. A channel that already has a live session raises a UserError.
+        that commit together. ``in_thread``: it will be played in a thread of its own, so it
+        shares the channel with any number of others; otherwise a channel that already has a
+        live session raises a UserError.
         """
         now = self.clock()
         record = SessionRecord(
@@ -378,6 +386,7 @@ class Sessions:
             created_at=now,
             updated_at=now,
             meta={},
+            in_thread=in_thread,
         )
         change = Change(GameSession(record, None, meta), self.games[game], now)
         change.was_status = "new"
@@ -398,6 +407,7 @@ class Sessions:
                     schema_version=record.schema_version,
                     now=now,
                     meta=record.meta,
+                    in_thread=in_thread,
                 )
                 added, removed = await self._write(tx, change)
         except ChannelBusy:
@@ -468,8 +478,9 @@ class Sessions:
         for kinds in change.cancelled:
             removed += await tx.delete_timers(record.id, kinds)
         added = [await tx.add_timer(record.id, *timer) for timer in change.new_timers]
-        for kind, payload in change.posts:
-            await tx.add_outbox(record.id, kind, payload, change.now)
+        for kind, payload, after_seconds in change.posts:
+            not_before = change.now + timedelta(seconds=after_seconds) if after_seconds else None
+            await tx.add_outbox(record.id, kind, payload, change.now, not_before)
         for step in change.in_transaction:
             await step(tx)
         record.updated_at = change.now

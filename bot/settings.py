@@ -29,6 +29,9 @@ class Settings:
     picture_queue_limit: int = PICTURE_QUEUE_LIMIT
     # Computer moves waiting or thinking before a player starting a move is told "busy".
     thinking_queue_limit: int = THINKING_QUEUE_LIMIT
+    # Each game in a thread of its own where a channel allows it (GAME_THREADS=off: every game in
+    # its channel, one at a time, unless `/settings game_threads` turns threads on for a channel).
+    game_threads: bool = True
 
     @classmethod
     def from_environment(cls) -> Settings:
@@ -40,6 +43,7 @@ class Settings:
             dev_guild_id=int(guild) if guild else None,
             log_level=os.environ.get("LOG_LEVEL", cls.log_level).upper(),
             database_url=os.environ.get("DATABASE_URL", "").strip() or None,
+            game_threads=os.environ.get("GAME_THREADS", "on").strip().lower() not in ("off", "0", "false", "no"),
             **_shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
             **{name: _count(name, getattr(cls, name)) for name in _COUNTS},
         )

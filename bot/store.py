@@ -28,6 +28,7 @@ LIVE_STATUSES = ("challenge", "lobby", "active")
 LIVE_SQL = "status IN ('challenge', 'lobby', 'active')"
 
 MIGRATIONS = migrations.SQLITE  # the default database's schema
+DEFAULT_ARCHIVE_MINUTES = 60  # a finished game's thread is archived this long after the end
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,13 @@ class ShardScope:
         listed = ",".join(str(int(shard)) for shard in self.ids)
         return f"((COALESCE({guild_column}, 0) >> 22) % {int(self.count)}) IN ({listed})"
 
+
+# The live session played in a channel (two parameters: the channel's id twice): the game of a
+# thread, or the session of a channel played in the channel itself (each side has its index).
+PLAYED_IN_SQL = (
+    f"id IN (SELECT id FROM sessions WHERE thread_id = ? AND {LIVE_SQL}"
+    f" UNION ALL SELECT id FROM sessions WHERE channel_id = ? AND in_thread = 0 AND {LIVE_SQL})"
+)
 
 # A channel's latest finished game of a kind (the finished_by_channel index of migration 7).
 LAST_FINISHED_SQL = (
@@ -82,6 +90,21 @@ class SessionRecord:
     message_id: int | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     actions: int = 0  # the action number: how many actions the log holds
+    # Games in threads: the session is played in a thread of its own, opened from its card
+    # (the challenge or lobby message in ``channel_id``) when it starts.
+    in_thread: bool = False
+    thread_id: int | None = None
+    card_id: int | None = None
+
+    @property
+    def play_channel_id(self) -> int:
+        """Where the game is played: its thread, or the channel itself."""
+        return self.thread_id or self.channel_id
+
+    @property
+    def thread_pending(self) -> bool:
+        """A game to be played in a thread that is not open yet (its messages wait for it)."""
+        return self.in_thread and self.thread_id is None
 
 
 @dataclass(frozen=True)
@@ -166,11 +189,13 @@ class Transaction:
         schema_version: int,
         now: datetime,
         meta: dict[str, Any],
+        in_thread: bool = False,
     ) -> int:
         try:
             rows = await self._now(
                 "INSERT INTO sessions (game, guild_id, channel_id, host_id, players, status, state,"
-                " schema_version, created_at, updated_at, meta) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
+                " schema_version, created_at, updated_at, meta, in_thread)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
                 (
                     game,
                     guild_id,
@@ -183,6 +208,7 @@ class Transaction:
                     iso(now),
                     iso(now),
                     json.dumps(meta),
+                    int(in_thread),
                 ),
             )
         except UniqueViolation as error:
@@ -192,7 +218,7 @@ class Transaction:
     async def update_session(self, record: SessionRecord, now: datetime) -> None:
         self._later(
             "UPDATE sessions SET players = ?, status = ?, state = ?, schema_version = ?, updated_at = ?,"
-            " message_id = ?, meta = ?, actions = ? WHERE id = ?",
+            " message_id = ?, meta = ?, actions = ?, in_thread = ?, thread_id = ?, card_id = ? WHERE id = ?",
             (
                 json.dumps(record.players),
                 record.status,
@@ -202,6 +228,9 @@ class Transaction:
                 record.message_id,
                 json.dumps(record.meta),
                 record.actions,
+                int(record.in_thread),
+                record.thread_id,
+                record.card_id,
                 record.id,
             ),
         )
@@ -245,10 +274,14 @@ class Transaction:
         return [row[0] for row in await self._now(query + " RETURNING id", params)]
 
     # ------------------------------------------------------------------ outbox
-    async def add_outbox(self, session_id: int, kind: str, payload: dict[str, Any], now: datetime) -> None:
+    async def add_outbox(
+        self, session_id: int, kind: str, payload: dict[str, Any], now: datetime, not_before: datetime | None = None
+    ) -> None:
+        """A message to send after the commit (``not_before``: not earlier, e.g. a card's edit
+        that waits a few seconds so that the moves made meanwhile share it)."""
         self._later(
             "INSERT INTO outbox (session_id, kind, payload, next_attempt_at, created_at) VALUES (?,?,?,?,?)",
-            (session_id, kind, json.dumps(payload), iso(now), iso(now)),
+            (session_id, kind, json.dumps(payload), iso(not_before or now), iso(now)),
         )
 
     async def outbox_done(self, entry_ids: Sequence[int]) -> None:
@@ -322,6 +355,27 @@ class Transaction:
             "INSERT INTO guild_settings (guild_id, turn_clock_seconds) VALUES (?, ?)"
             " ON CONFLICT(guild_id) DO UPDATE SET turn_clock_seconds = excluded.turn_clock_seconds",
             (guild_id or 0, seconds),
+        )
+
+    async def set_game_threads(self, channel_id: int, guild_id: int | None, enabled: bool) -> None:
+        self._later(
+            "INSERT INTO channel_settings (channel_id, guild_id, game_threads) VALUES (?, ?, ?)"
+            " ON CONFLICT(channel_id) DO UPDATE SET game_threads = excluded.game_threads",
+            (channel_id, guild_id, int(enabled)),
+        )
+
+    async def set_turn_notices(self, guild_id: int | None, user_id: int, enabled: bool) -> None:
+        self._later(
+            "INSERT INTO member_settings (guild_id, user_id, turn_notices) VALUES (?, ?, ?)"
+            " ON CONFLICT(guild_id, user_id) DO UPDATE SET turn_notices = excluded.turn_notices",
+            (guild_id or 0, user_id, int(enabled)),
+        )
+
+    async def set_archive_minutes(self, guild_id: int | None, minutes: int) -> None:
+        self._later(
+            "INSERT INTO guild_settings (guild_id, archive_minutes) VALUES (?, ?)"
+            " ON CONFLICT(guild_id) DO UPDATE SET archive_minutes = excluded.archive_minutes",
+            (guild_id or 0, minutes),
         )
 
     # ------------------------------------------------------------ Octagion Daily
@@ -440,8 +494,23 @@ class Store:
         return _session(row) if row else None
 
     async def live_session(self, channel_id: int) -> SessionRecord | None:
-        row = await self._fetchone(f"SELECT * FROM sessions WHERE channel_id = ? AND {LIVE_SQL}", (channel_id,))
+        """The live session played in a channel: the game of a thread, or the one session a
+        channel without game threads has (pending challenges beside threads are not "in" it)."""
+        row = await self._fetchone(f"SELECT * FROM sessions WHERE {PLAYED_IN_SQL}", (channel_id, channel_id))
         return _session(row) if row else None
+
+    async def threaded_sessions(self, channel_id: int) -> list[SessionRecord]:
+        """The live sessions of a channel that are (or will be) played in threads, oldest first."""
+        sql = f"SELECT * FROM sessions WHERE channel_id = ? AND in_thread = 1 AND {LIVE_SQL} ORDER BY id"
+        return [_session(row) for row in await self._rows(sql, (channel_id,))]
+
+    async def sessions_in_threads(self, thread_ids: Sequence[int]) -> list[int]:
+        """Ids of the live sessions played in these threads (a deleted channel's)."""
+        if not thread_ids:
+            return []
+        marks = ",".join("?" * len(thread_ids))
+        sql = f"SELECT id FROM sessions WHERE thread_id IN ({marks}) AND {LIVE_SQL}"
+        return [row[0] for row in await self._rows(sql, list(thread_ids))]
 
     async def shown_live_sessions(self) -> list[int]:
         """Ids of the live sessions that have a message in their channel."""
@@ -450,8 +519,8 @@ class Store:
 
     async def live_session_ref(self, channel_id: int) -> tuple[int, str, str] | None:
         """(id, game, status) of the channel's live session, without reading its state."""
-        sql = f"SELECT id, game, status FROM sessions WHERE channel_id = ? AND {LIVE_SQL}"
-        row = await self._fetchone(sql, (channel_id,))
+        sql = f"SELECT id, game, status FROM sessions WHERE {PLAYED_IN_SQL}"
+        row = await self._fetchone(sql, (channel_id, channel_id))
         return (row[0], row[1], row[2]) if row else None
 
     async def actions(self, session_id: int) -> list[tuple[int, int | None, dict[str, Any]]]:
@@ -563,6 +632,24 @@ class Store:
     async def get_value(self, key: str) -> str | None:
         row = await self._fetchone("SELECT value FROM bot_state WHERE key = ?", (key,))
         return row[0] if row else None
+
+    async def game_threads(self, channel_id: int) -> bool | None:
+        """Whether games started in this channel get threads of their own (None: not set here)."""
+        row = await self._fetchone("SELECT game_threads FROM channel_settings WHERE channel_id = ?", (channel_id,))
+        return bool(row[0]) if row else None
+
+    async def turn_notices(self, guild_id: int | None, user_ids: Sequence[int]) -> dict[int, bool]:
+        """Whether each member wants "your move" notices in this server (the default: yes)."""
+        if not user_ids:
+            return {}
+        marks = ",".join("?" * len(user_ids))
+        sql = f"SELECT user_id, turn_notices FROM member_settings WHERE guild_id = ? AND user_id IN ({marks})"
+        chosen = {row[0]: bool(row[1]) for row in await self._rows(sql, [guild_id or 0, *user_ids])}
+        return {user_id: chosen.get(user_id, True) for user_id in user_ids}
+
+    async def archive_minutes(self, guild_id: int | None) -> int:
+        row = await self._fetchone("SELECT archive_minutes FROM guild_settings WHERE guild_id = ?", (guild_id or 0,))
+        return row[0] if row else DEFAULT_ARCHIVE_MINUTES
 
     async def turn_clock_seconds(self, guild_id: int | None) -> int:
         row = await self._fetchone("SELECT turn_clock_seconds FROM guild_settings WHERE guild_id = ?", (guild_id or 0,))
@@ -690,6 +777,9 @@ def _session(row: Any) -> SessionRecord:
         message_id=row["message_id"],
         meta=json.loads(row["meta"]),
         actions=row["actions"],
+        in_thread=bool(row["in_thread"]),
+        thread_id=row["thread_id"],
+        card_id=row["card_id"],
     )
 
 

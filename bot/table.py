@@ -17,17 +17,29 @@ from bot.adapter import GameAdapter
 from bot.components import SessionButton, view_of
 from bot.outbox import Outbox, Outgoing
 from bot.sessions import Change, GameSession, Sessions, turn_events
-from bot.workers import WorkerPool
+from bot.store import LIVE_STATUSES
+from bot.workers import Drawing, WorkerPool
 from engines.base import Event
+from render.narration import final_header
 from render.replay import KINDS as REPLAYABLE
 
 GAME_MESSAGE = "game_message"
 TEXT = "text"
 EDIT_TEXT = "edit_text"  # replace an older message's text and remove its controls
-CLOSED_STATUSES = ("declined", "expired", "closed")
 RESIGN = "resign"  # the Resign button's control: it asks to confirm (bot/common_commands.py)
 RESIGN_ROW = 1  # the row under the game's own controls
 REPLAY = "replay"  # a finished game's Replay button (bot/replays.py)
+
+
+# A game conceded by a seat (its last action's event) and the final header that tells it.
+CONCEDED_ENDINGS = {"resign": "resigned", "forfeit": "out_of_time"}
+
+
+def conceding(session: GameSession) -> tuple[str, int] | None:
+    """(event kind, seat) when the game's last action was a seat's resignation or loss on time."""
+    events = session.state.events if session.state is not None else []
+    found = [(e.kind, e.seat) for e in events if e.kind in CONCEDED_ENDINGS and e.seat is not None]
+    return found[-1] if found else None
 
 
 class Table:
@@ -46,36 +58,68 @@ class Table:
         outbox.register(GAME_MESSAGE, self._build, self._remember_message, coalesce=True)
         outbox.register(TEXT, self._build_text)
         outbox.register(EDIT_TEXT, self._build_edit_text)
-        sessions.planners.append(self._plan)
+        sessions.planners.append(self.plan)
 
-    async def _plan(self, change: Change) -> None:
+    async def plan(self, change: Change) -> None:
         if change.show_table:
             change.post(GAME_MESSAGE, {"repost": change.repost_table})
 
     # ------------------------------------------------------------------ sending
     async def _build(self, session: GameSession, payload: dict[str, Any]) -> Outgoing | None:
         adapter = self.games[session.record.game]
-        edit = None if payload.get("repost") else session.record.message_id
+        record = session.record
+        # A game played in a thread shows its challenge or lobby on its card, in the channel.
+        on_card = record.in_thread and (session.state is None or record.status in ("challenge", "lobby"))
+        shown = record.card_id if on_card else record.message_id
+        edit = None if payload.get("repost") else shown
+        channel = record.channel_id if on_card else None
         status = session.status
         if status == "challenge":
-            return Outgoing(self.challenge_content(session), view=self._challenge_view(session), edit=edit)
+            content, view = self.challenge_content(session), self._challenge_view(session)
+            return Outgoing(content, view=view, edit=edit, channel_id=channel)
         if status == "lobby":
             content, view = adapter.lobby_message(session)
-            return Outgoing(content, view=view, edit=edit)
+            return Outgoing(content, view=view, edit=edit, channel_id=channel)
         if session.state is None:  # a challenge or lobby that closed: its last word, no controls
             if edit is None:
                 return None  # it was never shown: nothing to say
-            return Outgoing(session.meta.ended_note or "This session is closed.", edit=edit)
+            return Outgoing(session.meta.ended_note or "This session is closed.", edit=edit, channel_id=channel)
         return await self.game_picture(session, edit)
 
     async def game_picture(self, session: GameSession, edit: int | None = None) -> Outgoing:
         """A running or finished game's message: its picture, text and controls."""
-        picture = await self.pictures.draw(self.games[session.record.game].public_picture(session))
+        picture = await self.pictures.draw(self.public_drawing(session))
         return Outgoing(self.content(session), [picture], view_of(self.components(session)), edit=edit)
+
+    def public_drawing(self, session: GameSession) -> Drawing:
+        """The game's public picture; once the game is over, drawn as a final position, headed by
+        how it ended where the engine's outcome does not say it (a stop, a clock forfeit)."""
+        drawn = self.games[session.record.game].public_picture(session)
+        if session.status in LIVE_STATUSES:
+            return drawn
+        ending = self.final_header(session)
+        return drawn.with_keywords(ending=ending) if ending else drawn
+
+    def final_header(self, session: GameSession) -> str | None:
+        """The final picture's header when the engine's outcome does not tell how the game ended:
+        who resigned or ran out of time, who stopped it."""
+        if session.status == "finished" and session.state is not None:
+            outcome = self.games[session.record.game].engine.outcome(session.state)
+            conceded = conceding(session)
+            if outcome is None or not outcome.winners or conceded is None:
+                return None
+            kind, seat = conceded
+            winners = list(dict.fromkeys(session.names[winner] for winner in outcome.winners))
+            return final_header(CONCEDED_ENDINGS[kind], session.names[seat], winners)
+        return session.meta.final_header or "Stopped"
 
     @staticmethod
     async def _remember_message(change: Change, _: dict[str, Any], message: discord.Message) -> None:
-        change.record.message_id = message.id
+        record = change.record
+        if record.in_thread and message.channel.id == record.channel_id:
+            record.card_id = message.id  # the challenge or lobby: the game's card
+        else:
+            record.message_id = message.id
 
     @staticmethod
     async def _build_text(_: GameSession, payload: dict[str, Any]) -> Outgoing:
@@ -86,9 +130,10 @@ class Table:
         return Outgoing(payload["content"], edit=payload["message_id"])
 
     # ------------------------------------------------------------------ content
-    def sides(self, session: GameSession) -> str:
-        """Who plays whom: "**Ada** vs **Bo**", or partners together: "**Ada** & **Cy** vs **Bo** & **Di**"."""
-        names = session.bold_names
+    def sides(self, session: GameSession, *, bold: bool = True) -> str:
+        """Who plays whom: "**Ada** vs **Bo**", or partners together: "**Ada** & **Cy** vs **Bo** & **Di**"
+        (``bold=False``: the plain names, for a thread's name)."""
+        names = session.bold_names if bold else session.names
         teams = self.games[session.record.game].engine.teams(session.state) if session.state else None
         if not teams:
             return " vs ".join(names)
@@ -147,18 +192,28 @@ class Table:
             return "⏹ The game ended."
         if outcome.is_draw:
             return f"🤝 Draw ({outcome.reason})."
-        winners = " and ".join(session.mention(seat) for seat in outcome.winners)
+        winners = " and ".join(dict.fromkeys(session.mention(seat) for seat in outcome.winners))
+        conceded = conceding(session)
+        if conceded is not None and conceded[0] == "forfeit":  # a clock forfeit is not a resignation
+            return f"🏆 {winners} won: {session.bold_names[conceded[1]]} ran out of time."
         return f"🏆 {winners} won ({outcome.reason})."
+
+    def finished_items(self, session: GameSession) -> list[discord.ui.Item]:
+        """A finished game's only controls: Rematch (unless only the computer played) and Replay."""
+        humans = [p for p in session.players if p != self.bot.user.id]
+        rematch = SessionButton(session.id, "rematch", label="Rematch", style=discord.ButtonStyle.primary)
+        items: list[discord.ui.Item] = [rematch] if humans else []
+        if session.record.game in REPLAYABLE:
+            items.append(SessionButton(session.id, REPLAY, label="Replay", emoji="🎞️"))
+        return items
+
+    def finished_view(self, session: GameSession) -> discord.ui.View | None:
+        return view_of(self.finished_items(session))
 
     def components(self, session: GameSession) -> list[discord.ui.Item]:
         adapter = self.games[session.record.game]
         if session.status == "finished":
-            humans = [p for p in session.players if p != self.bot.user.id]
-            rematch = SessionButton(session.id, "rematch", label="Rematch", style=discord.ButtonStyle.primary)
-            items = [rematch] if humans else []
-            if session.record.game in REPLAYABLE:
-                items.append(SessionButton(session.id, REPLAY, label="Replay", emoji="🎞️"))
-            return items
+            return self.finished_items(session)
         if session.status != "active":
             return []
         items = list(adapter.components(session))

@@ -1,11 +1,16 @@
-"""The optional per-server turn clock: a warning at half time, a forfeit at the end.
+"""The optional turn clock: a warning at half time (and an hour before the end of a clock
+over two hours), a forfeit at the end.
 
+Each game keeps its own clock (``SessionMeta.clock_seconds``), chosen at its challenge or taken
+from the server's setting then, so that changing the setting never alters a running game.
+Clocks run from minutes to days (``30m``, ``4h``, ``2d``): correspondence play in threads.
 It is armed inside the change that gives someone the turn (same transaction), and its
 timers carry the action number they were armed for, so a move in time makes them moot.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
@@ -13,12 +18,52 @@ from typing import Any
 import discord
 
 from bot.adapter import GameAdapter
+from bot.replies import UserError, quote
 from bot.sessions import Change, Sessions
 from bot.store import Store, TimerRecord
 from bot.table import TEXT
 from bot.timers import Scheduler
 
 WARNING, FORFEIT = "turn_warning", "turn_forfeit"
+LAST_HOUR = 3600
+# A clock longer than this also warns an hour before it runs out.
+LAST_HOUR_WARNING_AFTER = 2 * 3600
+LONGEST_CLOCK = 7 * 24 * 3600  # a week
+UNITS = {"m": 60, "h": 3600, "d": 86400}
+DURATION = re.compile(r"(\d+)\s*([mhd])")
+OFF_WORDS = ("off", "0", "none", "no")
+
+
+def parse_clock(text: str) -> int:
+    """Seconds from a typed clock: ``30m``, ``4h``, ``2d``, ``1h30m``, plain minutes (``45``), or
+    ``off`` (0). A UserError explains anything else."""
+    typed = text.strip().lower().replace(" ", "")
+    if typed in OFF_WORDS:
+        return 0
+    if typed.isdigit():
+        seconds = int(typed) * 60
+    else:
+        parts = DURATION.findall(typed)
+        if not parts or "".join(number + unit for number, unit in parts) != typed:
+            raise UserError(
+                f"{quote(text)} is not a clock: write minutes, hours or days, e.g. `30m`, `4h`, `2d`, or `off`."
+            )
+        seconds = sum(int(number) * UNITS[unit] for number, unit in parts)
+    if not 60 <= seconds <= LONGEST_CLOCK:
+        raise UserError("A turn clock runs from 1 minute (`1m`) to 7 days (`7d`), or `off`.")
+    return seconds
+
+
+def clock_words(seconds: int) -> str:
+    """``2 days``, ``4 hours``, ``1 hour 30 minutes``, ``off``."""
+    if not seconds:
+        return "off"
+    words = []
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        count, seconds = divmod(seconds, size)
+        if count:
+            words.append(f"{count} {unit}{'' if count == 1 else 's'}")
+    return " ".join(words)
 
 
 class TurnClock:
@@ -54,13 +99,17 @@ class TurnClock:
         if change.meta.turn_deadline is not None:  # a clock is running (without one, nothing to cancel)
             change.cancel_timers([WARNING, FORFEIT])
             change.meta.turn_deadline = None
-        seconds = await self.seconds(change.record.guild_id)
+        if change.meta.clock_seconds is None:  # chosen once per game, when it starts
+            change.meta.clock_seconds = await self.seconds(change.record.guild_id)
+        seconds = change.meta.clock_seconds
         to_act = self.games[change.record.game].engine.to_act(change.state)
         if not seconds or len(to_act) != 1 or change.record.players[to_act[0]] == self.bot.user.id:
             return
         payload = {"seq": change.record.actions, "seat": to_act[0]}
         deadline = change.now + timedelta(seconds=seconds)
         change.add_timer(WARNING, change.now + timedelta(seconds=seconds / 2), payload)
+        if seconds > LAST_HOUR_WARNING_AFTER:
+            change.add_timer(WARNING, deadline - timedelta(seconds=LAST_HOUR), {**payload, "last_hour": True})
         change.add_timer(FORFEIT, deadline, payload)
         change.meta.turn_deadline = int(deadline.timestamp())
 
@@ -76,12 +125,10 @@ class TurnClock:
         if not self._still_pending(change, timer) or self._optional(change, timer.payload["seat"]):
             return
         who = change.session.mention(timer.payload["seat"])
+        gone = "your turn time is almost up" if timer.payload.get("last_hour") else "half of your turn time is gone"
         change.post(
             TEXT,
-            {
-                "content": f"⏳ {who}, half of your turn time is gone; "
-                f"you forfeit <t:{change.meta.turn_deadline}:R> unless you move."
-            },
+            {"content": f"⏳ {who}, {gone}; you forfeit <t:{change.meta.turn_deadline}:R> unless you move."},
         )
 
     async def _forfeit(self, change: Change, timer: TimerRecord) -> None:
@@ -93,5 +140,5 @@ class TurnClock:
             change.apply(seat, default, by=change.record.players[seat])
             return
         forfeit = f"⌛ {change.session.mention(seat)} ran out of time and forfeits the game."
-        change.apply(seat, {"type": "resign"}, by=change.record.players[seat], event=forfeit)
+        change.apply(seat, {"type": "forfeit"}, by=change.record.players[seat], event=forfeit)
         change.post(TEXT, {"content": forfeit})

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import functools
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -43,6 +44,11 @@ class Drawing:
 
     draw: Callable[..., Any]
     args: tuple[Any, ...] = ()
+    keywords: tuple[tuple[str, Any], ...] = ()
+
+    def with_keywords(self, **keywords: Any) -> Drawing:
+        """The same drawing with more keyword arguments (a finished game's ``ending``)."""
+        return Drawing(self.draw, self.args, (*self.keywords, *keywords.items()))
 
 
 def drawing(draw: Callable[..., Any], *args: Any) -> Drawing:
@@ -112,6 +118,8 @@ class WorkerPool:
             self.pending -= 1
 
     async def draw(self, picture: Drawing) -> Any:
+        if picture.keywords:
+            return await self.run(functools.partial(picture.draw, **dict(picture.keywords)), *picture.args)
         return await self.run(picture.draw, *picture.args)
 
     def _started(self) -> ProcessPoolExecutor:

@@ -444,29 +444,45 @@ class OctagionAdapter(GameAdapter):
         change.show()
 
     async def open_lobby(
-        self, interaction: discord.Interaction, options: dict[str, Any], team_count: int | None
+        self,
+        interaction: discord.Interaction,
+        options: dict[str, Any],
+        team_count: int | None,
+        where: int | None = None,
     ) -> None:
+        """A lobby in this channel (its card, when the game is to be played in a thread of its
+        own), or in ``where`` (a rematch, in its game's thread)."""
         _playable(1, options, "Those options do not work")  # now, not when the host presses Start
         user, teams = interaction.user, {str(interaction.user.id): 0} if team_count else {}
         meta = SessionMeta(names=[user.display_name], options=options, team_count=team_count, player_teams=teams)
+        in_thread, reason = (False, None) if where else await self.ctx.threads.placement(interaction)
+        told = await self.ctx.threads.tell_once(interaction, reason)
         async with self.ctx.sessions.open(
             game=GAME,
             guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
+            channel_id=where or interaction.channel_id,
             host_id=user.id,
             players=[user.id],
             status="lobby",
             meta=meta,
             busy_text=self.ctx.busy_text,
+            in_thread=in_thread,
         ) as change:
             self._keep_lobby_open(change)
         await self.ctx.first_message_or_close(interaction, change)
-        await self.ctx.reply_private(interaction, "The lobby is open below; press **Start** when everyone has joined.")
+        if told:
+            await self.ctx.reply_private(interaction, told)
+        shown = "in the game's thread" if where else "below"
+        after = "; the game gets a thread of its own" if in_thread else ""
+        await self.ctx.reply_private(
+            interaction, f"The lobby is open {shown}; press **Start** when everyone has joined{after}."
+        )
 
     async def rematch(self, interaction: discord.Interaction, session: GameSession) -> None:
-        """A rematch is a new lobby with the same options (players choose their teams again)."""
+        """A rematch is a new lobby with the same options (players choose their teams again), in
+        the game's thread when it had one."""
         options = {key: value for key, value in session.options.items() if key not in SEATING_OPTIONS}
-        await self.open_lobby(interaction, options, session.meta.team_count)
+        await self.open_lobby(interaction, options, session.meta.team_count, where=session.record.thread_id)
 
     async def _button(self, interaction: discord.Interaction, session_id: int, arg: str) -> None:
         """The game's one button: Join, Leave, Start (a lobby) or Got it! (the round it names)."""

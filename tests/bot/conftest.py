@@ -17,7 +17,9 @@ use_settle_limit()
 
 @pytest.fixture
 def settings(tmp_path) -> Settings:
-    return Settings(token=None, database_path=str(tmp_path / "test.db"))
+    # The game suites play in #games itself, one game at a time (GAME_THREADS=off);
+    # tests/bot/test_threads.py plays each game in a thread of its own, the default.
+    return Settings(token=None, database_path=str(tmp_path / "test.db"), game_threads=False)
 
 
 @pytest.fixture

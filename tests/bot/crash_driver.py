@@ -60,6 +60,7 @@ from bot.app import create_bot
 from bot.games.octagion import NEXT_ROUND, ROUND_END, ROUND_POST, OctagionAdapter
 from bot.settings import Settings
 from bot.world import World, build_world
+from tests.bot.settle import use_settle_limit
 
 POINTS = ("after_timer_fired", "between_rounds", "game_end", "round_posted")
 ROUNDS = 2
@@ -166,7 +167,7 @@ def arm(world: World, point: str) -> None:
 
 
 async def play(db_path: str, point: str) -> int:
-    bot = create_bot(Settings(token=None, database_path=db_path), [OctagionAdapter])
+    bot = create_bot(Settings(token=None, database_path=db_path, game_threads=False), [OctagionAdapter])
     try:
         async with simcord.run(bot, check_errors=False) as env:
             world = build_world(env)
@@ -239,7 +240,7 @@ def align_snowflakes(env: Any, guild_id: int) -> None:
 
 async def resume(db_path: str, point: str) -> int:
     before = stored(db_path)
-    settings = Settings(token=None, database_path=db_path)
+    settings = Settings(token=None, database_path=db_path, game_threads=False)
     # A stand-in client holds the simulated Discord while its world is built and while the bot
     # is "down"; nothing of it touches the database.
     async with simcord.run(discord.Client(intents=discord.Intents.default()), check_errors=False) as env:
@@ -292,6 +293,7 @@ async def resume(db_path: str, point: str) -> int:
 
 
 def main(argv: list[str]) -> int:
+    use_settle_limit()  # a settle waits as long as in the test process
     if len(argv) != 3 or argv[1] not in ("play", "resume") or argv[2] not in POINTS:
         print(f"usage: python -m tests.bot.crash_driver <db_path> play|resume {'|'.join(POINTS)}", file=sys.stderr)
         return 2

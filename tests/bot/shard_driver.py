@@ -54,6 +54,7 @@ from bot.settings import Settings
 from bot.store import ShardScope
 from bot.world import private_texts
 from engines.octagion import solution
+from tests.bot.settle import use_settle_limit
 
 GAMES = [OctagionAdapter, OctaAdapter]
 GUILDS = 2  # servers per process
@@ -181,6 +182,7 @@ class Driver:
             shard_ids=shard_ids,
             render_workers=1,
             thinking_workers=1,
+            game_threads=False,  # its games play in its channels, one each
         )
         self.scope = self.settings.shards
         self.record = Record()
@@ -303,6 +305,7 @@ async def resume(driver: Driver, paused_at: datetime) -> int:
 
 
 def main(argv: list[str]) -> int:
+    use_settle_limit()  # a settle waits as long as in the test process
     if len(argv) < 4 or argv[3] not in ("play", "resume") or (argv[3] == "resume") != (len(argv) == 5):
         usage = "<postgres_url> <shard_count> <shard_ids> play | resume <paused_at>"
         print(f"usage: python -m tests.bot.shard_driver {usage}", file=sys.stderr)

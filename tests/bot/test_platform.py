@@ -251,12 +251,12 @@ async def test_game_against_the_computer(world):
 async def set_turn_clock(world, minutes):
     admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     admin = world.guild.add_member(world.env.create_user("admin"), roles=[admins])
-    return await admin.slash(world.channel, "settings turn_clock", minutes=minutes)
+    return await admin.slash(world.channel, "settings turn_clock", clock=f"{minutes}m")
 
 
 async def test_turn_clock_is_for_admins(world):
     with pytest.raises(Exception, match="default-member-permissions"):
-        await world.ada.slash(world.channel, "settings turn_clock", minutes=2)
+        await world.ada.slash(world.channel, "settings turn_clock", clock="2m")
 
 
 async def test_turn_clock_warns_then_forfeits(world, settings):
@@ -351,10 +351,10 @@ async def test_an_upgrade_that_changed_the_controls_redraws_live_game_messages_o
 async def test_every_challenge_is_generated_with_the_same_options(world, games):
     """One option name for the computer's strength everywhere, and each game's own extras."""
     expected = {
-        "octego": ["opponent", "first", "level"],
-        "octa": ["opponent", "level"],
-        "octagone": ["opponent", "partner", "opponent2", "rules", "open_hands", "level"],
-        "octiles": ["opponent", "scramble", "level"],
+        "octego": ["opponent", "first", "level", "clock"],
+        "octa": ["opponent", "level", "clock"],
+        "octagone": ["opponent", "partner", "opponent2", "rules", "open_hands", "level", "clock"],
+        "octiles": ["opponent", "scramble", "level", "clock"],
     }
     for game, options in expected.items():
         challenge = world.bot.tree.get_command(game).get_command("challenge")

@@ -197,10 +197,13 @@ async def test_ada_owns_the_server_so_settings_can_be_tried(tmp_path):
     answers = []
 
     async def settings(world, _):
-        answers.extend(private_texts(await world.ada.slash(world.channel, "settings turn_clock", minutes=5)))
+        answers.extend(private_texts(await world.ada.slash(world.channel, "settings turn_clock", clock="5m")))
 
     await run(tmp_path / "pg.db", settings)
-    assert answers == ["Turn clock set to 5 minute(s) per turn for new turns."]
+    assert answers == [
+        "Turn clock set to 5 minutes per turn for games that start from now on"
+        " (a challenge's `clock:` option still chooses its own)."
+    ]
 
 
 # ------------------------------------------------------------ the page

@@ -238,7 +238,7 @@ async def test_settings_checks_its_own_permission(world):
     [settings_command] = [c for c in commands if c.name == "settings"]
     world.guild.set_command_permissions(settings_command.id, {world.bo: True})
     # ... the command still checks Manage Server itself.
-    result = await world.bo.slash(world.channel, "settings turn_clock", minutes=5)
+    result = await world.bo.slash(world.channel, "settings turn_clock", clock="5m")
     assert private_texts(result) == ["You do not have permission to use this command."]
     assert await world.platform.turn_clock.seconds(world.guild.id) == 0
 

@@ -276,7 +276,13 @@ def check_ids(shard0: dict[str, Any], shard1: list[dict[str, Any]]) -> None:
 
 def shard_settings(url: str, shards: tuple[int, ...]) -> Settings:
     return Settings(
-        token=None, database_url=url, shard_count=SHARD_COUNT, shard_ids=shards, render_workers=1, thinking_workers=1
+        token=None,
+        database_url=url,
+        shard_count=SHARD_COUNT,
+        shard_ids=shards,
+        render_workers=1,
+        thinking_workers=1,
+        game_threads=False,
     )
 
 

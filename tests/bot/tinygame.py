@@ -84,9 +84,13 @@ ADD_MENU = ActionMenu(
 )
 
 
-def render_tiny(state: TinyState):
+def render_tiny(state: TinyState, *, ending: str | None = None):
+    """The counter; a game that ended says how (``ending``) instead of looking live."""
     image, draw = canvas(200, 100)
     centred_text(draw, (100, 50), str(state.total), 40)
+    if ending:
+        centred_text(draw, (100, 88), ending, 12)
+        return to_picture(image, f"The counter is at {state.total}. Game over: {ending}.")
     return to_picture(image, f"The counter is at {state.total}.")
 
 

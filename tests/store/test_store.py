@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from bot.database import UniqueViolation
-from bot.store import LAST_FINISHED_SQL, LIVE_SQL, MIGRATIONS, ChannelBusy, ResultRow, Store
+from bot.store import LAST_FINISHED_SQL, MIGRATIONS, PLAYED_IN_SQL, ChannelBusy, ResultRow, Store
 from tests.store.sessions import NOW, new_session
 
 
@@ -139,9 +139,11 @@ async def test_the_live_session_lookup_uses_the_partial_index(store):
     for channel in range(1, 300):  # enough rows that PostgreSQL's planner prefers the index
         await new_session(store, channel=channel, status="active" if channel == 1 else "finished")
     explain = "EXPLAIN QUERY PLAN" if store.dialect == "sqlite" else "EXPLAIN"
-    rows = await store.database.rows(f"{explain} SELECT * FROM sessions WHERE channel_id = ? AND {LIVE_SQL}", (1,))
+    # A game of a thread by the thread index, the one game of a channel without threads by the unique one.
+    rows = await store.database.rows(f"{explain} SELECT * FROM sessions WHERE {PLAYED_IN_SQL}", (1, 1))
     plan = " ".join(str(row[-1]) for row in rows)
     assert "one_live_session_per_channel" in plan
+    assert "sessions_by_thread" in plan
 
 
 async def test_a_channel_s_last_finished_game_is_read_by_its_index(store):
