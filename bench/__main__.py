@@ -1,5 +1,7 @@
 """``python -m bench [name ...]``: run every ``bench/bench_*.py`` module (or those named) and print one table.
 ``python -m bench load ...`` runs the load benchmark instead (:mod:`bench.load`).
+``python -m bench pictures [name ...]`` runs only the picture rows (each module's ``pictures()``):
+render time and PNG size of every picture against the blank PNG of its size.
 
 Ratios compare a row with a baseline row measured in the same run, since absolute times vary
 between machines and runs.
@@ -51,10 +53,14 @@ def main(argv: list[str]) -> int:
         from bench import load
 
         return load.main(argv[1:])
+    only_pictures = argv[:1] == ["pictures"]
     rows: list[Row] = []
-    for name in discover(argv):
+    for name in discover(argv[1:] if only_pictures else argv):
+        module = importlib.import_module(f"bench.{name}")
+        if only_pictures and not hasattr(module, "pictures"):
+            continue
         print(f"running {name} ...", file=sys.stderr, flush=True)
-        rows.extend(importlib.import_module(f"bench.{name}").run())
+        rows.extend(module.pictures() if only_pictures else module.run())
     print(table(rows))
     return 0
 

@@ -15,12 +15,19 @@ def _mid_game(moves: int = 120, seed: int = 4):
     return play_out(ENGINE, choose_action, ENGINE.new_game(2, {}, seed), moves, seed=1)
 
 
+def pictures() -> list[Row]:
+    state = _mid_game()
+    return [
+        *picture_rows("octa table", lambda: render_table(state, NAMES), repeat=20),
+        *picture_rows("octa hand", lambda: render_hand(state, NAMES, state.current), repeat=20),
+    ]
+
+
 def run() -> list[Row]:
     state = _mid_game()
     seat = state.current
     rows = [
-        *picture_rows("octa table", lambda: render_table(state, NAMES), repeat=20),
-        *picture_rows("octa hand", lambda: render_hand(state, NAMES, seat), repeat=20),
+        *pictures(),
         measure("octa legal_actions", lambda: ENGINE.legal_actions(state, seat), repeat=50),
     ]
     positions = [p for p in (_mid_game(moves, seed=7) for moves in (10, 40, 90)) if ENGINE.outcome(p) is None]

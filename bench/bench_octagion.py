@@ -51,7 +51,7 @@ def _check_word_list() -> int:
     return sum(solution_count(word) > 0 for word in word_list())
 
 
-def run() -> list[Row]:
+def pictures() -> list[Row]:
     playing = _midround()
     ended = ENGINE.apply(playing, 1, {"type": "end_round", "reason": "timer"})
     finished = finished_game()
@@ -61,6 +61,12 @@ def run() -> list[Row]:
     rows += picture_rows("octagion variant", lambda: render_variant(playing, NAMES, 0))
     rows += picture_rows("octagion round result", lambda: render_round_result(ended, NAMES))
     rows += picture_rows("octagion score sheet", lambda: render_scoresheet(finished, NAMES))
+    return rows
+
+
+def run() -> list[Row]:
+    playing = _midround()
+    rows = pictures()
     rows.append(
         measure(
             "octagion load the word list with its solution counts (cold)",

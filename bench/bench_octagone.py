@@ -45,14 +45,20 @@ def _midgame(players: int, moves: int, seed: int = 7, **options):
     return play_out(ENGINE, choose_action, ENGINE.new_game(players, options, seed), moves, seed=seed)
 
 
-def run() -> list[Row]:
+def pictures() -> list[Row]:
     two = _midgame(2, 16)
     four = _midgame(4, 16, open_hands=True)
-    rows = [
+    return [
         *picture_rows("octagone board (2p, mid-game)", lambda: render_board(two, NAMES[:2]), repeat=15),
         *picture_rows("octagone board (4p, open hands)", lambda: render_board(four, NAMES), repeat=15),
         *picture_rows("octagone private hand", lambda: render_hand(two, NAMES[:2], two.to_move), repeat=15),
     ]
+
+
+def run() -> list[Row]:
+    two = _midgame(2, 16)
+    four = _midgame(4, 16, open_hands=True)
+    rows = pictures()
     for level in ("easy", "medium", "hard"):
         rows.append(
             measure(

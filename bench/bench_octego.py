@@ -82,6 +82,11 @@ def _simcord_move() -> list[Row]:
     )
 
 
+def pictures() -> list[Row]:
+    middle = _midgame()
+    return picture_rows("octego board (midgame)", lambda: render_board(middle, NAMES), repeat=15)
+
+
 def run() -> list[Row]:
     opening = ENGINE.new_game(2, {}, 7)
     middle = _midgame()
@@ -105,6 +110,6 @@ def run() -> list[Row]:
                 note="opening and midgame in turn (the tests' budget; target < 300 ms)",
             )
         )
-    rows.extend(picture_rows("octego board (midgame)", lambda: render_board(middle, NAMES), repeat=15))
+    rows.extend(pictures())
     rows.extend(_simcord_move())
     return rows

@@ -53,6 +53,15 @@ def _simcord_move() -> list[Row]:
     )
 
 
+def pictures() -> list[Row]:
+    """The board at the set-up, at the midgame of the other rows, and late in the game."""
+    set_up, middle, late = ENGINE.new_game(2, {"scramble": True}, 7), _midgame(), _midgame(actions=60)
+    rows = picture_rows("octiles board (set-up)", lambda: render_board(set_up, NAMES), repeat=10)
+    rows += picture_rows("octiles board (midgame)", lambda: render_board(middle, NAMES), repeat=10)
+    rows += picture_rows("octiles board (late)", lambda: render_board(late, NAMES), repeat=10)
+    return rows
+
+
 def run() -> list[Row]:
     state = _midgame()
     seat = ENGINE.to_act(state)[0]
@@ -85,6 +94,6 @@ def run() -> list[Row]:
                 target=1.0,
             )
         )
-    rows.extend(picture_rows("octiles board (midgame)", lambda: render_board(state, NAMES), repeat=10))
+    rows.extend(pictures())
     rows.extend(_simcord_move())
     return rows
