@@ -7,12 +7,15 @@ game's notation (:meth:`engines.base.Game.notation`)::
     [Date "2026-11-25"]
     [Seat1 "Ada"]
     [Seat2 "Bo"]
-    [Options "{}"]
     [Seed "123"]
     [Result "1-0"]
 
     1. [1] Ada: c1-d2
     2. [2] Bo: f8-e7-d6
+
+The Options tag holds, as a JSON object, only the options that change the game from its defaults
+(none, no tag), plus what the engine names to replay it as dealt (Octagion's edition of its Word
+Cards), so a record stays short and still replays when a default changes.
 
 Tag values are JSON strings (quotes and backslashes escaped, nothing that breaks a line). An
 action line puts the seat first, in brackets, so any name reads back: the name that follows must
@@ -30,7 +33,7 @@ from typing import Any
 
 from engines.base import Game, GameState, IllegalAction
 
-__all__ = ["GameRecord", "read_record", "replay_record", "result_of", "write_record"]
+__all__ = ["GameRecord", "changed_options", "read_record", "replay_record", "result_of", "write_record"]
 
 RUNNING = "*"
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -63,7 +66,8 @@ def write_record(engine: Game, record: GameRecord) -> str:
     tags = [("Game", engine.title)]
     tags += [("Date", record.date)] if record.date else []
     tags += [(f"Seat{seat + 1}", name) for seat, name in enumerate(record.names)]
-    tags += [("Options", json.dumps(record.options, sort_keys=True, ensure_ascii=False))]
+    options = changed_options(engine, len(record.names), record.options, record.seed)
+    tags += [("Options", json.dumps(options, sort_keys=True, ensure_ascii=False))] if options else []
     tags += [("Seed", str(record.seed)), ("Result", record.result or RUNNING)]
     for name, value in record.extra.items():
         _check_extra_tag(name)
@@ -75,6 +79,23 @@ def write_record(engine: Game, record: GameRecord) -> str:
         lines.append(f"{ply}. [{seat + 1}] {_line_name(record.names[seat])}: {engine.notation(state, seat, action)}")
         state = engine.apply(state, seat, action)
     return "\n".join(lines) + "\n"
+
+
+def changed_options(engine: Game, players: int, options: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    """``options`` without those that leave the game as its defaults start it: a key goes when the
+    game started without it (and without the keys gone before it) is the same state, so the
+    options kept start exactly the game ``options`` start. Keys the engine's ``replay_options``
+    adds to replay a game as dealt (an edition of its cards) stay: a later default may differ."""
+    state = engine.new_game(players, options, seed)
+    start, pinned = engine.dump(state), engine.replay_options(state, {})
+    kept = dict(options)
+    for name in sorted(options):
+        if name in pinned:
+            continue
+        without = {key: value for key, value in kept.items() if key != name}
+        if engine.dump(engine.new_game(players, without, seed)) == start:
+            kept = without
+    return kept
 
 
 def _check_extra_tag(name: str) -> None:

@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engines.base import Game, GameState, IllegalAction, Outcome
-from engines.record import GameRecord, read_record, replay_record, result_of, write_record
+from engines.record import GameRecord, changed_options, read_record, replay_record, result_of, write_record
 from tests.engines.test_contract import play
 from tests.games import GAMES, IDS
 
@@ -264,7 +264,7 @@ def _octego_record(names=NAMES[:2], moves: int = 12) -> tuple[Game, GameRecord, 
 @given(names=st.lists(st.text(max_size=12), min_size=2, max_size=2))
 def test_any_names_round_trip(names):
     engine, record, text = _octego_record(names, moves=3)
-    assert len(text.splitlines()) == 8 + 1 + 3  # tags, a blank line, actions: no name breaks a line
+    assert len(text.splitlines()) == 7 + 1 + 3  # tags, a blank line, actions: no name breaks a line
     assert read_record(engine, text) == record
 
 
@@ -284,7 +284,6 @@ def test_the_header_follows_the_format():
         '[Game "Octego"]',
         '[Seat1 "Ada"]',
         '[Seat2 "Bo \\"the\\" Bold"]',
-        '[Options "{}"]',
         '[Seed "7"]',
         '[Result "*"]',
         '[GameId "42"]',
@@ -293,6 +292,44 @@ def test_the_header_follows_the_format():
     first_seat, first_action = record.actions[0]
     assert moves.splitlines()[0] == f"1. [{first_seat + 1}] {NAMES[first_seat]}: {first_action['path']}"
     assert read_record(engine, text).result == ""  # "*": not known
+
+
+# Each game's defaults spelt out: a record of such a game names none of them.
+DEFAULT_OPTIONS = [
+    ("octego", 2, {"to_move": 0}),
+    ("octa", 2, {}),
+    ("octagone", 2, {"level": "advanced", "open_hands": False}),
+    ("octagone", 4, {"open_hands": False, "extra_joker_seats": [0, 1]}),
+    ("octiles", 2, {"scramble": False, "layout": {}}),
+    ("octagion", 2, {"rounds": 2, "seconds": 120, "party": False, "gamma_levels": "standard", "variation": "none"}),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"), DEFAULT_OPTIONS, ids=[f"{g}-{p}" for g, p, _ in DEFAULT_OPTIONS]
+)
+def test_a_record_names_only_the_options_that_differ_from_the_defaults(game, players, options):
+    engine = engine_of(game)
+    options = engine.replay_options(engine.new_game(players, options, 7), options)  # as the bot passes them
+    log, final = computer_game(game, players, options, seed=7)
+    text = write_record(engine, record_of(game, players, options, 7, log, final))
+    header = text.split("\n\n")[0].splitlines()
+    written = [line for line in header if line.startswith("[Options ")]
+    if game == "octagion":  # 2 rounds, not 8; and the edition of the Word Cards the game dealt
+        edition = engine.replay_options(final, {})["word_cards"]
+        assert written == [f'[Options "{{\\"rounds\\": 2, \\"word_cards\\": {edition}}}"]']
+    else:
+        assert written == []
+    read = read_record(engine, text)
+    assert engine.dump(replay_record(engine, read)) == engine.dump(final)
+
+
+def test_an_option_is_kept_when_only_it_and_its_alias_together_are_the_default():
+    engine = engine_of("octagion")
+    options = {"variation": "beta", "variations": ["beta"], "rounds": 8, "word_cards": 1}
+    kept = changed_options(engine, 3, options, 7)
+    assert kept == {"variations": ["beta"], "word_cards": 1}
+    assert engine.dump(engine.new_game(3, kept, 7)) == engine.dump(engine.new_game(3, options, 7))
 
 
 def test_a_corrupted_line_is_named():
