@@ -351,7 +351,7 @@ def _draw_cell(
 
 
 def _picture(image, description: str, filename: str) -> Picture:
-    return Picture(theme.to_picture(image, description).png, description, filename)
+    return Picture(theme.to_picture(image, description, game="octagion").png, description, filename)
 
 
 # ---------------------------------------------------------------- round picture

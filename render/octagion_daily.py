@@ -181,7 +181,7 @@ def render_daily_puzzle(number: int, day: date, word: str, cells: Sequence[str |
     _deck(draw, y, word)
     answer = f" Your answer so far: {variant_text(cells)}." if cells else ""
     description = f"{title(number, day)}: spell {word}.{answer} The deck's cards with the word's letters are bright."
-    return Picture(theme.to_picture(image, description).png, description, "octagion-daily.png")
+    return Picture(theme.to_picture(image, description, game="octagion").png, description, "octagion-daily.png")
 
 
 # ---------------------------------------------------------------- a member's answer (private)
@@ -224,7 +224,7 @@ def render_daily_answer(
         + (f" ({'; '.join(slips)})" if slips else ", perfect")
         + f", in {time_text(seconds)}. One solution: {variant_text(solution)}."
     )
-    return Picture(theme.to_picture(image, description).png, description, "octagion-daily-answer.png")
+    return Picture(theme.to_picture(image, description, game="octagion").png, description, "octagion-daily-answer.png")
 
 
 # ---------------------------------------------------------------- a day's board
@@ -272,7 +272,9 @@ def render_daily_board(
         for k in shown
     )
     description = f"{title(number, day)} board for {word}: {ranks}. One solution: {variant_text(solution)}."
-    return Picture(theme.to_picture(image, description).png, description, f"octagion-daily-{number}.png")
+    return Picture(
+        theme.to_picture(image, description, game="octagion").png, description, f"octagion-daily-{number}.png"
+    )
 
 
 def _board_row(

@@ -112,12 +112,39 @@ def canvas(
     return image, ImageDraw.Draw(image)
 
 
-def to_picture(image: Image.Image, description: str, filename: str = "board.png") -> Picture:
-    """The PNG Discord shows: 256 colours (flat game art loses nothing the eye sees) with fast
-    compression, about half the encoding time and size of a full-colour PNG."""
-    buffer = io.BytesIO()
+@lru_cache(maxsize=8)
+def game_palette(game: str) -> Image.Image | None:
+    """The fixed 256-colour palette of ``game``'s pictures (``render/palettes.py``, made by
+    ``python -m bench.palettes`` from the game's pictures: their flat colours exactly, and the
+    antialiased edges between them), as a palette image for ``Image.quantize``."""
+    from render.palettes import PALETTES
+
+    colours = PALETTES.get(game)
+    if colours is None:
+        return None
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(bytes.fromhex(colours))
+    return palette
+
+
+def quantized(image: Image.Image, game: str | None = None) -> Image.Image:
+    """``image`` in 256 colours: mapped onto ``game``'s fixed palette (about a fifth of the time of
+    a palette search per picture, antialiased text kept), or searched for one without a game."""
     rgb = image if image.mode == "RGB" else image.convert("RGB")  # convert() copies even an RGB image
-    palette = rgb.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette = game_palette(game) if game else None
+    if palette is None:
+        return rgb.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def to_picture(
+    image: Image.Image, description: str, filename: str = "board.png", *, game: str | None = None
+) -> Picture:
+    """The PNG Discord shows: 256 colours (flat game art loses nothing the eye sees), ``game``'s
+    fixed palette, with zlib's fastest level: about half the encoding time and size of a
+    full-colour PNG. (fpng writes full colour only: about half the time, but 3.5x the bytes.)"""
+    buffer = io.BytesIO()
+    palette = quantized(image, game)
     if _captured_images is not None:
         _captured_images.append(palette)
         return Picture(b"", description, filename)
