@@ -1,29 +1,39 @@
 """Animated replays: a finished game rebuilt from its seed and actions, drawn as the bot draws its
-game message after every action, with a caption line from the game's narrator.
+game message after every move, with a caption from the game's narrator.
 
-Frames: one per action (Octagion: one per round, the round's result), then the final frame,
-which is exactly the finished game's public picture (no caption) and stays longest. Only
-public pictures are drawn, and only of a finished game, so no hidden card or shield shows.
+Frames: one per move (Octagion: one per round, the round's result), then the final frame, the
+finished game's public picture, which stays longest. A resignation or a loss on time is an event,
+not a move: it makes no frame of its own and the final frame's caption tells it, so the frames,
+the board's count and the alt text's count agree. Only public pictures are drawn, and only of a
+finished game, so no hidden card or shield shows.
+
+Each frame is the picture with its caption in a strip below it, on one canvas the size of the
+final picture plus the strip: the caption never covers the picture, and the final frame holds
+the final picture pixel for pixel. Captions wrap (up to :data:`MAX_CAPTION_LINES` lines) at a size
+readable on a phone :data:`PHONE_WIDTH` px wide.
+
+Bounded memory: a first pass replays the game without drawing (captions, the final picture);
+the frames are then drawn one at a time as the encoder asks for them, so at most one frame and
+the final picture are held, however long the game. A file that would pass :data:`MAX_BYTES` is
+encoded again from a second drawing of fewer frames (intermediate move frames dropped, evenly
+spread; the first, the last and the final frame always stay).
 
 The file is a lossless animated WebP (see :data:`FORMAT` for the measurements behind the choice).
-A game whose file would pass :data:`MAX_BYTES` loses intermediate action frames, evenly spread;
-the first action frame, the last one and the final frame always stay.
-
 Pure: Pillow and the engines only, so the bot runs it in a worker process.
 """
 
 from __future__ import annotations
 
-import functools
 import importlib
 import io
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw
 
-from engines.base import GameState
+from engines.base import ALWAYS, GameState
 from render import octa, octagion, octagone, octego, octiles, theme
 from render.narration import outcome_phrase
 
@@ -39,33 +49,60 @@ MIN_FRAME_MS = 300
 PLAY_MS = 60_000  # a long game's frames are shortened so the replay plays in about a minute
 FINAL_MS = 4000
 SIZE_MARGIN = 0.9  # aim under the limit when thinning, since frame sizes vary
+# The caption strip: readable where Discord's phone layout shows a picture about 280 px wide
+# (beside the avatar gutter; issue #28), at the theme's least cap height.
+PHONE_WIDTH = 280
 CAPTION_BAND = theme.BLACK
-CAPTION_PAD = 0.25  # band padding around the text, in font sizes
+CAPTION_PAD = 0.35  # strip padding around the lines, in font sizes
+CAPTION_LEADING = 1.2  # line height, in font sizes
+MAX_CAPTION_LINES = 4  # a longer caption leaves out sentences from its middle (see _caption_lines)
 ELLIPSIS = "\u2026"
+# Actions that end a game without a move: events, not moves (engines.base: resign, forfeit).
+CONCESSIONS = frozenset(ALWAYS)
 # Characters narrators use that Pillow's bundled font cannot draw.
 PRINTABLE = str.maketrans({"\u2192": "-"})
 
-Draw = Callable[[Any, Sequence[str]], theme.Picture]
+Draw = Callable[..., theme.Picture]
 
 
 @dataclass(frozen=True)
 class Frame:
-    image: Image.Image
-    caption: str  # "" on the final frame
+    image: Image.Image  # the picture and its caption strip
+    caption: str
     duration_ms: int
 
 
 @dataclass(frozen=True)
-class ReplayKind:
-    """A game's choices: which picture a frame shows, and which actions make a frame."""
+class Shot:
+    """A frame before it is drawn: the picture after ``after`` actions (the final frame: None),
+    its caption's counter ("move 3 of 40") and the narrator's sentences."""
 
-    unit: str  # the caption's counter: "move 12: ..." or "round 2: ..."
+    after: int | None
+    head: str
+    sentences: tuple[str, ...]
+    duration_ms: int
+
+    @property
+    def caption(self) -> str:
+        return f"{self.head}: {' '.join(self.sentences)}".rstrip()
+
+
+T = TypeVar("T", Frame, Shot)
+
+
+@dataclass(frozen=True)
+class ReplayKind:
+    """A game's choices: which picture a frame shows, which actions make a frame, and how its
+    caption counts them."""
+
+    unit: str  # what the replay counts: "move" or "round"
     picture: Draw  # the picture after an action that makes a frame
-    final: Draw  # the finished game's public picture, as on its message
+    final: Draw  # the finished game's public picture, as on its message (takes ending=)
     narrate: Callable[[Any, Sequence[str]], str]
-    caption_at: str  # "top" or "bottom": the strip the caption hides least of
-    frame_on: str | None = None  # the event kind that makes a frame; None: every action
-    band_room: float = 0.0  # the least height of the band, as a share of the picture's (to hide a whole strip)
+    # The counter of a frame's caption; it agrees with the picture's own (Octego's board counts
+    # the move to play: "move 5" is the position after move 4).
+    counter: str = "move {n} of {total}"
+    frame_on: str | None = None  # the event kind that makes a frame; None: every move
 
 
 def _octagion_final(state: Any, names: Sequence[str], ending: str | None = None) -> theme.Picture:
@@ -86,69 +123,100 @@ def _octa_table(state: Any, names: Sequence[str], ending: str | None = None) -> 
     return octa.render_table(state, names, None, ending=ending)
 
 
-# Where the caption goes: over Octego's legend, over the space Octa's growing table leaves at the
-# bottom, over the title line of the others.
 KINDS: dict[str, ReplayKind] = {
-    "octego": ReplayKind("move", _octego_board, _octego_board, octego.narrate, "bottom", band_room=0.06),
-    "octa": ReplayKind("move", _octa_table, _octa_table, octa.narrate, "bottom"),
-    "octagone": ReplayKind("move", _octagone_board, _octagone_board, octagone.narrate, "top"),
-    "octiles": ReplayKind("move", octiles.render_board, octiles.render_board, octiles.narrate, "top"),
+    "octego": ReplayKind("move", _octego_board, _octego_board, octego.narrate, "after move {n} of {total}"),
+    "octa": ReplayKind("move", _octa_table, _octa_table, octa.narrate),
+    "octagone": ReplayKind("move", _octagone_board, _octagone_board, octagone.narrate),
+    "octiles": ReplayKind("move", octiles.render_board, octiles.render_board, octiles.narrate),
     "octagion": ReplayKind(
-        "round", octagion.render_round_result, _octagion_final, octagion.narrate, "top", frame_on="round_end"
+        "round",
+        octagion.render_round_result,
+        _octagion_final,
+        octagion.narrate,
+        "round {n} of {total}",
+        frame_on="round_end",
     ),
 }
 
 
-# ---------------------------------------------------------------- frames
+def counted(game: str, count: int) -> str:
+    """A replay's length as its alt text and final caption say it: "6 moves", "1 round"."""
+    unit = KINDS[game].unit
+    return f"{count} {unit}{'' if count == 1 else 's'}"
 
 
-def replay_frames(
-    game: str, players: int, options: dict, seed: int, actions: Sequence[tuple[int, dict]], names: Sequence[str]
-) -> list[Frame]:
-    """The frames of a finished game's replay: one per action (Octagion: per round) with its
-    caption, then the final public picture without one. All frames share one size."""
-    return _replayed(game, players, options, seed, actions, names)[0]
+def length(game: str, state: GameState, actions: Sequence[tuple[int, dict]]) -> str:
+    """The length of a finished game as its replay counts it ("6 moves", "2 rounds"), without
+    replaying it: for the bot's line above a replay. Moves leave out a resignation or a loss on
+    time; Octagion counts its scored rounds."""
+    if KINDS[game].frame_on is not None:
+        return counted(game, len(state.history))
+    return counted(game, sum(action.get("type") not in CONCESSIONS for _, action in actions))
 
 
-def _replayed(
+# ---------------------------------------------------------------- the plan: captions, no pictures
+
+
+@dataclass(frozen=True)
+class _Plan:
+    shots: list[Shot]  # the move frames, then the final frame
+    state: GameState  # the finished game
+    final: Image.Image  # the final public picture's pixels (RGB)
+    strip: int  # the caption strip's height in px
+    size: tuple[int, int]  # every frame's: the final picture above the strip
+
+
+def _plan(
     game: str,
     players: int,
     options: dict,
     seed: int,
     actions: Sequence[tuple[int, dict]],
     names: Sequence[str],
-    ending: str | None = None,
-) -> tuple[list[Frame], GameState]:
+    ending: str | None,
+) -> _Plan:
+    """The first pass: the game replayed without drawing a frame, for every caption, the final
+    picture and the canvas they share."""
     kind = KINDS[game]
     engine = importlib.import_module(f"engines.{game}").ENGINE
     state = engine.new_game(players, options, seed)
-    pictures: list[Image.Image] = []
-    captions: list[str] = []
-    for seat, action in actions:
+    moves: list[tuple[int, tuple[str, ...]]] = []
+    conceded: tuple[str, ...] = ()
+    for index, (seat, action) in enumerate(actions, 1):
         state = engine.apply(state, seat, action)
-        if kind.frame_on is None or any(event.kind == kind.frame_on for event in state.events):
-            captions.append(f"{kind.unit} {len(captions) + 1}: {_sentences(kind, state, names)}".rstrip())
-            pictures.append(_pixels(kind.picture, state, names))
+        words = _sentences(kind, state, names)
+        if action.get("type") in CONCESSIONS:  # an event, not a move: the final caption tells it
+            conceded = words
+        elif kind.frame_on is None or any(event.kind == kind.frame_on for event in state.events):
+            moves.append((index, words))
     if not state.over:
         raise ValueError("a replay is only drawn for a finished game")
-    final_picture = functools.partial(kind.final, ending=ending) if ending else kind.final
-    final = _pixels(final_picture, state, names).convert("RGB")
-    size = final.size  # the final frame is the final public picture itself, pixel for pixel
-    images = [_on_canvas(image, size) for image in pictures]
-    band = _band(size, kind.caption_at, kind.band_room)
-    each = _frame_ms(len(images))
-    frames = [Frame(_captioned(image, text, band), text, each) for image, text in zip(images, captions, strict=True)]
-    return [*frames, Frame(final, "", FINAL_MS)], state
+    total, each = len(moves), _frame_ms(len(moves))
+    shots = [
+        Shot(index, kind.counter.format(n=n, total=total), words, each) for n, (index, words) in enumerate(moves, 1)
+    ]
+    if conceded and actions[-1][1].get("type") not in CONCESSIONS:
+        conceded = ()  # a member left earlier and their team played on: the result tells the end
+    closing = conceded or (f"{outcome_phrase(state.outcome, names)}.",)
+    shots.append(Shot(None, counted(game, total), closing, FINAL_MS))
+    final = _pixels(kind.final, state, names, ending).convert("RGB")
+    size = caption_size(final.width)
+    lines = max(len(_caption_lines(shot, size, final.width)) for shot in shots)
+    strip = _strip_height(size, lines)
+    return _Plan(shots, state, final, strip, (final.width, final.height + strip))
 
 
-def _sentences(kind: ReplayKind, state: GameState, names: Sequence[str]) -> str:
-    return " ".join(filter(None, (kind.narrate(event, names) for event in state.events)))
+def _sentences(kind: ReplayKind, state: GameState, names: Sequence[str]) -> tuple[str, ...]:
+    return tuple(filter(None, (kind.narrate(event, names) for event in state.events)))
 
 
-def _pixels(draw: Draw, state: GameState, names: Sequence[str]) -> Image.Image:
+def _pixels(draw: Draw, state: GameState, names: Sequence[str], ending: str | None = None) -> Image.Image:
     """The picture's pixels as its PNG decodes them, without writing the PNG."""
     with theme.capturing_images() as images:
-        draw(state, names)
+        if ending:
+            draw(state, names, ending=ending)
+        else:
+            draw(state, names)
     return images[-1]
 
 
@@ -159,11 +227,51 @@ def _frame_ms(count: int) -> int:
     return max(MIN_FRAME_MS, min(FRAME_MS, share)) // 10 * 10
 
 
+# ---------------------------------------------------------------- frames, drawn one at a time
+
+
+def replay_frames(
+    game: str, players: int, options: dict, seed: int, actions: Sequence[tuple[int, dict]], names: Sequence[str]
+) -> list[Frame]:
+    """The frames of a finished game's replay, all of them at once (for tests and a short game;
+    :func:`replay_picture` never holds them): one per move (Octagion: per round) with its caption,
+    then the final public picture with the game's length and result. All frames share one size."""
+    plan = _plan(game, players, options, seed, actions, names, None)
+    return list(_frames(game, players, options, seed, actions, names, plan, plan.shots))
+
+
+def _frames(
+    game: str,
+    players: int,
+    options: dict,
+    seed: int,
+    actions: Sequence[tuple[int, dict]],
+    names: Sequence[str],
+    plan: _Plan,
+    shots: Sequence[Shot],
+) -> Iterator[Frame]:
+    """``shots`` drawn in order, each when asked for: the game is replayed again and a picture is
+    drawn only after an action that has a shot."""
+    kind = KINDS[game]
+    engine = importlib.import_module(f"engines.{game}").ENGINE
+    wanted = {shot.after: shot for shot in shots if shot.after is not None}
+    state = engine.new_game(players, options, seed)
+    for index, (seat, action) in enumerate(actions, 1):
+        state = engine.apply(state, seat, action)
+        if index in wanted:
+            shot = wanted[index]
+            picture = _on_canvas(_pixels(kind.picture, state, names), plan.final.size)
+            yield Frame(_captioned(picture, shot, plan), shot.caption, shot.duration_ms)
+    for shot in shots:
+        if shot.after is None:
+            yield Frame(_captioned(plan.final, shot, plan), shot.caption, shot.duration_ms)
+
+
 def _on_canvas(image: Image.Image, size: tuple[int, int]) -> Image.Image:
     """``image`` in RGB on a canvas of the final picture's size: a smaller picture sits at the
     top on the background; a larger one (an Octa table before a run left it, an Octagion round
-    result taller than the score sheet) is scaled down to fit, so that the last frame can be the
-    final picture itself."""
+    result taller than the score sheet) is scaled down to fit, so that the last frame can hold
+    the final picture itself."""
     rgb = image.convert("RGB")
     if rgb.size == size:
         return rgb
@@ -179,43 +287,75 @@ def _on_canvas(image: Image.Image, size: tuple[int, int]) -> Image.Image:
 # ---------------------------------------------------------------- caption
 
 
-def _band(size: tuple[int, int], place: str, room: float = 0.0) -> tuple[int, int, int, int]:
-    """The caption's band: one line of text readable on a phone, across the top or the bottom,
-    at least ``room`` of the picture's height."""
-    width, height = size
-    text = theme.min_text_size(width)
-    tall = round(text * CAPTION_PAD) * 2 + theme.cap_height(text) + round(text * 0.3)  # room for descenders
-    tall = max(tall, round(height * room))
-    return (0, 0, width, tall) if place == "top" else (0, height - tall, width, height)
+def caption_size(width: int) -> int:
+    """The caption's font size in a frame ``width`` px wide: a capital letter at least
+    ``theme.PHONE_MIN_CAP`` px tall once the frame is shown :data:`PHONE_WIDTH` px wide."""
+    size = 8
+    while theme.cap_height(size) * PHONE_WIDTH / width < theme.PHONE_MIN_CAP:
+        size += 1
+    return size
 
 
-def _captioned(image: Image.Image, caption: str, band: tuple[int, int, int, int]) -> Image.Image:
-    """``caption`` in ``band``: its counter ("move 12:") in the highlight colour, then the
-    narrator's words on the same line."""
-    size = theme.min_text_size(image.width)
-    pad = round(size * CAPTION_PAD)
-    draw = ImageDraw.Draw(image)
-    draw.rectangle(band, fill=CAPTION_BAND)
-    middle = (band[1] + band[3]) / 2
-    prefix, _, rest = caption.partition(": ")
-    line = _fit(draw, f"{prefix}: {rest}" if rest else prefix, size, image.width - 2 * pad)
-    head = line[: len(prefix) + 1]
-    theme.write(image, (pad, middle), head, size, theme.HIGHLIGHT, anchor="lm")
-    if len(line) > len(head):
-        x = pad + theme.font(size).getlength(head + " ")
-        _write_direct(image, (x, middle), line[len(head) + 1 :], size)
+def _strip_height(size: int, lines: int) -> int:
+    return 2 * round(size * CAPTION_PAD) + lines * round(size * CAPTION_LEADING)
+
+
+def _caption_lines(shot: Shot, size: int, width: int) -> list[str]:
+    """The caption wrapped between words to the strip's width, in at most
+    :data:`MAX_CAPTION_LINES` lines. A longer one (a computer's turn of many skips, an Octiles
+    move through many tiles) loses whole parts, never half a word: sentences from the middle,
+    marked "…", keeping the move and the last sentence (often the result), then the last one too
+    (the final frame tells the result), then the move's asides in brackets, longest first; only
+    a move still too long without them is cut at the end of its last line."""
+    inner = width - 2 * round(size * CAPTION_PAD)
+    for sentences in _shorter(shot.sentences):
+        lines = theme.wrap(f"{shot.head}: {' '.join(sentences)}".translate(PRINTABLE), size, inner)
+        if len(lines) <= MAX_CAPTION_LINES:
+            return lines
+    text = f"{shot.head}: {' '.join(sentences)}".translate(PRINTABLE)
+    return theme.fit_lines(text, size, inner, MAX_CAPTION_LINES)
+
+
+_ASIDE = re.compile(r" \([^()]*\)")
+
+
+def _shorter(sentences: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+    """``sentences``, then ever shorter versions of them, as :func:`_caption_lines` tries them."""
+    yield sentences
+    first, *rest = sentences or ("",)
+    if rest:
+        *middle, last = rest
+        for keep in range(len(middle) - 1, -1, -1):
+            yield (first, *middle[:keep], ELLIPSIS, last)
+    tail = (ELLIPSIS,) if rest else ()
+    while asides := _ASIDE.findall(first):
+        first = first.replace(max(asides, key=len), "", 1)
+        yield (first, *tail)
+
+
+def _captioned(picture: Image.Image, shot: Shot, plan: _Plan) -> Image.Image:
+    """``picture`` above the caption strip on a canvas of its own (the picture's pixels as they
+    are): the counter ("move 12 of 40:") in the highlight colour, then the narrator's words."""
+    width, height = plan.size
+    image = Image.new("RGB", plan.size, CAPTION_BAND)
+    image.paste(picture, (0, 0))
+    size = caption_size(width)
+    pad, leading = round(size * CAPTION_PAD), round(size * CAPTION_LEADING)
+    lines = _caption_lines(shot, size, width)
+    top = height - plan.strip + pad + (plan.strip - 2 * pad - len(lines) * leading) / 2
+    head = f"{shot.head}:"
+    for number, line in enumerate(lines):
+        middle = top + (number + 0.5) * leading
+        rest = line
+        if number == 0 and line.startswith(head):
+            theme.write(image, (pad, middle), head, size, theme.HIGHLIGHT, anchor="lm")
+            rest = line[len(head) :].lstrip()
+            x = pad + theme.font(size).getlength(head + " ")
+        else:
+            x = pad
+        if rest:
+            _write_direct(image, (x, middle), rest, size)
     return image
-
-
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> str:
-    """``text`` on one line of ``width`` px, cut at a word and ended with an ellipsis if too long."""
-    text = text.translate(PRINTABLE)
-    if theme.text_size(draw, text, size)[0] <= width:
-        return text
-    words = text.split(" ")
-    while len(words) > 1 and theme.text_size(draw, " ".join(words) + ELLIPSIS, size)[0] > width:
-        words.pop()
-    return " ".join(words).rstrip(",;:.") + ELLIPSIS
 
 
 def _write_direct(image: Image.Image, xy: tuple[float, float], text: str, size: int) -> None:
@@ -241,23 +381,32 @@ def replay_picture(
     max_bytes: int = MAX_BYTES,
 ) -> theme.Picture:
     """The animated replay of a finished game (``png`` carries the animation's bytes), under
-    ``max_bytes``: intermediate action frames are dropped evenly until it fits. ``ending``: the
-    final picture's header, as the game message drew it (a clock forfeit, a resignation)."""
-    frames, state = _replayed(game, players, options, seed, actions, names, ending)
-    description = _description(game, state, names, len(frames) - 1)
-    data = encode(frames)
-    while len(data) > max_bytes and len(frames) > 3:
-        keep = max(3, int(len(frames) * max_bytes / len(data) * SIZE_MARGIN))
-        frames = thinned(frames, min(keep, len(frames) - 1))
-        data = encode(frames)
+    ``max_bytes``: intermediate move frames are dropped evenly until it fits. ``ending``: the
+    final picture's header, as the game message drew it (a clock forfeit, a resignation).
+
+    Frames are drawn as the encoder takes them, never all held; a file over the limit is drawn
+    again with fewer frames."""
+    plan = _plan(game, players, options, seed, actions, names, ending)
+    shots = plan.shots
+    description = _description(game, plan.state, names, len(shots) - 1)
+
+    def encoded(chosen: list[Shot]) -> bytes:
+        frames = _frames(game, players, options, seed, actions, names, plan, chosen)
+        return _webp(frames, [shot.duration_ms for shot in chosen], plan.size)
+
+    data = encoded(shots)
+    while len(data) > max_bytes and len(shots) > 3:
+        keep = max(3, int(len(shots) * max_bytes / len(data) * SIZE_MARGIN))
+        shots = thinned(shots, min(keep, len(shots) - 1))
+        data = encoded(shots)
     if len(data) > max_bytes:
-        raise ValueError(f"a replay of {len(frames)} frames is {len(data)} bytes, over {max_bytes}")
+        raise ValueError(f"a replay of {len(shots)} frames is {len(data)} bytes, over {max_bytes}")
     return theme.Picture(data, description, f"{game}-replay.{FORMAT}")
 
 
-def thinned(frames: Sequence[Frame], count: int) -> list[Frame]:
-    """``count`` frames (at least 3): the first action frame, the last one and the final frame,
-    and action frames evenly spread between, each shown as long as a game of that many moves."""
+def thinned(frames: Sequence[T], count: int) -> list[T]:
+    """``count`` frames (at least 3): the first move frame, the last one and the final frame,
+    and move frames evenly spread between, each shown as long as a game of that many moves."""
     moves, final = list(frames[:-1]), frames[-1]
     wanted = max(2, count - 1)
     if len(moves) <= wanted:
@@ -268,21 +417,58 @@ def thinned(frames: Sequence[Frame], count: int) -> list[Frame]:
 
 
 def encode(frames: Sequence[Frame], file_format: str = FORMAT) -> bytes:
-    """The frames as a looping animation in ``file_format`` ("webp" or "gif", kept for comparison)."""
-    return ENCODERS[file_format](frames)
+    """Frames already drawn as a looping animation in ``file_format`` ("webp" or "gif", kept for
+    comparison in the benchmark)."""
+    durations = [frame.duration_ms for frame in frames]
+    if file_format == "gif":
+        return _gif(frames, durations)
+    return _webp(iter(frames), durations, frames[0].image.size)
 
 
-def _webp(frames: Sequence[Frame]) -> bytes:
+class _Animation(Image.Image):
+    """Frames handed to Pillow's animated writer one at a time: the writer seeks frame after
+    frame (a multi-frame image, as a file's frames are), and each seek takes the next frame from
+    ``frames``, drawn only then; the one before is let go."""
+
+    def __init__(self, frames: Iterator[Frame], count: int) -> None:
+        super().__init__()
+        self._frames, self._count, self._at = frames, count, -1
+        self.seek(0)
+
+    @property
+    def n_frames(self) -> int:
+        return self._count
+
+    @property
+    def is_animated(self) -> bool:
+        return self._count > 1
+
+    def tell(self) -> int:
+        return self._at
+
+    def seek(self, frame: int) -> None:
+        if frame <= self._at:  # the writer goes back to frame 0 once done: nothing to draw again
+            return
+        while self._at < frame:
+            image = next(self._frames).image
+            self._at += 1
+        self.im, self._mode, self._size = image.im, image.mode, image.size
+
+
+def _webp(frames: Iterator[Frame], durations: Sequence[int], size: tuple[int, int]) -> bytes:
     """Lossless animated WebP; every frame after the first stores only the rectangle that changed
     (no key frames: a replay is watched from the start). Method 1 at quality 0 is libwebp's
-    fastest lossless effort that still compresses (method 0 doubles the size)."""
+    fastest lossless effort that still compresses (method 0 doubles the size). The frames are
+    drawn as the writer takes them (:class:`_Animation`)."""
+    animation = _Animation(frames, len(durations))
+    if animation.size != size:
+        raise ValueError(f"frames of {animation.size}, not {size}")
     buffer = io.BytesIO()
-    frames[0].image.save(
+    animation.save(
         buffer,
         format="WEBP",
         save_all=True,
-        append_images=[frame.image for frame in frames[1:]],
-        duration=[frame.duration_ms for frame in frames],
+        duration=list(durations),
         loop=0,
         lossless=True,
         method=1,
@@ -293,9 +479,10 @@ def _webp(frames: Sequence[Frame]) -> bytes:
     return buffer.getvalue()
 
 
-def _gif(frames: Sequence[Frame]) -> bytes:
+def _gif(frames: Iterable[Frame], durations: list[int]) -> bytes:
     """Animated GIF, each frame with its own 256-colour palette (exact for the final picture,
-    already in 256 colours); Pillow stores the changed rectangle of each frame."""
+    already in 256 colours); Pillow stores the changed rectangle of each frame (and holds every
+    frame while it writes: for the benchmark's comparison only)."""
     palettes = [
         frame.image.quantize(theme.PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         for frame in frames
@@ -306,21 +493,15 @@ def _gif(frames: Sequence[Frame]) -> bytes:
         format="GIF",
         save_all=True,
         append_images=palettes[1:],
-        duration=[frame.duration_ms for frame in frames],
+        duration=durations,
         loop=0,
         disposal=1,
     )
     return buffer.getvalue()
 
 
-ENCODERS: dict[str, Callable[[Sequence[Frame]], bytes]] = {"webp": _webp, "gif": _gif}
-
-
 def _description(game: str, state: GameState, names: Sequence[str], steps: int) -> str:
     """Alt text: who played, the result and the number of moves (Octagion: rounds)."""
-    kind = KINDS[game]
     result = outcome_phrase(state.outcome, names)
     title = importlib.import_module(f"engines.{game}").ENGINE.title
-    return (
-        f"Replay of {title} ({', '.join(names[: state.players])}): {result}, {steps} {kind.unit}{'s' * (steps != 1)}."
-    )
+    return f"Replay of {title} ({', '.join(names[: state.players])}): {result}, {counted(game, steps)}."
