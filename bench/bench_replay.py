@@ -2,14 +2,27 @@
 2-core machine, in the one worker process that draws it), its frames alone, and its size in
 the chosen format against an animated GIF of the same frames.
 
+Then the longest replay of each kind (issue #29: peak memory under 200 MB): the longest of a few
+games played to their end by random legal actions (Octagion: 16 rounds between computer
+teams), each replayed in a fresh process that reports how far its peak resident memory rose
+above where it stood before the replay (``ru_maxrss``), the CPU and wall time and the file.
+
 The note of the timing row gives the CPU seconds too: wall time on a shared machine includes
 waiting for a core.
 """
 
 from __future__ import annotations
 
+import importlib
 import itertools
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from bench import Row, measure, value
 from engines.octego import ENGINE, choose_action
@@ -64,4 +77,109 @@ def run() -> list[Row]:
         measure(f"{name}: frames only", frames_only, repeat=5, warmup=0, note=shape),
         value(f"{name}: {fmt} bytes", len(picture.png), "bytes", note=f"lossless, limit {replay.MAX_BYTES:,}"),
         value(f"{name}: GIF bytes", len(gif), "bytes", baseline=f"{name}: {fmt} bytes", note="per-frame palettes"),
+        *longest_rows(),
     ]
+
+
+# ---------------------------------------------------------------- the longest replay of each kind
+
+PEAK_TARGET_MB = 200
+WALK_SEEDS = 12  # random games per kind; the longest is replayed
+# (game, players, options): Octagone with four players (its largest picture), Octagion at its most
+# rounds between four computer teams.
+LONGEST = [
+    ("octa", 2, {}),
+    ("octego", 2, {}),
+    ("octiles", 2, {"scramble": True}),
+    ("octagone", 4, {}),
+    ("octagion", 4, {"rounds": 16}),
+]
+NAMES_4 = ["Ada", "Bo", "Cy", "Di"]
+
+
+def random_game(game: str, players: int, options: dict, seed: int) -> list[tuple[int, dict]]:
+    """A whole game of random legal actions (never a resignation), as (seat, action)."""
+    engine = importlib.import_module(f"engines.{game}").ENGINE
+    rng, state, actions = random.Random(seed), engine.new_game(players, options, seed), []
+    while not state.over:
+        seat = engine.to_act(state)[0]
+        action = rng.choice([a for a in engine.legal_actions(state, seat) if a["type"] not in ("resign", "forfeit")])
+        state = engine.apply(state, seat, action)
+        actions.append((seat, action))
+    return actions
+
+
+def octagion_game(players: int, options: dict, seed: int) -> list[tuple[int, dict]]:
+    """Every round: each computer sets its variant, then the timer ends the round."""
+    package = importlib.import_module("engines.octagion")
+    engine = package.ENGINE
+    state, actions = engine.new_game(players, options, seed), []
+    while not state.over:
+        round_actions = [(seat, package.choose_action(state, seat, "easy", seed)) for seat in range(players)]
+        round_actions.append((0, {"type": "end_round", "round": state.round}))
+        for seat, action in round_actions:
+            state = engine.apply(state, seat, action)
+            actions.append((seat, action))
+        if not state.over:
+            state = engine.apply(state, 0, {"type": "next_round"})
+            actions.append((0, {"type": "next_round"}))
+    return actions
+
+
+def longest_game(game: str, players: int, options: dict) -> tuple[int, list[tuple[int, dict]]]:
+    if game == "octagion":
+        return 1, octagion_game(players, options, 1)
+    games = [(seed, random_game(game, players, options, seed)) for seed in range(WALK_SEEDS)]
+    return max(games, key=lambda played: len(played[1]))
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def replay_in_this_process(job: dict) -> dict:
+    """The child's side: one replay, with the rise of its peak resident memory above the start."""
+    actions = [(seat, action) for seat, action in job["actions"]]
+    names = NAMES_4[: job["players"]]
+    before = _resident_bytes()
+    cpu, wall = time.process_time(), time.perf_counter()
+    picture = replay.replay_picture(job["game"], job["players"], job["options"], job["seed"], actions, names)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: kilobytes
+    frames = picture.description  # the alt text ends with the count
+    return {"rise": peak - before, "peak": peak, "cpu": cpu, "wall": wall, "bytes": len(picture.png), "count": frames}
+
+
+def replay_in_a_child(game: str, players: int, options: dict, seed: int, actions: list) -> dict:
+    job = {"game": game, "players": players, "options": options, "seed": seed, "actions": actions}
+    code = "import json, sys; from bench.bench_replay import replay_in_this_process as r; "
+    code += "print(json.dumps(r(json.load(sys.stdin))))"
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        input=json.dumps(job),
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env=env,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def longest_rows() -> list[Row]:
+    rows = []
+    for game, players, options in LONGEST:
+        seed, actions = longest_game(game, players, options)
+        measured = replay_in_a_child(game, players, options, seed, actions)
+        length = measured["count"].rsplit(", ", 1)[-1].rstrip(".")
+        name = f"longest {game} replay ({len(actions)} actions, {length})"
+        note = (
+            f"peak RSS {measured['peak'] / 2**20:.0f} MB in all, {measured['bytes'] / 2**20:.1f} MB file, "
+            f"{measured['cpu']:.1f} s CPU; target < {PEAK_TARGET_MB} MB"
+        )
+        rows.append(value(f"{name}: peak memory", round(measured["rise"] / 2**20, 1), "MB", note=note))
+        rows.append(Row(f"{name}: time", [measured["wall"]], note=f"{measured['cpu']:.1f} s CPU"))
+    return rows
