@@ -147,8 +147,8 @@ def replay_in_this_process(job: dict) -> dict:
     picture = replay.replay_picture(job["game"], job["players"], job["options"], job["seed"], actions, names)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: kilobytes
-    frames = picture.description  # the alt text ends with the count
-    return {"rise": peak - before, "peak": peak, "cpu": cpu, "wall": wall, "bytes": len(picture.png), "count": frames}
+    length = picture.description.rsplit(", ", 1)[-1].rstrip(".")  # the alt text ends with it: "411 moves"
+    return {"rise": peak - before, "peak": peak, "cpu": cpu, "wall": wall, "bytes": len(picture.png), "length": length}
 
 
 def replay_in_a_child(game: str, players: int, options: dict, seed: int, actions: list) -> dict:
@@ -174,8 +174,7 @@ def longest_rows() -> list[Row]:
     for game, players, options in LONGEST:
         seed, actions = longest_game(game, players, options)
         measured = replay_in_a_child(game, players, options, seed, actions)
-        length = measured["count"].rsplit(", ", 1)[-1].rstrip(".")
-        name = f"longest {game} replay ({len(actions)} actions, {length})"
+        name = f"longest {game} replay ({len(actions)} actions, {measured['length']})"
         note = (
             f"peak RSS {measured['peak'] / 2**20:.0f} MB in all, {measured['bytes'] / 2**20:.1f} MB file, "
             f"{measured['cpu']:.1f} s CPU; target < {PEAK_TARGET_MB} MB"
