@@ -149,6 +149,11 @@ class GameAdapter(commands.GroupCog):
         """Game-specific controls on the game message (the platform adds its own)."""
         return []
 
+    def playing_now(self, session: GameSession) -> bool:
+        """Whether the running game can be played at this moment; when not (Octagion between
+        rounds), its message shows no controls at all, not even the private view or Resign."""
+        return True
+
     # --------------------------------------------------------------- setup
     def challenge_options(self, chosen: dict[str, Any], seats: dict[str, int | None]) -> dict[str, Any]:
         """A challenge's stored options from what was chosen in the command (unset ones are None).

@@ -41,6 +41,7 @@ GIVE_UP_AFTER = 10  # attempts (about 25 minutes of retries); then the entry is 
 # Access, Missing Permissions, Thread Locked. A game's thread that answers so has gone.
 GONE_CODES = frozenset({10003, 50001, 50013, 160005})
 GONE = object()  # what sending answers when the game's thread has gone
+WAITING = object()  # what sending answers when a message waits for the game's thread
 
 
 @dataclass
@@ -79,6 +80,7 @@ class Kind:
     after: After | None = None  # runs when a message was posted anew, not when one was edited
     coalesce: bool = False  # consecutive entries of this kind are sent once (the newest state wins)
     deliver: Deliver | None = None  # instead of build: the kind's own call to Discord
+    opens: bool = False  # what the session's other messages may wait for (its thread): never waits itself
 
 
 class Outbox:
@@ -102,8 +104,9 @@ class Outbox:
         *,
         coalesce: bool = False,
         deliver: Deliver | None = None,
+        opens: bool = False,
     ) -> None:
-        self.kinds[kind] = Kind(build, after, coalesce, deliver)
+        self.kinds[kind] = Kind(build, after, coalesce, deliver, opens)
 
     # ----------------------------------------------------------------- running
     async def start(self) -> None:
@@ -154,25 +157,32 @@ class Outbox:
     async def _send_pending(self, session_id: int) -> None:
         entries = await self.store.outbox(session_id)
         now = self.sessions.clock()
+        waiting = False  # a message waits for the game's thread: only what opens it goes ahead
         while entries:
             entry = entries[0]
             kind = self.kinds.get(entry.kind)
-            skippable = kind is not None and kind.coalesce  # a redraw of the game message blocks nothing
-            if entry.next_attempt_at > now:
-                self._retry_at(session_id, (entry.next_attempt_at - now).total_seconds())
-                if not skippable:
+            skippable = kind is not None and (kind.coalesce or kind.opens)  # they block nothing
+            if entry.next_attempt_at > now or (waiting and not skippable):
+                if entry.next_attempt_at > now:
+                    self._retry_at(session_id, (entry.next_attempt_at - now).total_seconds())
+                if not skippable and not waiting:
                     return
                 entries = entries[1:]
                 continue
             batch = [entry]
-            if skippable:
+            if kind is not None and kind.coalesce:
                 while len(batch) < len(entries) and entries[len(batch)].kind == entry.kind:
                     batch.append(entries[len(batch)])
             sent = await self._send(batch)
             if sent is GONE:  # the game ended with its thread: what was pending is dropped
                 entries = await self.store.outbox(session_id)
                 continue
-            if not sent and not skippable:
+            if sent is WAITING:
+                waiting = True
+            elif sent and kind.opens and waiting:  # the thread is open: what waited goes, in order
+                entries, waiting = await self.store.outbox(session_id), False
+                continue
+            elif not sent and not skippable:
                 return  # later messages wait, so that they never appear out of order
             entries = entries[len(batch) :]
 
@@ -197,7 +207,7 @@ class Outbox:
                 message = await self._deliver(session, outgoing) if outgoing is not None else None
         except NotYet:
             self._retry_at(entry.session_id, FIRST_RETRY_SECONDS)
-            return False
+            return WAITING
         except discord.HTTPException as error:
             if self._thread_gone(session, outgoing, error):
                 await self.gone(session.id, error)  # the game ends there: its entries are dropped

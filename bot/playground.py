@@ -78,6 +78,7 @@ async def run_playground(
             if resume_at is not None and resume_at > env.now():
                 await env.advance_time((resume_at - env.now()).total_seconds())
             await env.restart_bot(bot)  # setup_hook syncs the commands; on_ready sends what is pending
+            await play_games_in_their_own_channels(world)
             await show_live_games(world)
             async with Playground(world, port) as playground:
                 print(f"Playground running: open {playground.url} in your browser (Ctrl+C stops it).", flush=True)
@@ -112,9 +113,21 @@ async def save_clock(store: Store | None, now: datetime) -> None:
             await tx.set_value(CLOCK_KEY, iso(now))
 
 
+async def play_games_in_their_own_channels(world: PlaygroundWorld) -> None:
+    """#games gives every game a thread of its own, so several run there at once; each game's
+    own channel plays its game in the channel itself, as the walkthrough shows (unless Ada
+    changed it with `/settings game_threads`)."""
+    store = world.platform.store
+    for name, channel in world.channels.items():
+        if name != "games" and await store.game_threads(channel.id) is None:
+            async with store.transaction() as tx:
+                await tx.set_game_threads(channel.id, world.guild.id, False)
+
+
 async def show_live_games(world: PlaygroundWorld) -> None:
     """Post every live game (challenge, lobby or game) of this server again: its message was in
-    the previous run's simulated Discord, which is gone. Each is out before the page opens."""
+    the previous run's simulated Discord, which is gone (a game in a thread gets its card and a
+    new thread). Each is out before the page opens."""
     platform = world.platform
     channels = {channel.id: channel for channel in world.channels.values()}
     for session_id in await platform.store.shown_live_sessions():
@@ -122,10 +135,14 @@ async def show_live_games(world: PlaygroundWorld) -> None:
         channel = channels.get(record.channel_id) if record else None
         if channel is None:
             continue  # a channel of an older playground's server, which no longer exists
-        if any(message.id == record.message_id for message in channel.history()):
+        shown = record.card_id if record.in_thread else record.message_id
+        if any(message.id == shown for message in channel.history()):
             continue  # already posted again at start (a redraw after an upgrade sends it anew)
         async with platform.sessions.change(session_id) as change:
-            change.show(repost=True)
+            if change.record.in_thread:
+                platform.threads.show_again(change)
+            else:
+                change.show(repost=True)
         await platform.outbox.flush(session_id)
 
 
@@ -211,10 +228,16 @@ class Playground:
         from aiohttp import web
 
         self._local(request)
-        channel = self.world.channels.get(request.match_info["name"])
+        name = request.match_info["name"]
+        channel = self.world.channels.get(name) or self._thread(name)
         if channel is None:
             raise web.HTTPNotFound()
         return await self._go(channel, self.world.ada)
+
+    def _thread(self, name: str) -> Any:
+        """A game's thread by its page name (``thread-<id>``), or None."""
+        found = (t for channel in self.world.channels.values() for t in channel.threads if f"thread-{t.id}" == name)
+        return next(found, None)
 
     async def _challenge(self, request: Any) -> Any:
         """Apps > Challenge, which the Preview's page cannot open: ``member`` right-clicks
@@ -247,11 +270,24 @@ class Playground:
         raise web.HTTPSeeOther(preview.url)
 
 
+def thread_links(world: PlaygroundWorld, channel: Any, token: str) -> str:
+    """The channel's game threads that are not archived, as links under it."""
+    backend = world.env.backend
+    threads = [t for t in channel.threads if not backend.get_channel(t.id).thread_metadata.archived]
+    if not threads:
+        return ""
+    links = "".join(
+        f'<li>🧵 <a href="/{token}/channel/thread-{t.id}">{html.escape(t.name or "")}</a></li>' for t in threads
+    )
+    return f"<ul>{links}</ul>"
+
+
 def channels_page(world: PlaygroundWorld, token: str) -> str:
     """The page of channels: one link each, and the form for Apps > Challenge."""
     rows = "".join(
-        f'<li><a href="/{token}/channel/{name}">#{name}</a> <small>{html.escape(channel_topic(name))}</small></li>'
-        for name in world.channels
+        f'<li><a href="/{token}/channel/{name}">#{name}</a> <small>{html.escape(channel_topic(name))}</small>'
+        f"{thread_links(world, channel, token)}</li>"
+        for name, channel in world.channels.items()
     )
     names = list(MEMBER_NAMES)
 

@@ -513,8 +513,9 @@ class Store:
         return [row[0] for row in await self._rows(sql, list(thread_ids))]
 
     async def shown_live_sessions(self) -> list[int]:
-        """Ids of the live sessions that have a message in their channel."""
-        sql = f"SELECT id FROM sessions s WHERE {LIVE_SQL} AND message_id IS NOT NULL AND {self._owned} ORDER BY id"
+        """Ids of the live sessions that have a message in their channel (or a card, in threads)."""
+        shown = "(message_id IS NOT NULL OR card_id IS NOT NULL)"
+        sql = f"SELECT id FROM sessions s WHERE {LIVE_SQL} AND {shown} AND {self._owned} ORDER BY id"
         return [row[0] for row in await self._rows(sql)]
 
     async def live_session_ref(self, channel_id: int) -> tuple[int, str, str] | None:

@@ -214,7 +214,7 @@ class Table:
         adapter = self.games[session.record.game]
         if session.status == "finished":
             return self.finished_items(session)
-        if session.status != "active":
+        if session.status != "active" or not adapter.playing_now(session):
             return []
         items = list(adapter.components(session))
         if adapter.private_view_label:

@@ -74,7 +74,7 @@ class GameThreads:
         # Before the game message is drawn: a thread to open is asked for before what goes in it.
         sessions.planners.insert(sessions.planners.index(table.plan), self._plan)
         outbox.register(CARD, self._build_card, self._remember_card, coalesce=True)
-        outbox.register(OPEN_THREAD, None, self._thread_opened, deliver=self._open_thread)
+        outbox.register(OPEN_THREAD, None, self._thread_opened, deliver=self._open_thread, opens=True)
         outbox.register(THREAD_INTRO, self._build_intro)
         outbox.register(TURN_NOTICE, None, self._notice_posted, coalesce=True, deliver=self._post_notice)
         outbox.register(ARCHIVE_THREAD, None, deliver=self._archive)
@@ -198,6 +198,17 @@ class GameThreads:
         if not await self.wants_notices(change.record.guild_id, member):
             return
         change.post(TURN_NOTICE, {"member": member, "seq": change.record.actions})
+
+    async def round_notice(self, change: Change, what: str) -> None:
+        """A ping to every member of a game played in a thread when a new round starts (those who
+        turned notices off are left out)."""
+        record = change.record
+        if not record.in_thread:
+            return
+        humans = [p for p in dict.fromkeys(record.players) if p != self.bot.user.id]
+        members = [p for p in humans if await self.wants_notices(record.guild_id, p)]
+        if members:
+            change.post(TURN_NOTICE, {"members": members, "seq": record.actions, "what": what})
 
     async def wants_notices(self, guild_id: int | None, member: int) -> bool:
         key = (guild_id or 0, member)
@@ -327,6 +338,21 @@ class GameThreads:
             nonce=f"intro{session.id}",
         )
 
+    @staticmethod
+    def show_again(change: Change) -> None:
+        """Post a game of a thread anew where its messages are gone (the playground's simulated
+        Discord is new at every start): its card, and once started a new thread for it."""
+        record = change.record
+        record.card_id = record.thread_id = record.message_id = None
+        change.meta.notice_id = None
+        if change.session.state is None or record.status in ("challenge", "lobby"):
+            change.show(repost=True)  # the challenge or lobby is the card
+            return
+        change.post(CARD)
+        change.post(OPEN_THREAD)
+        change.post(THREAD_INTRO)
+        change.show(repost=True)
+
     # ------------------------------------------------------------------ notices
     async def _post_notice(self, session: GameSession, payload: dict[str, Any]) -> Any:
         record = session.record
@@ -339,10 +365,17 @@ class GameThreads:
         fresh = record.status == "active" and record.actions == payload.get("seq")
         if payload.get("clear") or not fresh:
             return None  # the game moved on or ended: the newer notice (if any) is its own entry
-        member = payload["member"]
+        members = payload.get("members") or [payload["member"]]
+        if "what" in payload:  # a new round: everyone who plays
+            title = self.games[record.game].title
+            text = f"🔔 {' '.join(f'<@{m}>' for m in members)}: {title} {payload['what']} starts now."
+        else:
+            text = self.notice_text(session, members[0])
         return await channel.send(
-            self.notice_text(session, member),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(member)], everyone=False, roles=False),
+            text,
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(m) for m in members], everyone=False, roles=False
+            ),
             nonce=f"n{session.id}:{record.actions}",
         )
 

@@ -205,6 +205,9 @@ class OctagionAdapter(GameAdapter):
             f"with **Build variant** or `/octagion play`; **Got it!** ends the round for everyone."
         )
 
+    def playing_now(self, session: GameSession) -> bool:
+        return session.state.phase == "playing"
+
     def components(self, session: GameSession) -> list[discord.ui.Item]:
         state = session.state
         if state.over or state.phase != "playing":
@@ -656,6 +659,7 @@ class OctagionAdapter(GameAdapter):
             return
         change.apply(ENGINE.to_act(change.state)[0], {"type": "next_round"}, by=None, quiet=True)
         change.post(ROUND_POST, {"round": change.state.round})
+        await self.ctx.threads.round_notice(change, f"round {change.state.round} of {change.state.options['rounds']}")
 
     async def _build_result(self, session: GameSession, payload: dict[str, Any]) -> Outgoing:
         state = session.state

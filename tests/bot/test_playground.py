@@ -62,13 +62,17 @@ async def test_a_slash_command_in_the_playground_reaches_the_bot(tmp_path):
     async def play(world, preview):
         await world.ada.slash(world.channel, "octego challenge", opponent=world.bo)
         await world.bo.click(world.channel.last_message, label="Accept")
-        seen["content"] = world.channel.last_message.content
-        seen["attachments"] = [a.filename for a in world.channel.last_message.attachments]
+        [thread] = world.channel.threads  # #games plays each game in a thread of its own
+        seen["content"] = thread.last_message.content
+        seen["attachments"] = [a.filename for a in thread.last_message.attachments]
         seen["url"] = preview.url
+        seen["page"] = playground.channels_page(world, "token")
+        seen["thread"] = thread
         stop.set()
 
     await playground.run_playground(Settings(database_path=str(tmp_path / "pg.db")), ready=play, stop=stop)
     assert "## Octego" in seen["content"]
+    assert f"/token/channel/thread-{seen['thread'].id}" in seen["page"], "the channel page links the live thread"
     assert "It is <@" in seen["content"]
     assert seen["attachments"]
     assert seen["attachments"][0].endswith(".png")
@@ -177,6 +181,44 @@ async def test_a_second_start_has_the_same_server_its_commands_and_every_live_ga
     assert second["ply"] == first["octego"].state.ply + 1
     assert "challenges you to **Octa**" in second["challenge"]
     assert second["octa"] == "active"
+    assert second["errors"] == []
+
+
+async def test_a_second_start_opens_the_threads_of_the_games_in_games_again(tmp_path):
+    """#games plays its games in threads; the simulated Discord is new at every start, so a live
+    game gets its card and a thread again, and goes on there."""
+    database = tmp_path / "pg.db"
+    first = {}
+
+    async def start_games(world, _):
+        for challenger, opponent in ((world.ada, world.bo), (world.cy, world.di)):
+            await challenger.slash(world.channel, "octego challenge", opponent=opponent)
+            await opponent.click(world.channel.last_message, label="Accept")
+        first["sessions"] = [r.id for r in await world.platform.store.threaded_sessions(world.channel.id)]
+
+    await run(database, start_games)
+    second = {}
+
+    async def go_on(world, _):
+        records = await world.platform.store.threaded_sessions(world.channel.id)
+        second["sessions"] = [r.id for r in records]
+        second["threads"] = {t.id for t in world.channel.threads}
+        second["thread_ids"] = {r.thread_id for r in records}
+        thread = next(t for t in world.channel.threads if t.id == records[0].thread_id)
+        session = await world.platform.sessions.load(records[0].id)
+        path = (await world.ada.autocomplete(thread, "octego move", "path", ""))[0]["value"]
+        second["move"] = private_texts(await world.ada.slash(thread, "octego move", path=path))[-1]
+        second["page"] = playground.channels_page(world, "token")
+        second["ply"] = (await world.platform.sessions.load(session.id)).state.ply
+        second["errors"] = list(world.platform.errors)
+
+    await run(database, go_on)
+    assert second["sessions"] == first["sessions"]
+    assert second["threads"] == second["thread_ids"], "each live game has its thread again"
+    assert len(second["threads"]) == 2
+    assert second["move"].startswith("Done."), second["move"]
+    assert second["ply"] == 1
+    assert all(f"thread-{t}" in second["page"] for t in second["threads"])
     assert second["errors"] == []
 
 

@@ -10,6 +10,7 @@ import discord
 import pytest
 from PIL import Image, ImageChops
 
+from bot.games.octagion import OctagionAdapter
 from bot.games.octego import OctegoAdapter
 from bot.settings import Settings
 from bot.threads import GONE_NOTE, TURN_NOTICE
@@ -27,7 +28,7 @@ def settings(tmp_path) -> Settings:
 
 @pytest.fixture
 def games():
-    return [OctegoAdapter, TinyAdapter]
+    return [OctegoAdapter, TinyAdapter, OctagionAdapter]
 
 
 # ------------------------------------------------------------------ helpers
@@ -248,7 +249,7 @@ async def test_a_thread_closed_to_the_bot_ends_its_game_at_the_next_post(world):
 async def test_a_restart_mid_game_keeps_threads_cards_and_controls(world, settings):
     session, _card = await accepted_game(world, world.ada, world.bo)
     await octego_move(world, world.ada, session)
-    await world.restart(settings, [OctegoAdapter, TinyAdapter])
+    await world.restart(settings, [OctegoAdapter, TinyAdapter, OctagionAdapter])
     await octego_move(world, world.bo, session)  # the thread's commands work after the restart
     thread = thread_of(world, session)
     game = next(m for m in thread.history() if m.id == session.record.message_id)
@@ -275,7 +276,7 @@ async def test_a_crash_between_the_threads_creation_and_its_commit_does_not_crea
     assert record.thread_id is None, "its id was never committed"
     platform.errors.clear()  # the crash stood in for a killed process
     opened.after = original_after
-    await world.restart(settings, [OctegoAdapter, TinyAdapter])
+    await world.restart(settings, [OctegoAdapter, TinyAdapter, OctagionAdapter])
     await world.env.advance_time(60)  # the entry's retry comes due
     record = await world.platform.store.get_session(record.id)
     assert record.thread_id == card.id
@@ -380,3 +381,31 @@ async def test_notices_are_restricted_to_the_member_meant(world):
     [notice] = notices(world, session)
     assert not notice.mention_everyone
     assert notice.role_mentions == []
+
+
+async def test_an_octagion_race_plays_in_its_thread_and_pings_its_members_at_each_round(world):
+    world.platform.new_seed = lambda: SEED
+    await world.bo.slash(world.channel, "notify", enabled=False)
+    await world.ada.slash(world.channel, "octagion start", rounds=2)
+    lobby = world.channel.last_message
+    assert lobby.content.startswith("## Octagion lobby"), "the lobby is the game's card"
+    for member in (world.bo, world.cy):
+        await member.click(lobby, label="Join")
+    await world.ada.click(lobby, label="Start")
+    [record] = await world.platform.store.threaded_sessions(world.channel.id)
+    assert record.thread_id == lobby.id
+    thread = next(t for t in world.channel.threads if t.id == record.thread_id)
+    first_round = next(m for m in thread.history() if "Round 1 of 2" in m.content)
+    assert [c.label for row in first_round.components for c in row.children][-2:] == ["My deck", "Resign"]
+    assert "Octagion" in world.message(lobby.id).content
+    assert "round 1" in world.message(lobby.id).content
+    await world.ada.click(first_round, label="Got it!")  # ends the round for everyone
+    await world.env.settle()
+    ended_round = next(m for m in thread.history() if m.id == first_round.id)
+    assert ended_round.components == [], "an ended round keeps no My deck or Resign"
+    await world.env.advance_time(20)  # the pause between rounds
+    [ping] = [m for m in thread.history() if "starts now" in m.content]
+    assert ping.content == f"🔔 {world.ada.mention} {world.cy.mention}: Octagion round 2 of 2 starts now."
+    assert {u.id for u in ping.mentions} == {world.ada.id, world.cy.id}, "Bo turned notices off"
+    assert any("Round 2 of 2" in m.content for m in thread.history())
+    assert not any("Round" in m.content for m in cards(world)), "the rounds are in the thread"
