@@ -26,6 +26,7 @@ from engines.base import Game
 from engines.record import GameRecord, result_of, write_record
 from render.narration import outcome_phrase
 from render.replay import KINDS as REPLAYABLE
+from render.replay import length as replay_length
 from render.replay import replay_picture
 from render.theme import Picture
 
@@ -105,7 +106,7 @@ class Replays:
 
     async def send_replay(self, interaction: discord.Interaction, session: GameSession, *, public: bool) -> None:
         picture = await self.replay(session)
-        text = f"🎞️ {self.heading(session)}"
+        text = f"🎞️ {self.heading(session, await self.moves(session))}"
         if not public:
             await reply_private(interaction, text, picture)
             return
@@ -148,13 +149,14 @@ class Replays:
         )
         return write_record(engine, record)
 
-    def heading(self, session: GameSession) -> str:
+    def heading(self, session: GameSession, moves: list[tuple[int, dict[str, Any]]]) -> str:
         """ "Replay of Octego #12: **Ada** vs **Bo**, **Bo** won (resignation), 14 moves." (a
-        finished game always has its outcome)."""
+        finished game always has its outcome; its length counted as the replay counts it)."""
         adapter = self.games[session.record.game]
         ending = outcome_phrase(adapter.engine.outcome(session.state), session.bold_names)
         sides = self.table.sides(session)
-        return f"Replay of {adapter.title} #{session.id}: {sides}, {ending}, {session.action_number} moves."
+        played = replay_length(session.record.game, session.state, moves)
+        return f"Replay of {adapter.title} #{session.id}: {sides}, {ending}, {played}."
 
     # ------------------------------------------------------------ /history
     async def history_message(
