@@ -299,13 +299,13 @@ def _token_sprite(seat: int, radius: int, fraction_x: float, fraction_y: float) 
 
 CARD = (62, 88)  # pool, action piles, stock and discard
 CARD_GAP = 8
-SIDE_GAP = 10  # room between the labels above the side's cards
+SIDE_GAP = 4  # the side's labels each span two columns or stand over the last
 RUN_CARD = (33, 56)
 RUN_STEP = RUN_CARD[0] + 2  # the longest run, A-10 or 2-A, is 10 cards: one row of a panel
 RUN_GAP = 14
 RUN_ROW = LINE + RUN_CARD[1] + 12  # a run's label, its cards and the space below
-BADGE_RADIUS = 13
-TOKEN_RADIUS = 19  # the smallest octagon whose seat number is TEXT sized
+BADGE_RADIUS = 17  # a two-digit count at TEXT size
+TOKEN_RADIUS = math.ceil(TEXT / 1.15)  # the smallest octagon whose seat number is TEXT sized
 PANEL_PAD = 12
 PANEL_INNER = WIDTH - 2 * MARGIN - 2 * PANEL_PAD
 LAST_MOVE_LINES = 4
@@ -356,7 +356,7 @@ def _draw_pool(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, 
             draw_token(image, (first[0] - 2, first[1] - 2), seat, TOKEN_RADIUS)
 
 
-@lru_cache(maxsize=len(POSITION_CELLS))
+@lru_cache(maxsize=64)  # the pool's positions and the discard pile's sizes
 def _position_badge_sprite(position: int) -> Sprite:
     """The numbered disc on a pool cell's corner."""
 
@@ -376,16 +376,17 @@ def _side_box(x: int, y: int, column: int) -> tuple[int, int, int, int]:
 def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, x: int, y: int, final: bool) -> None:
     """Action piles and the revealed action card above, stock and discard pile below. A final
     picture marks nothing as waiting for the player on turn."""
+    first, second = _side_box(x, y, 0), _side_box(x, y, 1)
+    _card_label(image, (first[0], first[1], second[2], second[3]), "Piles 1 2", theme.MUTED)  # one label for both
     for pile in range(2):
         box = _side_box(x, y, pile)
         is_new = not final and state.step != "place_action" and pile == state.new_pile
-        _card_label(image, box, f"Pile {pile + 1}", theme.MUTED)
         if state.action_piles[pile]:
             border = theme.HIGHLIGHT if is_new else theme.GRID
             draw_face_card(image, draw, box, state.action_piles[pile][-1], border=border)
     box = _side_box(x, y, 2)
     if state.revealed and final:
-        _card_label(image, box, "Revealed", theme.MUTED)
+        _card_label(image, box, "Shown", theme.MUTED)
         draw_face_card(image, draw, box, state.revealed)
     elif state.revealed:
         _card_label(image, box, "New", theme.HIGHLIGHT)
@@ -394,7 +395,7 @@ def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, 
         _card_label(image, box, "Actions", theme.MUTED)
         draw_card_back(image, box, str(len(state.action_stack)))
     below = y + LINE + CARD[1] + SECTION_GAP
-    stock_box, discard_box = _side_box(x, below, 0), _side_box(x, below, 1)
+    stock_box, discard_box = _side_box(x, below, 0), _side_box(x, below, 2)  # apart: room for both labels
     _card_label(image, stock_box, "Stock", theme.MUTED)
     draw_card_back(image, stock_box, str(len(state.stock)))
     _card_label(image, discard_box, "Discard", theme.MUTED)
@@ -402,9 +403,8 @@ def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, state: OctaState, 
         draw_face_card(image, draw, discard_box, state.discard[-1])
     else:
         draw.rounded_rectangle(discard_box, radius=8, outline=theme.GRID, width=2)
-    info_x = discard_box[2] + 8
-    _label(image, (info_x, discard_box[1] + 4), f"{len(state.discard)} in", TEXT, theme.INK)
-    _label(image, (info_x, discard_box[1] + 4 + LINE), "discard", TEXT, theme.MUTED)
+    count_at = (discard_box[0] - BADGE_RADIUS - 6, discard_box[3] - 2 * BADGE_RADIUS)  # the pile's size beside it
+    _paste(image, _position_badge_sprite(len(state.discard)), count_at)
     if state.stock_runouts:
         note = "Last turn!" if state.final_turn and not final else "Stock reshuffled"
         _label(image, (x, discard_box[3] + 10), note, TEXT, theme.VERMILION)
@@ -443,7 +443,8 @@ def _run_layout(state: OctaState, seat: int) -> tuple[list[tuple[int, int]], int
     return places, y + RUN_ROW
 
 
-PANEL_HEADER = PANEL_PAD + 2 * TOKEN_RADIUS + 10 + 30 + 14  # name line, progress bars, space
+BAR_HEIGHT = TEXT + 9  # a progress bar round its TEXT label
+PANEL_HEADER = PANEL_PAD + 2 * TOKEN_RADIUS + 10 + BAR_HEIGHT + 14  # name line, progress bars, space
 
 
 def _panel_height(state: OctaState, seat: int) -> int:
@@ -486,10 +487,12 @@ def _draw_player_panel(
     count, longest = table_count(state, seat), longest_run(state, seat)
     bar_y, bar_w = middle + TOKEN_RADIUS + 10, (right - left - 12) // 2
     cards_label = f"{count}/{WIN_TABLE_CARDS} cards"
-    _progress_bar(image, (left, bar_y, left + bar_w, bar_y + 30), count, WIN_TABLE_CARDS, colour, cards_label)
+    _progress_bar(image, (left, bar_y, left + bar_w, bar_y + BAR_HEIGHT), count, WIN_TABLE_CARDS, colour, cards_label)
     octa_colour = theme.HIGHLIGHT if longest >= OCTA_LENGTH else colour
     octa_label = "Octa!" if longest >= OCTA_LENGTH else f"longest {longest}/{OCTA_LENGTH}"
-    _progress_bar(image, (right - bar_w, bar_y, right, bar_y + 30), longest, OCTA_LENGTH, octa_colour, octa_label)
+    _progress_bar(
+        image, (right - bar_w, bar_y, right, bar_y + BAR_HEIGHT), longest, OCTA_LENGTH, octa_colour, octa_label
+    )
     runs_top = y + PANEL_HEADER
     if not state.runs[seat]:
         _label(image, (left, runs_top), "No runs on the table yet", TEXT, theme.MUTED)

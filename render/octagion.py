@@ -274,8 +274,13 @@ def slip_lines(positions: Sequence[dict], width: float = WIDTH - 2 * MARGIN) -> 
     for position in positions:
         if position["points"] < 0:
             by_reason.setdefault(position["reason"], []).append(position["card"] or position["letter"])
-    text = " · ".join(f"{reason}: {', '.join(cards)}" for reason, cards in by_reason.items())
-    return wrap_text(text, TEXT, width) if text else []
+    lines: list[str] = []
+    for group in (f"{reason}: {', '.join(cards)}" for reason, cards in by_reason.items()):
+        if lines and theme.font(TEXT).getlength(f"{lines[-1]} · {group}") <= width:
+            lines[-1] = f"{lines[-1]} · {group}"
+        else:  # a reason starts a line rather than being cut from its cards
+            lines.extend(wrap_text(group, TEXT, width))
+    return lines
 
 
 def _badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], team: int, radius: int = 15) -> None:

@@ -434,10 +434,14 @@ def render_board(
     height = players_top + _players_height(state, hand_seats) + MARGIN
     image = _empty_board(state.level, height).copy()
     draw = ImageDraw.Draw(image)
-    hands = "open hands" if state.open_hands else "hidden hands"
-    hands_x = WIDTH - MARGIN - theme.text_size(draw, hands, TEXT)[0]
-    _write(image, (MARGIN, 22), f"OCTAGONE · {state.level}", TITLE, theme.INK, "lm")
-    _write(image, (hands_x, 22), hands, TEXT, theme.MUTED, "lm")
+    # the title, then the level and the hands on the right: "advanced · hidden hands", or without
+    # "hands" when a long level name leaves no room for it on a phone-sized line
+    room = WIDTH - 2 * MARGIN - theme.text_size(draw, "OCTAGONE", TITLE)[0] - 16
+    mode = f"{state.level} · {'open' if state.open_hands else 'hidden'} hands"
+    if theme.text_size(draw, mode, TEXT)[0] > room:
+        mode = mode.removesuffix(" hands")
+    _write(image, (MARGIN, 22), "OCTAGONE", TITLE, theme.INK, "lm")
+    _write(image, (WIDTH - MARGIN - theme.text_size(draw, mode, TEXT)[0], 22), mode, TEXT, theme.MUTED, "lm")
     status = _short_status_line(state, names) if ending is None else _ending_line(ending, names)
     _write(image, (MARGIN, 54), status, TEXT, theme.HIGHLIGHT, "lm")
     _draw_shields_and_marks(image, state, final)

@@ -391,7 +391,10 @@ def _draw_panel(image: Image.Image, state: OctegoState, names: Sequence[str], en
     last = _last_move_text(state)
     _text(image, (_s(right), _s(y)), last, TEXT, PATH_COLOUR if _last_move(state) else theme.INK, "rm")
     label_right = right - _width(last, TEXT) - 10
-    _text(image, (_s(label_right), _s(y)), "last move", TEXT, theme.MUTED, "rm")
+    counter_right = left + _width("OCTEGO", NAME_TEXT) + 14 + _width(counter, TEXT)
+    label = next((word for word in ("last move", "last") if label_right - _width(word, TEXT) > counter_right + 12), "")
+    if label:  # the path alone, in the board's path colour, when a long one leaves no room for a word
+        _text(image, (_s(label_right), _s(y)), label, TEXT, theme.MUTED, "rm")
     if ending is None:
         _draw_status(image, state, names, left, right, _row_middle(1))
     else:  # one line, as the status it replaces: long names in it are shortened

@@ -45,9 +45,9 @@ from render.narration import shared_sentence
 WIDTH = 720
 SCALE = 2  # drawn at 2x, then scaled down with a smooth filter
 TEXT = theme.min_text_size(WIDTH * SCALE)  # px in the 2x drawing
-UNIT = 98  # px per board unit in the final picture
-BOARD_X_RANGE = (-1.14, 6.14)  # the ring's circles and their names, left and right
-BOARD_Y_RANGE = (0.02, 7.0)  # board y (up): the picture shows y from high (top) to low
+UNIT = 89  # px per board unit in the final picture
+BOARD_X_RANGE = (-1.52, 6.52)  # the ring's circles and their names, left and right
+BOARD_Y_RANGE = (-0.2, 7.0)  # board y (up): the picture shows y from high (top) to low
 HEADER = 96  # the title, and the status under it
 CARD_HEIGHT = 176  # a player's card; the two are stacked beside the spare tile
 SPARE_WIDTH = 170
@@ -63,12 +63,12 @@ PATH_INKS = ((226, 228, 234), (150, 186, 240), (236, 160, 200), (196, 168, 240))
 LINE_ON_BOARD = (170, 174, 186)
 STOP_FACE = (128, 134, 150)
 # Sizes in board units, large enough to hold a ``TEXT`` label (a stop's name, a prize's letter).
-STOP_HALF = 0.34  # a stop's diamond, centre to corner: a little over the hole between four tiles
-MARKED_STOP_HALF = 0.47  # room for the marker's letter too, still clear of the spaces' names
-CIRCLE_RADIUS = 0.22
-RUNNER_RADIUS = 0.26
-REACH_RING = {"stop": 0.41, "circle": 0.3}  # round a place the runner on turn can reach
-BADGE = (0.24, 0.16)  # half width and half height of a space's name badge
+STOP_HALF = 0.49  # a stop's diamond, centre to corner: over the hole between four tiles, round its name
+MARKED_STOP_HALF = 0.54  # in the marker's colour and outlined in white (the cards name the marker)
+CIRCLE_RADIUS = 0.26
+RUNNER_RADIUS = 0.3
+REACH_RING = {"stop": 0.56, "circle": 0.35}  # round a place the runner on turn can reach
+BADGE = (0.32, 0.21)  # half width and half height of a space's name badge
 ROUTE = theme.VERMILION  # the last move's route
 CHANGED = theme.SKY_BLUE
 RUNNER_COLOURS = {"gold": theme.YELLOW, "teal": theme.GREEN}
@@ -370,7 +370,8 @@ def _draw_board(board: _Board, state: OctilesState, final: bool) -> None:
 @lru_cache(maxsize=64)  # each stop, plain and with either marker
 def _stop_sprite(stop: str, marker: str | None) -> _Sprite:
     """A stop's diamond and name. A ``marker`` on it makes the diamond larger, in the marker's
-    colour, with the prize's letter under the name."""
+    colour and outlined in white; the player cards say whose marker it is ("must reach orange
+    marker on E5"), so its name is the diamond's one label, as large as every other."""
     half = MARKED_STOP_HALF if marker else STOP_HALF
     x, y = STOP_CENTRES[stop]
     fill = PRIZE_COLOURS[marker] if marker else STOP_FACE
@@ -378,16 +379,12 @@ def _stop_sprite(stop: str, marker: str | None) -> _Sprite:
     def draw(board: _Board) -> None:
         diamond = [board.px(p) for p in ((x, y + half), (x + half, y), (x, y - half), (x - half, y))]
         outline = theme.WHITE if marker else theme.BLACK
-        board.draw.polygon(diamond, fill=fill, outline=outline, width=board.length(0.03 if marker else 0.015))
+        board.draw.polygon(diamond, fill=fill, outline=outline, width=board.length(0.04 if marker else 0.015))
         if stop in CENTRAL_STOPS and not marker:
             inset = half - 0.05
             inner = [board.px(p) for p in ((x, y + inset), (x + inset, y), (x, y - inset), (x - inset, y))]
             board.draw.polygon(inner, outline=(90, 95, 110), width=board.length(0.012))
-        if not marker:
-            board.text((x, y), stop, theme.DARK_INK)
-            return
-        board.text((x, y + 0.13), stop, theme.DARK_INK)
-        board.text((x, y - 0.14), PRIZE_LETTERS[marker], theme.DARK_INK)
+        board.text((x, y), stop, theme.DARK_INK)
 
     return _sprite((x, y), half, draw)
 
@@ -467,7 +464,7 @@ def _card_notes(state: OctilesState, seat: int, final: bool) -> list[str]:
     notes = []
     if marker_owner(state) == colour:
         marker, stop = PRIZE_OF[colour], state.marker["stop"]
-        notes.append(f"{marker} marker still on {stop}" if final else f"must reach {marker} marker on {stop}")
+        notes.append(f"{marker} marker on {stop}" if final else f"reach {marker} marker {stop}")
     if final:
         return notes
     on_turn = state.outcome is None and state.phase == "turn" and state.turn_seat == seat
@@ -522,7 +519,7 @@ def _draw_player_card(
     second = y0 + 78 * s
     count = f"{collected}/{PRIZES_TO_WIN} {prize}"
     board.write((x1 - 20 * s, second), count, TEXT, theme.INK, anchor="rm")
-    where = f"runner on {state.runners[colour]}" if state.runners[colour] else "runner not placed"
+    where = f"runner on {state.runners[colour]}" if state.runners[colour] else "not placed"
     room = x1 - x0 - 56 * s - theme.font(TEXT).getlength(count)
     board.write((x0 + 20 * s, second), theme.fit_text(where, TEXT, room), TEXT, theme.MUTED, "lm")
     for line, note in enumerate(_card_notes(state, seat, final)):

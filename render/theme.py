@@ -17,8 +17,9 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 MAX_WIDTH = 1000
-# A phone shows a picture about 360 px wide; below 11 px a capital letter stops being readable.
-PHONE_WIDTH = 360
+# Discord on a phone shows a picture about 280 px wide (272-300 px beside the avatar gutter);
+# below 11 px a capital letter stops being readable.
+PHONE_WIDTH = 280
 PHONE_MIN_CAP = 11
 SUIT_GLYPHS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}  # the font has no suit glyphs
 

@@ -40,7 +40,7 @@ def test_a_long_board_shows_the_first_rows_and_the_viewers_own():
     short = image_of(R.render_daily_board(5, DAY, WORD, board[: R.BOARD_ROWS], scores[: R.BOARD_ROWS], ANSWER))
     picture = R.render_daily_board(5, DAY, WORD, board, scores, ANSWER, viewer=last)
     image = image_of(picture)
-    assert image.height == short.height + R.ROW_H + 34  # the viewer's row and "… and 9 more"
+    assert image.height == short.height + R.ROW_H + R.MORE_H  # the viewer's row and "… and 9 more"
     assert f"member {last}" in picture.description
     assert colour_count(image, theme.HIGHLIGHT) > 1000, "the viewer's row is highlighted"
     assert picture.filename == "octagion-daily-5.png"

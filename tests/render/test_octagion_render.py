@@ -259,7 +259,8 @@ def test_slips_are_named_in_words_grouped_by_reason_and_wrapped():
     state = ENGINE.apply(state, 0, {"type": "set_variant", "text": "S5 T5 R3 B3"})
     state = ENGINE.apply(state, 0, {"type": "end_round", "reason": "timer"})
     positions = state.history[-1]["results"][0]["positions"]
-    assert R.slip_lines(positions) == ["repeated number: T5 · wrong letter: B3", "empty: N, G, E, R"]
+    # a line breaks between reasons, never between a reason and its cards
+    assert R.slip_lines(positions) == ["repeated number: T5", "wrong letter: B3 · empty: N, G, E, R"]
     assert R.slip_lines([{**p, "points": 1} for p in positions]) == []
 
 

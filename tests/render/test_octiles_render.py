@@ -58,10 +58,10 @@ def test_set_up_picture_decodes_and_fits_a_phone():
 def test_runners_prizes_and_marker_are_drawn_in_their_colours():
     state = start(gold="B2", teal="D4", marker={"colour": "plum", "stop": "E5"}, collected={"teal": 1})
     image = image_of(view.render_board(state, NAMES))
-    assert close(pixel_at(image, STOP_CENTRES["B2"], dx=0.13), view.RUNNER_COLOURS["gold"])
-    assert close(pixel_at(image, STOP_CENTRES["D4"], dx=0.13), view.RUNNER_COLOURS["teal"])
-    assert close(pixel_at(image, CIRCLE_CENTRES["D1"], dx=0.13), view.PRIZE_COLOURS["orange"])
-    assert close(pixel_at(image, CIRCLE_CENTRES["A3"], dx=0.13), view.PRIZE_COLOURS["plum"])
+    assert close(pixel_at(image, STOP_CENTRES["B2"], dx=0.22), view.RUNNER_COLOURS["gold"])
+    assert close(pixel_at(image, STOP_CENTRES["D4"], dx=0.22), view.RUNNER_COLOURS["teal"])
+    assert close(pixel_at(image, CIRCLE_CENTRES["D1"], dx=0.22), view.PRIZE_COLOURS["orange"])
+    assert close(pixel_at(image, CIRCLE_CENTRES["A3"], dx=0.22), view.PRIZE_COLOURS["plum"])
     assert close(pixel_at(image, CIRCLE_CENTRES["A1"], dx=0.1), theme.BACKGROUND)  # empty circle
     assert close(pixel_at(image, STOP_CENTRES["E5"], dy=0.19), view.PRIZE_COLOURS["plum"])  # the marker
     assert close(pixel_at(image, STOP_CENTRES["B5"], dy=0.19), view.STOP_FACE)  # an ordinary stop
@@ -72,9 +72,9 @@ def test_last_route_and_changed_tile_are_highlighted():
     before = image_of(view.render_board(state, NAMES))
     moved = ENGINE.apply(state, seat_of(state, "gold"), {"type": "move", "to": "D1"})
     after = image_of(view.render_board(moved, NAMES))
-    # c1 holds tile 1: the route runs straight W -> E through it, just off the centre label
-    assert close(pixel_at(after, SPACE_CENTRES["c1"], dx=0.3), view.ROUTE)
-    assert not close(pixel_at(before, SPACE_CENTRES["c1"], dx=0.3), view.ROUTE)
+    # c1 holds tile 1: the route runs straight W -> E through it, just off the centre badge
+    assert close(pixel_at(after, SPACE_CENTRES["c1"], dx=0.4), view.ROUTE)
+    assert not close(pixel_at(before, SPACE_CENTRES["c1"], dx=0.4), view.ROUTE)
     turned = ENGINE.apply(state, seat_of(state, "gold"), {"type": "rotate", "space": "e4", "orientation": 2})
     image = image_of(view.render_board(turned, NAMES))
     assert close(pixel_at(image, SPACE_CENTRES["e4"], dx=0.21), view.CHANGED)  # the name badge, past the name

@@ -1,10 +1,11 @@
-"""Every text in every picture is readable on a phone (issue #17): shown 360 px wide, a capital
-letter is at least 11 px tall.
+"""Every text in every picture is readable on a phone (issues #17, #28): shown 280 px wide (what
+Discord's mobile layout leaves beside the avatar gutter: 272-300 px), a capital letter is at least
+11 px tall.
 
 Each picture kind is rendered in a representative state while ``theme.recording_text`` notes the
 font size of every text drawn (and a wrapper on ``ImageDraw.text`` catches any drawn around the
 theme). The height checked is the cap height: the real height of 'X' in the bundled font at that
-size (``theme.cap_height``), not the nominal size, scaled by 360 / the PNG's width (and divided by
+size (``theme.cap_height``), not the nominal size, scaled by 280 / the PNG's width (and divided by
 the supersampling factor of pictures drawn large and scaled down).
 """
 
@@ -31,6 +32,7 @@ LONG_ENDING = f"Bo won: {LONG_NAME} ran out of time"
 DAY = date(2026, 1, 5)
 DAILY_WORD = "STRANGER"
 SUPERSAMPLED = {"octego": 2, "octiles": 2}  # drawn at this scale, then reduced
+PHONE = 280  # px a phone shows a picture's width in (the test's own figure, not the theme's)
 
 
 def _octego():
@@ -173,7 +175,8 @@ def _drawn_texts(game: str, draw, monkeypatch) -> tuple[list[tuple[str, int]], i
 
 
 # Every picture the bot sends: Octa's, Octagone's, Octagion's and the daily pictures are 480 px
-# wide, Octego's board 600 px and Octiles' 720 px (portrait), so their smallest text reads on a phone.
+# wide, Octego's board 600 px and Octiles' 720 px (portrait): their smallest text is a capital at
+# least 19, 24 and 29 px tall.
 KINDS = _kinds()
 
 
@@ -186,12 +189,17 @@ def test_every_text_is_at_least_11_px_tall_on_a_phone(game, name, draw, monkeypa
     assert texts, "the recording saw the picture's text"
     scale = SUPERSAMPLED.get(game, 1)
     smallest = min(texts, key=lambda drawn: drawn[1])
-    shown = theme.phone_cap(smallest[1], width * scale)
-    assert shown >= theme.PHONE_MIN_CAP, f"{smallest[0]!r} at size {smallest[1]} is {shown:.1f} px tall at 360 px"
+    shown = theme.cap_height(smallest[1]) * PHONE / (width * scale)
+    assert shown >= 11, f"{smallest[0]!r} at size {smallest[1]} is {shown:.1f} px tall at {PHONE} px"
+
+
+def test_the_theme_sizes_text_for_the_same_phone_width():
+    assert theme.PHONE_WIDTH == PHONE
+    assert theme.PHONE_MIN_CAP == 11
 
 
 def test_the_smallest_readable_size_grows_with_the_picture_width():
-    for width in (360, 480, 720, 960):
+    for width in (280, 480, 720, 960):
         size = theme.min_text_size(width)
         assert theme.phone_cap(size, width) >= theme.PHONE_MIN_CAP > theme.phone_cap(size - 1, width)
     assert theme.min_text_size(480) < theme.min_text_size(960)
