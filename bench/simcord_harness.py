@@ -45,11 +45,12 @@ async def _time(name, step, prepare, games, repeat, baseline, note) -> list[Row]
 
     from bench.probe import Probe
     from bot.app import create_bot
-    from bot.settings import Settings
-    from bot.world import build_world
+    from bot.core.settings import Settings
+    from bot.dev.world import build_world
 
     with tempfile.TemporaryDirectory() as folder:
-        settings = Settings(database_path=str(Path(folder) / "bench.db"))
+        # One game per channel, its message in the channel (what the per-move figures time).
+        settings = Settings(database_path=str(Path(folder) / "bench.db"), game_threads=False)
         bot = create_bot(settings, games)
         try:
             async with simcord.run(bot) as env:
