@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bench import Row
 from bench.simcord_harness import BOT_SIDE, NOOP_ROW, time_interaction
-from bot.workers import CORES
+from bot.core.workers import CORES
 
 
 async def _noop(world, _context) -> None:
@@ -22,7 +22,7 @@ async def _noop(world, _context) -> None:
 
 def _store_saves(repeat: int = 200) -> Row:
     """One save of a state and its action, in one transaction (WAL, on disk)."""
-    from bot.store import Store
+    from bot.core.store import Store
 
     async def measure() -> list[float]:
         with tempfile.TemporaryDirectory() as folder:
@@ -65,7 +65,7 @@ THINKERS = 10  # hard computer moves thinking at once in other channels
 async def _other_channel_moves(thinking: Callable[[], Executor] | None, repeat: int) -> list[float]:
     """A move elsewhere (engine apply, then the board drawn in a picture worker, as the bot does)
     timed while ``THINKERS`` hard Octego searches keep running in ``thinking``'s executor."""
-    from bot.workers import WorkerPool
+    from bot.core.workers import WorkerPool
     from engines.octego import ENGINE, choose_action
     from render.octego import render_board
 

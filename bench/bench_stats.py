@@ -36,8 +36,8 @@ from typing import Any
 
 from bench import Row
 from bench.load import database_for_run
-from bot.database import open_database
-from bot.store import Store
+from bot.core.database import open_database
+from bot.core.store import Store
 
 GUILDS = 1_000
 USERS = 100_000

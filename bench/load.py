@@ -133,7 +133,7 @@ class Driver:
 
     async def select(self, actor: Any, panel: Any, values: list[str]) -> tuple[int, bool]:
         """Choose ``values`` in the panel's select, paging forward until they are shown."""
-        from bot.menus import PAGE
+        from bot.ui.menus import PAGE
 
         for page in itertools.count(1):
             options = [o["value"] for row in panel.components for c in row["components"] for o in c.get("options", [])]
@@ -263,8 +263,8 @@ def menu_path(menus: Any, menu: Any, engine: Any, session: Any, seat: int, actio
 
 async def open_session(platform: Any, table: Table, game: str, options: dict) -> None:
     """A running game in the table's channel, opened directly (set-up is not measured)."""
-    from bot.sessions import SessionMeta
-    from bot.world import MEMBER_NAMES
+    from bot.core.sessions import SessionMeta
+    from bot.dev.world import MEMBER_NAMES
 
     players = list(table.actors)[:2]
     names = list(MEMBER_NAMES[: len(players)])
@@ -382,13 +382,14 @@ async def run(
 
     from bench.probe import Probe
     from bot.app import create_bot
-    from bot.database import is_postgres
-    from bot.settings import Settings
+    from bot.core.database import is_postgres
+    from bot.core.settings import Settings
 
     reports = []
     with tempfile.TemporaryDirectory() as folder:
         database = database or str(Path(folder) / "load.db")
-        settings = Settings(database_url=database) if is_postgres(database) else Settings(database_path=database)
+        where = {"database_url": database} if is_postgres(database) else {"database_path": database}
+        settings = Settings(**where, game_threads=False)  # a game per channel, played in the channel
         bot = create_bot(settings)
         try:
             async with simcord.run(bot) as env:
@@ -477,7 +478,7 @@ async def database_bytes(store: Any, location: str) -> int:
 def database_for_run(choice: str) -> Iterator[str]:
     """The URL of an empty database for ``choice``: ``sqlite`` (a file) or ``postgresql`` (a
     pgserver server), each in a temporary folder removed afterwards, or a ``postgresql://`` URL."""
-    from bot.database import is_postgres
+    from bot.core.database import is_postgres
 
     if is_postgres(choice):
         yield choice
@@ -498,7 +499,7 @@ def database_for_run(choice: str) -> Iterator[str]:
 
 
 def build_tables(env: Any, sessions: int) -> list[Table]:
-    from bot.world import MEMBER_NAMES
+    from bot.dev.world import MEMBER_NAMES
 
     users = [env.create_user(name.lower(), global_name=name) for name in MEMBER_NAMES[:2]]
     tables: list[Table] = []

@@ -164,7 +164,7 @@ class Probe:
 
     def cpu_snapshot(self) -> dict[str, float]:
         """Cumulative CPU seconds: the bot's (loop thread, other threads, workers) and SimCord's."""
-        from bot.workers import PICTURES, THINKING
+        from bot.core.workers import PICTURES, THINKING
 
         loop_thread = time.thread_time()
         harness = self.harness_cpu + self._routing_cpu - self._parsing_cpu

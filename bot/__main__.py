@@ -8,8 +8,8 @@ import argparse
 import os
 import sys
 
-from bot import logs
-from bot.settings import Settings
+from bot.core import logs
+from bot.core.settings import Settings
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return 2
     if playground:
-        from bot import playground as local
+        from bot.dev import playground as local
 
         if not settings.token:
             print(
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def invite(settings: Settings) -> int:
-    from bot.invite import NoClientId, client_id, invite_text
+    from bot.features.invite import NoClientId, client_id, invite_text
 
     try:
         application_id = client_id(os.environ, settings.token)

@@ -3,7 +3,7 @@
 A game's bot module subclasses :class:`GameAdapter`, a ``commands.GroupCog``: its slash
 commands are decorated methods under `/<game>`, beside the shared `resign` and `board` and the
 `challenge` generated from what it declares. Its turn menus are declared as steps
-(:mod:`bot.menus`). Everything shared (challenges, turns, resign, board, private views, the
+(:mod:`bot.ui.menus`). Everything shared (challenges, turns, resign, board, private views, the
 turn clock, results) lives around it and works the same for every game.
 """
 
@@ -19,10 +19,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.context import GameContext
-from bot.menus import ActionMenu
-from bot.replies import acknowledge, reply_private
-from bot.sessions import GameSession
-from bot.workers import Drawing
+from bot.core.sessions import GameSession
+from bot.core.workers import Drawing
+from bot.ui.menus import ActionMenu
+from bot.ui.replies import acknowledge, reply_private
 from engines.base import Event, Game
 
 RULES_FOLDER = Path(__file__).parent / "games" / "rules"

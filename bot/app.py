@@ -15,12 +15,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter
-from bot.common_commands import add_common_commands
-from bot.components import SessionButton, SessionSelect
+from bot.core.settings import Settings
+from bot.core.store import Store
+from bot.features.common_commands import add_common_commands
 from bot.platform import Platform
-from bot.replies import UserError, acknowledge, answer_error, reply_private, turned_away
-from bot.settings import Settings
-from bot.store import Store
+from bot.ui.controls import SessionButton, SessionSelect
+from bot.ui.replies import UserError, acknowledge, answer_error, reply_private, turned_away
 
 log = logging.getLogger(__name__)
 

@@ -13,13 +13,13 @@ from typing import Any
 
 import discord
 
-from bot.components import Controls
-from bot.menus import Menus
-from bot.outbox import Outbox
-from bot.replies import UserError, reply_private
-from bot.sessions import GameSession, Sessions
-from bot.timers import Scheduler
-from bot.workers import WorkerPool
+from bot.core.outbox import Outbox
+from bot.core.sessions import GameSession, Sessions
+from bot.core.timers import Scheduler
+from bot.core.workers import WorkerPool
+from bot.ui.controls import Controls
+from bot.ui.menus import Menus
+from bot.ui.replies import UserError, reply_private
 from render.theme import Picture
 
 Challenge = Callable[..., Awaitable[None]]  # (interaction, game, invitees, options, level, *, clock, where)
@@ -33,14 +33,14 @@ class GameContext:
     outbox: Outbox
     pictures: WorkerPool  # draws pictures in worker processes
     bot: discord.Client
-    table: Any  # bot.table.Table: the game message's content and controls
+    table: Any  # bot.ui.game_message.Table: the game message's content and controls
     challenge: Challenge  # the shared challenge-by-mention flow
     busy_text: Callable[[Any], str]  # "There is already a game of ... in this channel"
     first_message_or_close: Callable[[discord.Interaction, Any], Awaitable[None]]
     new_seed: Callable[[], int]
     menus: Menus  # the one menu mechanism: a game's declared ActionMenus, their button and autocomplete
-    replays: Any = None  # bot.replays.Replays: finished games' replays and records
-    threads: Any = None  # bot.threads.GameThreads: games in threads, and which game a command means
+    replays: Any = None  # bot.features.replays.Replays: finished games' replays and records
+    threads: Any = None  # bot.features.threads.GameThreads: games in threads, and which game a command means
 
     @property
     def me(self) -> int:

@@ -21,23 +21,23 @@ from collections.abc import Callable, Sequence
 import discord
 
 from bot.adapter import GameAdapter
-from bot.challenges import Challenges
-from bot.components import Controls
-from bot.computer import ComputerPlayers
 from bot.context import GameContext
-from bot.menus import Menus
-from bot.outbox import Outbox
-from bot.replays import Replays
-from bot.replies import ErrorLog
-from bot.results import Results
-from bot.sessions import GameSession, Sessions
-from bot.settings import Settings
-from bot.store import Store, TimerRecord
-from bot.table import Table
-from bot.threads import GameThreads
-from bot.timers import Scheduler
-from bot.turn_clock import TurnClock
-from bot.workers import PICTURES, THINKING
+from bot.core.outbox import Outbox
+from bot.core.sessions import GameSession, Sessions
+from bot.core.settings import Settings
+from bot.core.store import Store, TimerRecord
+from bot.core.timers import Scheduler
+from bot.core.workers import PICTURES, THINKING
+from bot.features.challenges import Challenges
+from bot.features.computer import ComputerPlayers
+from bot.features.replays import Replays
+from bot.features.results import Results
+from bot.features.threads import GameThreads
+from bot.features.turn_clock import TurnClock
+from bot.ui.controls import Controls
+from bot.ui.game_message import Table
+from bot.ui.menus import Menus
+from bot.ui.replies import ErrorLog
 
 # Bump when controls' custom ids change (e.g. a game's menus are redeclared): live messages are redrawn.
 CONTROLS_VERSION = "2"  # 2: declared menus (bot/menus.py)

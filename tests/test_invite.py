@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 import discord
 import pytest
 
-from bot import invite
+from bot.features import invite
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 # Discord's names for permissions are discord.py's flags in words, except this one.

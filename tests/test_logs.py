@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import logs
+from bot.core import logs
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 QUIETED = ("discord.client", "discord.state")

@@ -16,8 +16,8 @@ from typing import Any
 import discord
 
 from bot.adapter import GameAdapter, GameSession
-from bot.menus import ActionMenu, Narrowing, Step
-from bot.workers import drawing
+from bot.core.workers import drawing
+from bot.ui.menus import ActionMenu, Narrowing, Step
 from engines.octa import (
     ENGINE,
     FACE_DOWN,

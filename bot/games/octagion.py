@@ -25,14 +25,14 @@ import discord
 from discord import ButtonStyle, app_commands
 
 from bot.adapter import GameAdapter, GameSession
-from bot.components import SessionButton, SessionSelect, session_modal, view_of
+from bot.core.outbox import Outgoing
+from bot.core.sessions import Change, SessionMeta
+from bot.core.store import TimerRecord
+from bot.core.workers import drawing
 from bot.games.octagion_daily import OctagionDaily
-from bot.outbox import Outgoing
-from bot.replies import BUSY_TEXT, UserError, acknowledge
-from bot.sessions import Change, SessionMeta
-from bot.store import TimerRecord
-from bot.table import EDIT_TEXT
-from bot.workers import drawing
+from bot.ui.controls import SessionButton, SessionSelect, session_modal, view_of
+from bot.ui.game_message import EDIT_TEXT
+from bot.ui.replies import BUSY_TEXT, UserError, acknowledge
 from engines.base import IllegalAction
 from engines.octagion import (
     ENGINE,

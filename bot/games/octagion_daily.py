@@ -34,13 +34,13 @@ from typing import Any
 import discord
 from discord import ButtonStyle, app_commands
 
-from bot.components import SessionButton, session_modal, view_of
 from bot.context import GameContext
-from bot.outbox import Outgoing
-from bot.rendering import as_file
-from bot.replies import BUSY_TEXT, NAME_LIMIT, UserError, acknowledge, escape, fit, reply_private, sentence
-from bot.sessions import Change, GameSession, SessionMeta
-from bot.store import DailyPlay, ResultRow, TimerRecord
+from bot.core.outbox import Outgoing
+from bot.core.sessions import Change, GameSession, SessionMeta
+from bot.core.store import DailyPlay, ResultRow, TimerRecord
+from bot.ui.attachments import as_file
+from bot.ui.controls import SessionButton, session_modal, view_of
+from bot.ui.replies import BUSY_TEXT, NAME_LIMIT, UserError, acknowledge, escape, fit, reply_private, sentence
 from engines.base import IllegalAction
 from engines.octagion import (
     BONUS_STEP_SECONDS,

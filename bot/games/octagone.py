@@ -18,11 +18,11 @@ import discord
 from discord import app_commands
 
 from bot.adapter import ChallengeOption, GameAdapter, GameSession
-from bot.components import SessionButton
-from bot.menus import ActionMenu, Narrowing, Step
-from bot.replies import UserError, acknowledge, escape, reply_private
-from bot.sessions import Change
-from bot.workers import drawing
+from bot.core.sessions import Change
+from bot.core.workers import drawing
+from bot.ui.controls import SessionButton
+from bot.ui.menus import ActionMenu, Narrowing, Step
+from bot.ui.replies import UserError, acknowledge, escape, reply_private
 from engines.octagone import (
     ADVANCED,
     BASIC,

@@ -16,9 +16,9 @@ import discord
 from discord import app_commands
 
 from bot.adapter import ChallengeOption, GameAdapter, GameSession
-from bot.menus import ActionMenu, Narrowing, Step
-from bot.replies import acknowledge
-from bot.workers import drawing
+from bot.core.workers import drawing
+from bot.ui.menus import ActionMenu, Narrowing, Step
+from bot.ui.replies import acknowledge
 from engines.octego import ENGINE, KIND_NAMES, choose_action, octego_count, piece_at
 from render.octego import narrate, render_board
 

@@ -21,10 +21,10 @@ import discord
 from discord import app_commands
 
 from bot.adapter import ChallengeOption, GameAdapter, GameSession
-from bot.components import SessionButton, view_of
-from bot.menus import ActionMenu, Narrowing, Step
-from bot.replies import UserError, acknowledge, quote, sentence
-from bot.workers import drawing
+from bot.core.workers import drawing
+from bot.ui.controls import SessionButton, view_of
+from bot.ui.menus import ActionMenu, Narrowing, Step
+from bot.ui.replies import UserError, acknowledge, quote, sentence
 from engines.octiles import (
     CIRCLES,
     ENGINE,

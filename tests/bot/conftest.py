@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.app import create_bot
-from bot.settings import Settings
-from bot.world import World, build_world
+from bot.core.settings import Settings
+from bot.dev.world import World, build_world
 from tests.bot.settle import use_settle_limit
 
 # How long SimCord waits for the bot's work (after an action, `settle()`, `advance_time()`)

@@ -57,9 +57,9 @@ import discord
 import simcord
 
 from bot.app import create_bot
+from bot.core.settings import Settings
+from bot.dev.world import World, build_world
 from bot.games.octagion import NEXT_ROUND, ROUND_END, ROUND_POST, OctagionAdapter
-from bot.settings import Settings
-from bot.world import World, build_world
 from tests.bot.settle import use_settle_limit
 
 POINTS = ("after_timer_fired", "between_rounds", "game_end", "round_posted")

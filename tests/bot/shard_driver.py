@@ -48,11 +48,11 @@ import discord
 import simcord
 
 from bot.app import ShardedOctagonBot, create_bot
+from bot.core.settings import Settings
+from bot.core.store import ShardScope
+from bot.dev.world import private_texts
 from bot.games.octa import OctaAdapter
 from bot.games.octagion import OctagionAdapter
-from bot.settings import Settings
-from bot.store import ShardScope
-from bot.world import private_texts
 from engines.octagion import solution
 from tests.bot.settle import use_settle_limit
 

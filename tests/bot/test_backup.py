@@ -10,7 +10,7 @@ import sqlite3
 
 import pytest
 
-from bot import db
+from bot.dev import db_tool as db
 from tests.bot.tinygame import TinyAdapter, start_game
 
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from bot.world import bot_member
+from bot.dev.world import bot_member
 from tests.bot import tinygame
 from tests.bot.tinygame import TinyAdapter
 

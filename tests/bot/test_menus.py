@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from bot.sessions import STALE_TEXT
-from bot.world import menu_endings, private_texts
+from bot.core.sessions import STALE_TEXT
+from bot.dev.world import menu_endings, private_texts
 from tests.bot.tinygame import TinyAdapter
 
 

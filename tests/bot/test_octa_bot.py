@@ -11,10 +11,10 @@ from simcord.actors import MemberActor
 from simcord.builders import UserHandle
 
 from bot.adapter import GameSession
+from bot.core.sessions import STALE_TEXT, SessionMeta
+from bot.dev.world import private_texts
 from bot.games.octa import TURN_MENU, OctaAdapter, formality
-from bot.sessions import STALE_TEXT, SessionMeta
-from bot.table import Table
-from bot.world import private_texts
+from bot.ui.game_message import Table
 from engines.octa import ENGINE, choose_action
 from engines.octa.testing import near_win_options
 

@@ -8,8 +8,8 @@ import contextlib
 
 import pytest
 
+from bot.core.sessions import TimerGone
 from bot.games.octagion import NEXT_ROUND_PAUSE, OctagionAdapter
-from bot.sessions import TimerGone
 from engines.octagion import solution
 
 SEED = 1234

@@ -11,9 +11,9 @@ import pytest
 from simcord.actors import MemberActor
 from simcord.builders import UserHandle
 
+from bot.core.sessions import STALE_TEXT
+from bot.dev.world import menu_endings, private_texts
 from bot.games.octagone import PLACE_MENU, OctagoneAdapter
-from bot.sessions import STALE_TEXT
-from bot.world import menu_endings, private_texts
 from engines.octagone import (
     COLOURS,
     ENGINE,

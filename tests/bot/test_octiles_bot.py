@@ -10,9 +10,9 @@ import re
 
 import pytest
 
+from bot.core.sessions import STALE_TEXT
+from bot.dev.world import bot_member, menu_endings, private_texts
 from bot.games.octiles import MENU, STAND_IN, OctilesAdapter
-from bot.sessions import STALE_TEXT
-from bot.world import bot_member, menu_endings, private_texts
 from engines.octiles import (
     ENGINE,
     SPACES,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.dev.world import bot_member, private_messages, private_texts
 from bot.platform import CONTROLS_KEY, CONTROLS_VERSION
-from bot.world import bot_member, private_messages, private_texts
 from tests.bot.tinygame import TinyAdapter, start_game
 
 
@@ -156,7 +156,7 @@ async def test_overdue_timer_fires_at_once_on_start(world, settings):
 async def test_two_simultaneous_actions_serialise(world):
     import asyncio
 
-    from bot.replies import UserError
+    from bot.ui.replies import UserError
 
     await start_game(world)
     session = await world.session()
@@ -314,7 +314,7 @@ async def test_player_names_cannot_ping_or_format(world):
 
 
 async def test_partners_are_rated_as_one_side(world):
-    from bot.store import ResultRow
+    from bot.core.store import ResultRow
     from engines.base import Outcome
 
     players = [world.ada.id, world.bo.id, world.cy.id, world.di.id]

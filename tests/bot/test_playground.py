@@ -15,11 +15,11 @@ from urllib.parse import urlsplit
 import pytest
 
 from bot import __main__ as entry
-from bot import playground
-from bot.challenges import CHALLENGE_SECONDS
+from bot.core.settings import Settings
+from bot.dev import playground
+from bot.dev.world import private_texts
+from bot.features.challenges import CHALLENGE_SECONDS
 from bot.games.octagion import NEXT_ROUND
-from bot.settings import Settings
-from bot.world import private_texts
 
 
 def start_playground() -> tuple[subprocess.Popen, str]:

@@ -13,9 +13,9 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot.dev.world import private_texts
 from bot.games.octagion import OctagionAdapter
-from bot.replies import BUSY_TEXT
-from bot.world import private_texts
+from bot.ui.replies import BUSY_TEXT
 from engines.octagion import solution
 from tests.bot.tinygame import TinyAdapter
 

@@ -8,8 +8,8 @@ import io
 import pytest
 from PIL import Image
 
+from bot.dev.world import bot_member, private_texts
 from bot.games import all_games
-from bot.world import bot_member, private_texts
 from engines.octagion import solution
 from engines.record import read_record, replay_record
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.sessions import STALE_TEXT
-from bot.world import private_texts
+from bot.core.sessions import STALE_TEXT
+from bot.dev.world import private_texts
 from tests.bot.tinygame import TinyAdapter, start_game
 
 

@@ -31,9 +31,9 @@ import simcord
 
 from bot import platform as platform_module
 from bot.app import create_bot
+from bot.core.settings import Settings
+from bot.core.store import ShardScope, Store
 from bot.games.octagion import LOBBY_EXPIRY, NEXT_ROUND, ROUND_END
-from bot.settings import Settings
-from bot.store import ShardScope, Store
 from tests.bot.shard_driver import GUILDS
 from tests.bot.tinygame import TinyAdapter
 

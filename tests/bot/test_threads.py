@@ -10,11 +10,11 @@ import discord
 import pytest
 from PIL import Image, ImageChops
 
+from bot.core.settings import Settings
+from bot.dev.world import bot_member, private_texts
+from bot.features.threads import GONE_NOTE, TURN_NOTICE
 from bot.games.octagion import OctagionAdapter
 from bot.games.octego import OctegoAdapter
-from bot.settings import Settings
-from bot.threads import GONE_NOTE, TURN_NOTICE
-from bot.world import bot_member, private_texts
 from engines.octego import legal_moves
 from tests.bot.tinygame import TinyAdapter
 

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from bot.replies import BUSY_TEXT
-from bot.world import private_texts
+from bot.dev.world import private_texts
+from bot.ui.replies import BUSY_TEXT
 from tests.bot import tinygame
 from tests.bot.test_platform import start_game
 from tests.bot.tinygame import TinyAdapter

@@ -14,10 +14,10 @@ import discord
 from discord import app_commands
 
 from bot.adapter import ChallengeOption, GameAdapter
-from bot.components import SessionButton
-from bot.menus import ActionMenu, Step
-from bot.replies import UserError, acknowledge
-from bot.workers import drawing
+from bot.core.workers import drawing
+from bot.ui.controls import SessionButton
+from bot.ui.menus import ActionMenu, Step
+from bot.ui.replies import UserError, acknowledge
 from engines.base import Game, GameState, IllegalAction, Outcome
 from render.theme import canvas, centred_text, to_picture
 

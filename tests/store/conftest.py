@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import Store
+from bot.core.store import Store
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

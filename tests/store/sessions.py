@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.store import Store
+from bot.core.store import Store
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -15,8 +15,9 @@ import threading
 import time
 from pathlib import Path
 
-from bot import db, migrations
-from bot.store import Store
+from bot.core import migrations
+from bot.core.store import Store
+from bot.dev import db_tool as db
 from tests.store.sessions import NOW, new_session
 
 REPOSITORY = Path(__file__).resolve().parents[2]

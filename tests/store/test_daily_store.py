@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
-from bot.store import DailyPlay
+from bot.core.store import DailyPlay
 from tests.store.test_store import new_session
 
 GUILD, OTHER_GUILD = 9, 10

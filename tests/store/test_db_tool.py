@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import db, migrations
-from bot.database import INTERNAL_TABLES, TABLES, count_rows, open_database
-from bot.store import DailyPlay, Rating, ResultRow, Store
+from bot.core import migrations
+from bot.core.database import INTERNAL_TABLES, TABLES, count_rows, open_database
+from bot.core.store import DailyPlay, Rating, ResultRow, Store
+from bot.dev import db_tool as db
 from tests.store.sessions import NOW
 from tests.store.sessions import new_session as new_tiny_session
 

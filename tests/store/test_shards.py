@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.settings import Settings
-from bot.store import ShardScope, Store
+from bot.core.settings import Settings
+from bot.core.store import ShardScope, Store
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 SHARDS = 4

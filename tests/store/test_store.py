@@ -9,8 +9,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.database import UniqueViolation
-from bot.store import LAST_FINISHED_SQL, MIGRATIONS, PLAYED_IN_SQL, ChannelBusy, ResultRow, Store
+from bot.core.database import UniqueViolation
+from bot.core.store import LAST_FINISHED_SQL, MIGRATIONS, PLAYED_IN_SQL, ChannelBusy, ResultRow, Store
 from tests.store.sessions import NOW, new_session
 
 
@@ -205,7 +205,7 @@ async def test_text_with_quotes_and_sql_in_it_is_stored_as_it_is(store):
 
 
 def test_postgres_literals():
-    from bot.database import inline, literal
+    from bot.core.database import inline, literal
 
     assert literal(None) == "NULL"
     assert literal(True) == "TRUE"

@@ -26,11 +26,11 @@ from typing import Any, Generic, TypeVar
 import discord
 from discord import app_commands
 
-from bot.components import Controls, SessionButton, SessionSelect, view_of
-from bot.rendering import as_file
-from bot.replies import UserError, reply_private
-from bot.sessions import GameSession, Sessions
-from bot.workers import Drawing
+from bot.core.sessions import GameSession, Sessions
+from bot.core.workers import Drawing
+from bot.ui.attachments import as_file
+from bot.ui.controls import Controls, SessionButton, SessionSelect, view_of
+from bot.ui.replies import UserError, reply_private
 from render.theme import Picture
 
 CONTROL = "menu"  # the one control name of every menu's button and selects

@@ -15,9 +15,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
-from bot.replies import ErrorLog, UserError
-from bot.sessions import Change, GameSession, Sessions, TimerGone
-from bot.store import Store, TimerRecord
+from bot.core.sessions import Change, GameSession, Sessions, TimerGone
+from bot.core.store import Store, TimerRecord
+from bot.ui.replies import ErrorLog, UserError
 
 log = logging.getLogger(__name__)
 

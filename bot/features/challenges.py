@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.adapter import GameAdapter
-from bot.components import Controls
-from bot.outbox import Outbox
-from bot.replies import UserError, escape, reply_private
-from bot.sessions import Change, GameSession, SessionMeta, Sessions
-from bot.store import SessionRecord, TimerRecord
-from bot.timers import Scheduler
-from bot.turn_clock import parse_clock
+from bot.core.outbox import Outbox
+from bot.core.sessions import Change, GameSession, SessionMeta, Sessions
+from bot.core.store import SessionRecord, TimerRecord
+from bot.core.timers import Scheduler
+from bot.features.turn_clock import parse_clock
+from bot.ui.controls import Controls
+from bot.ui.replies import UserError, escape, reply_private
 
 if TYPE_CHECKING:
-    from bot.threads import GameThreads
+    from bot.features.threads import GameThreads
 
 CHALLENGE_SECONDS = 5 * 60
 EXPIRY = "challenge_expiry"

@@ -1,5 +1,5 @@
 """Computer players: after any change, if it is this bot's turn, think in a worker process
-(``bot.workers.THINKING``) and move like any player (through the same session change and turn
+(``bot.core.workers.THINKING``) and move like any player (through the same session change and turn
 check). A deep search holds the interpreter lock for its whole budget, so it never runs on the
 event loop or in its threads.
 
@@ -17,9 +17,9 @@ import discord
 from discord.ext import commands
 
 from bot.adapter import GameAdapter
-from bot.replies import ErrorLog, UserError
-from bot.sessions import GameSession, Sessions
-from bot.workers import WorkerPool
+from bot.core.sessions import GameSession, Sessions
+from bot.core.workers import WorkerPool
+from bot.ui.replies import ErrorLog, UserError
 
 log = logging.getLogger(__name__)
 ATTEMPTS = 3  # a computer move that fails (not refused) is tried again, so the game never waits for ever

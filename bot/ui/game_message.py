@@ -14,11 +14,11 @@ from typing import Any
 import discord
 
 from bot.adapter import GameAdapter
-from bot.components import SessionButton, view_of
-from bot.outbox import Outbox, Outgoing
-from bot.sessions import Change, GameSession, Sessions, turn_events
-from bot.store import LIVE_STATUSES
-from bot.workers import Drawing, WorkerPool
+from bot.core.outbox import Outbox, Outgoing
+from bot.core.sessions import Change, GameSession, Sessions, turn_events
+from bot.core.store import LIVE_STATUSES
+from bot.core.workers import Drawing, WorkerPool
+from bot.ui.controls import SessionButton, view_of
 from engines.base import Event
 from render.narration import final_header
 from render.replay import KINDS as REPLAYABLE

@@ -25,13 +25,13 @@ from typing import Any
 import discord
 
 from bot.adapter import GameAdapter
-from bot.outbox import NotYet, Outbox, Outgoing
-from bot.replies import UserError, fit
-from bot.sessions import Change, GameSession, Sessions
-from bot.settings import Settings
-from bot.store import LIVE_STATUSES, SessionRecord, Store, TimerRecord
-from bot.table import TEXT, Table
-from bot.timers import Scheduler
+from bot.core.outbox import NotYet, Outbox, Outgoing
+from bot.core.sessions import Change, GameSession, Sessions
+from bot.core.settings import Settings
+from bot.core.store import LIVE_STATUSES, SessionRecord, Store, TimerRecord
+from bot.core.timers import Scheduler
+from bot.ui.game_message import TEXT, Table
+from bot.ui.replies import UserError, fit
 
 log = logging.getLogger(__name__)
 

@@ -30,9 +30,9 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.settings import Settings
-from bot.store import Store, iso, parse_iso
-from bot.world import MEMBER_NAMES, PlaygroundWorld, bot_member, build_playground_world, channel_topic
+from bot.core.settings import Settings
+from bot.core.store import Store, iso, parse_iso
+from bot.dev.world import MEMBER_NAMES, PlaygroundWorld, bot_member, build_playground_world, channel_topic
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The bot's storage: a small async interface over SQLite (the default) or PostgreSQL.
 
 Nothing above this module writes SQL; the SQL here is the same for both databases
-(:mod:`bot.database` runs it, :mod:`bot.migrations` holds each dialect's schema).
+(:mod:`bot.core.database` runs it, :mod:`bot.core.migrations` holds each dialect's schema).
 
 Every write runs inside :meth:`Store.transaction`: everything done through it commits together
 or not at all, so a failed statement rolls back only its own transaction, never another
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
-from bot import migrations
-from bot.database import Database, Statement, StoreBusy, Trips, UniqueViolation, open_database
+from bot.core import migrations
+from bot.core.database import Database, Statement, StoreBusy, Trips, UniqueViolation, open_database
 
 __all__ = ["LIVE_SQL", "MIGRATIONS", "ChannelBusy", "Store", "StoreBusy", "Transaction"]
 

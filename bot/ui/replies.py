@@ -14,9 +14,9 @@ from typing import Any
 
 import discord
 
-from bot import workers
-from bot.rendering import as_file
-from bot.store import StoreBusy
+from bot.core import workers
+from bot.core.store import StoreBusy
+from bot.ui.attachments import as_file
 from render.theme import Picture
 
 log = logging.getLogger(__name__)
@@ -108,7 +108,7 @@ async def reply_private(
 
 
 async def turned_away(interaction: discord.Interaction) -> bool:
-    """While the worker queues are full (bot.workers), a player is answered "busy" at once,
+    """While the worker queues are full (bot.core.workers), a player is answered "busy" at once,
     before anything is read or changed, instead of waiting behind everyone else."""
     if not workers.busy():
         return False

@@ -5,7 +5,7 @@ and in threads one busy channel slowed every other channel; in processes they us
 Two pools per bot process, so a long search never makes a picture wait: ``PICTURES`` and
 ``THINKING``. Each is bounded: ``queue_limit`` calls waiting or running at most. When a pool is
 full the bot answers a player who starts something "busy" at once, before anything changes
-(see ``bot.replies``), instead of letting the queue and everyone's waiting grow; a menu already
+(see ``bot.ui.replies``), instead of letting the queue and everyone's waiting grow; a menu already
 open is let through, so no steps are wasted.
 
 The pools are shared by every bot of a process (tests start many) and started on first use.

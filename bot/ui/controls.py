@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 import discord
 
-from bot.replies import ErrorLog, acknowledge, answer_errors, reply_private, turned_away
+from bot.ui.replies import ErrorLog, acknowledge, answer_errors, reply_private, turned_away
 
 CUSTOM_ID_LIMIT = 100
 MODAL_PATTERN = re.compile(r"m:(?P<sid>[0-9]+):(?P<name>[a-z_]+):(?P<arg>.*)")

@@ -18,11 +18,11 @@ from typing import Any
 import discord
 
 from bot.adapter import GameAdapter
-from bot.replies import UserError, quote
-from bot.sessions import Change, Sessions
-from bot.store import Store, TimerRecord
-from bot.table import TEXT
-from bot.timers import Scheduler
+from bot.core.sessions import Change, Sessions
+from bot.core.store import Store, TimerRecord
+from bot.core.timers import Scheduler
+from bot.ui.game_message import TEXT
+from bot.ui.replies import UserError, quote
 
 WARNING, FORFEIT = "turn_warning", "turn_forfeit"
 LAST_HOUR = 3600

@@ -9,8 +9,8 @@ from __future__ import annotations
 import discord
 from openskill.models import PlackettLuce
 
-from bot.sessions import Change, Sessions
-from bot.store import Rating, ResultRow, Transaction
+from bot.core.sessions import Change, Sessions
+from bot.core.store import Rating, ResultRow, Transaction
 from engines.base import Outcome
 
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from dotenv import load_dotenv
 
-from bot.store import ShardScope
-from bot.workers import CORES, PICTURE_QUEUE_LIMIT, THINKING_QUEUE_LIMIT
+from bot.core.store import ShardScope
+from bot.core.workers import CORES, PICTURE_QUEUE_LIMIT, THINKING_QUEUE_LIMIT
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The two databases behind :mod:`bot.store`: SQLite (aiosqlite, the default) and PostgreSQL
+"""The two databases behind :mod:`bot.core.store`: SQLite (aiosqlite, the default) and PostgreSQL
 (asyncpg, for several processes). Both take the store's SQL as written (``?`` placeholders)
 and run a transaction as *trips*: a list of statements sent together, the last one's rows
 returned.
@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import aiosqlite
 
-from bot import migrations
+from bot.core import migrations
 
 # How long a SQLite statement waits for another process's lock before one retry, then StoreBusy.
 BUSY_TIMEOUT_MS = 1000

@@ -15,13 +15,13 @@ from typing import Any
 import discord
 
 from bot.adapter import GameAdapter
-from bot.components import Controls, SessionSelect, view_of
-from bot.rendering import as_file
-from bot.replies import UserError, escape, reply_private
-from bot.sessions import GameSession, Sessions
-from bot.store import LIVE_STATUSES, LoggedMove, PastGame
-from bot.table import REPLAY, Table
-from bot.workers import WorkerPool
+from bot.core.sessions import GameSession, Sessions
+from bot.core.store import LIVE_STATUSES, LoggedMove, PastGame
+from bot.core.workers import WorkerPool
+from bot.ui.attachments import as_file
+from bot.ui.controls import Controls, SessionSelect, view_of
+from bot.ui.game_message import REPLAY, Table
+from bot.ui.replies import UserError, escape, reply_private
 from engines.base import Game
 from engines.record import GameRecord, result_of, write_record
 from render.narration import outcome_phrase

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.components import SessionButton, SessionSelect, view_of
-from bot.replies import UserError, acknowledge, escape, reply_private
-from bot.store import LIVE_STATUSES
-from bot.table import RESIGN, TEXT
-from bot.turn_clock import clock_words, parse_clock
+from bot.core.store import LIVE_STATUSES
+from bot.features.turn_clock import clock_words, parse_clock
+from bot.ui.controls import SessionButton, SessionSelect, view_of
+from bot.ui.game_message import RESIGN, TEXT
+from bot.ui.replies import UserError, acknowledge, escape, reply_private
 from render.narration import final_header, with_article
 
 if TYPE_CHECKING:

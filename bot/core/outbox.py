@@ -23,10 +23,10 @@ from typing import Any
 
 import discord
 
-from bot.rendering import as_file
-from bot.replies import ErrorLog, fit
-from bot.sessions import Change, GameSession, Sessions
-from bot.store import OutboxEntry, Store
+from bot.core.sessions import Change, GameSession, Sessions
+from bot.core.store import OutboxEntry, Store
+from bot.ui.attachments import as_file
+from bot.ui.replies import ErrorLog, fit
 from render.theme import Picture
 
 log = logging.getLogger(__name__)

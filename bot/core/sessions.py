@@ -23,8 +23,8 @@ from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from bot.replies import NAME_LIMIT, UserError, escape, sentence
-from bot.store import ChannelBusy, SessionRecord, Store, TimerRecord, Transaction
+from bot.core.store import ChannelBusy, SessionRecord, Store, TimerRecord, Transaction
+from bot.ui.replies import NAME_LIMIT, UserError, escape, sentence
 from engines.base import Event, Game, IllegalAction, Outcome
 
 STALE_TEXT = "This menu is out of date: the game has moved on since it was opened. Open it again."

@@ -1,4 +1,4 @@
-"""Pictures as Discord attachments (they are drawn in worker processes: ``bot.workers``)."""
+"""Pictures as Discord attachments (they are drawn in worker processes: ``bot.core.workers``)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,449 @@
+"""``python -m bot.db``: check a store, copy one to another database, back it up and restore it.
+
+    python -m bot.db check [--database URL]
+    python -m bot.db copy --from sqlite:octagon.db --to postgresql://user:password@host/octagon
+
+``check`` (default: the settings' database, ``DATABASE_URL`` or else ``DATABASE_PATH``) prints
+the schema version against the newest, the database's own integrity check, rows left behind
+(actions, timers, outbox entries, results or daily plays whose session is gone; players of a
+result that is gone), channels with two live sessions, sessions whose action counter is behind
+their log, and the rows of every table; it exits with 1 if anything is wrong.
+
+``copy`` migrates both databases to the newest schema (as the bot does when it starts), moves
+every table, ids and all, in one transaction on the target, sets the target's next ids past
+every id the source ever handed out (old messages' buttons carry session ids) and checks each
+table's row count against the source's. It refuses a target that already holds data unless
+``--replace`` (which empties it first, in the same transaction). Stop the bot first: what it
+writes during a copy is not copied. Either direction works (back to SQLite too). A URL is
+``sqlite:path``, a bare path, or ``postgresql://...``. The rows' checks of ``check`` need the
+newest schema; an older one is reported as such.
+
+    python -m bot.db backup PATH [--database SOURCE] [--force]
+    python -m bot.db restore PATH [--database TARGET] [--force]
+
+``backup`` copies the SQLite store (default: the settings' database) to ``PATH`` with SQLite's
+online backup API, safe while the bot runs: one consistent snapshot (the bot's writes go on
+meanwhile, thanks to WAL), written to a temporary file, checked (integrity, schema version) and
+only then renamed to ``PATH``, a single self-contained file. It refuses an existing ``PATH``
+unless ``--force``.
+
+``restore`` checks the backup first (an SQLite database, its integrity, a schema version this
+code knows; an older one is migrated when the bot next starts), then copies it into the target
+(default: the settings' database). It refuses a target that exists unless ``--force``, and even
+then one that another program holds open (a running bot: stop it first).
+
+For PostgreSQL both print the ``pg_dump`` / ``pg_restore`` commands to run instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import re
+import sqlite3
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from bot.core import migrations
+from bot.core.database import (
+    INTERNAL_TABLES,
+    TABLES,
+    Database,
+    Statement,
+    copy_table,
+    count_rows,
+    is_postgres,
+    open_database,
+)
+from bot.core.store import LIVE_SQL, Store
+
+BATCH = 5_000  # rows per executemany
+# The bot's own bookkeeping (command tree hash, controls version): the source's replaces the
+# target's, which a bot started once against the target already wrote.
+BOOKKEEPING = "bot_state"
+
+
+def _orphans_of_sessions(table: str) -> tuple[str, tuple[str, ...], str]:
+    sql = f"SELECT COUNT(*) FROM {table} x WHERE NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = x.session_id)"
+    return f"{table} rows whose session is gone", (table, "sessions"), sql
+
+
+# Each: what is wrong, the tables it needs, and SQL counting the rows where it is.
+PROBLEMS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    *(_orphans_of_sessions(table) for table in ("actions", "timers", "outbox")),
+    (
+        "results whose session is gone",
+        ("results", "sessions"),
+        "SELECT COUNT(*) FROM results x WHERE x.session_id IS NOT NULL"
+        " AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = x.session_id)",
+    ),
+    (
+        "daily_plays rows whose session is gone",
+        ("daily_plays", "sessions"),
+        "SELECT COUNT(*) FROM daily_plays x WHERE x.session_id IS NOT NULL"
+        " AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = x.session_id)",
+    ),
+    (
+        "result_players rows whose result is gone",
+        ("result_players", "results"),
+        "SELECT COUNT(*) FROM result_players p WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.id = p.result_id)",
+    ),
+    (
+        "channels with more than one live session",
+        ("sessions",),
+        f"SELECT COUNT(*) FROM (SELECT channel_id FROM sessions WHERE {LIVE_SQL}"
+        " GROUP BY channel_id HAVING COUNT(*) > 1) AS shared",
+    ),
+    (
+        # The next action would take a number the log already holds, and the move would fail.
+        "sessions whose action counter is behind their log",
+        ("sessions", "actions"),
+        "SELECT COUNT(*) FROM sessions s WHERE s.actions < (SELECT COALESCE(MAX(a.seq), 0) FROM actions a"
+        " WHERE a.session_id = s.id)",
+    ),
+)
+
+
+def shown(url: str) -> str:
+    """The URL without its password."""
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
+def missing_sqlite_file(url: str) -> bool:
+    """Opening a SQLite path creates the file: a misspelt path would look like an empty store."""
+    return not is_postgres(url) and not Path(url.removeprefix("sqlite:")).exists()
+
+
+def table_lines(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
+    cells = [[str(cell) for cell in row] for row in [header, *rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in cells]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    return lines
+
+
+# ------------------------------------------------------------------------------ check
+
+
+async def check(url: str) -> bool:
+    """Print the report; whether all is well."""
+    if missing_sqlite_file(url):
+        print(f"no such SQLite file: {url}")
+        return False
+    database = await open_database(url, pool_size=2)
+    try:
+        return await _check(database, url)
+    finally:
+        await database.close()
+
+
+async def _check(database: Database, url: str) -> bool:
+    problems: list[str] = []
+    version, newest = await database.schema_version(), len(migrations.SQLITE)
+    print(f"database: {database.dialect}, {shown(url)}")
+    print(f"schema version: {version} of {newest}")
+    if version < newest:
+        problems.append(f"schema version {version} is behind {newest}: the bot migrates it when it starts")
+    elif version > newest:
+        problems.append(f"schema version {version} is newer than this code's {newest}")
+    integrity = await database.integrity_check()
+    print(f"integrity check: {integrity}")
+    if integrity != "ok":
+        problems.append(f"integrity check: {integrity}")
+    tables = await database.table_names()
+    if version == newest:  # the rows' checks read the newest schema's columns
+        problems += await _row_problems(database, tables)
+    counts = await count_rows(database, [table for table in TABLES if table in tables])
+    print("\n".join(table_lines(("table", "rows"), [(t, f"{n:,}") for t, n in counts.items()])))
+    print("\n".join(f"PROBLEM: {problem}" for problem in problems) or "no problems found")
+    return not problems
+
+
+async def _row_problems(database: Database, tables: set[str]) -> list[str]:
+    problems = [f"table {table} is missing" for table in TABLES if table not in tables]
+    for label, needs, sql in PROBLEMS:
+        if set(needs) <= tables and (found := (await database.rows(sql))[0][0]):
+            problems.append(f"{found} {label}")
+    return problems + [f"the id sequence of {table} is behind its largest id" for table in await database.ids_behind()]
+
+
+# ------------------------------------------------------------------------------ copy
+
+
+async def copy(source_url: str, target_url: str, replace: bool = False, batch: int = BATCH) -> bool:
+    """Copy every table; print the counts; whether they all match."""
+    if missing_sqlite_file(source_url):
+        print(f"no such SQLite file: {source_url}")
+        return False
+    if source_url.removeprefix("sqlite:") == target_url.removeprefix("sqlite:"):
+        print("the source and the target are the same database")
+        return False
+    source = await Store.open(source_url, pool_size=2)
+    try:
+        target = await Store.open(target_url, pool_size=2)
+        try:
+            return await _copy(source.database, target.database, replace, batch)
+        finally:
+            await target.close()
+    finally:
+        await source.close()
+
+
+async def _copy(source: Database, target: Database, replace: bool, batch: int) -> bool:
+    held = {table: rows for table, rows in (await count_rows(target)).items() if rows and table != BOOKKEEPING}
+    if held and not replace:
+        listed = ", ".join(f"{table} {rows:,}" for table, rows in held.items())
+        print(f"the target already holds data ({listed}): nothing copied. --replace empties it first.")
+        return False
+    unknown = await source.table_names() - set(TABLES) - set(INTERNAL_TABLES)
+    if unknown:  # a migration added a table that TABLES does not list: it would be left behind
+        print(f"tables this copy does not know: {', '.join(sorted(unknown))}: nothing copied")
+        return False
+    columns = {table: await target.columns(table) for table in TABLES}
+    for table in TABLES:
+        if set(await source.columns(table)) != set(columns[table]):
+            print(f"table {table} has other columns in the source: both must be at the same schema version")
+            return False
+    async with source.snapshot() as reader:
+        expected = {table: (await reader.rows(f"SELECT COUNT(*) FROM {table}"))[0][0] for table in TABLES}
+        emptied = TABLES if replace else (BOOKKEEPING,)
+        await _write_all(reader, source, target, columns, batch, emptied)
+    copied = await count_rows(target)
+    lines = [
+        (t, f"{expected[t]:,}", f"{copied[t]:,}", "ok" if expected[t] == copied[t] else "DIFFERENT") for t in TABLES
+    ]
+    print("\n".join(table_lines(("table", "source rows", "target rows", ""), lines)))
+    return expected == copied
+
+
+async def _write_all(
+    reader: Any, source: Database, target: Database, columns: dict[str, list[str]], batch: int, emptied: Sequence[str]
+) -> None:
+    """One transaction on the target: empty ``emptied``, copy every table, move the ids on."""
+    trips = target.trips()
+    try:
+        await trips.send([Statement(f"DELETE FROM {t}") for t in reversed(TABLES) if t in emptied], False, False)
+        for table in TABLES:
+            print(f"copying {table} ...", flush=True)
+            await copy_table(reader, trips, table, columns[table], batch)
+        # Read after the rows: the next ids are past every id copied.
+        await trips.commit(target.next_id_statements(await source.next_ids()))
+    except BaseException:
+        await trips.abort()
+        raise
+    finally:
+        await trips.release()
+
+
+# ------------------------------------------------------------------------------ backup and restore
+
+
+def sqlite_path(url: str) -> Path:
+    return Path(url.removeprefix("sqlite:"))
+
+
+def _connect(path: Path, mode: str, timeout: float = 30.0) -> sqlite3.Connection:
+    """A connection to an existing file (``mode`` ro or rw: never creates one by mistake)."""
+    uri = f"file:{quote(str(path.resolve()))}?mode={mode}"
+    return sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    return first.resolve() == second.resolve() or (first.exists() and second.exists() and first.samefile(second))
+
+
+def _partial(target: Path) -> Path:
+    """Where a copy is written before it is renamed to ``target`` (same folder: an atomic rename)."""
+    return target.with_name(f".{target.name}.partial-{os.getpid()}")
+
+
+def _remove(path: Path) -> None:
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def describe(connection: sqlite3.Connection) -> tuple[str, int, str]:
+    """A copy's integrity check, schema version and contents in words; each query reads it whole."""
+    integrity = connection.execute("PRAGMA integrity_check").fetchone()[0]
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "sessions" not in tables:
+        return integrity, version, "no sessions table"
+    sessions, live = connection.execute(f"SELECT COUNT(*), COUNT(*) FILTER (WHERE {LIVE_SQL}) FROM sessions").fetchone()
+    return integrity, version, f"{sessions:,} sessions ({live:,} live)"
+
+
+def backup_problems(integrity: str, version: int, contents: str) -> list[str]:
+    problems = []
+    if integrity != "ok":
+        problems.append(f"its integrity check failed: {integrity}")
+    newest = len(migrations.SQLITE)
+    if version == 0 or contents == "no sessions table":
+        problems.append("it is not a database of this bot (no schema version or no sessions table)")
+    elif version > newest:
+        problems.append(f"its schema version {version} is newer than this code's {newest}: upgrade the bot first")
+    return problems
+
+
+def postgres_guidance(url: str, path: str, action: str) -> None:
+    """What to run instead for PostgreSQL (the URL without its password: use PGPASSWORD or ~/.pgpass)."""
+    target = shown(url)
+    print(f"{target} is PostgreSQL: use its own tools to {action} instead, e.g.")
+    if action == "back it up":
+        print(f"  pg_dump --format=custom --file={path} '{target}'")
+        print("pg_dump reads one consistent snapshot and is safe while the bot runs.")
+    else:
+        print(f"  pg_restore --clean --if-exists --no-owner --dbname='{target}' {path}")
+        print("Stop the bot first; then check the result with: python -m bot.db check")
+    print("Give the password through PGPASSWORD or ~/.pgpass rather than in the URL.")
+
+
+def backup(source_url: str, path: str, force: bool = False) -> bool:
+    """Copy the SQLite store at ``source_url`` to ``path`` while the bot may be running; whether it worked."""
+    if is_postgres(source_url):
+        postgres_guidance(source_url, path, "back it up")
+        return False
+    source, target = sqlite_path(source_url), Path(path)
+    if not source.exists():
+        print(f"no such SQLite file: {source}")
+        return False
+    if _same_file(source, target):
+        print("the backup must go to another file than the database")
+        return False
+    if target.exists() and not force:
+        print(f"{target} already exists: nothing written. --force replaces it.")
+        return False
+    partial = _partial(target)
+    _remove(partial)
+    try:
+        with contextlib.closing(_connect(source, "rw")) as reader, contextlib.closing(sqlite3.connect(partial)) as copy:
+            # pages=-1: the whole database in one step, i.e. one read transaction, one snapshot.
+            # (In steps, every write of the bot would start the copy over.)
+            reader.backup(copy, pages=-1)
+            copy.execute("PRAGMA journal_mode=DELETE")  # one file, no -wal beside it
+            integrity, version, contents = describe(copy)
+        if integrity != "ok":
+            print(f"the copy's integrity check failed ({integrity}): nothing written to {target}")
+            return False
+        os.replace(partial, target)
+    finally:
+        _remove(partial)
+    print(f"backed up {source} to {target}: schema version {version}, {contents}, integrity ok")
+    return True
+
+
+def restore(path: str, target_url: str, force: bool = False) -> bool:
+    """Check the backup at ``path`` and copy it into the SQLite store at ``target_url``; whether it worked."""
+    if is_postgres(target_url):
+        postgres_guidance(target_url, path, "restore it")
+        return False
+    source, target = Path(path), sqlite_path(target_url)
+    if not source.is_file():
+        print(f"no such backup: {source}")
+        return False
+    if _same_file(source, target):
+        print("the backup and the target are the same file")
+        return False
+    try:
+        with contextlib.closing(_connect(source, "ro")) as reader:
+            integrity, version, contents = describe(reader)
+    except sqlite3.DatabaseError as error:
+        print(f"{source} is not a usable SQLite database ({error}): nothing restored")
+        return False
+    problems = backup_problems(integrity, version, contents)
+    if problems:
+        print(f"not restoring {source}: " + "; ".join(problems))
+        return False
+    if target.exists() and not force:
+        print(f"{target} already exists: nothing restored. Stop the bot, then --force replaces it.")
+        return False
+    with contextlib.closing(_connect(source, "ro")) as reader:
+        ok = _restore_over(reader, target) if target.exists() else _restore_new(reader, target)
+    if ok:
+        newest = len(migrations.SQLITE)
+        later = f" (the bot migrates it to {newest} when it starts)" if version < newest else ""
+        print(f"restored {source} into {target}: schema version {version}{later}, {contents}, integrity ok")
+    return ok
+
+
+def _restore_new(reader: sqlite3.Connection, target: Path) -> bool:
+    partial = _partial(target)
+    _remove(partial)
+    try:
+        with contextlib.closing(sqlite3.connect(partial)) as copy:
+            reader.backup(copy, pages=-1)
+            copy.execute("PRAGMA journal_mode=DELETE")
+        os.replace(partial, target)
+    finally:
+        _remove(partial)
+    return True
+
+
+def _restore_over(reader: sqlite3.Connection, target: Path) -> bool:
+    """Replace an existing database in one transaction, holding it exclusively: a program that
+    has it open (a running bot holds a lock on it for as long as it is connected) makes this refuse."""
+    with contextlib.closing(_connect(target, "rw", timeout=0)) as writer:
+        try:
+            writer.execute("PRAGMA locking_mode=EXCLUSIVE")  # kept until this connection closes
+            writer.execute("BEGIN EXCLUSIVE")
+            writer.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            print(f"{target} is in use (a running bot?): stop it first. Nothing restored.")
+            return False
+        except sqlite3.DatabaseError as error:
+            print(f"{target} is not an SQLite database ({error}): move it away first. Nothing restored.")
+            return False
+        reader.backup(writer, pages=-1)
+        integrity = writer.execute("PRAGMA integrity_check").fetchone()[0]
+    if integrity != "ok":  # the backup was checked: this would be the disk
+        print(f"the restored {target} fails its integrity check: {integrity}")
+        return False
+    return True
+
+
+# ------------------------------------------------------------------------------ command line
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.db", description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    checking = commands.add_parser("check", help="schema version, integrity and row counts; exit 1 on a problem")
+    checking.add_argument("--database", help="a URL or SQLite path (default: DATABASE_URL, else DATABASE_PATH)")
+    copying = commands.add_parser("copy", help="copy every table to another database and compare the counts")
+    copying.add_argument("--from", dest="source", required=True, help="sqlite:path, a path, or postgresql://...")
+    copying.add_argument("--to", dest="target", required=True, help="sqlite:path, a path, or postgresql://...")
+    copying.add_argument("--replace", action="store_true", help="empty a target that holds data first")
+    copying.add_argument("--batch", type=int, default=BATCH, help="rows per insert batch")
+    backing_up = commands.add_parser("backup", help="copy the SQLite store to PATH, safely while the bot runs")
+    backing_up.add_argument("path", help="the backup file to write")
+    backing_up.add_argument("--database", help="the SQLite path (default: DATABASE_URL, else DATABASE_PATH)")
+    backing_up.add_argument("--force", action="store_true", help="replace PATH if it exists")
+    restoring = commands.add_parser("restore", help="check a backup and copy it into the store (bot stopped)")
+    restoring.add_argument("path", help="the backup file to restore")
+    restoring.add_argument("--database", help="the SQLite path (default: DATABASE_URL, else DATABASE_PATH)")
+    restoring.add_argument("--force", action="store_true", help="replace a database that exists (not one in use)")
+    options = parser.parse_args(argv)
+    if options.command == "check":
+        ok = asyncio.run(check(options.database or _configured_database()))
+    elif options.command == "copy":
+        ok = asyncio.run(copy(options.source, options.target, options.replace, options.batch))
+    elif options.command == "backup":
+        ok = backup(options.database or _configured_database(), options.path, options.force)
+    else:
+        ok = restore(options.path, options.database or _configured_database(), options.force)
+    return 0 if ok else 1
+
+
+def _configured_database() -> str:
+    from bot.core.settings import Settings
+
+    return Settings.from_environment().database
+
+
+if __name__ == "__main__":
+    sys.exit(main())
