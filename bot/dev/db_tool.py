@@ -94,9 +94,10 @@ PROBLEMS: tuple[tuple[str, tuple[str, ...], str], ...] = (
         "SELECT COUNT(*) FROM result_players p WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.id = p.result_id)",
     ),
     (
+        # Games in threads share their channel; a game played in its channel has it to itself.
         "channels with more than one live session",
         ("sessions",),
-        f"SELECT COUNT(*) FROM (SELECT channel_id FROM sessions WHERE {LIVE_SQL}"
+        f"SELECT COUNT(*) FROM (SELECT channel_id FROM sessions WHERE in_thread = 0 AND {LIVE_SQL}"
         " GROUP BY channel_id HAVING COUNT(*) > 1) AS shared",
     ),
     (

@@ -17,6 +17,7 @@ async def new_session(
     *,
     state: dict[str, Any] | None = None,
     meta: dict[str, Any] | None = None,
+    in_thread: bool = False,
 ) -> int:
     """A two-player game of "tiny" in ``channel`` of server 9; its id."""
     async with store.transaction() as tx:
@@ -31,4 +32,5 @@ async def new_session(
             schema_version=1,
             now=NOW,
             meta={} if meta is None else meta,
+            in_thread=in_thread,
         )

@@ -58,6 +58,21 @@ async def test_one_live_session_per_channel(store):
     await new_session(store, channel=2)
 
 
+async def test_games_in_threads_share_their_channel_and_a_thread_finds_its_game(store):
+    first = await new_session(store, channel=1, in_thread=True)
+    second = await new_session(store, channel=1, status="challenge", in_thread=True)
+    in_channel = await new_session(store, channel=1)  # the channel's own game, beside its threads
+    with pytest.raises(ChannelBusy):
+        await new_session(store, channel=1, status="challenge")
+    assert [r.id for r in await store.threaded_sessions(1)] == [first, second]
+    record = await store.get_session(first)
+    record.thread_id = 77
+    await save(store, record)
+    assert (await store.live_session(77)).id == first
+    assert (await store.live_session(1)).id == in_channel
+    assert await store.sessions_in_threads([77, 78]) == [first]
+
+
 async def test_state_and_action_are_saved_together(store):
     record = await store.get_session(await new_session(store))
     record.state = {"total": 2}
