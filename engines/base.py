@@ -32,7 +32,7 @@ import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, wraps
 from typing import Any, ClassVar, Generic, TypeVar
 
 
@@ -138,8 +138,17 @@ class Game(Generic[S]):
     # stored before such a field existed starts it afresh when loaded: it never kept that history.
     history: ClassVar[tuple[str, ...]] = ()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """An engine's own ``new_game`` is called only with a number of players between its
+        ``min_players`` and ``max_players``; any other number is refused here, in a sentence."""
+        super().__init_subclass__(**kwargs)
+        if "new_game" in cls.__dict__:
+            cls.new_game = _counting_players(cls.__dict__["new_game"])
+
     # ------------------------------------------------------------ per game
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> S:
+        """A new game for ``players`` seats (between ``min_players`` and ``max_players``: any
+        other number is a ValueError saying how many the game takes)."""
         raise NotImplementedError
 
     def to_act(self, state: S) -> list[int]:
@@ -289,6 +298,24 @@ class Game(Generic[S]):
             version += 1
         data["schema"] = version
         return _from_plain(self.state_class, data)
+
+
+def _counting_players(new_game: Callable[..., S]) -> Callable[..., S]:
+    """``new_game`` behind the check of the number of players the engine declares."""
+
+    @wraps(new_game)
+    def checked(self: Game, players: int, options: Mapping[str, Any], seed: int) -> S:
+        if players < self.min_players:
+            raise ValueError(f"{self.title} needs at least {_players(self.min_players)}, not {players}.")
+        if players > self.max_players:
+            raise ValueError(f"{self.title} takes at most {_players(self.max_players)}, not {players}.")
+        return new_game(self, players, options, seed)
+
+    return checked
+
+
+def _players(count: int) -> str:
+    return "one player" if count == 1 else f"{count} players"
 
 
 # ---------------------------------------------------------------- helpers for engines

@@ -24,7 +24,6 @@ from render.octego import narrate, render_board
 
 GAME = "octego"
 FIRST_CHOICES = {"me": None, "them": "opponent", "random": "coin toss"}  # stored as options["first"]
-FIRST_SHOWN = (("me", "me"), ("them", "them"), ("random (coin toss)", "random"))
 
 
 def squares_in(text: str) -> list[str]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import Counter
 
 SUITS = ("S", "H", "D", "C")
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 NUMBER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 ACTION_RANKS = ("J", "Q", "K")

@@ -185,13 +185,6 @@ def protected_positions(state: OctaState) -> set[int]:
     return protected
 
 
-def token_line_owner(state: OctaState, line: str) -> int | None:
-    for seat, token in enumerate(state.tokens):
-        if token == f"pool:{line}":
-            return seat
-    return None
-
-
 def all_cards(state: OctaState) -> Counter:
     """Every card in every zone (face-down Jack cards included), for accounting checks."""
     counter: Counter = Counter()
