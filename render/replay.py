@@ -24,17 +24,18 @@ Pure: Pillow and the engines only, so the bot runs it in a worker process.
 
 from __future__ import annotations
 
-import importlib
 import io
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw
 
 from engines.base import ALWAYS, GameState
-from render import octa, octagion, octagone, octego, octiles, theme
+from engines.registry import MissingPart
+from engines.registry import engine as registered_engine
+from render import registry, theme
 from render.narration import outcome_phrase
 
 # The format, from bench/bench_replay.py and each game's typical game (frames of 480 to 720 px
@@ -105,38 +106,29 @@ class ReplayKind:
     frame_on: str | None = None  # the event kind that makes a frame; None: every move
 
 
-def _octagion_final(state: Any, names: Sequence[str], ending: str | None = None) -> theme.Picture:
-    if state.over:
-        return octagion.render_scoresheet(state, names, ending=ending)
-    return octagion.render_round(state, names, ending=ending)
+class _ReplayKinds(Mapping[str, ReplayKind]):
+    """Every registered game that has a replay (render/registry.py), looked up when asked, so a
+    game registered later is replayable at once."""
+
+    def __getitem__(self, game: str) -> ReplayKind:
+        try:
+            entry = registry.pictures(game)
+        except MissingPart:
+            raise KeyError(game) from None
+        if entry.replay is None:
+            raise KeyError(game)
+        plan = entry.replay
+        frame = plan.frame or entry.public_picture
+        return ReplayKind(plan.unit, frame, entry.public_picture, entry.narrate, plan.counter, plan.frame_on)
+
+    def __iter__(self) -> Iterator[str]:
+        return (game for game in registry.games() if game in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
-def _octagone_board(state: Any, names: Sequence[str], ending: str | None = None) -> theme.Picture:
-    return octagone.render_board(state, names, None, ending=ending)
-
-
-def _octego_board(state: Any, names: Sequence[str], ending: str | None = None) -> theme.Picture:
-    return octego.render_board(state, names, None, ending=ending)
-
-
-def _octa_table(state: Any, names: Sequence[str], ending: str | None = None) -> theme.Picture:
-    return octa.render_table(state, names, None, ending=ending)
-
-
-KINDS: dict[str, ReplayKind] = {
-    "octego": ReplayKind("move", _octego_board, _octego_board, octego.narrate, "after move {n} of {total}"),
-    "octa": ReplayKind("move", _octa_table, _octa_table, octa.narrate),
-    "octagone": ReplayKind("move", _octagone_board, _octagone_board, octagone.narrate),
-    "octiles": ReplayKind("move", octiles.render_board, octiles.render_board, octiles.narrate),
-    "octagion": ReplayKind(
-        "round",
-        octagion.render_round_result,
-        _octagion_final,
-        octagion.narrate,
-        "round {n} of {total}",
-        frame_on="round_end",
-    ),
-}
+KINDS: Mapping[str, ReplayKind] = _ReplayKinds()
 
 
 def counted(game: str, count: int) -> str:
@@ -178,7 +170,7 @@ def _plan(
     """The first pass: the game replayed without drawing a frame, for every caption, the final
     picture and the canvas they share."""
     kind = KINDS[game]
-    engine = importlib.import_module(f"engines.{game}").ENGINE
+    engine = registered_engine(game)
     state = engine.new_game(players, options, seed)
     moves: list[tuple[int, tuple[str, ...]]] = []
     conceded: tuple[str, ...] = ()
@@ -253,7 +245,7 @@ def _frames(
     """``shots`` drawn in order, each when asked for: the game is replayed again and a picture is
     drawn only after an action that has a shot."""
     kind = KINDS[game]
-    engine = importlib.import_module(f"engines.{game}").ENGINE
+    engine = registered_engine(game)
     wanted = {shot.after: shot for shot in shots if shot.after is not None}
     state = engine.new_game(players, options, seed)
     for index, (seat, action) in enumerate(actions, 1):
@@ -503,5 +495,5 @@ def _gif(frames: Iterable[Frame], durations: list[int]) -> bytes:
 def _description(game: str, state: GameState, names: Sequence[str], steps: int) -> str:
     """Alt text: who played, the result and the number of moves (Octagion: rounds)."""
     result = outcome_phrase(state.outcome, names)
-    title = importlib.import_module(f"engines.{game}").ENGINE.title
+    title = registered_engine(game).title
     return f"Replay of {title} ({', '.join(names[: state.players])}): {result}, {counted(game, steps)}."

@@ -76,9 +76,9 @@ class PlaygroundWorld(World):
 def playground_channel_names() -> list[str]:
     """#games, then one channel per game in the order /games lists them (a new game is appended,
     so the channels before it keep their ids)."""
-    from bot.games import GAME_ADAPTERS
+    from engines.registry import games
 
-    return ["games", *(module for module, _ in GAME_ADAPTERS)]
+    return ["games", *games()]
 
 
 def build_playground_world(env: Any) -> PlaygroundWorld:

@@ -1,6 +1,9 @@
-"""The games the bot hosts: one adapter module per game, in the order /games lists them.
+"""The games the bot hosts: one adapter per game registered in engines/registry.py, in its order
+(the order /games lists them).
 
-Importing one game's module does not import the others; :func:`all_games` loads them all.
+Registering a game's adapter is one line in :data:`_ADAPTERS` (its class in ``bot.games.<game>``).
+Importing one game's module does not import the others; :func:`all_games` loads them all, and
+:func:`check` names the first part a registered game lacks in any layer.
 """
 
 from __future__ import annotations
@@ -8,15 +11,48 @@ from __future__ import annotations
 from importlib import import_module
 
 from bot.adapter import GameAdapter
+from engines.registry import MissingPart, games
+from engines.registry import engine as registered_engine
+from render.registry import check as check_pictures
 
-GAME_ADAPTERS = (
-    ("octagion", "OctagionAdapter"),
-    ("octego", "OctegoAdapter"),
-    ("octa", "OctaAdapter"),
-    ("octagone", "OctagoneAdapter"),
-    ("octiles", "OctilesAdapter"),
-)
+# game -> its adapter: the class's name in bot.games.<game>, or the class (a game built at runtime)
+_ADAPTERS: dict[str, str | type[GameAdapter]] = {
+    "octagion": "OctagionAdapter",
+    "octego": "OctegoAdapter",
+    "octa": "OctaAdapter",
+    "octagone": "OctagoneAdapter",
+    "octiles": "OctilesAdapter",
+}
+
+
+def adapter(game: str) -> type[GameAdapter]:
+    try:
+        found = _ADAPTERS[game]
+    except KeyError:
+        raise MissingPart(f"{game}: no adapter registered (bot/games/__init__.py)") from None
+    return getattr(import_module(f"bot.games.{game}"), found) if isinstance(found, str) else found
 
 
 def all_games() -> list[type[GameAdapter]]:
-    return [getattr(import_module(f"bot.games.{module}"), name) for module, name in GAME_ADAPTERS]
+    """Every registered game's adapter, in the order /games lists them."""
+    return [adapter(game) for game in games()]
+
+
+def register(game: str, found: type[GameAdapter]) -> None:
+    if game in _ADAPTERS:
+        raise ValueError(f"{game!r} already has an adapter")
+    _ADAPTERS[game] = found
+
+
+def unregister(game: str) -> None:
+    del _ADAPTERS[game]
+
+
+def check(game: str) -> None:
+    """Raise :class:`MissingPart` naming the first part the game lacks: engine, pictures, adapter."""
+    check_pictures(game)
+    found = adapter(game)
+    if found.name != game:
+        raise MissingPart(f"{game}: its adapter {found.__name__} is named {found.name!r}")
+    if found.engine is not registered_engine(game):
+        raise MissingPart(f"{game}: its adapter {found.__name__} plays another engine")

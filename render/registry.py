@@ -1,0 +1,98 @@
+"""Each game's pictures, registered once: its public picture, its narrator, how its replay counts
+frames (or no replay), and its other pictures the phone test must draw.
+
+The games themselves are :mod:`engines.registry`'s; a game registered there with no entry here
+fails :func:`check`, naming what it lacks. ``render/replay.py`` and the picture, narrator, replay
+and phone tests derive their tables from :func:`pictures`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engines.registry import MissingPart, games
+from engines.registry import check as check_engine
+from render import octa, octagion, octagone, octego, octiles, theme
+
+# The game message's picture for everyone: (state, names, *, ending=None) -> Picture. With
+# ``ending`` ("Stopped by Ada") the picture is final whatever the state says.
+Draw = Callable[..., theme.Picture]
+Narrate = Callable[[Any, Sequence[str]], str]  # (event, names) -> a sentence, or "" for none
+
+
+@dataclass(frozen=True)
+class Replay:
+    """How a game's replay counts its frames (render/replay.py)."""
+
+    unit: str = "move"  # what the replay counts: "move" or "round"
+    # A frame's caption counter; it agrees with the picture's own (Octego's board counts the move
+    # to play: "move 5" is the position after move 4).
+    counter: str = "move {n} of {total}"
+    frame: Draw | None = None  # the picture after an action that makes a frame; None: the public picture
+    frame_on: str | None = None  # the event kind that makes a frame; None: every move
+
+
+@dataclass(frozen=True)
+class GamePictures:
+    public_picture: Draw
+    narrate: Narrate
+    replay: Replay | None  # None: finished games of it get no Replay button
+    # Its other pictures the bot sends (a hand, a deck): names in its render module, each of
+    # which tests/render/test_phone_text.py must draw.
+    other_pictures: tuple[str, ...] = ()
+    supersample: int = 1  # drawn at this scale, then reduced (the phone test divides by it)
+
+
+def _octagion_public_picture(state: Any, names: Sequence[str], *, ending: str | None = None) -> theme.Picture:
+    draw = octagion.render_scoresheet if state.over else octagion.render_round
+    return draw(state, names, ending=ending)
+
+
+OCTAGION_ROUNDS = Replay("round", "round {n} of {total}", octagion.render_round_result, "round_end")
+
+# One entry per game registered in engines/registry.py.
+_PICTURES: dict[str, GamePictures] = {
+    "octagion": GamePictures(
+        _octagion_public_picture,
+        octagion.narrate,
+        OCTAGION_ROUNDS,
+        ("render_deck", "render_variant", "render_round_result", "render_scoresheet"),
+    ),
+    "octego": GamePictures(octego.render_board, octego.narrate, Replay(counter="after move {n} of {total}"), (), 2),
+    "octa": GamePictures(octa.render_table, octa.narrate, Replay(), ("render_hand",)),
+    "octagone": GamePictures(octagone.render_board, octagone.narrate, Replay(), ("render_hand",)),
+    "octiles": GamePictures(octiles.render_board, octiles.narrate, Replay(), ("render_orientations",), 2),
+}
+
+
+def pictures(game: str) -> GamePictures:
+    """The game's pictures; :class:`MissingPart` for a game registered without them."""
+    if game not in games():
+        raise MissingPart(f"{game!r} is not a registered game (engines/registry.py)")
+    try:
+        return _PICTURES[game]
+    except KeyError:
+        raise MissingPart(f"{game}: no pictures registered (render/registry.py)") from None
+
+
+def register(game: str, entry: GamePictures) -> None:
+    if game in _PICTURES:
+        raise ValueError(f"{game!r} already has its pictures")
+    _PICTURES[game] = entry
+
+
+def unregister(game: str) -> None:
+    del _PICTURES[game]
+
+
+def check(game: str) -> None:
+    """Raise :class:`MissingPart` naming the first part the game lacks, engine or pictures."""
+    check_engine(game)
+    entry = pictures(game)
+    for part in ("public_picture", "narrate"):
+        if not callable(getattr(entry, part)):
+            raise MissingPart(f"{game}: its {part} is not a function (render/registry.py)")
+    if entry.replay is not None and entry.replay.unit not in ("move", "round"):
+        raise MissingPart(f"{game}: its replay counts {entry.replay.unit!r}, not moves or rounds")
