@@ -3,7 +3,6 @@ and replays to the same final state; every action's notation reads back as the s
 
 from __future__ import annotations
 
-import importlib
 import typing
 from typing import Any
 
@@ -13,6 +12,8 @@ from hypothesis import strategies as st
 
 from engines.base import Game, GameState, IllegalAction, Outcome
 from engines.record import GameRecord, changed_options, read_record, replay_record, result_of, write_record
+from engines.registry import engine as registered_engine
+from engines.registry import games, package
 from tests.engines.test_contract import play
 from tests.games import GAMES, IDS
 
@@ -23,14 +24,14 @@ ACTIONS_CAP = 800
 
 
 def engine_of(game: str) -> Game:
-    return importlib.import_module(f"engines.{game}").ENGINE
+    return registered_engine(game)
 
 
 def computer_game(game: str, players: int, options: dict, seed: int) -> tuple[list[tuple[int, dict]], GameState]:
     """A whole game between computer players: the (seat, action) log and the final state.
     Octagion's rounds end as the bot ends them: every team sets its variant, then the timer."""
-    package = importlib.import_module(f"engines.{game}")
-    engine, choose = package.ENGINE, package.choose_action
+    found = package(game)
+    engine, choose = found.ENGINE, found.choose_action
     state = engine.new_game(players, options, seed)
     log: list[tuple[int, dict]] = []
     while engine.outcome(state) is None and len(log) < ACTIONS_CAP:
@@ -158,7 +159,7 @@ def _is_a_legal_octego_move(engine: Game, state: Any, action: dict[str, Any]) ->
     return True
 
 
-@pytest.mark.parametrize("game", ["octego", "octa", "octagone", "octiles", "octagion"])
+@pytest.mark.parametrize("game", games())
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_any_action_of_the_right_shape_round_trips_through_its_notation(game, data):
@@ -303,6 +304,10 @@ DEFAULT_OPTIONS = [
     ("octiles", 2, {"scramble": False, "layout": {}}),
     ("octagion", 2, {"rounds": 2, "seconds": 120, "party": False, "gamma_levels": "standard", "variation": "none"}),
 ]
+
+
+def test_every_registered_game_has_its_defaults_spelt_out_here():
+    assert sorted({game for game, _, _ in DEFAULT_OPTIONS}) == sorted(games())
 
 
 @pytest.mark.parametrize(

@@ -16,21 +16,15 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from render import octa, octagion, octagone, octego, octiles, replay, theme
+from render import replay, theme
+from render.registry import pictures
 from tests.games import GAMES, IDS
 from tests.render.pixels import colour_count
 
 NAMES = ["Ada", "Bo", "Cy", "Di"]
 SEED = 5
 MOVE_LIMIT = 60  # a game still running after this many computer actions ends by resignation
-# The picture on the game's message, as the bot draws it (bot/games/<game>.py public_picture).
-PUBLIC_PICTURE = {
-    "octego": lambda state, names: octego.render_board(state, names, None),
-    "octa": lambda state, names: octa.render_table(state, names, None),
-    "octagone": lambda state, names: octagone.render_board(state, names, None),
-    "octiles": lambda state, names: octiles.render_board(state, names),
-    "octagion": lambda state, names: octagion.render_scoresheet(state, names),
-}
+# The picture on the game's message, as the bot draws it: pictures(game).public_picture.
 
 
 def engine_of(game: str) -> Any:
@@ -215,7 +209,7 @@ def test_a_replay_has_one_frame_per_move_or_round_plus_the_final_frame(replayed)
 
 def test_the_last_frame_holds_the_final_public_picture_pixel_for_pixel(replayed):
     assert replayed.final_state.over
-    public = png_pixels(PUBLIC_PICTURE[replayed.game](replayed.final_state, replayed.names))
+    public = png_pixels(pictures(replayed.game).public_picture(replayed.final_state, replayed.names))
     last, _ = decoded(replayed.picture.png)[-1]
     assert last.width == public.width
     assert last.height > public.height, "the caption strip is below the picture, on the same canvas"
@@ -283,7 +277,7 @@ def test_the_caption_is_a_strip_below_the_picture_never_over_it(replayed):
         state = engine.apply(state, seat, action)
         if replayed.game != "octagion" or state.history:
             break
-    final = png_pixels(PUBLIC_PICTURE[replayed.game](replayed.final_state, replayed.names))
+    final = png_pixels(pictures(replayed.game).public_picture(replayed.final_state, replayed.names))
     first = replayed.frames[0].image
     draw = replay.KINDS[replayed.game].picture
     picture = on_canvas(png_pixels(draw(state, replayed.names)), final.size)
@@ -384,7 +378,7 @@ def test_a_conceded_game_replays_and_is_the_same_every_time(game, players, optio
             f"after move {moves} of {moves}:"
         )
         assert drawn[-1].caption == f"{plural(moves, 'move')}: {told}"
-    public = png_pixels(PUBLIC_PICTURE[game](final, names))
+    public = png_pixels(pictures(game).public_picture(final, names))
     assert same_pixels(picture_part(frames[-1][0], public), public)
 
 
