@@ -22,7 +22,11 @@ from PIL import Image, ImageDraw
 
 from bench.bench_octagion import finished_game
 from engines.base import play_out
+from engines.registry import games
 from render import theme
+from render.registry import pictures
+from tests.games import cases
+from tests.render.test_pictures import mid_game
 
 NAMES = ["Ada", "Bo", "Cy", "Di"]
 # A final picture's header with two long names: it must fit the width without shrinking its text.
@@ -31,7 +35,6 @@ LONG_NAMES = [LONG_NAME, *NAMES[1:]]
 LONG_ENDING = f"Bo won: {LONG_NAME} ran out of time"
 DAY = date(2026, 1, 5)
 DAILY_WORD = "STRANGER"
-SUPERSAMPLED = {"octego": 2, "octiles": 2}  # drawn at this scale, then reduced
 PHONE = 280  # px a phone shows a picture's width in (the test's own figure, not the theme's)
 
 
@@ -90,8 +93,47 @@ def _octiles(turn: bool = True):
     return state
 
 
+# A representative state of each game's public picture, as (players, state); a game not here is
+# drawn after random legal moves.
+SAMPLES = {
+    "octego": lambda: (2, _octego()),
+    "octa": lambda: (2, _octa()),
+    "octagone": lambda: (2, _octagone(2)),
+    "octiles": lambda: (2, _octiles()),
+    "octagion": lambda: (4, _octagion_playing()),
+}
+
+
+def _sample(game: str):
+    if game in SAMPLES:
+        return SAMPLES[game]()
+    _, players, options = next(case for case in cases() if case[0] == game)
+    return players, mid_game(game, players, options)
+
+
+def _public(game: str, name: str = "public_picture"):
+    """The game's public picture (render/registry.py) in its sample state, with the players' names."""
+
+    def draw():
+        players, state = _sample(game)
+        return pictures(game).public_picture(state, NAMES[:players])
+
+    return (game, name, draw)
+
+
+def _public_final(game: str):
+    """The public picture drawn as a final position, with a long ending between long names."""
+
+    def draw():
+        players, state = _sample(game)
+        return pictures(game).public_picture(state, LONG_NAMES[:players], ending=LONG_ENDING)
+
+    return (game, "public_picture final", draw)
+
+
 def _kinds():
-    """(game, picture name, a function drawing it) for every picture the bot sends."""
+    """(game, picture name, a function drawing it) for every picture the bot sends: each registered
+    game's public picture, playing and final, then its other pictures and the daily puzzle's."""
     from engines.octagion import ENGINE as OCTAGION
     from engines.octagion import score_daily, solution
 
@@ -110,13 +152,11 @@ def _kinds():
     answer = solution(DAILY_WORD)
     slipped = [None, *answer[1:]]
     return [
-        ("octego", "render_board", lambda: importlib.import_module("render.octego").render_board(_octego(), NAMES[:2])),
-        octa("render_table", NAMES[:2]),
+        *(_public(game) for game in games()),
+        *(_public_final(game) for game in games()),
         octa("render_hand", NAMES[:2], 0),
-        ("octagone", "render_board 2p", lambda: _module("octagone").render_board(_octagone(2), NAMES[:2])),
-        ("octagone", "render_board 4p", lambda: _module("octagone").render_board(_octagone(4), NAMES)),
+        ("octagone", "public_picture 4p", lambda: pictures("octagone").public_picture(_octagone(4), NAMES)),
         ("octagone", "render_hand", lambda: _module("octagone").render_hand(_octagone(2), NAMES[:2], 0)),
-        octagion("render_round", _octagion_playing, NAMES, None),
         octagion("render_deck", _octagion_playing, NAMES, 0),
         octagion("render_variant", _octagion_playing, NAMES, 0),
         octagion("render_round_result", ended, NAMES),
@@ -127,13 +167,11 @@ def _kinds():
             lambda: (5, DAY, DAILY_WORD, slipped, score_daily(slipped, DAILY_WORD, None), 120, answer, 3),
         ),
         daily("render_daily_board", lambda: (5, DAY, DAILY_WORD, *_daily_board(), 19)),
-        ("octiles", "render_board set-up", lambda: _module("octiles").render_board(_octiles(turn=False), NAMES[:2])),
-        ("octiles", "render_board", lambda: _module("octiles").render_board(_octiles(), NAMES[:2])),
-        ("octego", "render_board final", lambda: _final("octego", "render_board", _octego())),
-        ("octa", "render_table final", lambda: _final("octa", "render_table", _octa())),
-        ("octagone", "render_board final", lambda: _final("octagone", "render_board", _octagone(2))),
-        ("octiles", "render_board final", lambda: _final("octiles", "render_board", _octiles())),
-        ("octagion", "render_round final", lambda: _final("octagion", "render_round", _octagion_playing())),
+        (
+            "octiles",
+            "public_picture set-up",
+            lambda: pictures("octiles").public_picture(_octiles(turn=False), NAMES[:2]),
+        ),
         ("octagion", "render_scoresheet final", lambda: _final("octagion", "render_scoresheet", _octagion_playing())),
         ("octiles", "render_orientations spare", lambda: _module("octiles").render_orientations(_octiles())),
         ("octiles", "render_orientations c3", lambda: _module("octiles").render_orientations(_octiles(), "c3")),
@@ -187,10 +225,17 @@ KINDS = _kinds()
 def test_every_text_is_at_least_11_px_tall_on_a_phone(game, name, draw, monkeypatch):
     texts, width = _drawn_texts(game, draw, monkeypatch)
     assert texts, "the recording saw the picture's text"
-    scale = SUPERSAMPLED.get(game, 1)
+    scale = pictures(game).supersample if game in games() else 1  # drawn at this scale, then reduced
     smallest = min(texts, key=lambda drawn: drawn[1])
     shown = theme.cap_height(smallest[1]) * PHONE / (width * scale)
     assert shown >= 11, f"{smallest[0]!r} at size {smallest[1]} is {shown:.1f} px tall at {PHONE} px"
+
+
+@pytest.mark.parametrize("game", games())
+def test_every_picture_a_game_sends_has_a_case_here(game):
+    measured = {name.split()[0] for drawn_game, name, _ in KINDS if drawn_game == game}
+    missing = {"public_picture", *pictures(game).other_pictures} - measured
+    assert not missing, f"{game}: no phone case for {sorted(missing)} (render/registry.py other_pictures)"
 
 
 def test_the_theme_sizes_text_for_the_same_phone_width():
