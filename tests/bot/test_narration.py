@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from bot.games import all_games
 
-@pytest.mark.parametrize("game", ["octego", "octa", "octagone", "octiles"])
+CHALLENGED = [game.name for game in all_games() if game.challengeable]  # every game started by /<game> challenge
+
+
+@pytest.mark.parametrize("game", CHALLENGED)
 async def test_a_player_named_like_a_seat_or_markup_is_told_by_name(world, game):
     seat_two = world.guild.add_member(world.env.create_user("seat2", global_name="Seat 2"))
     starred = world.guild.add_member(world.env.create_user("starred", global_name="*Bo*"))  # markup, shown as typed
