@@ -160,6 +160,14 @@ class ChannelPage:
         self.page.get_by_role("link", name=f"#{name}", exact=True).click()
         self.page.locator("#channel-name").filter(has_text=re.compile(f"^{name}$")).wait_for(timeout=ANSWER_MS)
 
+    def open_thread(self, name: str) -> None:
+        """From the page of channels, follow the live game thread whose name starts with ``name``."""
+        self.page.goto(self.address)
+        self.page.get_by_role("link", name=re.compile(f"^{re.escape(name)}")).first.click()
+        self.page.locator("#channel-name").filter(has_text=re.compile(f"^{re.escape(name)}")).wait_for(
+            timeout=ANSWER_MS
+        )
+
     def view_as(self, member: str) -> None:
         picker = self.page.locator("#viewer-picker")
         if picker.evaluate("picker => picker.selectedOptions[0]?.text") == member:
@@ -356,6 +364,26 @@ def play_octiles(tab: ChannelPage) -> None:
     tab.slash("octiles move", to=FIRST_SUGGESTION)
 
 
+# The games #games runs at once, each in its thread: (game, challenger, opponent).
+THREADED_GAMES = (("octego", "Ada", "Bo"), ("octa", "Cy", "Di"), ("octiles", "Bo", "Cy"))
+
+
+def play_in_threads(tab: ChannelPage) -> None:
+    """Three games challenged and accepted in #games (three cards there, a thread each), then a
+    move in the Octego thread, so that Bo gets a "your move" notice."""
+    tab.open_channel("games")
+    for game, challenger, opponent in THREADED_GAMES:
+        tab.view_as(challenger)
+        tab.slash(f"{game} challenge", opponent=Member(opponent))
+        tab.view_as(opponent)
+        tab.click("Accept")
+        tab.wait_for_text(re.compile(r"🧵"))
+    tab.open_thread("Octego · Ada vs Bo")
+    tab.view_as("Ada")
+    tab.slash("octego move", path=FIRST_SUGGESTION)
+    tab.wait_for_text(re.compile("your move in Octego"))
+
+
 SCENES = {
     "octego": play_octego,
     "octagion": play_octagion,
@@ -402,7 +430,29 @@ def take(out: Path) -> None:
         save_desktop_view(tab, out / "playground.png")
         for game in SCENES:
             save_phone_view(browser, address, game, out / f"screenshot-{game}.png")
+        play_in_threads(tab)
+        save_threads_views(browser, address, out)
     (out / "octagion-daily-results.png").write_bytes(daily_results_picture())
+
+
+def save_threads_views(browser, address: str, out: Path) -> None:
+    """#games with its three live game cards, and the Octego thread ending on Bo's notice, at a
+    phone's width."""
+    page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    tab = ChannelPage(page, address)
+    tab.open_channel("games")
+    tab.view_as("Ada")
+    cards = tab.messages.locator("article.channel-message").filter(has_text="🧵")
+    cards.last.evaluate("message => message.scrollIntoView({block: 'end'})")
+    page.wait_for_timeout(500)
+    tab.messages.screenshot(path=out / "screenshot-games-threads.png")
+    tab.open_thread("Octego · Ada vs Bo")
+    tab.view_as("Bo")
+    notice = tab.messages.locator("article.channel-message").filter(has_text="your move").last
+    notice.evaluate("message => message.scrollIntoView({block: 'end'})")
+    page.wait_for_timeout(500)
+    tab.messages.screenshot(path=out / "screenshot-thread-notice.png")
+    page.close()
 
 
 def save_desktop_view(tab: ChannelPage, path: Path) -> None:
