@@ -38,10 +38,11 @@ from bench import Row
 from bench.load import database_for_run
 from bot.core.database import open_database
 from bot.core.store import Store
+from engines.registry import games as registered_games
 
 GUILDS = 1_000
 USERS = 100_000
-GAME_NAMES = ("octa", "octagion", "octagone", "octego", "octiles")
+GAME_NAMES = tuple(sorted(registered_games()))  # sorted: the same synthetic rows whatever the registry's order
 CALLS = 200  # timed calls of each read
 BATCH = 50_000  # rows generated and inserted at a time
 STATS_MIGRATION = 5  # the migration for /stats and /leaderboard at scale (bot/migrations.py)

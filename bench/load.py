@@ -32,13 +32,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-GAMES = (
-    ("octego", {}),
-    ("octa", {}),
-    ("octagone", {}),
-    ("octiles", {}),
-    ("octagion", {"rounds": 16, "teams": [0, 1]}),
-)
+from engines.registry import games
+
+# Options a game is loaded with instead of its defaults: Octagion long enough to keep playing.
+LOAD_OPTIONS = {"octagion": {"rounds": 16, "teams": [0, 1]}}
 CHANNELS_PER_GUILD = 250  # Discord allows 500 channels in a server
 WARMUP_SECONDS = 5
 LAG_TICK = 0.02  # the loop-lag monitor's sleep
@@ -72,6 +69,11 @@ def percentile(samples: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
+def load_games() -> list[tuple[str, dict]]:
+    """(game, options) for every registered game, in the registry's order."""
+    return [(game, LOAD_OPTIONS.get(game, {})) for game in games()]
+
+
 class Driver:
     def __init__(self, env: Any, probe: Any, tables: list[Table], seed: int = 1):
         self.env, self.probe, self.tables = env, probe, tables
@@ -95,7 +97,7 @@ class Driver:
     async def move(self, table: Table) -> None:
         session = await self.platform.sessions.load(table.session_id)
         if session.status != "active":
-            await open_session(self.platform, table, session.record.game, dict(GAMES)[session.record.game])
+            await open_session(self.platform, table, session.record.game, LOAD_OPTIONS.get(session.record.game, {}))
             return
         if session.record.game == "octagion":
             await self.octagion_move(table, session)
@@ -395,8 +397,9 @@ async def run(
             async with simcord.run(bot) as env:
                 tables = build_tables(env, sessions)
                 print(f"opening {sessions} sessions ({bot.store.dialect}) ...", flush=True)
+                played = load_games()
                 for number, table in enumerate(tables):
-                    game, options = GAMES[number % len(GAMES)]
+                    game, options = played[number % len(played)]
                     await open_session(bot.platform, table, game, options)
                 probe, saves = Probe(bot), SaveTimes(bot.store)
                 server = await ServerCpu.of(bot.store)
