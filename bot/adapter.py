@@ -46,7 +46,22 @@ class ChallengeOption:
     choices: Sequence[tuple[str, str]] = ()
 
 
-class GameAdapter(commands.GroupCog):
+class GameCogMeta(commands.CogMeta):
+    """Names a game's command group with discord.py's documented ``GroupCog`` class keywords:
+    ``class OctaAdapter(GameAdapter)`` is read as ``class OctaAdapter(GameAdapter,
+    group_name="octa", group_description="Play Octa: …")``, from the ``name``, ``title`` and
+    ``summary`` its body declares (keywords on the class line win)."""
+
+    def __new__(mcs, *args: Any, **kwargs: Any) -> GameCogMeta:
+        _, _, attributes = args
+        if "name" in attributes:
+            kwargs.setdefault("group_name", attributes["name"])
+            kwargs.setdefault("group_description", f"Play {attributes['title']}: {attributes['summary']}"[:100])
+        return super().__new__(mcs, *args, **kwargs)
+
+
+@app_commands.guild_only()  # every game's commands, in servers only
+class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
     """Base class: sensible defaults for a two-player, turn-based game."""
 
     engine: Game
@@ -67,14 +82,6 @@ class GameAdapter(commands.GroupCog):
 
     def __init__(self, ctx: GameContext):
         self.ctx = ctx
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A game's commands live under `/<name>`, in servers only."""
-        super().__init_subclass__(**kwargs)
-        if "name" in cls.__dict__:
-            cls.__cog_group_name__ = cls.name
-            cls.__cog_group_description__ = f"Play {cls.title}: {cls.summary}"[:100]
-            cls.__discord_app_commands_guild_only__ = True
 
     # ------------------------------------------------------------ shared commands
     @app_commands.command(name="resign", description="Resign your game of this kind in this channel.")

@@ -17,7 +17,12 @@ from discord.ext import commands
 from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter
 from bot.core.settings import Settings
 from bot.core.store import Store
-from bot.features.common_commands import add_common_commands
+from bot.features.challenge_menu import ChallengeMenu
+from bot.features.game_buttons import GameButtons
+from bot.features.help_commands import HelpCommands
+from bot.features.member_commands import MemberCommands
+from bot.features.settings_commands import SettingsCommands
+from bot.features.stop_command import StopCommand
 from bot.platform import Platform
 from bot.ui.controls import SessionButton, SessionSelect
 from bot.ui.replies import UserError, acknowledge, answer_error, reply_private, turned_away
@@ -142,9 +147,20 @@ def create_bot(settings: Settings | None = None, games: Sequence[type[GameAdapte
 
 
 async def build_commands(bot: OctagonBot) -> None:
-    """The shared commands, then each game as a cog: `/<game>` with its own commands and challenge."""
+    """The shared commands and buttons as cogs, then each game as a cog: `/<game>` with its own
+    commands and challenge."""
     bot.tree.clear_commands(guild=None)
-    add_common_commands(bot.tree, bot.platform)
+    platform = bot.platform
+    shared = [
+        HelpCommands(platform),
+        StopCommand(platform),
+        MemberCommands(platform),
+        SettingsCommands(platform),
+        ChallengeMenu(bot, platform),
+        GameButtons(platform),
+    ]
+    for cog in shared:
+        await bot.add_cog(cog)
     for adapter in bot.platform.games.values():
         if adapter.challengeable:
             adapter.app_command.add_command(challenge_command(bot.platform, adapter))
@@ -188,6 +204,9 @@ def challenge_command(platform: Platform, adapter: GameAdapter) -> app_commands.
         options = adapter.challenge_options(chosen, {role: user.id for role, user in users.items()})
         await platform.context.challenge(interaction, adapter.name, invitees, options, level, clock=clock)
 
+    # discord.py reads a command's options from its callback's signature: the callback takes
+    # **chosen, so the signature it shows is synthesised from the parameters above. Guarded by
+    # tests/bot/test_platform.py::test_every_challenge_is_generated_with_the_same_options.
     challenge.__signature__ = Signature(parameters)
     app_commands.describe(**described)(challenge)
     app_commands.choices(**choices)(challenge)

@@ -26,7 +26,7 @@ from render.replay import KINDS as REPLAYABLE
 GAME_MESSAGE = "game_message"
 TEXT = "text"
 EDIT_TEXT = "edit_text"  # replace an older message's text and remove its controls
-RESIGN = "resign"  # the Resign button's control: it asks to confirm (bot/common_commands.py)
+RESIGN = "resign"  # the Resign button's control: it asks to confirm (bot/features/game_buttons.py)
 RESIGN_ROW = 1  # the row under the game's own controls
 REPLAY = "replay"  # a finished game's Replay button (bot/replays.py)
 

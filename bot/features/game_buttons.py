@@ -1,0 +1,77 @@
+"""The buttons every game message shares: Resign (with its private confirmation) and the
+private view (a hand, a deck). `/<game> resign`, typed on purpose, resigns at once instead
+(bot/adapter.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from bot.ui.controls import SessionButton, view_of
+from bot.ui.game_message import RESIGN
+from bot.ui.replies import UserError, reply_private
+
+if TYPE_CHECKING:
+    from bot.platform import Platform
+
+RESIGN_CONFIRM = "resign_yes"
+RESIGN_KEEP = "resign_no"
+PRIVATE_VIEW = "private"
+
+
+class GameButtons(commands.Cog):
+    """Registers the shared buttons' handlers with the one dispatcher of controls, by their names
+    in the custom ids (restart-proof: the session and action number are in the id)."""
+
+    def __init__(self, platform: Platform):
+        self.platform = platform
+
+    async def cog_load(self) -> None:
+        controls = self.platform.controls
+        controls.button(RESIGN, self.ask_to_resign, ack="private")
+        controls.button(RESIGN_CONFIRM, self.resign)
+        controls.button(RESIGN_KEEP, self.keep_playing)
+        controls.button(PRIVATE_VIEW, self.private_view, ack="private")
+
+    async def ask_to_resign(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
+        """A private question, built for the current action number, so the one stale check refuses
+        it once the game has moved on (it expires with the turn)."""
+        sessions = self.platform.sessions
+        session = await sessions.load(session_id)
+        sessions.check_can_act(session, interaction.user.id, any_time=True)
+        title = self.platform.games[session.record.game].title
+        view = view_of(
+            [
+                SessionButton(
+                    session_id,
+                    RESIGN_CONFIRM,
+                    str(session.action_number),
+                    label="Resign",
+                    style=discord.ButtonStyle.danger,
+                ),
+                SessionButton(session_id, RESIGN_KEEP, label="Keep playing", style=discord.ButtonStyle.primary),
+            ]
+        )
+        question = f"Resign this game of {title}? You lose it. (This question expires once the game moves on.)"
+        await reply_private(interaction, question, view=view)
+
+    async def resign(self, interaction: discord.Interaction, session_id: int, built_for: str) -> None:
+        """The confirmation: resigns unless the game has moved on since it was asked (then refused privately)."""
+        resignation = {"type": "resign"}
+        await self.platform.sessions.act(session_id, interaction.user.id, resignation, built_for=int(built_for))
+        await interaction.edit_original_response(content="You resigned.", view=None)
+
+    async def keep_playing(self, interaction: discord.Interaction, _: int, __: str) -> None:
+        await interaction.edit_original_response(content="You keep playing.", view=None)
+
+    async def private_view(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
+        session = await self.platform.sessions.load(session_id)
+        seat = session.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError("You are not playing in this game.")
+        adapter = self.platform.games[session.record.game]
+        picture = await self.platform.pictures.draw(adapter.private_picture(session, seat))
+        label = adapter.private_view_label or "Your view"
+        await reply_private(interaction, f"**{label}** (only you can see this).", picture)

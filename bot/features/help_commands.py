@@ -1,0 +1,39 @@
+"""/games and /rules: what the bot hosts and how each game is played."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.features.game_choices import game_choices, offer_choices
+
+if TYPE_CHECKING:
+    from bot.platform import Platform
+
+
+class HelpCommands(commands.Cog):
+    def __init__(self, platform: Platform):
+        self.games = platform.games
+        offer_choices(self.rules_command, game=game_choices(self.games))
+
+    @app_commands.command(name="games", description="The games I host, one line each.")
+    async def games_command(self, interaction: discord.Interaction) -> None:
+        lines = [
+            "## Octagon games",
+            *(f"**{a.title}** (`/{a.name}`): {a.summary}" for a in self.games.values()),
+            "",
+            "`/rules` explains a game; `/stats` and `/leaderboard` keep score.",
+        ]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @app_commands.command(name="rules", description="A short summary of a game's rules and how to play it here.")
+    @app_commands.describe(game="Which game")
+    async def rules_command(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        adapter = self.games[game.value]
+        embed = discord.Embed(
+            title=f"{adapter.title}: how to play", description=adapter.rules[:4000], colour=discord.Colour.blurple()
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
