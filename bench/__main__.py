@@ -15,6 +15,7 @@ import sys
 
 import bench
 from bench import Row
+from engines.registry import games
 
 
 def discover(selected: list[str]) -> list[str]:
@@ -22,6 +23,12 @@ def discover(selected: list[str]) -> list[str]:
     # The platform's figures first: they are the floor the games are compared with.
     names.sort(key=lambda n: n != "bench_platform")
     return [n for n in names if not selected or n.removeprefix("bench_") in selected or n in selected]
+
+
+def games_without_benchmark() -> list[str]:
+    """Registered games with no ``bench/bench_<game>.py``, where a game's moves and pictures are timed."""
+    modules = {m.name for m in pkgutil.iter_modules(bench.__path__)}
+    return [game for game in games() if f"bench_{game}" not in modules]
 
 
 def shown(row: Row, amount: float) -> str:
@@ -54,6 +61,8 @@ def main(argv: list[str]) -> int:
 
         return load.main(argv[1:])
     only_pictures = argv[:1] == ["pictures"]
+    for game in games_without_benchmark():
+        print(f"note: {game} has no bench/bench_{game}.py, so none of its figures are measured", file=sys.stderr)
     rows: list[Row] = []
     for name in discover(argv[1:] if only_pictures else argv):
         module = importlib.import_module(f"bench.{name}")
