@@ -8,9 +8,21 @@ takes the session's lock, loads it, lets the caller apply engine actions, and co
 result and ratings when the game ends (planners contribute those), and the outbox entries
 (public messages to post or edit). Nothing is written if the block raises. After the commit
 the listeners (computer players, the outbox sender) hear of it through
-``bot.dispatch("session_changed", ...)``.
+``bot.dispatch("session_changed", ...)``. What the block builds up is a
+:class:`~bot.core.change.Change` (bot/core/change.py, re-exported here).
 
-Nothing else in ``bot/`` takes a lock or opens a transaction.
+Nothing else in ``bot/`` takes a session's lock, and every change of a session goes through
+here. The other transactions that exist change no session, so no session's lock needs to order
+them, and each is one write of its own:
+
+- the outbox's bookkeeping (``bot/core/outbox.py``): marking entries sent, or to retry later,
+  after Discord answered; a session's messages were written with its change;
+- key-value rows (``set_value``): the command tree's hash (bot/app.py), the controls' version
+  (bot/platform.py), a "no thread here" notice told once (bot/features/threads.py), the
+  playground's clock (bot/dev/playground.py);
+- a server's, channel's or member's settings: /settings (bot/features/settings_commands.py, the
+  turn clock through bot/features/turn_clock.py), /notify (bot/features/threads.py), a game's own
+  through ``GameContext.write_settings`` (bot/context.py).
 """
 
 from __future__ import annotations
@@ -21,20 +33,16 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
+from bot.core.change import Change, GameInfo
 from bot.core.store import ChannelBusy, SessionRecord, Store, TimerRecord, Transaction
-from bot.ui.replies import NAME_LIMIT, UserError, escape, sentence
-from engines.base import Event, Game, IllegalAction, Outcome
+from bot.ui.replies import NAME_LIMIT, UserError, escape
+from engines.base import Event
+
+__all__ = ["STALE_TEXT", "Change", "GameInfo", "GameSession", "SessionMeta", "Sessions", "TimerGone", "turn_events"]
 
 STALE_TEXT = "This menu is out of date: the game has moved on since it was opened. Open it again."
-
-
-class GameInfo(Protocol):
-    """What sessions need to know of a game: its engine and its name for people."""
-
-    engine: Game
-    title: str
 
 
 @dataclass
@@ -72,10 +80,6 @@ class SessionMeta:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def _plain_event(event: Event) -> dict[str, Any]:
-    return {"ply": event.ply, "seat": event.seat, "kind": event.kind, "data": dict(event.data)}
 
 
 def turn_events(session: GameSession) -> list[Event]:
@@ -135,138 +139,6 @@ class GameSession:
 
     def mention(self, seat: int) -> str:
         return f"<@{self.players[seat]}>"
-
-
-class Change:
-    """The work of one ``sessions.change`` block: build it up, then it commits as one."""
-
-    def __init__(self, session: GameSession, game: GameInfo, now: datetime):
-        self.session = session
-        self.game = game
-        self.now = now
-        self.logged: list[tuple[int | None, dict[str, Any], int | None]] = []
-        self.new_timers: list[tuple[str, datetime, dict[str, Any]]] = []
-        self.cancelled: list[list[str] | None] = []
-        self.posts: list[tuple[str, dict[str, Any], float]] = []
-        self.show_table = False  # redraw the game message after the commit
-        self.repost_table = False  # post it anew (at the bottom of the channel) instead of editing it
-        self.in_transaction: list[Callable[[Transaction], Awaitable[None]]] = []
-        self.was_status = session.record.status
-        self.outcome: Outcome | None = None
-
-    # ------------------------------------------------------------------ reading
-    @property
-    def state(self) -> Any:
-        return self.session.state
-
-    @property
-    def meta(self) -> SessionMeta:
-        return self.session.meta
-
-    @property
-    def record(self) -> SessionRecord:
-        return self.session.record
-
-    @property
-    def finished(self) -> bool:
-        return self.was_status != "finished" and self.record.status == "finished"
-
-    # ---------------------------------------------------------------- changing
-    def apply(
-        self, seat: int, action: dict[str, Any], *, by: int | None, event: str | None = None, quiet: bool = False
-    ) -> None:
-        """Apply one engine action for ``seat`` (the engine explains a refusal, as a UserError).
-
-        ``quiet``: nothing public changes (an Octagion variant), so the game message stays.
-        ``event`` replaces the narrator's line for the action (a forfeit is not a resignation).
-        """
-        engine = self.game.engine
-        before = self.session.state
-        try:
-            self.session.state = engine.apply(before, seat, action)
-        except IllegalAction as error:
-            raise UserError(sentence(str(error))) from None
-        self._tell(seat, before.events, self.session.state.events)
-        self.log(by, action, seat)
-        self.meta.headline = event or ""
-        if not quiet:
-            self.show_table = True
-        self.outcome = engine.outcome(self.session.state)
-        if self.outcome is not None:
-            self.record.status = "finished"
-            self.show_table = True
-
-    def _tell(self, seat: int, earlier: list[Event], events: list[Event]) -> None:
-        """Add an action's events to the turn's (a game where everyone acts at once keeps the last
-        action's). The turn goes on while the same seat acts and nobody else did anything in
-        between (an Octagone skip); a new turn starts with what the action before ended on about
-        this seat (Octa's automatic draw)."""
-        fresh = [_plain_event(event) for event in events]
-        others = any(event.seat not in (None, seat) for event in earlier)
-        if getattr(self.game, "simultaneous", False):
-            self.meta.turn_events = fresh
-        elif seat == self.meta.turn_seat and not others:
-            self.meta.turn_events = [*self.meta.turn_events, *fresh]
-        else:
-            start = len(earlier)
-            while start > 0 and earlier[start - 1].seat == seat:
-                start -= 1
-            self.meta.turn_events = [_plain_event(event) for event in earlier[start:]] + fresh
-        self.meta.turn_seat = seat
-
-    def start(self, players: list[int], names: list[str], options: dict[str, Any], seed: int) -> None:
-        """Turn a challenge or lobby into a running game."""
-        self.session.state = self.game.engine.new_game(len(players), options, seed)
-        self.record.players = list(players)
-        self.record.status = "active"
-        self.meta.names = list(names)
-        self.meta.options = dict(options)
-        self.meta.seed = seed
-        self.meta.started_at = self.now.isoformat()
-        self.meta.pending = []
-        self.meta.turn_events, self.meta.turn_seat = [], None
-        self.show_table = True
-
-    def log(self, by: int | None, action: dict[str, Any], seat: int | None = None) -> None:
-        """Add an action to the session's log (written with the change) and count it: every
-        action an engine applies, with its seat (replays and records read it), and what a
-        session records without an engine (a daily answer)."""
-        self.logged.append((by, dict(action), seat))
-        self.record.actions += 1
-
-    def end(self, status: str, note: str = "") -> None:
-        """Close the session without a result (stopped, declined, expired)."""
-        self.record.status = status
-        self.meta.ended_note = note
-        self.cancel_timers()
-        self.show_table = True
-
-    def add_timer(self, kind: str, deadline: datetime, payload: dict[str, Any] | None = None) -> None:
-        self.new_timers.append((kind, deadline, payload or {}))
-
-    def cancel_timers(self, kinds: list[str] | None = None) -> None:
-        """Remove this session's pending timers (of ``kinds``, or all), including ones added earlier here."""
-        self.cancelled.append(kinds)
-        self.new_timers = [t for t in self.new_timers if kinds is not None and t[0] not in kinds]
-
-    def post(self, kind: str, payload: dict[str, Any] | None = None, *, after_seconds: float = 0) -> None:
-        """A public message to send after the commit (the outbox keeps trying until it is out);
-        ``after_seconds``: not before then (a card's edit waits for the moves that follow)."""
-        self.posts.append((kind, payload or {}, after_seconds))
-
-    def show(self, *, repost: bool = False) -> None:
-        """Redraw the game message after the commit (``repost``: as a new message)."""
-        self.show_table = True
-        self.repost_table = self.repost_table or repost
-
-    def quiet(self) -> None:
-        """Do not redraw the game message for this change (the caller posts what is needed)."""
-        self.show_table = False
-        self.repost_table = False
-
-    def during_commit(self, step: Callable[[Transaction], Awaitable[None]]) -> None:
-        """Extra writes that must share this change's transaction (results, ratings)."""
-        self.in_transaction.append(step)
 
 
 Planner = Callable[[Change], Awaitable[None]]
