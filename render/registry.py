@@ -50,6 +50,7 @@ def _octagion_public_picture(state: Any, names: Sequence[str], *, ending: str | 
     return draw(state, names, ending=ending)
 
 
+OCTEGO_MOVES = Replay(counter="after move {n} of {total}")  # its board counts the move to play
 OCTAGION_ROUNDS = Replay("round", "round {n} of {total}", octagion.render_round_result, "round_end")
 
 # One entry per game registered in engines/registry.py.
@@ -58,12 +59,14 @@ _PICTURES: dict[str, GamePictures] = {
         _octagion_public_picture,
         octagion.narrate,
         OCTAGION_ROUNDS,
-        ("render_deck", "render_variant", "render_round_result", "render_scoresheet"),
+        other_pictures=("render_deck", "render_variant", "render_round_result", "render_scoresheet"),
     ),
-    "octego": GamePictures(octego.render_board, octego.narrate, Replay(counter="after move {n} of {total}"), (), 2),
-    "octa": GamePictures(octa.render_table, octa.narrate, Replay(), ("render_hand",)),
-    "octagone": GamePictures(octagone.render_board, octagone.narrate, Replay(), ("render_hand",)),
-    "octiles": GamePictures(octiles.render_board, octiles.narrate, Replay(), ("render_orientations",), 2),
+    "octego": GamePictures(octego.render_board, octego.narrate, OCTEGO_MOVES, supersample=2),
+    "octa": GamePictures(octa.render_table, octa.narrate, Replay(), other_pictures=("render_hand",)),
+    "octagone": GamePictures(octagone.render_board, octagone.narrate, Replay(), other_pictures=("render_hand",)),
+    "octiles": GamePictures(
+        octiles.render_board, octiles.narrate, Replay(), other_pictures=("render_orientations",), supersample=2
+    ),
 }
 
 
