@@ -13,7 +13,6 @@ from importlib import import_module
 from bot.adapter import GameAdapter
 from engines.registry import MissingPart, games
 from engines.registry import engine as registered_engine
-from render.registry import check as check_pictures
 
 # game -> its adapter: the class's name in bot.games.<game>, or the class (a game built at runtime)
 _ADAPTERS: dict[str, str | type[GameAdapter]] = {
@@ -50,6 +49,8 @@ def unregister(game: str) -> None:
 
 def check(game: str) -> None:
     """Raise :class:`MissingPart` naming the first part the game lacks: engine, pictures, adapter."""
+    from render.registry import check as check_pictures  # here: importing one game loads no other
+
     check_pictures(game)
     found = adapter(game)
     if found.name != game:
