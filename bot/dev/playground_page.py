@@ -1,0 +1,323 @@
+"""The playground's page: what the browser talks to, and what is added to how SimCord's Preview
+is served (bot/dev/playground.py starts it all).
+
+The browser first gets a page of the server's channels (``Playground.url``). SimCord's Preview
+shows one channel at a time, so following a channel's link moves the Preview there. Two things
+are added to how the Preview is served, because a person watches it rather than a test:
+what the bot does on its own (timers, computer moves) is published to the open page as it
+happens (:class:`LivePages`), and a click is answered as soon as the bot has answered it, not
+once every background task of the bot has finished (:func:`answer_page_actions_quickly`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import itertools
+import logging
+import secrets
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from bot.core.store import Store, iso
+from bot.dev.world import MEMBER_NAMES, PlaygroundWorld, bot_member, channel_topic
+
+log = logging.getLogger(__name__)
+
+CLOCK_KEY = "playground_clock"  # the simulated clock when last seen, so that the next start goes on from it
+PAGE_POLL_SECONDS = 0.2  # how often LivePages looks for changes (the page itself polls every 0.5 s)
+ANSWER_WAIT_SECONDS = 0.5  # a click waits this long for the bot's work before the page gets its receipt
+SHOWN_MESSAGES = 60  # the page's window is 50 messages of its channel
+
+
+class Playground:
+    """What the browser talks to: a page of the server's channels at ``url``, which moves the one
+    Preview (``preview``) to the channel chosen, and the playground's Apps > Challenge form."""
+
+    def __init__(self, world: PlaygroundWorld, port: int | None = None):
+        self.world = world
+        self.env = world.env
+        self.preview: Any = None  # simcord.Preview of the channel shown
+        self.live = LivePages(world)
+        self._port = port or 0
+        self._token = secrets.token_urlsafe(16)  # the channel page is a credential, like the Preview's URL
+        self._runner: Any = None
+        self._bound_port: int | None = None
+        self._moving = asyncio.Lock()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._bound_port}/{self._token}/"
+
+    async def __aenter__(self) -> Playground:
+        answer_page_actions_quickly(self.env, lambda: self.preview)
+        await self._serve()
+        await self.show(self.world.channel)
+        self.live.start()
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        await self.live.stop()
+        if self.preview is not None:
+            await self.preview.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def show(self, channel: Any, viewer: Any = None) -> Any:
+        """Move the Preview to ``channel``, seen by ``viewer`` (default Ada; the page can switch)."""
+        viewer = viewer or self.world.ada
+        async with self._moving:
+            current = self.preview
+            if current is not None and current.channel.id == channel.id and current.viewers[0].id == viewer.id:
+                return current
+            if current is not None:
+                await current.close()
+                self.preview = None  # until the next one is open (opening fails while a click still runs)
+            viewers = [viewer, *(m for m in self.world.members if m.id != viewer.id)]
+            preview = self.env.preview(channel, viewers=viewers, layout="channel")
+            await preview.__aenter__()  # closed by the next move or on exit
+            self.preview = preview
+            self.live.watch(preview)
+            return preview
+
+    # ------------------------------------------------------------ the channel page
+    async def _serve(self) -> None:
+        from aiohttp import web
+
+        app = web.Application()
+        app.router.add_get(f"/{self._token}/", self._channels_page)
+        app.router.add_get(f"/{self._token}/channel/{{name}}", self._open_channel)
+        app.router.add_post(f"/{self._token}/challenge", self._challenge)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", self._port)
+        await site.start()
+        self._bound_port = site._server.sockets[0].getsockname()[1]
+
+    def _local(self, request: Any) -> None:
+        """Only pages of this address may use it (as the Preview checks: no other site's page
+        reaching it through a name that points at 127.0.0.1)."""
+        from aiohttp import web
+
+        if request.host not in {f"127.0.0.1:{self._bound_port}", f"localhost:{self._bound_port}"}:
+            raise web.HTTPForbidden()
+
+    async def _channels_page(self, request: Any) -> Any:
+        from aiohttp import web
+
+        self._local(request)
+        return web.Response(text=channels_page(self.world, self._token), content_type="text/html")
+
+    async def _open_channel(self, request: Any) -> Any:
+        from aiohttp import web
+
+        self._local(request)
+        name = request.match_info["name"]
+        channel = self.world.channels.get(name) or self._thread(name)
+        if channel is None:
+            raise web.HTTPNotFound()
+        return await self._go(channel, self.world.ada)
+
+    def _thread(self, name: str) -> Any:
+        """A game's thread by its page name (``thread-<id>``), or None."""
+        found = (t for channel in self.world.channels.values() for t in channel.threads if f"thread-{t.id}" == name)
+        return next(found, None)
+
+    async def _challenge(self, request: Any) -> Any:
+        """Apps > Challenge, which the Preview's page cannot open: ``member`` right-clicks
+        ``target`` in ``channel``; the page then shows the answer (a private game menu)."""
+        from aiohttp import web
+        from simcord import SetupError
+
+        self._local(request)
+        form = await request.post()
+        players = dict(zip(MEMBER_NAMES, self.world.members, strict=True))
+        channel = self.world.channels.get(str(form.get("channel")))
+        member = players.get(str(form.get("member")))
+        target = bot_member(self.world) if form.get("target") == "TestBot" else players.get(str(form.get("target")))
+        if channel is None or member is None or target is None:
+            raise web.HTTPBadRequest(text="Pick a member, someone to challenge and a channel.")
+        try:
+            await member.context_menu(channel, "Challenge", target)
+        except SetupError:
+            raise web.HTTPServiceUnavailable(text="The playground is busy: go back and try again.") from None
+        return await self._go(channel, member)
+
+    async def _go(self, channel: Any, viewer: Any) -> Any:
+        from aiohttp import web
+        from simcord import SetupError
+
+        try:
+            preview = await self.show(channel, viewer)
+        except SetupError:  # an action of the page is still running
+            raise web.HTTPServiceUnavailable(text="The playground is busy: go back and try again.") from None
+        raise web.HTTPSeeOther(preview.url)
+
+
+def thread_links(world: PlaygroundWorld, channel: Any, token: str) -> str:
+    """The channel's game threads that are not archived, as links under it."""
+    backend = world.env.backend
+    threads = [t for t in channel.threads if not backend.get_channel(t.id).thread_metadata.archived]
+    if not threads:
+        return ""
+    links = "".join(
+        f'<li>🧵 <a href="/{token}/channel/thread-{t.id}">{html.escape(t.name or "")}</a></li>' for t in threads
+    )
+    return f"<ul>{links}</ul>"
+
+
+def channels_page(world: PlaygroundWorld, token: str) -> str:
+    """The page of channels: one link each, and the form for Apps > Challenge."""
+    rows = "".join(
+        f'<li><a href="/{token}/channel/{name}">#{name}</a> <small>{html.escape(channel_topic(name))}</small>'
+        f"{thread_links(world, channel, token)}</li>"
+        for name, channel in world.channels.items()
+    )
+    names = list(MEMBER_NAMES)
+
+    def choice(field: str, values: list[str]) -> str:
+        options = "".join(f"<option>{html.escape(value)}</option>" for value in values)
+        return f'<select name="{field}">{options}</select>'
+
+    challenge = (
+        f'<form method="post" action="/{token}/challenge">{choice("member", names)} right-clicks '
+        f"{choice('target', [*names[1:], names[0], 'TestBot'])} in {choice('channel', list(world.channels))} "
+        "and picks <button>Apps &gt; Challenge</button></form>"
+    )
+    return (
+        "<!doctype html><html lang=en><head><meta charset=utf-8><title>Octagon Club playground</title>"
+        '<meta name=viewport content="width=device-width"></head><body style="font-family:sans-serif;max-width:40em">'
+        f"<h1>{html.escape(world.guild.name)}</h1><p>Pick a channel. The page shows one channel at a time: "
+        "come back here (the browser's Back) for another.</p>"
+        f"<ul>{rows}</ul><h2>Apps &gt; Challenge</h2>"
+        "<p>Discord's right-click menu on a member, which the channel page does not have:</p>"
+        f"{challenge}</body></html>"
+    )
+
+
+def answer_page_actions_quickly(env: Any, preview: Callable[[], Any]) -> None:
+    """A click in the page comes back when the bot's work for it is done or, if that takes longer
+    than ``ANSWER_WAIT_SECONDS``, as soon as the interaction has its answer: not once every
+    background task of the bot is done.
+
+    SimCord settles after every page action: it waits for all the bot's work that is not parked,
+    and a sleep that ends before the settle's deadline (``SETTLE_SECONDS``) is not parked. So
+    Got it! waited for Octagion's 15-second pause before the next round, page frozen, and a click
+    that set a computer thinking waited for its move. Here a page action's settle is short; if
+    the bot is still busy then, the receipt goes back as soon as the interaction has its answer
+    (the form of a button that opens one included), and LivePages shows the rest when it is out.
+    Everything else (the bot's own timers, tests' operations) settles as before.
+    """
+    settle = env._settle_internal
+    loop = asyncio.get_running_loop()
+
+    async def settle_page_action(**options: Any) -> None:
+        bounded = options.get("timeout") is not None or options.get("_deadline") is not None
+        if env._operation_label != "preview.action" or bounded:
+            return await settle(**options)
+        give_up = loop.time() + env.settle_timeout
+        while True:
+            try:
+                return await settle(**options, timeout=ANSWER_WAIT_SECONDS)
+            except TimeoutError:
+                if _answered(preview()):
+                    return  # the rest is the bot's own work: LivePages shows it when it is out
+                if loop.time() >= give_up:
+                    raise
+
+    env._settle_internal = settle_page_action
+
+
+def _answered(preview: Any) -> bool:
+    action = getattr(preview, "_active_action", None)
+    interaction = getattr(action, "interaction", None)
+    return interaction is None or interaction.responded
+
+
+class LivePages:
+    """Publishes to the open page what changed in its channel since the page was last published.
+
+    SimCord's page polls its published snapshot every 0.5 s, but the Preview publishes only
+    after a page action or Refresh: an Octagion round ended by its timer, a computer's move or
+    an expired challenge stayed out of sight until someone clicked. Every ``PAGE_POLL_SECONDS``
+    this compares the channel's messages with what each page showed when published, and
+    publishes the pages that differ, between operations (never during a click's own).
+    It also keeps the playground's clock in the store, so the next start goes on from it.
+    """
+
+    def __init__(self, world: PlaygroundWorld):
+        self.env = world.env
+        self.world = world
+        self.preview: Any = None
+        self._shown: dict[str, tuple] = {}  # page id -> the channel as it was when last published
+        self._saved_clock: datetime | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def watch(self, preview: Any) -> None:
+        """Note what each publication of ``preview`` shows (its own after an action included)."""
+        self.preview = preview
+        self._shown.clear()
+        publish = preview._publish
+
+        def publish_and_note(page: Any, **options: Any) -> None:
+            self._shown[page.id] = channel_state(self.env, page.channel_id)
+            publish(page, **options)
+
+        preview._publish = publish_and_note
+        for page in list(preview._pages.values()):
+            self._shown[page.id] = channel_state(self.env, page.channel_id)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="playground-live-pages")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(PAGE_POLL_SECONDS)
+            try:
+                self.publish_changes()
+                await self._keep_clock()
+            except Exception:  # the page goes on being shown: try again at the next look
+                log.exception("the playground could not update the open page")
+
+    def publish_changes(self) -> None:
+        """Publish every page whose channel changed since it was last published."""
+        preview = self.preview
+        if preview is None or preview._closed or self.env._operation_task is not None:
+            return
+        states: dict[int, tuple] = {}
+        for page in list(preview._pages.values()):
+            if page.channel_id not in states:
+                states[page.channel_id] = channel_state(self.env, page.channel_id)
+            if self._shown.get(page.id) != states[page.channel_id]:
+                preview._advance_presentation_time()  # "ends in 2 minutes" counts from now
+                preview._publish(page, reason="refresh")
+
+    async def _keep_clock(self) -> None:
+        now = self.env.now()
+        if now != self._saved_clock and self.world.bot.store is not None:
+            await save_clock(self.world.bot.store, now)
+            self._saved_clock = now
+
+
+def channel_state(env: Any, channel_id: int) -> tuple:
+    """What a page shows of a channel, compactly: its latest messages (the page shows at most
+    ``SHOWN_MESSAGES``), each with what an edit changes."""
+    latest = itertools.islice(reversed(env.backend.messages.get(channel_id, {}).values()), SHOWN_MESSAGES)
+    return tuple(
+        (m.id, m.edited_timestamp, m.flags, m.content, tuple(a.get("id") for a in m.attachments), repr(m.components))
+        for m in latest
+    )
+
+
+async def save_clock(store: Store | None, now: datetime) -> None:
+    if store is not None:
+        async with store.transaction() as tx:
+            await tx.set_value(CLOCK_KEY, iso(now))
