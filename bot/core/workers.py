@@ -2,11 +2,17 @@
 players' searches. Processes, not threads: both hold the interpreter lock for their whole run,
 and in threads one busy channel slowed every other channel; in processes they use every core.
 
-Two pools per bot process, so a long search never makes a picture wait: ``PICTURES`` and
-``THINKING``. Each is bounded: ``queue_limit`` calls waiting or running at most. When a pool is
-full the bot answers a player who starts something "busy" at once, before anything changes
-(see ``bot.ui.replies``), instead of letting the queue and everyone's waiting grow; a menu already
-open is let through, so no steps are wasted.
+Three pools per bot process, so a long search never makes a picture wait and a long replay
+never delays a move's picture: ``PICTURES``, ``THINKING`` and ``REPLAYS``. Each is bounded:
+``queue_limit`` calls waiting or running at most. When the pictures' or the thinking pool is full
+the bot answers a player who starts something "busy" at once, before anything changes (see
+``bot.ui.replies``), instead of letting the queue and everyone's waiting grow; a menu already
+open is let through, so no steps are wasted. A full ``REPLAYS`` queue turns away only replays
+(see ``bot.features.replays``).
+
+The workers run at a lower OS priority than the bot's process (a higher niceness, set as each
+worker starts), so on a busy machine the event loop, which acknowledges every interaction, always
+wins the CPU over drawing and searching; replays lower still, below moves' pictures.
 
 The pools are shared by every bot of a process (tests start many) and started on first use.
 """
@@ -35,6 +41,13 @@ CORES = os.cpu_count() or 1
 # pictures on 2 cores, and a few hard searches per worker.
 PICTURE_QUEUE_LIMIT = 40
 THINKING_QUEUE_LIMIT = 40
+# The default of the REPLAY_QUEUE_LIMIT setting: a replay takes a worker for up to seconds, so a
+# few wait at most; more are told "busy" instead of waiting behind them.
+REPLAY_QUEUE_LIMIT = 3
+REPLAY_WORKERS = 1  # one process: replays are rare, and each takes a core for a while
+# How much lower the workers' OS priority is than the bot's (added to the niceness they inherit).
+WORKER_NICENESS = 5
+REPLAY_NICENESS = 10
 
 
 @dataclass(frozen=True)
@@ -55,9 +68,22 @@ def drawing(draw: Callable[..., Any], *args: Any) -> Drawing:
     return Drawing(draw, args)
 
 
+def _start_worker(niceness: int) -> None:
+    """Runs in each worker as it starts: a lower priority than the bot's, and an end with it."""
+    _lower_priority(niceness)
+    _exit_with_parent()
+
+
+def _lower_priority(niceness: int) -> None:
+    try:
+        os.nice(niceness)
+    except OSError:  # not allowed here: the worker keeps the bot's priority
+        log.warning("could not lower a worker's priority by %d", niceness)
+
+
 def _exit_with_parent() -> None:
-    """Runs in each worker as it starts: end the worker when the bot's process ends, even if it
-    was killed (an orphaned worker would otherwise wait for work for ever)."""
+    """End the worker when the bot's process ends, even if it was killed (an orphaned worker
+    would otherwise wait for work for ever)."""
 
     def watch(sentinel: int) -> None:
         multiprocessing.connection.wait([sentinel])
@@ -78,10 +104,11 @@ def _timed(func: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, float]
 class WorkerPool:
     """A bounded pool of spawned worker processes, replaced if a worker dies."""
 
-    def __init__(self, name: str, workers: int = CORES, queue_limit: int = 100):
+    def __init__(self, name: str, workers: int = CORES, queue_limit: int = 100, niceness: int = WORKER_NICENESS):
         self.name = name
         self.workers = workers
         self.queue_limit = queue_limit
+        self.niceness = niceness  # added to the bot's niceness in each worker
         self.pending = 0  # calls submitted and not yet answered
         self.cpu_seconds = 0.0  # CPU time spent in the workers (for the load benchmark)
         self.calls = 0
@@ -126,7 +153,9 @@ class WorkerPool:
         if self._executor is None:
             # "spawn": a fork of a process running an event loop and threads is not safe.
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_exit_with_parent)
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_start_worker, initargs=(self.niceness,)
+            )
         return self._executor
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
@@ -142,10 +171,13 @@ class WorkerPool:
 
 PICTURES = WorkerPool("picture", queue_limit=PICTURE_QUEUE_LIMIT)
 THINKING = WorkerPool("thinking", queue_limit=THINKING_QUEUE_LIMIT)
+REPLAYS = WorkerPool("replay", REPLAY_WORKERS, queue_limit=REPLAY_QUEUE_LIMIT, niceness=REPLAY_NICENESS)
 atexit.register(PICTURES.shutdown)
 atexit.register(THINKING.shutdown)
+atexit.register(REPLAYS.shutdown)
 
 
 def busy() -> bool:
-    """Whether a player's action must wait: a pool's queue is full."""
+    """Whether a player's action must wait: a move's pool is full (a full replay queue turns
+    away only replays)."""
     return PICTURES.full or THINKING.full

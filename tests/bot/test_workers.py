@@ -10,11 +10,14 @@ import time
 
 import pytest
 
+from bot.core.workers import REPLAY_NICENESS, REPLAYS
 from bot.dev.world import private_texts
 from bot.ui.replies import BUSY_TEXT
 from tests.bot import tinygame
 from tests.bot.test_platform import start_game
 from tests.bot.tinygame import TinyAdapter
+
+MOST_NICE = 19  # the lowest priority a process can have on Linux
 
 
 @pytest.fixture
@@ -79,3 +82,17 @@ async def test_a_menu_already_open_is_let_through_when_busy(world):
     await drawing_elsewhere
     assert menu.content == "Done. **Ada** added 5."
     assert (await world.session()).state.total == 5
+
+
+async def test_workers_run_at_a_lower_os_priority_than_the_bot(world):
+    """Acknowledgements run on the bot's event loop: drawing and searching must never win the CPU
+    over it, and a replay never over a move's picture."""
+    bot_niceness = os.nice(0)
+    if bot_niceness + REPLAY_NICENESS > MOST_NICE:
+        pytest.skip(f"the tests run at niceness {bot_niceness}: no lower priority is left for the workers")
+    picture_niceness = await world.platform.pictures.run(os.nice, 0)
+    thinking_niceness = await world.platform.thinking.run(os.nice, 0)
+    replay_niceness = await REPLAYS.run(os.nice, 0)
+    assert picture_niceness > bot_niceness
+    assert thinking_niceness > bot_niceness
+    assert replay_niceness > picture_niceness
