@@ -1,10 +1,11 @@
 """Octiles Scavenger Hunt on Discord: challenge, one declared menu for every choice, and commands.
 
 Thin glue only: the rules live in ``engines/octiles`` and the pictures in ``render/octiles``.
-``MENU`` narrows the legal actions (bot/menus.py): set-up (Gold's stop, Teal's stop; the first
-circle), a marker's stop, and the turn (option, tile space, orientation with its picture, route),
-whose last, optional step is the scramble (once per game): "No scramble" first, or four tiles in
-one select. A command that makes a turn takes the scramble as an optional argument. So a turn is
+``MENU`` (bot/games/octiles_menu.py) narrows the legal actions (bot/ui/menus.py): set-up (Gold's
+stop, Teal's stop; the first circle), a marker's stop, and the turn (option, tile space,
+orientation with its picture, route), whose last, optional step is the scramble (once per game):
+"No scramble" first, or four tiles in one select. A command that makes a turn takes the scramble
+as an optional argument. So a turn is
 one decision: nothing is asked after it, and no turn clock runs on an optional question.
 Games stored at the old scramble offer (a phase of its own) still get its menu and **Skip
 scramble**, the one control of the game's own.
@@ -12,9 +13,6 @@ scramble**, the one control of the game's own.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 import discord
@@ -22,33 +20,38 @@ from discord import app_commands
 
 from bot.adapter import ChallengeOption, GameAdapter, GameSession
 from bot.core.workers import drawing
+from bot.games.octiles_menu import (
+    GAME,
+    MENU,
+    SCRAMBLE_HELP,
+    SPACE,
+    STAND_IN,
+    STOP,
+    checked,
+    move_action,
+    route_menu,
+    with_scramble,
+)
 from bot.ui.controls import SessionButton, view_of
-from bot.ui.menus import ActionMenu, Narrowing, Step
-from bot.ui.replies import UserError, acknowledge, quote, sentence
+from bot.ui.replies import acknowledge
 from engines.octiles import (
-    CIRCLES,
     ENGINE,
     PRIZE_COLOUR,
     PRIZES_TO_WIN,
-    RING,
-    SCRAMBLING_ACTIONS,
     SPACES,
     STOPS,
-    Route,
     acting,
     choose_action,
     colour_of,
-    legal_routes,
     marker_owner,
-    parse_edge_id,
-    replaced_tiles,
     restricted_space,
     scramble_available,
     seat_of,
 )
-from render.octiles import narrate, render_board, render_orientations
+from render.octiles import narrate, render_board
 
-GAME = "octiles"
+__all__ = ["MENU", "STAND_IN", "OctilesAdapter"]  # and what tests of its menu use
+
 SKIP = "octiles_skip"  # the one control of the game's own
 PHASES = {  # the game message's emoji and menu button, by phase
     "runners": ("🛠", "Set up"),
@@ -60,300 +63,6 @@ PHASES = {  # the game message's emoji and menu button, by phase
 OFFER = {  # after a command, when the same player chooses next
     "marker": "\n📍 Now place the marker:",
 }
-# The turn actions that may end with the scramble (as engines/octiles/rules.py: not a pass).
-SCRAMBLE_SIZE = 4
-# The menu lists each turn action once more ending with these four tiles, a stand-in for the four
-# the player picks at the last step (listing every choice of four would be 2380 actions each).
-STAND_IN = list(SPACES[:SCRAMBLE_SIZE])
-SCRAMBLE_CHOICES = {  # the turn's last step: label, description
-    "none": ("No scramble: end my turn", "keep your scramble for a later turn"),
-    "four": ("Scramble four tiles", "once per game: shuffled back in random orientations after this turn"),
-}
-SCRAMBLE_HELP = "Optional last step, once per game: four tile spaces to scramble after this turn, e.g. a2 b3 c4 d1"
-OPTIONS = {  # the first step of a turn or of an old scramble offer: label, description
-    "move": ("Move your runner", "option 2"),
-    "replace_move": ("Replace a tile and move across it", "option 1: the spare goes on a space"),
-    "rotate": ("Rotate a tile", "option 3: no move"),
-    "replace": ("Replace a tile", "option 3: the spare goes on a space, no move"),
-    "pass": ("Pass", "no legal option"),
-    "skip_scramble": ("Skip the scramble", "the tiles stay as they are"),
-    "scramble": ("Scramble four tiles", "once per game: shuffled into random orientations"),
-}
-
-
-def route_label(route: Route) -> str:
-    return f"{route.end} via {route.via} ({len(route.steps)} tile{'s' if len(route.steps) != 1 else ''})"
-
-
-def destination_note(state: Any, end: str) -> str:
-    return f"collects the {state.prizes.get(end, '?')} prize" if end in CIRCLES else ""
-
-
-def move_action(kind: str, target: str, **extra: Any) -> dict[str, Any]:
-    """A move to what a player typed (`D1`, `d1 via b2.NE`, `D1 b2.NE (3 tiles)`), repeated only through ``quote``."""
-    words = [w for w in re.split(r"\s+", re.sub(r"\(.*?\)", " ", str(target))) if w and w.lower() != "via"]
-    if not words:
-        raise UserError("Say where to move, e.g. `D1` (a stop) or `A2` (a circle).")
-    to, via = words[0].upper(), (words[1] if len(words) > 1 else None)
-    if to not in STOPS and to not in CIRCLES:
-        raise UserError(f"{quote(to)} is not a stop or circle.")
-    if via and parse_edge_id(via) is None:
-        raise UserError(f"No route to {to} leaves by {quote(via)}.")
-    return {"type": kind, **extra, "to": to, **({"via": via} if via else {})}
-
-
-def checked(text: str, names: Any, what: str) -> str:
-    """A typed tile space (`c3`) or stop (`B2`), or a refusal that repeats it only through ``quote``."""
-    value = str(text).strip().lower() if names is SPACES else str(text).strip().upper()
-    if value not in names:
-        raise UserError(sentence(f"{quote(value) or '?'} is not {what}"))
-    return value
-
-
-def scramble_spaces(typed: str) -> list[str]:
-    """The four tile spaces typed for a scramble (`a2 b3 c4 d1`, commas allowed), or a refusal."""
-    words = [word for word in re.split(r"[\s,;+]+", str(typed)) if word]
-    if len(words) != SCRAMBLE_SIZE:
-        raise UserError("A scramble takes exactly four different tile spaces, e.g. `a2 b3 c4 d1`.")
-    spaces = [checked(word, SPACES, f"a tile space (spaces: {', '.join(SPACES)})") for word in words]
-    if len(set(spaces)) != SCRAMBLE_SIZE:
-        raise UserError("A scramble takes exactly four different tile spaces, e.g. `a2 b3 c4 d1`.")
-    return spaces
-
-
-def with_scramble(action: dict[str, Any], typed: str | None) -> dict[str, Any]:
-    """A command's turn action, ending with the scramble if the player typed four spaces."""
-    return {**action, "scramble": scramble_spaces(typed)} if typed else action
-
-
-# ---------------------------------------------------------------- the menu
-
-
-def kind(at: Narrowing) -> str:
-    return at.actions[0]["type"]  # after the first step, the actions left are of one type
-
-
-def routes_of(state: Any, seat: int, space: str | None = None, orientation: int = 0) -> dict[str, list[Route]]:
-    """The runner's routes, or those across the spare put on ``space``."""
-    return legal_routes(state, seat, replaced_tiles(state, space, orientation) if space else None, crossing=space)
-
-
-def route_of(at: Narrowing, value: str) -> Route:
-    to, _, via = value.partition(" via ")
-    first = at.actions[0]
-    routes = routes_of(at.state, at.seat, first.get("space"), first.get("orientation", 0))[to]
-    return next(route for route in routes if via in ("", route.via))
-
-
-def turn_header(at: Narrowing) -> str:
-    state, seat, barred = at.state, at.seat, restricted_space(at.state, at.seat)
-    colour = colour_of(state, seat)
-    return (
-        f"**Your turn** ({colour.title()}, runner on {state.runners[colour]}; spare tile {state.spare})."
-        + ("\n• You changed a tile last turn: this turn you must move." if state.last_option[seat] == 3 else "")
-        + (f"\n• Your opponent just changed {barred}: you may not change it without moving." if barred else "")
-        + ("\n• Last step, if you wish: your scramble (once per game)." if scramble_available(state, seat) else "")
-    )
-
-
-def turn_summary(action: Mapping[str, Any]) -> str:
-    """The turn a menu has narrowed to, in a few words."""
-    route = f"move to {action.get('to')}" + (f" via {action['via']}" if "via" in action else "")
-    if action["type"] == "move":
-        return route
-    spare = f"spare tile on {action['space']} (orientation {action['orientation']})"
-    if action["type"] == "rotate":
-        return f"rotate {action['space']} to orientation {action['orientation']}"
-    return f"{spare}, {route}" if action["type"] == "replace_move" else f"{spare}, no move"
-
-
-def menu_actions(state: Any, seat: int) -> list[dict[str, Any]]:
-    """The legal actions and, while the player may scramble, each turn action once more ending
-    with the stand-in scramble that the last step replaces by the four tiles picked."""
-    legal = [action for action in ENGINE.legal_actions(state, seat) if action["type"] != "resign"]
-    if state.phase != "turn" or not scramble_available(state, seat):
-        return legal
-    return legal + [{**action, "scramble": STAND_IN} for action in legal if action["type"] in SCRAMBLING_ACTIONS]
-
-
-class FourTiles(Step):
-    """The scramble's four tiles: one select of exactly four of the 17 spaces. The actions it
-    narrows hold the stand-in; the four spaces picked take its place."""
-
-    def values(self, actions: Sequence[Mapping[str, Any]]) -> list[str]:
-        return list(SPACES) if any(self.key(action) for action in actions) else []
-
-    def keep(self, actions: Sequence[Mapping[str, Any]], chosen: str) -> list[dict[str, Any]]:
-        picked = chosen.split("+")
-        if len(set(picked)) != SCRAMBLE_SIZE or not set(picked) <= set(SPACES):
-            return []
-        spaces = [space for space in SPACES if space in picked]  # the board's order, as the stand-in
-        return [{**action, "scramble": spaces} for action in actions if self.key(action)]
-
-
-def option_note(at: Narrowing, value: str) -> str:
-    if value != "move":
-        return OPTIONS[value][1]
-    return "option 2: " + ", ".join(route_label(r) for rs in routes_of(at.state, at.seat).values() for r in rs)
-
-
-def plum_circles(at: Narrowing, circle: str) -> str:
-    trial = ENGINE.apply(at.state, at.seat, {"type": "first_circle", "circle": circle})
-    return "Plum (yours): " + " ".join(c for c in RING if trial.prizes.get(c) == "plum")
-
-
-def orientation_prompt(at: Narrowing) -> str:
-    space, rotate = at.actions[0]["space"], kind(at) == "rotate"
-    tile, now = at.state.tiles[space]
-    what = f"its new orientation (those that look the same as now, {now}, are left out)"
-    if not rotate:
-        what = f"spare tile {at.state.spare}'s orientation" + ", then where to move across it" * (
-            kind(at) == "replace_move"
-        )
-    return (
-        f"**{'Rotate' if rotate else 'Replace'} tile {tile} on {space}**: choose {what} (numbered 0–7 in the picture)."
-    )
-
-
-def route_prompt(at: Narrowing) -> str:
-    first = at.actions[0]
-    if "space" not in first:
-        return f"{turn_header(at)}\nMove your runner to…"
-    return (
-        f"**Spare tile {at.state.spare} on {first['space']}, orientation {first['orientation']}**: move across it to…"
-    )
-
-
-# Steps that commands' autocompletes use too.
-STOP = Step(
-    lambda a: a.get("stop"),
-    lambda at: (
-        f"**Place the {at.state.pending_marker['colour']} marker** on a free stop; its owner "
-        "must reach it before collecting again."
-    ),
-)
-SPACE = Step(
-    lambda a: a.get("space"),
-    lambda at: (
-        f"{turn_header(at)}\n"
-        + ("Rotate the tile on" if kind(at) == "rotate" else f"Put spare tile {at.state.spare} on")
-        + " which space?"
-    ),
-    lambda at, space: f"{'Rotate' if kind(at) == 'rotate' else 'Replace'} {space}",
-    lambda at, space: f"tile {at.state.tiles[space][0]}, now orientation {at.state.tiles[space][1]}",
-    placeholder=lambda at: "Tile to rotate…" if kind(at) == "rotate" else "Tile to replace…",
-)
-
-
-def spare_orientations(at: Narrowing):
-    """The spare tile's orientations; for a rotation, those of the tile on the chosen space."""
-    return drawing(render_orientations, at.state, at.actions[0]["space"] if kind(at) == "rotate" else None)
-
-
-MENU = ActionMenu(
-    name=GAME,
-    steps=[
-        Step(
-            lambda a: a.get("gold"),
-            "**Set up** (1/2): you are Gold. Choose the central stop for the **Gold** runner (yours); "
-            "then the Teal runner's.",
-            lambda at, stop: f"Gold runner on {stop}",
-        ),
-        Step(
-            lambda a: a.get("teal"),
-            lambda at: (
-                f"**Set up** (2/2): Gold runner on **{at.actions[0]['gold']}**. "
-                "Now the central stop for the **Teal** runner."
-            ),
-            lambda at, stop: f"Teal runner on {stop}",
-        ),
-        Step(
-            lambda a: a.get("circle"),
-            "**Set up**: you are Teal. Choose the circle for the first **plum** prize; prizes then go on "
-            "every other circle round the rim, alternating plum and orange.",
-            lambda at, circle: f"Start at {circle}",
-            plum_circles,
-        ),
-        STOP,
-        Step(
-            lambda a: a["type"],
-            lambda at: (
-                "🔀 **Scramble** four tiles now (once per game), or skip?"
-                if at.state.phase == "scramble"
-                else f"{turn_header(at)}\nChoose one option:"
-            ),
-            lambda at, value: OPTIONS[value][0],
-            option_note,
-        ),
-        Step(
-            lambda a: a.get("tiles"),
-            "🔀 **Scramble**: choose four tile spaces; their tiles are shuffled back in random orientations.",
-            description=lambda at, space: f"tile {at.state.tiles[space][0]}",
-            many=True,
-        ),
-        SPACE,
-        Step(
-            lambda a: a.get("orientation"),
-            orientation_prompt,
-            lambda at, value: f"Orientation {value}",
-            lambda at, value: (
-                f"{sum(str(a['orientation']) == value for a in at.actions)} move(s) across it"
-                if kind(at) == "replace_move"
-                else None
-            ),
-            picture=spare_orientations,
-        ),
-        Step(
-            lambda a: a["to"] + (f" via {a['via']}" if "via" in a else "") if "to" in a else None,
-            route_prompt,
-            lambda at, value: route_label(route_of(at, value)),
-            lambda at, value: destination_note(at.state, route_of(at, value).end) or None,
-            # While moving across the new tile, the spare's orientations stay in view.
-            picture=lambda at: drawing(render_orientations, at.state) if "space" in at.actions[0] else None,
-        ),
-        # The turn's last, optional step: asked only while the player's scramble is unused.
-        Step(
-            lambda a: ("four" if "scramble" in a else "none") if a["type"] in SCRAMBLING_ACTIONS else None,
-            lambda at: (
-                f"🔀 **Last step (optional)**: your turn is to {turn_summary(at.actions[0])}. "
-                "End it there, or scramble four tiles after it (once per game)?"
-            ),
-            lambda at, value: SCRAMBLE_CHOICES[value][0],
-            lambda at, value: SCRAMBLE_CHOICES[value][1],
-            placeholder="No scramble, or scramble four tiles…",
-        ),
-        FourTiles(
-            lambda a: tuple(a["scramble"]) if "scramble" in a else None,
-            lambda at: (
-                f"🔀 **Scramble** after your turn ({turn_summary(at.actions[0])}): choose four tile spaces; "
-                "their tiles are shuffled and put back in random orientations."
-            ),
-            description=lambda at, space: f"tile {at.state.tiles[space][0]}, orientation {at.state.tiles[space][1]}",
-            placeholder="Four tiles to scramble…",
-            many=True,
-        ),
-    ],
-    actions=menu_actions,
-)
-
-
-def route_menu(space: str | None = None, orientation: Any = 0) -> ActionMenu:
-    """The menu as `to:` suggestions see it: every route of the runner (across the spare put on
-    ``space``), each naming its ``via``."""
-
-    def actions(state: Any, seat: int) -> list[dict[str, Any]]:
-        if state.phase != "turn" or (space is not None and (space not in SPACES or orientation not in range(8))):
-            return []
-        return [{"route": route} for routes in routes_of(state, seat, space, orientation).values() for route in routes]
-
-    def shown(at: Narrowing, action: dict[str, Any]) -> str:
-        note = destination_note(at.state, action["route"].end)
-        return route_label(action["route"]) + (f" — {note}" if note else "")
-
-    def typed(action: dict[str, Any]) -> str:
-        return f"{action['route'].end} via {action['route'].via}"
-
-    return replace(MENU, actions=actions, typed=typed, suggestion=shown)
 
 
 def turn_notes(state: Any, seat: int) -> str:
