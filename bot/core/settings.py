@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from dotenv import load_dotenv
 
 from bot.core.store import ShardScope
-from bot.core.workers import CORES, PICTURE_QUEUE_LIMIT, THINKING_QUEUE_LIMIT
+from bot.core.workers import CORES, PICTURE_QUEUE_LIMIT, REPLAY_QUEUE_LIMIT, THINKING_QUEUE_LIMIT
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,8 @@ class Settings:
     picture_queue_limit: int = PICTURE_QUEUE_LIMIT
     # Computer moves waiting or thinking before a player starting a move is told "busy".
     thinking_queue_limit: int = THINKING_QUEUE_LIMIT
+    # Replays waiting or drawing (in their own worker) before a member asking for one is told "busy".
+    replay_queue_limit: int = REPLAY_QUEUE_LIMIT
     # Each game in a thread of its own where a channel allows it (GAME_THREADS=off: every game in
     # its channel, one at a time, unless `/settings game_threads` turns threads on for a channel).
     game_threads: bool = True
@@ -74,7 +76,14 @@ class Settings:
         return f"Settings(token={'set' if self.token else 'unset'}, {listed})"
 
 
-_COUNTS = ("render_workers", "thinking_workers", "picture_queue_limit", "thinking_queue_limit", "database_pool_size")
+_COUNTS = (
+    "render_workers",
+    "thinking_workers",
+    "picture_queue_limit",
+    "thinking_queue_limit",
+    "replay_queue_limit",
+    "database_pool_size",
+)
 
 
 def _shards(count: str, ids: str) -> dict[str, object]:

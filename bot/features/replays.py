@@ -4,6 +4,10 @@ A game is rebuilt from what every session already stores: its seed, options and 
 (each action with its seat). The animated picture is drawn by ``render.replay`` in a picture
 worker, off the event loop; the record is written by ``engines.record``. Both exist only for a
 game that ended: a running game would show hidden hands and shields.
+
+Replays are drawn in a pool of their own (``bot.core.workers.REPLAYS``) with a small queue
+(the REPLAY_QUEUE_LIMIT setting), so a long replay never delays a move's picture; while that
+queue is full, a member asking for a replay is told privately to try again in a moment.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ HISTORY_SIZE = 10
 # A running game has no replay or record: they would show hands and shields still hidden.
 IN_PROGRESS = "That game is still being played: its replay and record come once it ends."
 NO_MENTIONS = discord.AllowedMentions.none()
+REPLAYS_BUSY_TEXT = "I am drawing other replays right now; please try again in a moment."
 
 
 class Replays:
@@ -49,7 +54,7 @@ class Replays:
         self.sessions = sessions
         self.table = table  # who plays whom, partners together
         self.store = sessions.store
-        self.pictures = pictures
+        self.pictures = pictures  # the replays' own pool (bot.core.workers.REPLAYS)
         self.games = games
         # The button posts the replay in the channel; the history's select answers privately.
         controls.button(REPLAY, lambda i, sid, _: self.post_replay(i, sid, public=True))
@@ -91,6 +96,7 @@ class Replays:
 
     # ------------------------------------------------------------ answers
     async def post_replay(self, interaction: discord.Interaction, session_id: int | None, *, public: bool) -> None:
+        self.check_room()  # before anything is read
         session = await self.finished(interaction, None, session_id)
         await self.send_replay(interaction, session, public=public)
 
@@ -120,9 +126,15 @@ class Replays:
             await reply_private(interaction, f"The replay of game #{session.id} is posted below.")
         await interaction.followup.send(text, file=as_file(picture), allowed_mentions=NO_MENTIONS)
 
+    def check_room(self) -> None:
+        """A private "try again in a moment" while the replays' queue is full."""
+        if self.pictures.full:
+            raise UserError(REPLAYS_BUSY_TEXT)
+
     async def replay(self, session: GameSession) -> Picture:
         moves = await self.moves(session)
         state = session.state
+        self.check_room()  # nothing awaited between the check and the queueing
         return await self.pictures.run(
             replay_picture,
             session.record.game,
