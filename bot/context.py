@@ -3,18 +3,32 @@
 A game reads and changes its sessions, registers its controls, timers and message kinds,
 draws pictures off the event loop and answers privately; everything else (challenges,
 results, the turn clock, computer players) happens around it.
+
+Writes. A session changes only inside ``sessions.change`` (or ``sessions.open`` for a new one):
+one transaction with its state, action log, timers, outbox entries and whatever the game adds
+with ``change.during_commit`` (a feature's own rows). The only other transactions are
+bookkeeping that changes no session: the outbox marking what it sent or will retry, the
+platform's key-value rows (the command tree's hash, the controls' version, a notice told once)
+and settings of a server, channel or member (a game's through :meth:`GameContext.write_settings`,
+e.g. Octagion Daily's channel cleared); each is a write of its own that no session's lock
+needs to order.
+
+Reads. A game loads its sessions through ``sessions``; anything else it reads through
+:class:`StoreReads` (``ctx.reads``), never the store itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from bot.core.outbox import Outbox
-from bot.core.sessions import GameSession, Sessions
+from bot.core.sessions import Change, GameSession, Sessions
+from bot.core.store import SessionRecord, Store, Transaction
 from bot.core.timers import Scheduler
 from bot.core.workers import WorkerPool
 from bot.ui.controls import Controls
@@ -22,25 +36,66 @@ from bot.ui.menus import Menus
 from bot.ui.replies import UserError, reply_private
 from render.theme import Picture
 
-Challenge = Callable[..., Awaitable[None]]  # (interaction, game, invitees, options, level, *, clock, where)
+if TYPE_CHECKING:  # these import the adapter, which imports this module
+    from bot.features.replays import Replays
+    from bot.features.threads import GameThreads
+    from bot.ui.game_message import Table
 
 
-@dataclass
+class Challenge(Protocol):
+    """The shared challenge-by-mention flow: ``(interaction, game, invitees, options, level, *,
+    clock, where)``, as :meth:`bot.features.challenges.Challenges.challenge` takes them."""
+
+    async def __call__(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        invitees: Sequence[discord.abc.User],
+        options: dict[str, Any],
+        level: str | None = None,
+        *,
+        clock: str | None = None,
+        where: int | None = None,
+    ) -> None: ...
+
+
+class StoreReads:
+    """What a game reads of the store beside its sessions: which game is live in a channel, and a
+    feature's own tables through its SQL module (``query``, ``query_one``: the store's SQL, ``?``
+    placeholders, read in one trip). Nothing here writes."""
+
+    def __init__(self, store: Store):
+        self._store = store
+
+    async def live_game_in(self, channel_id: int) -> tuple[int, str, str] | None:
+        """(id, game, status) of the live session played in a channel, without reading its state."""
+        return await self._store.live_session_ref(channel_id)
+
+    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return await self._store.query(sql, params)
+
+    async def query_one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return await self._store.query_one(sql, params)
+
+
+@dataclass(kw_only=True)
 class GameContext:
-    sessions: Sessions
+    sessions: Sessions  # load, open and change sessions (one transaction per change)
+    reads: StoreReads  # everything else a game reads
     controls: Controls
     timers: Scheduler
     outbox: Outbox
     pictures: WorkerPool  # draws pictures in worker processes
-    bot: discord.Client
-    table: Any  # bot.ui.game_message.Table: the game message's content and controls
-    challenge: Challenge  # the shared challenge-by-mention flow
-    busy_text: Callable[[Any], str]  # "There is already a game of ... in this channel"
-    first_message_or_close: Callable[[discord.Interaction, Any], Awaitable[None]]
-    new_seed: Callable[[], int]
     menus: Menus  # the one menu mechanism: a game's declared ActionMenus, their button and autocomplete
-    replays: Any = None  # bot.features.replays.Replays: finished games' replays and records
-    threads: Any = None  # bot.features.threads.GameThreads: games in threads, and which game a command means
+    bot: discord.Client
+    table: Table  # the game message's content and controls
+    threads: GameThreads  # games in threads, and which game a command means
+    replays: Replays  # finished games' replays and records
+    challenge: Challenge  # the shared challenge-by-mention flow
+    busy_text: Callable[[SessionRecord], str]  # "There is already a game of ... in this channel"
+    first_message_or_close: Callable[[discord.Interaction, Change], Awaitable[None]]
+    new_seed: Callable[[], int]
+    settings_transaction: Callable[[], AbstractAsyncContextManager[Transaction]]  # see write_settings
 
     @property
     def me(self) -> int:
@@ -51,6 +106,11 @@ class GameContext:
         return await self.pictures.run(draw, *args)
 
     reply_private = staticmethod(reply_private)
+
+    async def write_settings(self, write: Callable[[Transaction], Awaitable[None]]) -> None:
+        """A write that changes no session (a server's setting), in a transaction of its own."""
+        async with self.settings_transaction() as tx:
+            await write(tx)
 
     async def act(self, session_id: int, user_id: int, action: dict[str, Any], **how: Any) -> GameSession:
         return await self.sessions.act(session_id, user_id, action, **how)

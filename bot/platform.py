@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 import discord
 
 from bot.adapter import GameAdapter
-from bot.context import GameContext
+from bot.context import GameContext, StoreReads
 from bot.core.outbox import Outbox
 from bot.core.sessions import GameSession, Sessions
 from bot.core.settings import Settings
@@ -70,28 +70,30 @@ class Platform:
         self.sessions.committed.append(self._after_commit)
         self.challenges.new_seed = lambda: self.new_seed()
         self.challenges.threads = self.threads
+        self.replays = Replays(self.sessions, self.pictures, self.games, self.controls, self.table)
         context = GameContext(
-            self.sessions,
-            self.controls,
-            self.timers,
-            self.outbox,
-            self.pictures,
-            bot,
-            self.table,
-            self.challenges.challenge,
-            self.challenges.busy_text,
-            self.challenges.first_message_or_close,
-            lambda: self.new_seed(),
-            self.menus,
+            sessions=self.sessions,
+            reads=StoreReads(store),
+            controls=self.controls,
+            timers=self.timers,
+            outbox=self.outbox,
+            pictures=self.pictures,
+            menus=self.menus,
+            bot=bot,
+            table=self.table,
+            threads=self.threads,
+            replays=self.replays,
+            challenge=self.challenges.challenge,
+            busy_text=self.challenges.busy_text,
+            first_message_or_close=self.challenges.first_message_or_close,
+            new_seed=lambda: self.new_seed(),
+            settings_transaction=store.transaction,
         )
         for adapter_class in adapters:
             adapter = adapter_class(context)
             self.games[adapter.name] = adapter
             for menu in adapter.menus:
                 self.menus.add(menu, adapter.engine)
-        self.replays = Replays(self.sessions, self.pictures, self.games, self.controls, self.table)
-        context.replays = self.replays
-        context.threads = self.threads
         self.context = context
 
     def _after_commit(self, session: GameSession, _added: list[TimerRecord], _removed: list[int]) -> None:

@@ -29,9 +29,9 @@ BUSY_TIMEOUT_MS = 1000
 # One transaction at a time may migrate a PostgreSQL database (processes starting together).
 MIGRATION_LOCK = 0x0C7A60
 POSTGRES_PREFIXES = ("postgresql://", "postgres://")
-# Every table of the store, each before the tables whose rows refer to it (what a copy moves;
-# a migration that adds a table adds it here).
-TABLES = (
+# The core's tables, each before the tables whose rows refer to it; a migration that adds a
+# table adds it here. TABLES (what a copy moves) is these, then each feature's own.
+CORE_TABLES = (
     "sessions",
     "actions",
     "timers",
@@ -41,16 +41,28 @@ TABLES = (
     "ratings",
     "guild_settings",
     "bot_state",
-    "daily_plays",
     "channel_settings",
     "member_settings",
 )
 # Each database's own bookkeeping, never copied: SQLite's AUTOINCREMENT counters (a copy sets
-# them itself) and PostgreSQL's migration number.
-INTERNAL_TABLES = ("sqlite_sequence", "schema_version")
+# them itself), PostgreSQL's migration number and each feature's (a copy's target migrates itself).
+INTERNAL_TABLES = ("sqlite_sequence", "schema_version", "feature_versions")
 # Tables whose ids the database hands out (AUTOINCREMENT, BIGSERIAL). Session ids live on in
 # old messages' buttons, so a copy keeps each table's next id, never handing one out twice.
 SERIAL_TABLES = ("sessions", "timers", "outbox", "results")
+
+
+def all_tables() -> tuple[str, ...]:
+    """Every table of the store: the core's, then each feature's (found when first asked)."""
+    return CORE_TABLES + migrations.feature_tables()
+
+
+def __getattr__(name: str) -> Any:
+    """``TABLES``, every table of the store (:func:`all_tables`): the features' are found on
+    first use, not as the core loads."""
+    if name == "TABLES":
+        return all_tables()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class StoreBusy(Exception):
@@ -228,10 +240,24 @@ class SqliteDatabase:
         return (await self.rows("PRAGMA user_version"))[0][0]
 
     async def migrate(self, upto: int | None = None) -> None:
-        """Apply the migrations not applied yet (up to number ``upto``: benchmarks of older schemas)."""
+        """Apply the migrations not applied yet: the core's, then each feature's (``upto``: the
+        core's up to that number and no feature's, for benchmarks and tests of older schemas)."""
         current = await self.schema_version()
         for number, script in enumerate(migrations.SQLITE[current:upto], start=current + 1):
             await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+        if upto is None:
+            await self._db.execute(migrations.FEATURE_VERSIONS)
+            for feature in migrations.features():
+                await self._migrate_feature(feature)
+
+    async def _migrate_feature(self, feature: migrations.FeatureMigrations) -> None:
+        rows = await self.rows("SELECT version FROM feature_versions WHERE feature = ?", (feature.feature,))
+        recorded = rows[0][0] if rows else None
+        current = feature.applied(recorded, await self.table_names())
+        if recorded is None:
+            await self._db.execute(feature.record(current))
+        for number, script in enumerate(feature.sqlite[current:], start=current + 1):
+            await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\n{feature.record(number)};\nCOMMIT;")
 
     async def integrity_check(self) -> str:
         return (await self.rows("PRAGMA integrity_check"))[0][0]
@@ -445,6 +471,20 @@ class PostgresDatabase:
                 await connection.execute(script)
                 await connection.execute("DELETE FROM schema_version")
                 await connection.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+            if upto is None:  # the features' in the same locked transaction, after the core's
+                await connection.execute(migrations.FEATURE_VERSIONS)
+                for feature in migrations.features():
+                    await self._migrate_feature(connection, feature)
+
+    @staticmethod
+    async def _migrate_feature(connection: Any, feature: migrations.FeatureMigrations) -> None:
+        sql = "SELECT version FROM feature_versions WHERE feature = $1"
+        recorded = await connection.fetchval(sql, feature.feature)
+        rows = await connection.fetch("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+        current = feature.applied(recorded, {row[0] for row in rows})
+        for script in feature.postgresql[current:]:
+            await connection.execute(script)
+        await connection.execute(feature.record(max(current, len(feature.postgresql))))
 
     async def integrity_check(self) -> str:
         """PostgreSQL keeps its own pages whole; what can go wrong is ours: rows left behind."""
@@ -514,7 +554,9 @@ async def _largest_id(database: Database, table: str) -> int:
     return (await database.rows(f"SELECT COALESCE(MAX(id), 0) FROM {table}"))[0][0]
 
 
-async def count_rows(database: Database, tables: Sequence[str] = TABLES) -> dict[str, int]:
+async def count_rows(database: Database, tables: Sequence[str] | None = None) -> dict[str, int]:
+    """Rows per table (None: every table of the store)."""
+    tables = all_tables() if tables is None else tables
     return {table: (await database.rows(f"SELECT COUNT(*) FROM {table}"))[0][0] for table in tables}
 
 

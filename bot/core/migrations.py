@@ -9,6 +9,15 @@ DOUBLE PRECISION. Times are ISO-8601 text in UTC in both, so they sort as text.
 
 from __future__ import annotations
 
+import importlib
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+# A core migration whose tables moved to a feature's own migrations: nothing to do any more.
+MOVED_TO_A_FEATURE = "SELECT 1;"
+
 SQLITE: tuple[str, ...] = (
     # 1: sessions, their action log, durable timers, finished-game results.
     """
@@ -123,32 +132,10 @@ SQLITE: tuple[str, ...] = (
     DROP INDEX results_by_game;
     CREATE INDEX ratings_by_rank ON ratings(guild_id, game, (mu - 3 * sigma) DESC);
     """,
-    # 6: Octagion Daily. One row per member and day (the play's session carries its countdown
-    # timer): the last answer saved, the score and the streaks as of that day, so a day's board
-    # and a server's longest streaks are read from this table alone. A server's daily channel
-    # is the session that posts there.
-    """
-    CREATE TABLE daily_plays (
-        guild_id INTEGER NOT NULL,
-        day TEXT NOT NULL,
-        user_id INTEGER NOT NULL,
-        session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,
-        name TEXT NOT NULL,
-        started_at TEXT NOT NULL,
-        deadline TEXT NOT NULL,
-        cells TEXT,
-        answers INTEGER NOT NULL DEFAULT 0,
-        finished_at TEXT,
-        score INTEGER,
-        penalties INTEGER,
-        bonus INTEGER,
-        streak INTEGER,
-        won_streak INTEGER,
-        PRIMARY KEY (guild_id, day, user_id)
-    );
-    CREATE INDEX daily_plays_by_member ON daily_plays(guild_id, user_id, day);
-    ALTER TABLE guild_settings ADD COLUMN daily_session_id INTEGER;
-    """,
+    # 6: Octagion Daily's tables, made here before features had migrations of their own; now its
+    # own migration 1 (bot/games/octagion/daily/migrations.py), which a database that ran this
+    # one has already (FeatureMigrations.made_by_core).
+    MOVED_TO_A_FEATURE,
     # 7: replays and records. Each logged action keeps the seat it was played for: a timer's
     # action has no member, and several computer seats share the bot's id, so the player alone
     # does not say whose action it was. Older rows keep NULL and are seated by replaying.
@@ -296,29 +283,8 @@ POSTGRESQL: tuple[str, ...] = (
     DROP INDEX results_by_game;
     CREATE INDEX ratings_by_rank ON ratings(guild_id, game, (mu - 3 * sigma) DESC);
     """,
-    # 6: Octagion Daily (see SQLite's 6).
-    """
-    CREATE TABLE daily_plays (
-        guild_id BIGINT NOT NULL,
-        day TEXT NOT NULL,
-        user_id BIGINT NOT NULL,
-        session_id BIGINT REFERENCES sessions(id) ON DELETE SET NULL,
-        name TEXT NOT NULL,
-        started_at TEXT NOT NULL,
-        deadline TEXT NOT NULL,
-        cells TEXT,
-        answers INTEGER NOT NULL DEFAULT 0,
-        finished_at TEXT,
-        score INTEGER,
-        penalties INTEGER,
-        bonus INTEGER,
-        streak INTEGER,
-        won_streak INTEGER,
-        PRIMARY KEY (guild_id, day, user_id)
-    );
-    CREATE INDEX daily_plays_by_member ON daily_plays(guild_id, user_id, day);
-    ALTER TABLE guild_settings ADD COLUMN daily_session_id BIGINT;
-    """,
+    # 6: Octagion Daily's tables, now its own migration 1 (see SQLite's 6).
+    MOVED_TO_A_FEATURE,
     # 7: the seat of each logged action, and a channel's finished games (see SQLite's 7).
     """
     ALTER TABLE actions ADD COLUMN seat INTEGER;
@@ -351,3 +317,77 @@ POSTGRESQL: tuple[str, ...] = (
 )
 
 assert len(SQLITE) == len(POSTGRESQL), "both dialects have the same numbered migrations"
+
+
+# ------------------------------------------------------------------ a feature's own migrations
+
+# Where each database records how many of each feature's migrations it has applied (the same
+# SQL for both dialects; made by the runner, like PostgreSQL's schema_version).
+FEATURE_VERSIONS = "CREATE TABLE IF NOT EXISTS feature_versions (feature TEXT PRIMARY KEY, version INTEGER NOT NULL)"
+_FEATURE_NAME = re.compile(r"[a-z][a-z0-9_]*")
+_BOT = Path(__file__).resolve().parent.parent  # the bot package, where features keep their migrations.py
+
+
+@dataclass(frozen=True)
+class FeatureMigrations:
+    """A feature's own numbered migrations, one tuple per dialect with the same numbers, run by
+    the store when it opens a database: after the core's, feature by feature in the order of
+    their names. A game with tables of its own adds a module ``migrations.py`` in its package
+    exposing ``MIGRATIONS`` (one of these): no edit to the shared store.
+
+    ``tables`` are the feature's tables, each before those whose rows refer to it (what
+    ``python -m bot.db copy`` moves, after the core's). ``made_by_core`` counts its first
+    migrations that one of the core's made before the feature had migrations of its own: a
+    database that holds ``tables[0]`` but has no number for the feature has those already.
+    """
+
+    feature: str
+    tables: tuple[str, ...]
+    sqlite: tuple[str, ...]
+    postgresql: tuple[str, ...]
+    made_by_core: int = 0
+
+    def __post_init__(self) -> None:
+        if not _FEATURE_NAME.fullmatch(self.feature):
+            raise ValueError(f"a feature's name is lower case letters, digits and _: {self.feature!r}")
+        if len(self.sqlite) != len(self.postgresql):
+            raise ValueError(f"{self.feature}: both dialects have the same numbered migrations")
+
+    def scripts(self, dialect: str) -> tuple[str, ...]:
+        return self.sqlite if dialect == "sqlite" else self.postgresql
+
+    def applied(self, recorded: int | None, tables: set[str]) -> int:
+        """How many of its migrations a database has: the number it recorded, else those the core
+        made (when the feature's first table is there), else none."""
+        if recorded is not None:
+            return recorded
+        return self.made_by_core if self.tables and self.tables[0] in tables else 0
+
+    def record(self, number: int) -> str:
+        """The statement that records ``number`` as applied (the name is checked: no quoting needed)."""
+        return (
+            f"INSERT INTO feature_versions (feature, version) VALUES ('{self.feature}', {int(number)})"
+            " ON CONFLICT(feature) DO UPDATE SET version = excluded.version"
+        )
+
+
+@cache
+def features() -> tuple[FeatureMigrations, ...]:
+    """Every feature's migrations, in the order they run: each ``migrations.py`` under ``bot/``
+    outside the core, found by its file and imported the first time a database is migrated (the
+    core imports no feature as it loads)."""
+    found = []
+    for path in sorted(_BOT.rglob("migrations.py")):
+        if path.parent == Path(__file__).resolve().parent:
+            continue
+        module = ".".join(path.relative_to(_BOT.parent).with_suffix("").parts)
+        found.append(importlib.import_module(module).MIGRATIONS)
+    names = [feature.feature for feature in found]
+    if len(set(names)) != len(names):
+        raise ValueError(f"two features share a name: {sorted(names)}")
+    return tuple(sorted(found, key=lambda feature: feature.feature))
+
+
+def feature_tables() -> tuple[str, ...]:
+    """The features' tables, feature by feature in the order their migrations run."""
+    return tuple(table for feature in features() for table in feature.tables)

@@ -297,7 +297,7 @@ class OctagoneAdapter(GameAdapter):
     )
     async def joker(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
-        found = await self.ctx.sessions.store.live_session_ref(interaction.channel_id)
+        found = await self.ctx.reads.live_game_in(interaction.channel_id)
         if found is None or found[1] != GAME:
             raise UserError(NO_OPEN_CHALLENGE)
         async with self.ctx.sessions.change(found[0]) as change:

@@ -272,7 +272,7 @@ async def test_got_it_and_timer_together_post_one_result(world, settings, first)
         await asyncio.sleep(0)
         with contextlib.suppress(TimerGone):  # the click ended the round first and cancelled it
             async with world.platform.sessions.change(timer.session_id, timer=timer) as change:
-                await adapter._round_end_timer(change, timer)
+                await adapter.rounds._round_end_timer(change, timer)
 
     if first == "click":
         clicked, _ = await asyncio.gather(world.bo.click(round1, label="Got it!"), timer_fires())

@@ -15,8 +15,9 @@ import pytest
 
 from bot.core import migrations
 from bot.core.database import INTERNAL_TABLES, TABLES, count_rows, open_database
-from bot.core.store import DailyPlay, Rating, ResultRow, Store
+from bot.core.store import Rating, ResultRow, Store
 from bot.dev import db_tool as db
+from bot.games.octagion.daily import store as daily
 from tests.store.sessions import NOW
 from tests.store.sessions import new_session as new_tiny_session
 
@@ -48,8 +49,8 @@ async def fill(url: str) -> dict[str, int]:
             await tx.save_ratings(9, "tiny", [Rating(5, 26.5, 7.25, 1, 1), Rating(6, 23.5, 7.25, 1, 0)])
             await tx.set_turn_clock_seconds(9, 120)
             await tx.set_value("command_tree_hash", "abc")
-            await tx.start_daily_play(DailyPlay(9, DAY, 5, finished, "Ada", NOW, NOW + timedelta(minutes=2)))
-            await tx.set_daily_session(9, live)
+            await daily.start_play(tx, daily.DailyPlay(9, DAY, 5, finished, "Ada", NOW, NOW + timedelta(minutes=2)))
+            await daily.set_channel_session(tx, 9, live)
     finally:
         await store.close()
     return {"live": live, "finished": finished, "deleted": deleted}
@@ -67,8 +68,8 @@ async def everything(store: Store, ids: dict[str, int]) -> dict[str, object]:
         "ratings": await store.ratings(9, "tiny"),
         "turn clock": await store.turn_clock_seconds(9),
         "bot state": await store.get_value("command_tree_hash"),
-        "daily play": await store.daily_play(9, DAY, 5),
-        "daily session": await store.daily_session_id(9),
+        "daily play": await daily.DailyStore(store).play(9, DAY, 5),
+        "daily session": await daily.DailyStore(store).channel_session(9),
     }
 
 
