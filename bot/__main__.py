@@ -55,10 +55,14 @@ def main(argv: list[str] | None = None) -> int:
             )
         return local.main(settings, in_memory=arguments.memory, port=arguments.port)
 
-    from bot.app import create_bot
+    import asyncio
 
-    # log_handler=None: logging is configured above; discord.py never logs the token.
-    create_bot(settings).run(settings.token, log_handler=None)
+    from bot.app import create_bot
+    from bot.core import shutdown
+
+    # Logging is configured above; discord.py never logs the token. SIGTERM and SIGINT stop the
+    # bot gracefully (bot.core.shutdown): changes in progress commit, pending messages go out.
+    asyncio.run(shutdown.serve(create_bot(settings), settings.token))
     return 0
 
 

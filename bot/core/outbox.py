@@ -10,6 +10,12 @@ What an entry looks like on Discord is built at send time from the session as st
 by the builder registered for its kind. ``after`` runs once a new message is out (an edit
 needs nothing more), in a session change that also removes the entry: e.g. to remember the
 new game message's id, or to start a round's clock once players can see it.
+
+When the database goes away, failing sends need nothing from it: the sender keeps what it could
+not record in memory (an entry to try again, a message sent whose entry could not be removed)
+and a sweep looks at the pending entries every few seconds until none is left, so whatever was
+pending goes out by itself once the database is back. Stopping lets a send in progress finish
+(its message out and its entry removed), so a graceful stop never sends a message twice.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from typing import Any
 
 import discord
 
+from bot.core.outage import SWEEP_SECONDS, database_unavailable
 from bot.core.sessions import Change, GameSession, Sessions
 from bot.core.store import OutboxEntry, Store
 from bot.ui.attachments import as_file
@@ -35,6 +42,7 @@ FIRST_RETRY_SECONDS = 2
 LONGEST_RETRY_SECONDS = 300
 FILES_PER_MESSAGE = 10
 GIVE_UP_AFTER = 10  # attempts (about 25 minutes of retries); then the entry is dropped and logged
+STOP_GRACE_SECONDS = 5  # how long stopping waits for the sends in progress to finish
 
 
 # Discord's answers that mean a channel will never take this message: Unknown Channel, Missing
@@ -94,7 +102,12 @@ class Outbox:
         self._again: set[int] = set()
         self._retries: dict[int, tuple[datetime, asyncio.Task[None]]] = {}
         self._started = False
+        self._sweeper: asyncio.Task[None] | None = None
+        # Entries sent whose removal the database refused (entry id -> session id): never sent
+        # again, removed once the database answers.
+        self._sent_unrecorded: dict[int, int] = {}
         self.gone: Gone | None = None  # the game threads' handler of a thread that has gone
+        errors.watch("database", self._sweep_soon)  # a change may have committed unseen
 
     def register(
         self,
@@ -112,16 +125,46 @@ class Outbox:
     async def start(self) -> None:
         """Send whatever a previous run left unsent (called once the bot can talk to Discord)."""
         self._started = True
-        for session_id in sorted({entry.session_id for entry in await self.store.outbox()}):
+        try:
+            pending = await self.store.outbox()
+        except Exception as error:
+            self._unreachable("reading the outbox at start", error)
+            return
+        for session_id in sorted({entry.session_id for entry in pending}):
             self.wake(session_id)
 
-    async def stop(self) -> None:
+    async def finish(self, seconds: float) -> bool:
+        """Keep sending until nothing is pending or ``seconds`` have passed (a graceful stop's
+        flush); whether everything went out."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while loop.time() < deadline:
+            try:
+                if not await self.store.outbox():
+                    return True
+            except Exception as error:
+                self._unreachable("flushing the outbox", error)
+                return False
+            await asyncio.sleep(0.1)
+        return False
+
+    async def stop(self, grace: float = STOP_GRACE_SECONDS) -> None:
+        """Send nothing new; a send in progress finishes (up to ``grace`` seconds), so that its
+        entry is removed with its message out and never sent twice."""
         self._started = False
-        tasks = [task for _, task in self._retries.values()] + list(self._draining.values())
+        waiting = [task for _, task in self._retries.values()]
+        if self._sweeper is not None:
+            waiting.append(self._sweeper)
         self._retries.clear()
-        for task in tasks:
+        self._sweeper = None
+        for task in waiting:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        sending = [task for task in self._draining.values() if not task.done()]
+        if sending:
+            await asyncio.wait(sending, timeout=grace)
+        for task in sending:
+            task.cancel()
+        await asyncio.gather(*waiting, *sending, return_exceptions=True)
 
     def wake(self, session_id: int) -> None:
         """Send this session's pending entries soon (one sender per session at a time)."""
@@ -147,18 +190,26 @@ class Outbox:
         try:
             while True:
                 self._again.discard(session_id)
-                await self._send_pending(session_id)
+                await self._send_pending(session_id, keep_going=single_pass)
                 if single_pass or session_id not in self._again:
                     return
+        except Exception as error:  # reading or recording failed: the sweep tries again
+            if single_pass:
+                raise
+            self._unreachable(f"sending the outbox of session {session_id}", error)
         finally:
             if not single_pass and self._draining.get(session_id) is asyncio.current_task():
                 del self._draining[session_id]
 
-    async def _send_pending(self, session_id: int) -> None:
-        entries = await self.store.outbox(session_id)
+    async def _send_pending(self, session_id: int, keep_going: bool = False) -> None:
+        """``keep_going``: also while the outbox is stopping (a flush someone waits for)."""
+        await self._record_sent()
+        entries = [e for e in await self.store.outbox(session_id) if e.id not in self._sent_unrecorded]
         now = self.sessions.clock()
         waiting = False  # a message waits for the game's thread: only what opens it goes ahead
         while entries:
+            if not (self._started or keep_going):
+                return  # stopping: what is left stays pending for the next start
             entry = entries[0]
             kind = self.kinds.get(entry.kind)
             skippable = kind is not None and (kind.coalesce or kind.opens)  # they block nothing
@@ -215,6 +266,9 @@ class Outbox:
             await self._failed(entry, f"Discord answered {error.status}")
             return False
         except Exception as error:
+            if database_unavailable(error):
+                await self._failed(entry, "the database is unavailable")
+                return False
             self.errors.append(error)
             log.exception("outbox entry %s (%s) of session %s failed", entry.id, entry.kind, entry.session_id)
             await self._failed(entry, "an error")
@@ -230,13 +284,28 @@ class Outbox:
                     await kind.after(change, payload, message)
                 return True
             except Exception as error:
-                self.errors.append(error)
-                log.exception("after sending outbox entry %s of session %s", entry.id, entry.session_id)
+                if not database_unavailable(error):
+                    self.errors.append(error)
+                    log.exception("after sending outbox entry %s of session %s", entry.id, entry.session_id)
                 await self._failed(entry, "what follows the message failed")
                 return False
+        try:
+            async with self.store.transaction() as tx:
+                await tx.outbox_done(ids)
+        except Exception as error:  # sent: remembered, so never sent again, and removed later
+            self._sent_unrecorded.update(dict.fromkeys(ids, entry.session_id))
+            self._unreachable(f"removing sent outbox entries {ids}", error)
+        return True
+
+    async def _record_sent(self) -> None:
+        """Remove the entries that went out while the database refused their removal."""
+        if not self._sent_unrecorded:
+            return
+        ids = sorted(self._sent_unrecorded)
         async with self.store.transaction() as tx:
             await tx.outbox_done(ids)
-        return True
+        for entry_id in ids:
+            self._sent_unrecorded.pop(entry_id, None)
 
     def _thread_gone(
         self, session: GameSession | None, outgoing: Outgoing | None, error: discord.HTTPException
@@ -287,12 +356,49 @@ class Outbox:
             why,
             delay,
         )
-        async with self.store.transaction() as tx:
-            await tx.outbox_retry_later(entry.id, self.sessions.clock() + timedelta(seconds=delay))
+        try:
+            async with self.store.transaction() as tx:
+                await tx.outbox_retry_later(entry.id, self.sessions.clock() + timedelta(seconds=delay))
+        except Exception as error:  # the retry is kept in memory instead, and the sweep looks again
+            self._unreachable(f"delaying outbox entry {entry.id}", error)
+            delay = min(delay, SWEEP_SECONDS)
         self._retry_at(entry.session_id, delay)
+
+    def _unreachable(self, doing: str, error: Exception) -> None:
+        """Something the sender needed from the database failed: the sweep tries again soon."""
+        if database_unavailable(error):
+            log.warning("%s: the database is unavailable (%s); trying again in %ss", doing, error, SWEEP_SECONDS)
+        else:
+            self.errors.append(error)
+            log.error("%s failed; trying again in %ss", doing, SWEEP_SECONDS, exc_info=error)
+        self._sweep_soon()
+
+    def _sweep_soon(self) -> None:
+        """Look at the pending entries every few seconds until none is left (one sweeper)."""
+        if self._started and (self._sweeper is None or self._sweeper.done()):
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="outbox-sweep")
+
+    async def _sweep(self) -> None:
+        while self._started:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self._record_sent()
+                pending = await self.store.outbox()
+            except Exception as error:
+                if not database_unavailable(error):
+                    self.errors.append(error)
+                log.warning("outbox sweep: %s; trying again in %ss", error, SWEEP_SECONDS)
+                continue
+            if not pending:
+                return
+            now = self.sessions.clock()
+            for session_id in sorted({entry.session_id for entry in pending if entry.next_attempt_at <= now}):
+                self.wake(session_id)
 
     def _retry_at(self, session_id: int, delay: float) -> None:
         """Wake this session's sender after ``delay`` (one pending retry per session, the earliest)."""
+        if not self._started:
+            return
         when = self.sessions.clock() + timedelta(seconds=max(delay, 0.0))
         pending = self._retries.get(session_id)
         if pending is not None and not pending[1].done():

@@ -34,11 +34,16 @@ class Settings:
     # Each game in a thread of its own where a channel allows it (GAME_THREADS=off: every game in
     # its channel, one at a time, unless `/settings game_threads` turns threads on for a channel).
     game_threads: bool = True
+    # /healthz and /metrics (Prometheus) on this port (None: off; 0: any free port, for tests),
+    # served on METRICS_HOST, the loopback interface unless told otherwise.
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
 
     @classmethod
     def from_environment(cls) -> Settings:
         load_dotenv()
         guild = os.environ.get("DEV_GUILD_ID", "").strip()
+        metrics_port = os.environ.get("METRICS_PORT", "").strip()
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
             database_path=os.environ.get("DATABASE_PATH", cls.database_path),
@@ -46,6 +51,8 @@ class Settings:
             log_level=os.environ.get("LOG_LEVEL", cls.log_level).upper(),
             database_url=os.environ.get("DATABASE_URL", "").strip() or None,
             game_threads=os.environ.get("GAME_THREADS", "on").strip().lower() not in ("off", "0", "false", "no"),
+            metrics_port=int(metrics_port) if metrics_port else None,
+            metrics_host=os.environ.get("METRICS_HOST", "").strip() or cls.metrics_host,
             **_shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
             **{name: _count(name, getattr(cls, name)) for name in _COUNTS},
         )

@@ -5,6 +5,12 @@ session change that deletes it in its own transaction: if the handler fails or t
 dies, the row is still there and the timer fires again (at least once; handlers check the
 round or action number, so a second firing does nothing). Timers due together fire
 concurrently, up to a limit. A deadline that passed while the bot was down fires at start.
+
+While the database is unavailable a timer whose firing failed is tried again every few seconds
+(not after a growing pause), and the stored timers are read again every few seconds until the
+database answers: one that was committed while the bot could not hear of it (a commit whose
+answer was lost) is armed then. Stopping gracefully (``pause``) fires nothing new and lets the
+firings in progress finish.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
+from bot.core.outage import SWEEP_SECONDS, database_unavailable
 from bot.core.sessions import Change, GameSession, Sessions, TimerGone
 from bot.core.store import Store, TimerRecord
 from bot.ui.replies import ErrorLog, UserError
@@ -43,7 +50,9 @@ class Scheduler:
         self._task: asyncio.Task[None] | None = None
         self._sleeping = False
         self._started = False
+        self._sweeper: asyncio.Task[None] | None = None
         sessions.committed.append(self._on_commit)
+        errors.watch("database", self._sweep_soon)
 
     def register(self, kind: str, handler: TimerHandler) -> None:
         self._handlers[kind] = handler
@@ -52,18 +61,57 @@ class Scheduler:
         """Arm every stored timer. Calling it again (a gateway reconnect) adds nothing twice."""
         if self._started:
             return
-        for timer in await self._store.pending_timers():
-            self._track(timer)
         self._started = True
+        try:
+            await self._read_stored()
+        except Exception as error:
+            self._unreachable("reading the timers at start", error)
         self._wake()
 
-    async def stop(self) -> None:
+    async def _read_stored(self) -> None:
+        for timer in await self._store.pending_timers():
+            self._track(timer)
+
+    async def pause(self) -> None:
+        """Fire nothing new; the firings in progress go on to their end (a graceful stop)."""
         self._started = False
-        tasks = [t for t in (self._task, *self._firing) if t is not None]
+        background = [t for t in (self._task, self._sweeper) if t is not None]
+        for task in background:
+            task.cancel()
+        await asyncio.gather(*background, return_exceptions=True)
+        self._task = self._sweeper = None
+
+    async def stop(self) -> None:
+        await self.pause()
+        tasks = list(self._firing)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self._task = None
+
+    # ------------------------------------------------------------- outages
+    def _unreachable(self, doing: str, error: Exception) -> None:
+        if database_unavailable(error):
+            log.warning("%s: the database is unavailable (%s); trying again in %ss", doing, error, SWEEP_SECONDS)
+        else:
+            self._errors.append(error)
+            log.error("%s failed; trying again in %ss", doing, SWEEP_SECONDS, exc_info=error)
+        self._sweep_soon()
+
+    def _sweep_soon(self) -> None:
+        """Read the stored timers again every few seconds until the database answers."""
+        if self._started and (self._sweeper is None or self._sweeper.done()):
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="timer-sweep")
+
+    async def _sweep(self) -> None:
+        while self._started:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self._read_stored()
+            except Exception as error:
+                log.warning("timer sweep: %s; trying again in %ss", error, SWEEP_SECONDS)
+                continue
+            self._wake()
+            return
 
     # ------------------------------------------------------------ bookkeeping
     def _on_commit(self, _: GameSession, added: list[TimerRecord], removed: list[int]) -> None:
@@ -130,14 +178,25 @@ class Scheduler:
             self._slots.release()
 
     def _retry_later(self, timer: TimerRecord, error: Exception) -> None:
-        """The row is still stored: try again after a pause (and, if the bot stops, at the next start)."""
-        failures = self._failures.get(timer.id, 0) + 1
-        self._failures[timer.id] = failures
-        delay = min(FIRST_RETRY_SECONDS * 2 ** (failures - 1), LONGEST_RETRY_SECONDS)
-        self._errors.append(error)
-        log.error(
-            "timer %s failed for session %s; retrying in %ss", timer.kind, timer.session_id, delay, exc_info=error
-        )
+        """The row is still stored: try again after a pause (and, if the bot stops, at the next start).
+        While the database is unavailable, every few seconds, so that it fires soon after it returns."""
+        if database_unavailable(error):
+            delay = SWEEP_SECONDS
+            log.warning(
+                "timer %s of session %s: the database is unavailable; retrying in %ss",
+                timer.kind,
+                timer.session_id,
+                delay,
+            )
+            self._sweep_soon()
+        else:
+            failures = self._failures.get(timer.id, 0) + 1
+            self._failures[timer.id] = failures
+            delay = min(FIRST_RETRY_SECONDS * 2 ** (failures - 1), LONGEST_RETRY_SECONDS)
+            self._errors.append(error)
+            log.error(
+                "timer %s failed for session %s; retrying in %ss", timer.kind, timer.session_id, delay, exc_info=error
+            )
         retry = TimerRecord(
             timer.id, timer.session_id, timer.kind, self._sessions.clock() + timedelta(seconds=delay), timer.payload
         )

@@ -1,20 +1,24 @@
 """Answers to people: the one error funnel, private replies, and safe repetition of user text.
 
 Every slash command and every control runs through :func:`answer_errors`: a ``UserError``
-becomes a private sentence, a busy database a private "try again", anything else is logged,
-kept for the tests and answered with a private apology. No stack trace ever reaches a player.
-Before any of it, :func:`turned_away` answers "busy" while the worker processes are swamped.
+becomes a private sentence, a busy database a private "try again", a database that cannot be
+reached a private "nothing was changed", anything else is logged, kept for the tests and
+answered with a private apology. No stack trace ever reaches a player. Before any of it,
+:func:`turned_away` answers "busy" while the worker processes are swamped, and "restarting"
+once the bot is stopping (:mod:`bot.core.shutdown`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections import Counter, defaultdict
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import discord
 
-from bot.core import workers
+from bot.core import loop_lag, metrics, shutdown, workers
+from bot.core.outage import database_unavailable
 from bot.core.store import StoreBusy
 from bot.ui.attachments import as_file
 from render.theme import Picture
@@ -26,6 +30,8 @@ QUOTE_LIMIT = 60  # how much of a player's own input an answer repeats
 NAME_LIMIT = 40  # how much of a player's name a message repeats
 BUSY_TEXT = "I am very busy right now; nothing was changed. Please try again in a moment."
 SORRY_TEXT = "Sorry, something went wrong on my side; nothing was lost. Please try again."
+UNAVAILABLE_TEXT = "The bot's database is unavailable right now; nothing was changed."
+RESTARTING_TEXT = "I am restarting; try again in a moment."
 
 
 class UserError(Exception):
@@ -33,15 +39,30 @@ class UserError(Exception):
 
 
 class ErrorLog(list):
-    """Unexpected errors, newest last, at most ``limit`` of them: for tests and diagnostics."""
+    """Unexpected errors, newest last, at most ``limit`` of them: for tests and diagnostics.
+
+    ``counts``: every failure by kind ("unexpected", "refused", "busy", "database",
+    "restarting"), for the metrics; ``watch`` tells a part of the bot when a kind happens (the
+    outbox and the timers look again while the database is away)."""
 
     def __init__(self, limit: int = 100):
         super().__init__()
         self.limit = limit
+        self.counts: Counter[str] = Counter()
+        self._watchers: defaultdict[str, list[Callable[[], None]]] = defaultdict(list)
 
     def append(self, error: BaseException) -> None:
         super().append(error)
         del self[: -self.limit]
+        self.note("unexpected")
+
+    def note(self, kind: str) -> None:
+        self.counts[kind] += 1
+        for watcher in self._watchers[kind]:
+            watcher()
+
+    def watch(self, kind: str, watcher: Callable[[], None]) -> None:
+        self._watchers[kind].append(watcher)
 
 
 def sentence(text: str) -> str:
@@ -88,6 +109,8 @@ async def acknowledge(interaction: discord.Interaction, *, private: bool = True)
             await interaction.response.defer()
     except discord.HTTPException:
         log.warning("could not acknowledge interaction %s", interaction.id)
+        return
+    metrics.acknowledged(interaction)
 
 
 async def reply_private(
@@ -103,14 +126,19 @@ async def reply_private(
             await interaction.followup.send(fit(text), **kwargs)
         else:
             await interaction.response.send_message(fit(text), **kwargs)
+            metrics.acknowledged(interaction)  # the answer itself acknowledged it
     except discord.HTTPException:
         log.warning("could not answer interaction %s privately", interaction.id)
 
 
 async def turned_away(interaction: discord.Interaction) -> bool:
     """While the worker queues are full (bot.core.workers), a player is answered "busy" at once,
-    before anything is read or changed, instead of waiting behind everyone else."""
-    if not workers.busy():
+    before anything is read or changed, instead of waiting behind everyone else; once the bot is
+    stopping, "restarting"."""
+    if shutdown.is_stopping(interaction.client):
+        await reply_private(interaction, RESTARTING_TEXT)
+        return True
+    if not (workers.busy() or loop_lag.busy()):  # the queues or the event loop itself behind
         return False
     log.warning("busy: turned away interaction %s", interaction.id)
     await reply_private(interaction, BUSY_TEXT)
@@ -120,7 +148,14 @@ async def turned_away(interaction: discord.Interaction) -> bool:
 async def answer_errors(
     interaction: discord.Interaction, work: Awaitable[Any], errors: ErrorLog, context: str = ""
 ) -> None:
-    """Run one handler's work; whatever goes wrong is answered privately and never twice."""
+    """Run one handler's work; whatever goes wrong is answered privately and never twice.
+    Once the bot is stopping, nothing new starts: the work is dropped and the player told."""
+    if shutdown.is_stopping(interaction.client):
+        if isinstance(work, Coroutine):
+            work.close()  # never awaited: nothing of it runs
+        errors.note("restarting")
+        await reply_private(interaction, RESTARTING_TEXT)
+        return
     try:
         await work
     except Exception as error:  # the one place that turns errors into answers
@@ -129,10 +164,16 @@ async def answer_errors(
 
 async def answer_error(interaction: discord.Interaction, error: BaseException, errors: ErrorLog, context: str) -> None:
     if isinstance(error, UserError):
+        errors.note("refused")
         await reply_private(interaction, str(error))
     elif isinstance(error, StoreBusy):
+        errors.note("busy")
         log.warning("database busy while handling %s", context or interaction.id)
         await reply_private(interaction, BUSY_TEXT)
+    elif database_unavailable(error):
+        errors.note("database")
+        log.warning("database unavailable while handling %s: %s", context or interaction.id, error)
+        await reply_private(interaction, UNAVAILABLE_TEXT)
     else:
         errors.append(error)
         log.error("error handling %s", context or f"interaction {interaction.id}", exc_info=error)
