@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter
+from bot.core import metrics, shutdown
 from bot.core.settings import Settings
 from bot.core.store import Store
 from bot.features.challenge_menu import ChallengeMenu
@@ -61,6 +62,7 @@ class OctagonBot(commands.Bot):
         self.game_classes = list(all_games() if games is None else games)
         self.platform: Platform | None = None
         self.store: Store | None = None
+        self.metrics: metrics.Metrics | None = None  # METRICS_PORT: /healthz and /metrics
 
     @staticmethod
     def shard_options(settings: Settings) -> dict[str, Any]:
@@ -70,6 +72,8 @@ class OctagonBot(commands.Bot):
         settings = self.settings
         self.store = await Store.open(settings.database, settings.database_pool_size, settings.shards)
         self.platform = Platform(self, self.store, self.game_classes, self.settings)
+        shutdown.track_changes(self.platform.sessions)  # a graceful stop lets changes in progress commit
+        self.metrics = await metrics.start_if_configured(self)
         self.controls = self.platform.controls
         self.add_dynamic_items(SessionButton, SessionSelect)
         self.add_listener(self.controls.on_interaction, "on_interaction")
@@ -99,6 +103,9 @@ class OctagonBot(commands.Bot):
     async def release(self) -> None:
         """Stop timers and rendering and close the database (also when a simulated Discord,
         which never calls close(), lets the bot go). Safe to call twice."""
+        if self.metrics:
+            served, self.metrics = self.metrics, None
+            await served.stop()
         if self.platform:
             await self.platform.stop()
         if self.store:

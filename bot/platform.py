@@ -22,6 +22,7 @@ import discord
 
 from bot.adapter import GameAdapter
 from bot.context import GameContext, StoreReads
+from bot.core.outage import database_unavailable
 from bot.core.outbox import Outbox
 from bot.core.sessions import GameSession, Sessions
 from bot.core.settings import Settings
@@ -104,7 +105,11 @@ class Platform:
         """Once the bot can talk to Discord: send what is unsent, arm the timers (idempotent)."""
         await self.outbox.start()
         await self.timers.start()
-        await self._redraw_after_control_changes()
+        try:
+            await self._redraw_after_control_changes()
+        except Exception as error:  # the database is away: the next start redraws
+            if not database_unavailable(error):
+                raise
 
     async def _redraw_after_control_changes(self) -> None:
         """After an upgrade that changed the controls' custom ids, every live game message is redrawn
