@@ -220,7 +220,7 @@ async def test_text_with_quotes_and_sql_in_it_is_stored_as_it_is(store):
 
 
 def test_postgres_literals():
-    from bot.core.database import inline, literal
+    from bot.core.postgres_database import inline, literal
 
     assert literal(None) == "NULL"
     assert literal(True) == "TRUE"
