@@ -28,7 +28,7 @@ from bot.core.sessions import GameSession, Sessions
 from bot.core.settings import Settings
 from bot.core.store import Store, TimerRecord
 from bot.core.timers import Scheduler
-from bot.core.workers import PICTURES, THINKING
+from bot.core.workers import PICTURES, REPLAYS, THINKING
 from bot.features.challenges import Challenges
 from bot.features.computer import ComputerPlayers
 from bot.features.replays import Replays
@@ -55,6 +55,7 @@ class Platform:
         self.pictures, self.thinking = PICTURES, THINKING
         PICTURES.configure(settings.render_workers, settings.picture_queue_limit)
         THINKING.configure(settings.thinking_workers, settings.thinking_queue_limit)
+        REPLAYS.configure(REPLAYS.workers, settings.replay_queue_limit)  # replays in a pool of their own
         self.sessions = Sessions(store, self.games, discord.utils.utcnow)
         self.controls = Controls(self.errors)
         self.timers = Scheduler(store, self.sessions, self.errors)
@@ -71,7 +72,7 @@ class Platform:
         self.sessions.committed.append(self._after_commit)
         self.challenges.new_seed = lambda: self.new_seed()
         self.challenges.threads = self.threads
-        self.replays = Replays(self.sessions, self.pictures, self.games, self.controls, self.table)
+        self.replays = Replays(self.sessions, REPLAYS, self.games, self.controls, self.table)
         context = GameContext(
             sessions=self.sessions,
             reads=StoreReads(store),
