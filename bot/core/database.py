@@ -18,14 +18,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot.core import migrations
+
 # How long a SQLite statement waits for another process's lock before one retry, then StoreBusy.
 BUSY_TIMEOUT_MS = 1000
 # One transaction at a time may migrate a PostgreSQL database (processes starting together).
 MIGRATION_LOCK = 0x0C7A60
 POSTGRES_PREFIXES = ("postgresql://", "postgres://")
-# Every table of the store, each before the tables whose rows refer to it (what a copy moves;
-# a migration that adds a table adds it here).
-TABLES = (
+# The core's tables, each before the tables whose rows refer to it; a migration that adds a
+# table adds it here. TABLES (what a copy moves) is these, then each feature's own.
+CORE_TABLES = (
     "sessions",
     "actions",
     "timers",
@@ -35,16 +37,28 @@ TABLES = (
     "ratings",
     "guild_settings",
     "bot_state",
-    "daily_plays",
     "channel_settings",
     "member_settings",
 )
 # Each database's own bookkeeping, never copied: SQLite's AUTOINCREMENT counters (a copy sets
-# them itself) and PostgreSQL's migration number.
-INTERNAL_TABLES = ("sqlite_sequence", "schema_version")
+# them itself), PostgreSQL's migration number and each feature's (a copy's target migrates itself).
+INTERNAL_TABLES = ("sqlite_sequence", "schema_version", "feature_versions")
 # Tables whose ids the database hands out (AUTOINCREMENT, BIGSERIAL). Session ids live on in
 # old messages' buttons, so a copy keeps each table's next id, never handing one out twice.
 SERIAL_TABLES = ("sessions", "timers", "outbox", "results")
+
+
+def all_tables() -> tuple[str, ...]:
+    """Every table of the store: the core's, then each feature's (found when first asked)."""
+    return CORE_TABLES + migrations.feature_tables()
+
+
+def __getattr__(name: str) -> Any:
+    """``TABLES``, every table of the store (:func:`all_tables`): the features' are found on
+    first use, not as the core loads."""
+    if name == "TABLES":
+        return all_tables()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class StoreBusy(Exception):
@@ -120,7 +134,9 @@ async def largest_id(database: Database, table: str) -> int:
     return (await database.rows(f"SELECT COALESCE(MAX(id), 0) FROM {table}"))[0][0]
 
 
-async def count_rows(database: Database, tables: Sequence[str] = TABLES) -> dict[str, int]:
+async def count_rows(database: Database, tables: Sequence[str] | None = None) -> dict[str, int]:
+    """Rows per table (None: every table of the store)."""
+    tables = all_tables() if tables is None else tables
     return {table: (await database.rows(f"SELECT COUNT(*) FROM {table}"))[0][0] for table in tables}
 
 

@@ -173,6 +173,20 @@ class PostgresDatabase:
                 await connection.execute(script)
                 await connection.execute("DELETE FROM schema_version")
                 await connection.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+            if upto is None:  # the features' in the same locked transaction, after the core's
+                await connection.execute(migrations.FEATURE_VERSIONS)
+                for feature in migrations.features():
+                    await self._migrate_feature(connection, feature)
+
+    @staticmethod
+    async def _migrate_feature(connection: Any, feature: migrations.FeatureMigrations) -> None:
+        sql = "SELECT version FROM feature_versions WHERE feature = $1"
+        recorded = await connection.fetchval(sql, feature.feature)
+        rows = await connection.fetch("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+        current = feature.applied(recorded, {row[0] for row in rows})
+        for script in feature.postgresql[current:]:
+            await connection.execute(script)
+        await connection.execute(feature.record(max(current, len(feature.postgresql))))
 
     async def integrity_check(self) -> str:
         """PostgreSQL keeps its own pages whole; what can go wrong is ours: rows left behind."""

@@ -158,10 +158,24 @@ class SqliteDatabase:
         return (await self.rows("PRAGMA user_version"))[0][0]
 
     async def migrate(self, upto: int | None = None) -> None:
-        """Apply the migrations not applied yet (up to number ``upto``: benchmarks of older schemas)."""
+        """Apply the migrations not applied yet: the core's, then each feature's (``upto``: the
+        core's up to that number and no feature's, for benchmarks and tests of older schemas)."""
         current = await self.schema_version()
         for number, script in enumerate(migrations.SQLITE[current:upto], start=current + 1):
             await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+        if upto is None:
+            await self._db.execute(migrations.FEATURE_VERSIONS)
+            for feature in migrations.features():
+                await self._migrate_feature(feature)
+
+    async def _migrate_feature(self, feature: migrations.FeatureMigrations) -> None:
+        rows = await self.rows("SELECT version FROM feature_versions WHERE feature = ?", (feature.feature,))
+        recorded = rows[0][0] if rows else None
+        current = feature.applied(recorded, await self.table_names())
+        if recorded is None:
+            await self._db.execute(feature.record(current))
+        for number, script in enumerate(feature.sqlite[current:], start=current + 1):
+            await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\n{feature.record(number)};\nCOMMIT;")
 
     async def integrity_check(self) -> str:
         return (await self.rows("PRAGMA integrity_check"))[0][0]
