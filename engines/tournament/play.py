@@ -90,8 +90,6 @@ def record_result(tournament: Tournament, round_number: int, table: int, result:
         raise TournamentError(f"Table {table} of round {round_number} is a bye: it has no game to record.")
     if pairing.result is not None:
         raise TournamentError(f"Table {table} of round {round_number} already has its result ({pairing.result}).")
-    if round_ is not tournament.current_round:
-        raise TournamentError(f"Round {round_number} is over: only round {len(tournament.rounds)} takes results.")
     pairings = [_with_result(p, result) if p.table == table else p for p in round_.pairings]
     if tournament.format == KNOCKOUT:
         again = knockout.replay(tournament, round_, _with_result(pairing, result))

@@ -2,10 +2,12 @@
 second time with the sides swapped).
 
 The players sit in two rows facing each other, seed 1 fixed at the head; after each round the
-others move one seat round the circle. With an odd count an empty seat joins the circle, and
-whoever faces it has the round's bye. The first player alternates: seed 1 moves first in every
+others move one seat round the circle. With an odd count the head is an empty seat instead, and
+whoever faces it has the round's bye. The first player alternates: the head moves first in every
 other round, and the other tables take turns, the top row first at odd tables, the bottom row
-at even ones, which lets every player alternate but for the fewest breaks (n - 2 in all).
+at even ones. With an odd count everyone then alternates in every game; with an even count all
+but for the fewest possible repeats (n - 2 in all), and nobody has one side more than once more
+than the other.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from .model import BOTH_FORFEIT, BYE, FIRST_FORFEITS, SECOND_FORFEITS, Pairing, 
 
 
 def schedule(seeds: int) -> list[list[tuple[int | None, int | None]]]:
-    """Every round's (first, second) seed pairs, once round; None is the empty seat of an odd count."""
+    """Every round's (first, second) seed pairs, everyone meeting once; None is an odd count's empty seat."""
     seats: list[int | None] = list(range(1, seeds + 1))
     if seeds % 2:
-        seats.append(None)
+        seats.insert(0, None)
     count = len(seats)
     rounds = []
     for number in range(count - 1):
