@@ -9,15 +9,22 @@ session change, editing itself into "Done. <what happened>". A menu of a turn of
 actions (``formality``) also plays the steps with nothing to decide, in the same change, and
 goes on with the next step while the player stays on turn.
 
-Nothing is kept in memory: a select's custom id carries the menu, the action number it was
-built for and the choices so far, and every click recomputes the legal actions from the
-stored session. So a menu survives a restart, and one from an earlier position is refused by
-the platform's one stale check (the action number); the one turn check says who may use it.
+Nothing is kept in memory that a click needs: a select's custom id carries the menu, the action
+number it was built for and the choices so far, and every click reads the stored session. So a
+menu survives a restart, and one from an earlier position is refused by the platform's one stale
+check (the action number); the one turn check says who may use it.
+
+Per click the event loop does little: the session is read once, in the session change that plays
+the action when the choices leave one (a click that only asks the next step leaves that change
+unwritten), and the legal actions of a position are worked out once per action number and kept
+for the next clicks until the session's next change commits (a few hundred sessions, the least
+recently used dropped).
 """
 
 from __future__ import annotations
 
 import collections
+import copy
 import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,9 +33,9 @@ from typing import Any, Generic, TypeVar
 import discord
 from discord import app_commands
 
+from bot.core.attachments import as_file
 from bot.core.sessions import GameSession, Sessions
 from bot.core.workers import Drawing
-from bot.ui.attachments import as_file
 from bot.ui.controls import Controls, SessionButton, SessionSelect, view_of
 from bot.ui.replies import UserError, reply_private
 from render.theme import Picture
@@ -38,6 +45,7 @@ OPTIONS_LIMIT = 25  # Discord's limit for a select's options and for autocomplet
 SEPARATOR = "|"  # between the parts of a select's custom id; a choice never contains it
 PAGE = SEPARATOR + "page"  # an option value asking for another page of the same step
 RECENT_POSITIONS = 64  # positions whose step pictures are kept for the next click
+RECENT_ACTION_LISTS = 512  # sessions whose position's legal actions are kept for the next click
 GONE = "That choice is not possible now: open the menu again."
 MISMATCH = "Those choices do not go together: pick again."
 FORMALITIES_LIMIT = 16  # formalities played after one action at most (a turn has a few steps)
@@ -136,6 +144,10 @@ class Menus:
         self.draw = draw  # draws a step's picture in a worker process
         # Steps of one turn often show the same picture (Octa's hand at every step): drawn once.
         self._pictures: Recent[Picture] = Recent(RECENT_POSITIONS)
+        # The legal actions of a session's position, worked out at its first click, not at every
+        # one: by session id, then by (action number, seat, menu); forgotten at the session's next commit.
+        self._legal: Recent[dict[tuple[int, int, str], list[dict[str, Any]]]] = Recent(RECENT_ACTION_LISTS)
+        sessions.committed.append(self._forget_actions)
         self.menus: dict[str, tuple[ActionMenu, Any]] = {}  # name -> (menu, engine)
         controls.button(CONTROL, self._open, ack="private")
         controls.select(CONTROL, self._choose)
@@ -156,11 +168,37 @@ class Menus:
             return menu.actions(session.state, seat)
         return [a for a in engine.legal_actions(session.state, seat) if a["type"] != "resign"]
 
+    def known_actions(self, menu: ActionMenu, engine: Any, session: GameSession, seat: int) -> list[dict[str, Any]]:
+        """``actions``, worked out once per position of a stored session (its action number), seat and
+        menu, and forgotten when the session's next change commits. Not to be changed by the caller."""
+        positions = self._legal.get(session.id)
+        if positions is None:
+            positions = {}
+            self._legal.put(session.id, positions)
+        key = (session.action_number, seat, menu.name)
+        found = positions.get(key)
+        if found is None:
+            found = positions[key] = self.actions(menu, engine, session, seat)
+        return found
+
+    def _forget_actions(self, session: GameSession, *_: Any) -> None:
+        """A change committed: whatever it changed, the session's known actions may be stale."""
+        self._legal.drop(session.id)
+
     def narrow(
-        self, menu: ActionMenu, engine: Any, session: GameSession, seat: int, chosen: Sequence[str]
+        self,
+        menu: ActionMenu,
+        engine: Any,
+        session: GameSession,
+        seat: int,
+        chosen: Sequence[str],
+        actions: list[dict[str, Any]] | None = None,
     ) -> tuple[Narrowing, int | None]:
-        """Replay ``chosen`` over the steps: the narrowing and the step to ask next (None: one action left)."""
-        at = Narrowing(session, seat, self.actions(menu, engine, session, seat))
+        """Replay ``chosen`` over the steps: the narrowing and the step to ask next (None: one action left).
+        ``actions``: the legal actions already worked out (default: worked out now)."""
+        if actions is None:
+            actions = self.actions(menu, engine, session, seat)
+        at = Narrowing(session, seat, list(actions))
         answers = list(chosen)
         for index, step in enumerate(menu.steps):
             values = step.values(at.actions)
@@ -183,44 +221,104 @@ class Menus:
     # ------------------------------------------------------------ the controls
     async def _open(self, interaction: discord.Interaction, session_id: int, name: str) -> None:
         menu, engine = self._menu(name)
-        session, seat = await self.sessions.seat_on_turn(session_id, interaction.user.id)
-        await self._show(interaction, menu, engine, session, seat, [], 0, first=True)
+        await self._click(interaction, menu, engine, session_id, None, [], 0, first=True)
 
     async def _choose(self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]) -> None:
         name, built_for, *chosen = arg.split(SEPARATOR)
         menu, engine = self._menu(name)
-        session, seat = await self.sessions.seat_on_turn(session_id, interaction.user.id, built_for)
         picked = "+".join(values)
         if picked.startswith(PAGE):
-            await self._show(interaction, menu, engine, session, seat, chosen, int(picked.removeprefix(PAGE)))
+            await self._click(interaction, menu, engine, session_id, built_for, chosen, int(picked.removeprefix(PAGE)))
             return
-        await self._show(interaction, menu, engine, session, seat, [*chosen, picked], 0)
+        await self._click(interaction, menu, engine, session_id, built_for, [*chosen, picked], 0)
 
     def _menu(self, name: str) -> tuple[ActionMenu, Any]:
         if name not in self.menus:
             raise UserError("This menu is no longer available: open it again from the game message.")
         return self.menus[name]
 
-    async def _show(
+    async def _click(
         self,
         interaction: discord.Interaction,
         menu: ActionMenu,
         engine: Any,
-        session: GameSession,
+        session_id: int,
+        built_for: str | None,
+        chosen: list[str],
+        page: int,
+        first: bool = False,
+    ) -> None:
+        """One click: the session is read once, in the change that plays the action if the choices
+        leave one; otherwise that change is left unwritten and the next step is asked."""
+        user_id = interaction.user.id
+        try:
+            async with self.sessions.change(session_id) as change:
+                session = change.session
+                seat = self.sessions.check_can_act(session, user_id)  # the one turn check
+                self.sessions.check_fresh(session, built_for)  # after it: "it is X's turn" says more
+                at, index = self.narrow(
+                    menu, engine, session, seat, chosen, self.known_actions(menu, engine, session, seat)
+                )
+                if index is not None:
+                    raise _NextStep(at, index)
+                before = session.state.ply
+                self._play(change, menu, engine, seat, user_id, copy.deepcopy(at.actions[0]))
+        except _NextStep as next_step:
+            await self._ask(interaction, menu, session, next_step.at, next_step.index, chosen, page, first=first)
+            return
+        await self._done(interaction, menu, engine, change.session, seat, before)
+
+    def _play(self, change: Any, menu: ActionMenu, engine: Any, seat: int, user_id: int, action: dict) -> None:
+        """The player's action and, in a turn of several actions, the formalities after it."""
+        change.apply(seat, action, by=user_id)
+        if menu.formality is None:
+            return
+        for _ in range(FORMALITIES_LIMIT):
+            if change.outcome is not None or seat not in engine.to_act(change.state):
+                break
+            formal = menu.formality(change.state, seat)
+            if formal is None:
+                break
+            change.apply(seat, formal, by=user_id)
+
+    async def _done(
+        self,
+        interaction: discord.Interaction,
+        menu: ActionMenu,
+        engine: Any,
+        acted: GameSession,
         seat: int,
+        before: int,
+    ) -> None:
+        """The answer once the action took effect; a player still on turn goes on with the next step."""
+        if menu.formality is None:
+            await interaction.edit_original_response(content=self.done(acted), view=None, attachments=[])
+            return
+        said = self.done(acted, since=before, upto=before + 1)
+        if acted.state.ply > before + 1:
+            taken = self.done(acted, since=before + 1).removeprefix("Done. ")
+            said += f"\nNothing to decide, so done for you: {taken}"
+        if acted.status == "active" and seat in engine.to_act(acted.state):
+            at, index = self.narrow(menu, engine, acted, seat, [], self.known_actions(menu, engine, acted, seat))
+            if index is not None:
+                await self._ask(interaction, menu, acted, at, index, [], 0, heading=said)
+                return
+            # the next step would play its only action: the player opens it
+        await interaction.edit_original_response(content=said, view=None, attachments=[])
+
+    async def _ask(
+        self,
+        interaction: discord.Interaction,
+        menu: ActionMenu,
+        session: GameSession,
+        at: Narrowing,
+        index: int,
         chosen: list[str],
         page: int,
         first: bool = False,
         heading: str = "",
     ) -> None:
-        """Ask the next step (after ``heading``, what the last click did), or play the one action left."""
-        at, index = self.narrow(menu, engine, session, seat, chosen)
-        if index is None and heading:  # the next step would play its only action: the player opens it
-            await interaction.edit_original_response(content=heading, view=None, attachments=[])
-            return
-        if index is None:
-            await self._finish(interaction, menu, engine, session, at.actions[0])
-            return
+        """Ask step ``index`` (after ``heading``, what the last click did)."""
         step = menu.steps[index]
         select = self._select(menu, session, at, step, chosen, page)
         content = _text(step.prompt, at)
@@ -281,41 +379,6 @@ class Menus:
             label=label[:100], value=value, description=description[:100] if description else None
         )
 
-    async def _finish(
-        self, interaction: discord.Interaction, menu: ActionMenu, engine: Any, session: GameSession, action: dict
-    ) -> None:
-        if menu.formality is None:
-            acted = await self.sessions.act(session.id, interaction.user.id, action, built_for=session.action_number)
-            await interaction.edit_original_response(content=self.done(acted), view=None, attachments=[])
-            return
-        acted, seat = await self._act_with_formalities(interaction.user.id, menu, engine, session, action)
-        before = session.state.ply
-        said = self.done(acted, since=before, upto=before + 1)
-        if acted.state.ply > before + 1:
-            taken = self.done(acted, since=before + 1).removeprefix("Done. ")
-            said += f"\nNothing to decide, so done for you: {taken}"
-        if acted.status == "active" and seat in engine.to_act(acted.state):
-            await self._show(interaction, menu, engine, acted, seat, [], 0, heading=said)
-            return
-        await interaction.edit_original_response(content=said, view=None, attachments=[])
-
-    async def _act_with_formalities(
-        self, user_id: int, menu: ActionMenu, engine: Any, session: GameSession, action: dict
-    ) -> tuple[GameSession, int]:
-        """The player's action and the formalities after it, in one change."""
-        async with self.sessions.change(session.id) as change:
-            seat = self.sessions.check_can_act(change.session, user_id)
-            self.sessions.check_fresh(change.session, session.action_number)
-            change.apply(seat, action, by=user_id)
-            for _ in range(FORMALITIES_LIMIT):
-                if change.outcome is not None or seat not in engine.to_act(change.state):
-                    break
-                formal = menu.formality(change.state, seat)
-                if formal is None:
-                    break
-                change.apply(seat, formal, by=user_id)
-        return change.session, seat
-
     # ------------------------------------------------------------ autocomplete
     async def suggest(
         self,
@@ -336,7 +399,7 @@ class Menus:
             seat = self.sessions.check_can_act(session, interaction.user.id)
         except UserError:
             return []
-        actions = [a for a in self.actions(menu, engine, session, seat) if where is None or where(a)]
+        actions = [a for a in self.known_actions(menu, engine, session, seat) if where is None or where(a)]
         at = Narrowing(session, seat, actions)
         if step is None:
             named = [(menu.typed(a), menu.suggestion(at, a) if menu.suggestion else menu.typed(a)) for a in actions]
@@ -345,6 +408,14 @@ class Menus:
         fits = menu.matches or (lambda value, typed: value.lower().startswith(typed.strip().lower()))
         fitting = [app_commands.Choice(name=name[:100], value=value) for value, name in named if fits(value, current)]
         return fitting[:OPTIONS_LIMIT]
+
+
+class _NextStep(Exception):
+    """Leaves a click's session change unwritten: the choices leave more than one action."""
+
+    def __init__(self, at: Narrowing, index: int):
+        super().__init__(index)
+        self.at, self.index = at, index
 
 
 T = TypeVar("T")
@@ -367,6 +438,9 @@ class Recent(Generic[T]):
         self._values[key] = value
         while len(self._values) > self.size:
             self._values.popitem(last=False)
+
+    def drop(self, key: Any) -> None:
+        self._values.pop(key, None)
 
 
 def _position(session: GameSession) -> tuple[int, int]:

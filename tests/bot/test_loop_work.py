@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import inspect
 import time
 from pathlib import Path
 
@@ -17,8 +18,11 @@ from bot.core.workers import REPLAYS
 from bot.dev.world import private_texts
 from bot.features.replays import REPLAYS_BUSY_TEXT
 from bot.games import all_games
+from bot.ui.menus import PAGE
 from bot.ui.replies import BUSY_TEXT
+from tests.bot.test_menus import start_wide
 from tests.bot.test_replays import finish_by_resigning, frames_of
+from tests.bot.tinygame import TinyAdapter
 
 RELEASE_WAIT = 120  # seconds a held worker waits for its release at most (a failed test ends it)
 
@@ -46,6 +50,23 @@ def count_reads(monkeypatch, platform) -> list[str]:
     for owner, name in readers:
         monkeypatch.setattr(owner, name, counted(getattr(owner, name), name))
     return reads
+
+
+def count_loads_by_controls(monkeypatch, platform) -> list[int]:
+    """The sessions loaded by the control dispatcher's handlers from now on (what the bot does
+    after the commit, in tasks of its own, such as redrawing the game message, is not counted)."""
+    loaded: list[int] = []
+    load = platform.sessions.load
+
+    def counting(session_id, *args, **kwargs):
+        callers = inspect.stack(context=0)
+        dispatching = [caller.frame.f_locals.get("self") for caller in callers if caller.function == "run"]
+        if any(dispatcher is platform.controls for dispatcher in dispatching):
+            loaded.append(session_id)
+        return load(session_id, *args, **kwargs)
+
+    monkeypatch.setattr(platform.sessions, "load", counting)
+    return loaded
 
 
 async def start_octego(world):
@@ -165,3 +186,31 @@ async def test_the_loop_is_busy_only_while_it_wakes_late_again_and_again():
         if not monitor.busy():
             break
     assert not monitor.busy()
+
+
+@pytest.mark.parametrize("games", [[TinyAdapter]])
+async def test_a_menu_click_loads_the_session_once_and_a_position_s_actions_are_worked_out_once(
+    world, games, monkeypatch
+):
+    game = await start_wide(world)
+    session_id = (await world.session()).id
+    menus = world.platform.menus
+    worked_out: list[tuple[int, int]] = []  # (action number, seat) of each time the legal actions were worked out
+    actions = menus.actions
+
+    def working_out(menu, engine, session, seat):
+        worked_out.append((session.action_number, seat))
+        return actions(menu, engine, session, seat)
+
+    monkeypatch.setattr(menus, "actions", working_out)
+    loaded = count_loads_by_controls(monkeypatch, world.platform)
+
+    menu = (await world.ada.click(game, label="Add…")).response
+    assert loaded == [session_id]
+    await world.ada.select(menu, [f"{PAGE}1"])  # the second page of the 40 choices
+    assert loaded == [session_id] * 2
+    await world.ada.select(menu, ["30"])  # the last click plays the action
+    assert loaded == [session_id] * 3, "each click loads the session once, the one that plays it too"
+    assert menu.content == "Done. **Ada** added 30."
+    assert (await world.session()).state.total == 30
+    assert worked_out == [(0, 0)], "three clicks at one position: its legal actions worked out once"
