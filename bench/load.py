@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import dataclasses
 import itertools
+import os
 import random
 import statistics
 import tempfile
@@ -459,6 +460,10 @@ async def measured(
         "bot CPU ms/move": (cpu_after["bot"] - cpu_before["bot"]) / moves * 1000,
         "workers CPU ms/move": (cpu_after["workers"] - cpu_before["workers"]) / moves * 1000,
         "SimCord+driver CPU ms/move": (cpu_after["harness"] - cpu_before["harness"]) / moves * 1000,
+        "bot-only CPU ms/move": (cpu_after["bot only"] - cpu_before["bot only"]) / moves * 1000,
+        "worker processes CPU ms/move": (cpu_after["worker processes"] - cpu_before["worker processes"]) / moves * 1000,
+        "cores": os.cpu_count() or 1,
+        "load average": os.getloadavg(),
         "server CPU ms/move": None if server_before is None else (server_after - server_before) / moves * 1000,
         "RSS MB": rss_bytes() / 2**20,
         "database MB": await database_bytes(store, database) / 2**20,
@@ -527,6 +532,11 @@ def _server_cpu(report: dict[str, Any]) -> str:
     return "not measured (a server elsewhere)" if server is None else f"{server:.1f} ms (not the bot's)"
 
 
+def capacity(report: dict[str, Any]) -> float:
+    """Moves a second the machine's cores could carry at the bot-only CPU per move."""
+    return report["cores"] * 1000 / max(report["bot-only CPU ms/move"], 1e-9)
+
+
 def shown(report: dict[str, Any]) -> str:
     return "\n".join(
         [
@@ -540,6 +550,10 @@ def shown(report: dict[str, Any]) -> str:
             f"(of which worker processes {report['workers CPU ms/move']:.1f} ms)",
             f"  database server CPU per move           {_server_cpu(report)}",
             f"  SimCord and driver CPU per move        {report['SimCord+driver CPU ms/move']:.1f} ms (not the bot's)",
+            f"  bot-only CPU per move                  {report['bot-only CPU ms/move']:.1f} ms "
+            f"(worker processes as the OS counts them {report['worker processes CPU ms/move']:.1f} ms)",
+            f"  capacity it implies on this machine    {capacity(report):.0f} moves/s on {report['cores']} cores "
+            f"(load average {' / '.join(f'{load:.1f}' for load in report['load average'])})",
             f"  RSS (bot and its workers)              {report['RSS MB']:.0f} MB",
             f"  database                               {report['database MB']:.1f} MB",
             f"  refused / lost / not offered           {report['refused']} / {report['lost']} / {report['unoffered']}",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import asyncio.events
 import collections
+import contextlib
 import functools
 import re
 import time
@@ -31,6 +32,20 @@ import discord
 HARNESS_FOLDERS = ("/simcord/", "/bench/")
 PICTURE_ROUTE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?$")
 RESPONSES = ("defer", "send_message", "edit_message", "send_modal")
+
+
+def worker_processes_cpu() -> float:
+    """CPU seconds (user and system) of this process's worker processes, as the operating system
+    counts them: its children spawned by multiprocessing (not a database server it started)."""
+    import psutil
+
+    total = 0.0
+    for child in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):  # a worker that just ended
+            if any("multiprocessing" in part for part in child.cmdline()):
+                times = child.cpu_times()
+                total += times.user + times.system
+    return total
 
 
 @functools.lru_cache(maxsize=4096)
@@ -163,18 +178,25 @@ class Probe:
         return code is not None and _harness_file(code.co_filename)
 
     def cpu_snapshot(self) -> dict[str, float]:
-        """Cumulative CPU seconds: the bot's (loop thread, other threads, workers) and SimCord's."""
-        from bot.core.workers import PICTURES, THINKING
+        """Cumulative CPU seconds: the bot's (loop thread, other threads, workers) and SimCord's.
+
+        ``workers``: timed inside the worker calls; ``worker processes``: the worker processes'
+        whole CPU as the operating system counts it (unpickling, pickling and idle wake-ups too);
+        ``bot only``: the bot's share of this process plus ``worker processes``, nothing of
+        SimCord's or the driver's."""
+        from bot.core.workers import PICTURES, REPLAYS, THINKING
 
         loop_thread = time.thread_time()
         harness = self.harness_cpu + self._routing_cpu - self._parsing_cpu
+        in_process = (loop_thread - harness) + (time.process_time() - loop_thread)
+        workers = PICTURES.cpu_seconds + THINKING.cpu_seconds + REPLAYS.cpu_seconds
+        worker_processes = worker_processes_cpu()
         return {
-            "bot": (loop_thread - harness)
-            + (time.process_time() - loop_thread)
-            + PICTURES.cpu_seconds
-            + THINKING.cpu_seconds,
+            "bot": in_process + workers,
             "harness": harness,
-            "workers": PICTURES.cpu_seconds + THINKING.cpu_seconds,
+            "workers": workers,
+            "worker processes": worker_processes,
+            "bot only": in_process + worker_processes,
         }
 
     # ------------------------------------------------------------ waiting
