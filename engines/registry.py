@@ -26,6 +26,11 @@ _PACKAGES: dict[str, str | ModuleType] = {
 }
 
 
+# Packages under engines/ that are not games: pure kits the bot's features build on, used through
+# their ``__all__`` like a game's package.
+KITS = ("tournament",)
+
+
 class MissingPart(LookupError):
     """A registered game lacks a part a layer needs; the message names the game and the part."""
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.registry import games
+from engines.registry import KITS, games
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = games()
@@ -42,7 +42,8 @@ SHARED_ENGINE_MODULES = ("engines.base", "engines.record", "engines.registry")
 
 @pytest.mark.parametrize("layer", ["bot", "render", "bench"])
 def test_outside_an_engine_only_its_package_exports_are_used(layer):
-    exported = {game: set(importlib.import_module(f"engines.{game}").__all__) for game in GAMES}
+    packages = [*GAMES, *KITS]  # a game's package, or a kit's (tournaments), each through its __all__
+    exported = {name: set(importlib.import_module(f"engines.{name}").__all__) for name in packages}
     wrong = []
     for path, module, names in imports(layer):
         parts = module.split(".")

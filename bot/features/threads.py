@@ -172,10 +172,17 @@ class GameThreads:
         if ended and (record.thread_id is not None or change.was_status == "active"):
             change.post(CARD)
             change.post(TURN_NOTICE, {"clear": True})
-            minutes = await self.store.archive_minutes(record.guild_id)
-            change.add_timer(ARCHIVE_THREAD, change.now + timedelta(minutes=minutes))
         elif record.status == "active":
             await self._plan_notice(change)
+
+    async def plan_archive(self, change: Change) -> None:
+        """When a game of a thread ends, its thread's archiving: planned last, after the planner
+        that ends the game's own timers (results)."""
+        record = change.record
+        ended = change.was_status in (*LIVE_STATUSES, "new") and record.status not in LIVE_STATUSES
+        if record.in_thread and ended and (record.thread_id is not None or change.was_status == "active"):
+            minutes = await self.store.archive_minutes(record.guild_id)
+            change.add_timer(ARCHIVE_THREAD, change.now + timedelta(minutes=minutes))
 
     def _turn_changed(self, change: Change) -> bool:
         return bool(change.logged)

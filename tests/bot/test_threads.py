@@ -409,3 +409,21 @@ async def test_an_octagion_race_plays_in_its_thread_and_pings_its_members_at_eac
     assert {u.id for u in ping.mentions} == {world.ada.id, world.cy.id}, "Bo turned notices off"
     assert any("Round 2 of 2" in m.content for m in thread.history())
     assert not any("Round" in m.content for m in cards(world)), "the rounds are in the thread"
+
+
+async def test_a_finished_games_thread_is_archived_after_the_setting_never_deleted(world):
+    owner = world.guild.add_member(
+        world.env.create_user("owner"),
+        roles=[world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))],
+    )
+    answer = await owner.slash(world.channel, "settings thread_archive", clock="2h")
+    assert "2 hours after the end" in private_texts(answer)[-1]
+    session, _ = await accepted_game(world, world.ada, world.bo)
+    thread = world.env.backend.get_channel(session.record.thread_id)
+    assert thread.thread_metadata.auto_archive_duration == 10080, "a day-long game is never archived mid-game"
+    await world.ada.slash(thread_of(world, session), "octego resign")
+    await world.env.advance_time(3600)
+    assert not thread.thread_metadata.archived
+    await world.env.advance_time(3601)
+    assert world.env.backend.get_channel(session.record.thread_id).thread_metadata.archived
+    assert session.record.thread_id in {t.id for t in world.channel.threads}, "archived, not deleted"
