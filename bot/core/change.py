@@ -96,7 +96,7 @@ class Change:
         others = any(event.seat not in (None, seat) for event in earlier)
         if getattr(self.game, "simultaneous", False):
             self.meta.turn_events = fresh
-        elif seat == self.meta.turn_seat and not others:
+        elif (seat == self.meta.turn_seat and not others) or self._follows_a_members_move(seat):
             self.meta.turn_events = [*self.meta.turn_events, *fresh]
         else:
             start = len(earlier)
@@ -104,6 +104,17 @@ class Change:
                 start -= 1
             self.meta.turn_events = [_plain_event(event) for event in earlier[start:]] + fresh
         self.meta.turn_seat = seat
+
+    def _follows_a_members_move(self, seat: int) -> bool:
+        """A computer seat acting after a member's move that other members have not read yet: the
+        turn told goes on, so the game message tells every action since the last member's move
+        (the game names its computer seats; alone with the computer, a member knows their move)."""
+        computer_seats = getattr(self.game, "computer_seats", None)
+        if computer_seats is None or self.meta.turn_seat is None:
+            return False
+        computers = computer_seats(self.session)
+        members = {player for at, player in enumerate(self.record.players) if at not in computers}
+        return seat in computers and len(members) > 1
 
     def start(self, players: list[int], names: list[str], options: dict[str, Any], seed: int) -> None:
         """Turn a challenge or lobby into a running game."""

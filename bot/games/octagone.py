@@ -237,6 +237,11 @@ class OctagoneAdapter(GameAdapter):
         opponents = [p for p in invitees if p != partner]
         return [challenger, opponents[0], partner, opponents[1]]
 
+    def computer_seats(self, session: GameSession) -> set[int]:
+        """The seats the computer plays: with other members at the table, its move right after a
+        member's is told together with that member's (bot/core/change.py)."""
+        return {seat for seat, player in enumerate(session.players) if player == self.ctx.me}
+
     def public_picture(self, session: GameSession):
         return drawing(render_board, session.state, session.names, None)
 

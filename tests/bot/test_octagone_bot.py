@@ -668,3 +668,41 @@ async def test_the_computers_pair_keeps_the_default_when_nobody_takes_it(world):
     session = await world.session()
     assert session.options["extra_joker_seats"] == [0, 1]
     assert jokers_dealt(session.state) == [2, 2, 1, 1]
+
+
+# ----------------------------------------------------------- the public line in four players
+
+
+async def test_the_computer_right_after_a_member_does_not_hide_the_members_move(world):
+    """Four players, the computer seated right after Ada: once Ada places and the computer
+    answers, the game message tells both placements, not only the computer's; the next member's
+    move starts the line anew."""
+    world.platform.new_seed = lambda: 21
+    me = bot_member(world)
+    await world.ada.slash(
+        world.channel, "octagone challenge", opponent=me, partner=world.bo, opponent2=world.cy, level="easy"
+    )
+    challenge = world.channel.last_message
+    await world.bo.click(challenge, label="Accept")
+    await world.cy.click(challenge, label="Accept")
+    session = await world.session()
+    assert session.players == [world.ada.id, me.id, world.bo.id, world.cy.id]
+    told_both = False
+    for _ in range(12):  # the members play; the computer answers whenever its seat is to move
+        seat = ENGINE.to_act(session.state)[0]
+        action = choose_action(session.state, seat, "easy", 1)
+        await play_by_command(actor_of(world, session, seat), world, action)
+        after = await world.session()
+        content = world.channel.last_message.content
+        answered = any(p.seat == 1 and p.ply > session.state.ply for p in after.state.board.values())
+        if seat == 0 and action["type"] == "place" and answered:
+            assert "**Ada** placed" in content, content
+            assert "**TestBot** placed" in content, content
+            assert content.index("**Ada** placed") < content.index("**TestBot** placed"), "told in order"
+            told_both = True
+        elif seat == 2 and told_both:
+            assert "**Bo** placed" in content
+            assert "**Ada** placed" not in content, "Bo's move starts the line anew"
+            return
+        session = after
+    pytest.fail("Ada never placed with the computer answering right after her, then Bo")
