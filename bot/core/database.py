@@ -7,23 +7,39 @@ SQLite (``bot/core/sqlite_database.py``): one connection whose thread runs the t
 another, ``BEGIN IMMEDIATE`` in the first; a transaction of several trips holds a gate so no
 other trip slips in between. PostgreSQL (``bot/core/postgres_database.py``): a pool; a
 transaction holds one connection from its first trip to COMMIT, and the database's own locks
-keep transactions apart. This module holds what both share: :func:`open_database`, the
-:class:`Database` they both are, statements and trips, the tables, and the copy's helpers.
+keep transactions apart. This module is what the store and the database tool use:
+:func:`open_database`, the :class:`Database` both are, the tables and the copy's helpers, and the
+statements, trips and failures both databases share (from ``bot/core/statements.py``).
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.core import migrations
+from bot.core.postgres_database import PostgresDatabase
+from bot.core.sqlite_database import SqliteDatabase
+from bot.core.statements import Statement, StoreBusy, Trips, UniqueViolation
 
-# How long a SQLite statement waits for another process's lock before one retry, then StoreBusy.
-BUSY_TIMEOUT_MS = 1000
-# One transaction at a time may migrate a PostgreSQL database (processes starting together).
-MIGRATION_LOCK = 0x0C7A60
+__all__ = [  # and TABLES (see __getattr__)
+    "CORE_TABLES",
+    "INTERNAL_TABLES",
+    "Database",
+    "PostgresDatabase",
+    "SqliteDatabase",
+    "Statement",
+    "StoreBusy",
+    "Trips",
+    "UniqueViolation",
+    "all_tables",
+    "copy_table",
+    "count_rows",
+    "is_postgres",
+    "open_database",
+]
+
 POSTGRES_PREFIXES = ("postgresql://", "postgres://")
 # The core's tables, each before the tables whose rows refer to it; a migration that adds a
 # table adds it here. TABLES (what a copy moves) is these, then each feature's own.
@@ -43,9 +59,6 @@ CORE_TABLES = (
 # Each database's own bookkeeping, never copied: SQLite's AUTOINCREMENT counters (a copy sets
 # them itself), PostgreSQL's migration number and each feature's (a copy's target migrates itself).
 INTERNAL_TABLES = ("sqlite_sequence", "schema_version", "feature_versions")
-# Tables whose ids the database hands out (AUTOINCREMENT, BIGSERIAL). Session ids live on in
-# old messages' buttons, so a copy keeps each table's next id, never handing one out twice.
-SERIAL_TABLES = ("sessions", "timers", "outbox", "results")
 
 
 def all_tables() -> tuple[str, ...]:
@@ -59,33 +72,6 @@ def __getattr__(name: str) -> Any:
     if name == "TABLES":
         return all_tables()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-class StoreBusy(Exception):
-    """Another process holds the database lock; nothing was changed."""
-
-
-class UniqueViolation(Exception):
-    """A row broke a unique rule (a second live session in a channel, an action number twice)."""
-
-
-@dataclass(frozen=True)
-class Statement:
-    sql: str
-    params: Any = ()
-    many: bool = False  # executemany over ``params``
-
-
-class Trips(Protocol):
-    """One transaction's way to its database."""
-
-    async def send(self, statements: list[Statement], rows: bool, last: bool) -> list[Any] | None: ...
-
-    async def commit(self, statements: list[Statement]) -> None: ...
-
-    async def abort(self) -> None: ...
-
-    async def release(self) -> None: ...
 
 
 def is_postgres(url: str) -> bool:
@@ -130,10 +116,6 @@ class Database(Protocol):
         ...
 
 
-async def largest_id(database: Database, table: str) -> int:
-    return (await database.rows(f"SELECT COALESCE(MAX(id), 0) FROM {table}"))[0][0]
-
-
 async def count_rows(database: Database, tables: Sequence[str] | None = None) -> dict[str, int]:
     """Rows per table (None: every table of the store)."""
     tables = all_tables() if tables is None else tables
@@ -155,10 +137,5 @@ async def copy_table(reader: Any, trips: Trips, table: str, columns: Sequence[st
 async def open_database(url: str, pool_size: int = 10) -> Database:
     """``postgresql://...`` opens a pool; anything else is a SQLite file (``sqlite:`` optional)."""
     if is_postgres(url):
-        # Each dialect's module imports this one's names, so it is imported once this one is loaded.
-        from bot.core.postgres_database import PostgresDatabase
-
         return await PostgresDatabase.open(url, pool_size)
-    from bot.core.sqlite_database import SqliteDatabase
-
     return await SqliteDatabase.open(url)

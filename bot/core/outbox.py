@@ -29,11 +29,12 @@ from typing import Any
 
 import discord
 
+from bot.core.attachments import as_file
+from bot.core.errors import ErrorLog
 from bot.core.outage import SWEEP_SECONDS, database_unavailable
 from bot.core.sessions import Change, GameSession, Sessions
 from bot.core.store import OutboxEntry, Store
-from bot.ui.attachments import as_file
-from bot.ui.replies import ErrorLog, fit
+from bot.core.text import fit
 from render.theme import Picture
 
 log = logging.getLogger(__name__)

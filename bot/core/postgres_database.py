@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from bot.core import migrations
-from bot.core.database import MIGRATION_LOCK, SERIAL_TABLES, Statement, UniqueViolation, largest_id
+from bot.core.statements import MIGRATION_LOCK, SERIAL_TABLES, Statement, UniqueViolation, largest_id
 
 _PLACEHOLDER = re.compile(r"\?")
 

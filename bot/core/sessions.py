@@ -31,55 +31,17 @@ import asyncio
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.core.change import Change, GameInfo
+from bot.core.change import Change, GameInfo, GameSession, SessionMeta
+from bot.core.errors import UserError
 from bot.core.store import ChannelBusy, SessionRecord, Store, TimerRecord, Transaction
-from bot.ui.replies import NAME_LIMIT, UserError, escape
 from engines.base import Event
 
 __all__ = ["STALE_TEXT", "Change", "GameInfo", "GameSession", "SessionMeta", "Sessions", "TimerGone", "turn_events"]
 
 STALE_TEXT = "This menu is out of date: the game has moved on since it was opened. Open it again."
-
-
-@dataclass
-class SessionMeta:
-    """The bot's own details of a session, stored beside the engine state."""
-
-    names: list[str] = field(default_factory=list)
-    options: dict[str, Any] = field(default_factory=dict)
-    seed: int = 0
-    started_at: str | None = None
-    computer_level: str = "medium"
-    pending: list[int] = field(default_factory=list)  # challenged players who have not accepted yet
-    seats: list[int] = field(default_factory=list)  # a challenge's seat order, for when it starts
-    expires_at: int | None = None  # unix time an open challenge expires
-    headline: str = ""  # the platform's own line for the latest action (a forfeit), instead of the narrator's
-    # The events of the turn so far (one seat's actions in a row, as stored dicts), so the game
-    # message tells a turn of several actions (a computer's) in full, not only its last action.
-    turn_events: list[dict[str, Any]] = field(default_factory=list)
-    turn_seat: int | None = None
-    turn_deadline: int | None = None  # unix time the turn clock runs out
-    clock_seconds: int | None = None  # this game's turn clock (None: a game stored before clocks per game)
-    notice_id: int | None = None  # the latest "your move" notice in the game's thread (deleted by the next)
-    final_header: str = ""  # a stopped game's final picture's header ("Stopped by Ada")
-    stopped_by: int | None = None
-    ended_note: str = ""  # why a challenge or lobby closed (declined, expired, could not be posted)
-    # Octagion's lobby and rounds.
-    team_count: int | None = None
-    player_teams: dict[str, int] = field(default_factory=dict)
-    round_deadline: int | None = None
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> SessionMeta:
-        known = {f.name for f in fields(cls)}
-        return cls(**{key: value for key, value in data.items() if key in known})
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def turn_events(session: GameSession) -> list[Event]:
@@ -89,56 +51,6 @@ def turn_events(session: GameSession) -> list[Event]:
     if not told:
         return list(session.state.events) if session.state is not None else []
     return [Event(e["ply"], e["seat"], e["kind"], e["data"]) for e in told]
-
-
-@dataclass
-class GameSession:
-    """A stored session with its engine state loaded."""
-
-    record: SessionRecord
-    state: Any
-    meta: SessionMeta
-
-    @property
-    def id(self) -> int:
-        return self.record.id
-
-    @property
-    def status(self) -> str:
-        return self.record.status
-
-    @property
-    def players(self) -> list[int]:
-        return self.record.players
-
-    @property
-    def names(self) -> list[str]:
-        return self.meta.names or [str(p) for p in self.players]
-
-    @property
-    def options(self) -> dict[str, Any]:
-        return self.meta.options
-
-    @property
-    def action_number(self) -> int:
-        """How many actions this game has had: what every control is built for."""
-        return self.record.actions
-
-    def seat_of(self, user_id: int) -> int | None:
-        return self.players.index(user_id) if user_id in self.players else None
-
-    @property
-    def shown_names(self) -> list[str]:
-        """Names as message text shows them, trimmed and escaped: the one place this is done."""
-        return [escape(name, NAME_LIMIT) for name in self.names]
-
-    @property
-    def bold_names(self) -> list[str]:
-        """Names for narration in message text (a picture's alt text uses the plain names)."""
-        return [f"**{name}**" for name in self.shown_names]
-
-    def mention(self, seat: int) -> str:
-        return f"<@{self.players[seat]}>"
 
 
 Planner = Callable[[Change], Awaitable[None]]

@@ -14,7 +14,7 @@ from typing import Any
 import aiosqlite
 
 from bot.core import migrations
-from bot.core.database import BUSY_TIMEOUT_MS, SERIAL_TABLES, Statement, StoreBusy, UniqueViolation, largest_id
+from bot.core.statements import BUSY_TIMEOUT_MS, SERIAL_TABLES, Statement, StoreBusy, UniqueViolation, largest_id
 
 
 def _is_busy(error: sqlite3.OperationalError) -> bool:

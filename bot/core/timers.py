@@ -21,10 +21,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
+from bot.core.errors import ErrorLog, UserError
 from bot.core.outage import SWEEP_SECONDS, database_unavailable
 from bot.core.sessions import Change, GameSession, Sessions, TimerGone
 from bot.core.store import Store, TimerRecord
-from bot.ui.replies import ErrorLog, UserError
 
 log = logging.getLogger(__name__)
 

@@ -11,84 +11,48 @@ once the bot is stopping (:mod:`bot.core.shutdown`).
 from __future__ import annotations
 
 import logging
-from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Coroutine
 from typing import Any
 
 import discord
 
 from bot.core import loop_lag, metrics, shutdown, workers
+from bot.core.attachments import as_file
+from bot.core.errors import ErrorLog, UserError
 from bot.core.outage import database_unavailable
 from bot.core.store import StoreBusy
-from bot.ui.attachments import as_file
+from bot.core.text import MESSAGE_LIMIT, NAME_LIMIT, QUOTE_LIMIT, escape, fit, quote, sentence
 from render.theme import Picture
+
+# The errors and the text helpers live in bot/core (the core's sessions, outbox and timers use
+# them and import nothing of the UI); the commands and controls find them here too.
+__all__ = [
+    "BUSY_TEXT",
+    "MESSAGE_LIMIT",
+    "NAME_LIMIT",
+    "QUOTE_LIMIT",
+    "RESTARTING_TEXT",
+    "SORRY_TEXT",
+    "UNAVAILABLE_TEXT",
+    "ErrorLog",
+    "UserError",
+    "acknowledge",
+    "answer_error",
+    "answer_errors",
+    "escape",
+    "fit",
+    "quote",
+    "reply_private",
+    "sentence",
+    "turned_away",
+]
 
 log = logging.getLogger(__name__)
 
-MESSAGE_LIMIT = 2000  # Discord's limit for a message's text
-QUOTE_LIMIT = 60  # how much of a player's own input an answer repeats
-NAME_LIMIT = 40  # how much of a player's name a message repeats
 BUSY_TEXT = "I am very busy right now; nothing was changed. Please try again in a moment."
 SORRY_TEXT = "Sorry, something went wrong on my side; nothing was lost. Please try again."
 UNAVAILABLE_TEXT = "The bot's database is unavailable right now; nothing was changed."
 RESTARTING_TEXT = "I am restarting; try again in a moment."
-
-
-class UserError(Exception):
-    """Something a user did that cannot be done; the message is answered privately."""
-
-
-class ErrorLog(list):
-    """Unexpected errors, newest last, at most ``limit`` of them: for tests and diagnostics.
-
-    ``counts``: every failure by kind ("unexpected", "refused", "busy", "database",
-    "restarting"), for the metrics; ``watch`` tells a part of the bot when a kind happens (the
-    outbox and the timers look again while the database is away)."""
-
-    def __init__(self, limit: int = 100):
-        super().__init__()
-        self.limit = limit
-        self.counts: Counter[str] = Counter()
-        self._watchers: defaultdict[str, list[Callable[[], None]]] = defaultdict(list)
-
-    def append(self, error: BaseException) -> None:
-        super().append(error)
-        del self[: -self.limit]
-        self.note("unexpected")
-
-    def note(self, kind: str) -> None:
-        self.counts[kind] += 1
-        for watcher in self._watchers[kind]:
-            watcher()
-
-    def watch(self, kind: str, watcher: Callable[[], None]) -> None:
-        self._watchers[kind].append(watcher)
-
-
-def sentence(text: str) -> str:
-    """An engine's reason as a sentence: capital first letter, final full stop."""
-    text = text.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?" else text + "."
-
-
-def escape(text: str, limit: int | None = None) -> str:
-    """A player-chosen text made safe for message text: trimmed, no markdown, no mentions."""
-    text = " ".join(str(text).split())
-    if limit is not None and len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
-
-
-def quote(text: str) -> str:
-    """What a player typed, repeated in an answer: short and escaped."""
-    return escape(text, QUOTE_LIMIT)
-
-
-def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 async def acknowledge(interaction: discord.Interaction, *, private: bool = True) -> None:

@@ -310,7 +310,7 @@ def test_only_the_store_its_databases_and_sessions_take_locks_or_roll_back():
     offenders = [
         f"{path.name}:{number}"
         for path in BOT.rglob("*.py")
-        if path.name not in ("store.py", "database.py", "sessions.py")
+        if path.name not in ("store.py", "database.py", "sqlite_database.py", "postgres_database.py", "sessions.py")
         for number, line in enumerate(path.read_text().splitlines(), start=1)
         if re.search(r"rollback|\.lock\b", line)
     ]

@@ -1,0 +1,67 @@
+"""docs/ARCHITECTURE.md stays true: every module under bot/ is in its module table, and bot/'s
+rooms import one way only (core, then ui, then features, then games and dev beside them), by
+the same reading of imports as tests/test_layers.py."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import pytest
+
+from tests.test_layers import ROOT, imports
+
+ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
+# What each room of bot/ may not import. A room lower in the list builds on the ones above it;
+# a game sees the shared parts through bot/context.py and bot/adapter.py, never a feature
+# itself; nothing but the entry points (bot/__main__.py, bot/db.py) uses the developer tools.
+FORBIDDEN_ROOMS = {
+    "core": ("ui", "features", "games", "dev"),
+    "ui": ("features", "games", "dev"),
+    "features": ("games", "dev"),
+    "games": ("features", "dev"),
+}
+
+
+def bot_modules() -> list[str]:
+    """Every module under bot/ by its path there (``core/sessions.py``); a package's
+    ``__init__.py`` only when it holds more than its docstring."""
+    found = []
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        body = ast.parse(path.read_text()).body
+        if path.name == "__init__.py" and all(isinstance(node, ast.Expr) for node in body):
+            continue
+        found.append(path.relative_to(ROOT / "bot").as_posix())
+    return found
+
+
+def table_modules() -> set[str]:
+    """The paths named in backticks in the rows of ARCHITECTURE.md's tables."""
+    rows = [line for line in ARCHITECTURE.read_text().splitlines() if line.startswith("|")]
+    return {name for row in rows for name in re.findall(r"`([\w/]+\.py)`", row)}
+
+
+def test_every_module_under_bot_is_in_the_architecture_module_table():
+    listed = table_modules()
+    missing = [module for module in bot_modules() if module not in listed]
+    assert not missing, f"add these to docs/ARCHITECTURE.md's module table: {missing}"
+
+
+def test_the_module_table_names_no_module_that_is_gone():
+    gone = sorted(table_modules() - set(bot_modules()))
+    assert not gone, f"docs/ARCHITECTURE.md's module table names modules that do not exist: {gone}"
+
+
+@pytest.mark.parametrize("room", sorted(FORBIDDEN_ROOMS))
+def test_a_room_of_bot_imports_only_the_rooms_it_builds_on(room):
+    wrong = [
+        f"{path}: {module}"
+        for path, module, _ in imports(f"bot/{room}")
+        if module.split(".")[:2] in [["bot", other] for other in FORBIDDEN_ROOMS[room]]
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_rooms_are_what_the_test_checks():
+    rooms = {path.name for path in (ROOT / "bot").iterdir() if path.is_dir() and (path / "__init__.py").exists()}
+    assert rooms == {*FORBIDDEN_ROOMS, "dev"}
