@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import discord
 
-from bot.core.outbox import Outbox
+from bot.core.outbox import Outbox, Outgoing
 from bot.core.sessions import Change, GameSession, Sessions
 from bot.core.store import SessionRecord, Store, Transaction
 from bot.core.timers import Scheduler
@@ -36,10 +36,43 @@ from bot.ui.menus import Menus
 from bot.ui.replies import UserError, reply_private
 from render.theme import Picture
 
-if TYPE_CHECKING:  # these import the adapter, which imports this module
-    from bot.features.replays import Replays
-    from bot.features.threads import GameThreads
-    from bot.ui.game_message import Table
+
+# What a game uses of three platform parts that import the adapter (which imports this module):
+# described here by what they do, so that no import, not even a type's, runs in a circle.
+class GameMessage(Protocol):
+    """The game message (bot.ui.game_message.Table)."""
+
+    def done(self, session: GameSession, since: int | None = None, upto: int | None = None) -> str: ...
+
+    async def game_picture(self, session: GameSession, edit: int | None = None) -> Outgoing: ...
+
+    def side_seats(self, session: GameSession) -> list[list[int]]: ...
+
+
+class ThreadPlacement(Protocol):
+    """Games in threads (bot.features.threads.GameThreads)."""
+
+    async def placement(self, interaction: discord.Interaction) -> tuple[bool, str | None]: ...
+
+    async def tell_once(self, interaction: discord.Interaction, reason: str | None) -> str | None: ...
+
+    async def find(
+        self, interaction: discord.Interaction, game: str | None = None, *, moderator: bool = False
+    ) -> SessionRecord | None: ...
+
+    async def round_notice(self, change: Change, what: str) -> None: ...
+
+
+class FinishedGames(Protocol):
+    """Replays and records of finished games (bot.features.replays.Replays)."""
+
+    async def finished(
+        self, interaction: discord.Interaction, game: str | None, session_id: int | None
+    ) -> GameSession: ...
+
+    async def send_replay(self, interaction: discord.Interaction, session: GameSession, *, public: bool) -> None: ...
+
+    async def send_record(self, interaction: discord.Interaction, session: GameSession) -> None: ...
 
 
 class Challenge(Protocol):
@@ -88,9 +121,9 @@ class GameContext:
     pictures: WorkerPool  # draws pictures in worker processes
     menus: Menus  # the one menu mechanism: a game's declared ActionMenus, their button and autocomplete
     bot: discord.Client
-    table: Table  # the game message's content and controls
-    threads: GameThreads  # games in threads, and which game a command means
-    replays: Replays  # finished games' replays and records
+    table: GameMessage  # the game message's content and controls
+    threads: ThreadPlacement  # games in threads, and which game a command means
+    replays: FinishedGames  # finished games' replays and records
     challenge: Challenge  # the shared challenge-by-mention flow
     busy_text: Callable[[SessionRecord], str]  # "There is already a game of ... in this channel"
     first_message_or_close: Callable[[discord.Interaction, Change], Awaitable[None]]
