@@ -31,6 +31,7 @@ from bot.core.timers import Scheduler
 from bot.core.workers import PICTURES, REPLAYS, THINKING
 from bot.features.challenges import Challenges
 from bot.features.computer import ComputerPlayers
+from bot.features.fair_use import FairUse, FairUseLimits
 from bot.features.replays import Replays
 from bot.features.results import Results
 from bot.features.threads import GameThreads
@@ -74,6 +75,8 @@ class Platform:
         self.challenges.new_seed = lambda: self.new_seed()
         self.challenges.threads = self.threads
         self.replays = Replays(self.sessions, REPLAYS, self.games, self.controls, self.table)
+        self.fair_use = FairUse(FairUseLimits.from_settings(settings))  # per member: replays, challenges...
+        self.replays.fair_use = self.challenges.fair_use = self.fair_use
         context = GameContext(
             sessions=self.sessions,
             reads=StoreReads(store),

@@ -31,6 +31,13 @@ class Settings:
     thinking_queue_limit: int = THINKING_QUEUE_LIMIT
     # Replays waiting or drawing (in their own worker) before a member asking for one is told "busy".
     replay_queue_limit: int = REPLAY_QUEUE_LIMIT
+    # Fair use (bot/features/fair_use.py): what one member may ask for in any minute in a server,
+    # and replays being drawn at once for one server (a member has one at a time).
+    replays_per_minute: int = 3
+    records_per_minute: int = 6
+    history_per_minute: int = 6
+    challenges_per_minute: int = 6
+    replays_per_server: int = 2
     # Each game in a thread of its own where a channel allows it (GAME_THREADS=off: every game in
     # its channel, one at a time, unless `/settings game_threads` turns threads on for a channel).
     game_threads: bool = True
@@ -90,6 +97,11 @@ _COUNTS = (
     "thinking_queue_limit",
     "replay_queue_limit",
     "database_pool_size",
+    "replays_per_minute",
+    "records_per_minute",
+    "history_per_minute",
+    "challenges_per_minute",
+    "replays_per_server",
 )
 
 

@@ -20,6 +20,7 @@ from bot.core.outbox import Outbox
 from bot.core.sessions import Change, GameSession, SessionMeta, Sessions
 from bot.core.store import SessionRecord, TimerRecord
 from bot.core.timers import Scheduler
+from bot.features.fair_use import FairUse
 from bot.features.turn_clock import parse_clock
 from bot.ui.controls import Controls
 from bot.ui.replies import UserError, escape, reply_private
@@ -48,6 +49,7 @@ class Challenges:
         self.outbox = outbox
         self.games = games
         self.bot = bot
+        self.fair_use = FairUse()  # the platform's, with the limits from the settings
         self.new_seed: Callable[[], int] = lambda: 0  # the platform sets its seed source
         self.threads: GameThreads  # the platform sets it (games in threads)
         controls.button("accept", self._accept)
@@ -83,6 +85,7 @@ class Challenges:
         """
         adapter = self.games[game]
         challenger = interaction.user
+        self.fair_use.check("challenge", interaction.guild_id, challenger.id)
         self._check_invitees(adapter, challenger, invitees)
         clock_seconds = parse_clock(clock) if clock is not None else None
         if where is None:
@@ -121,6 +124,7 @@ class Challenges:
                 change.add_timer(EXPIRY, deadline)
                 change.show()
         await self.first_message_or_close(interaction, change)
+        self.fair_use.used("challenge", interaction.guild_id, challenger.id)
         if told:
             await reply_private(interaction, told)
         if not meta.pending:

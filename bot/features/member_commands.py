@@ -59,8 +59,10 @@ class MemberCommands(commands.Cog):
     ) -> None:
         await acknowledge(interaction)
         member = member or interaction.user
+        self.platform.fair_use.check("history", interaction.guild_id, interaction.user.id)
         text, view = await self.platform.replays.history_message(interaction, member, game.value if game else None)
         await reply_private(interaction, text, view=view)
+        self.platform.fair_use.used("history", interaction.guild_id, interaction.user.id)
 
     @app_commands.command(name="leaderboard", description="This server's ranking for a game.")
     @app_commands.guild_only()

@@ -23,6 +23,7 @@ from bot.core.attachments import as_file
 from bot.core.sessions import GameSession, Sessions
 from bot.core.store import LIVE_STATUSES, LoggedMove, PastGame
 from bot.core.workers import WorkerPool
+from bot.features.fair_use import FairUse
 from bot.ui.controls import Controls, SessionSelect, view_of
 from bot.ui.game_message import REPLAY, Table
 from bot.ui.replies import UserError, escape, reply_private
@@ -56,6 +57,7 @@ class Replays:
         self.store = sessions.store
         self.pictures = pictures  # the replays' own pool (bot.core.workers.REPLAYS)
         self.games = games
+        self.fair_use = FairUse()  # the platform's, with the limits from the settings
         # The button posts the replay in the channel; the history's select answers privately.
         controls.button(REPLAY, lambda i, sid, _: self.post_replay(i, sid, public=True))
         controls.select(HISTORY_REPLAY, self._history_replay, ack="private")
@@ -101,6 +103,7 @@ class Replays:
         await self.send_replay(interaction, session, public=public)
 
     async def send_record(self, interaction: discord.Interaction, session: GameSession) -> None:
+        self.fair_use.check("record", interaction.guild_id, interaction.user.id)
         text = await self.record_text(session)
         file = discord.File(io.BytesIO(text.encode()), filename=f"{session.record.game}-{session.id}.txt")
         title = self.games[session.record.game].title
@@ -109,9 +112,11 @@ class Replays:
             file=file,
             ephemeral=True,
         )
+        self.fair_use.used("record", interaction.guild_id, interaction.user.id)
 
     async def send_replay(self, interaction: discord.Interaction, session: GameSession, *, public: bool) -> None:
-        picture = await self.replay(session)
+        async with self.fair_use.replaying(interaction.guild_id, interaction.user.id):
+            picture = await self.replay(session)
         text = f"🎞️ {self.heading(session, await self.moves(session))}"
         if not public:
             await reply_private(interaction, text, picture)
