@@ -35,6 +35,7 @@ from engines.octagion import (
 from render import theme
 from render.narration import shared_sentence
 from render.theme import Picture
+from render.wording import plural
 
 WIDTH = 480  # narrow, portrait pictures: shown 360 px wide on a phone, the smallest text stays readable
 MARGIN = 16
@@ -872,7 +873,7 @@ def lobby_text(host: str, options: dict, teams: Sequence[LobbyTeam], team_mode: 
         lines.append(f"Treatment Cards (Beta): {counts}")
     if team_mode:
         joined = sum(len(team.members) for team in humans)
-        lines.append(f"{joined} player(s). Pick a team to join (or switch); the host presses **Start**.")
+        lines.append(f"{plural(joined, 'player')}. Pick a team to join (or switch); the host presses **Start**.")
     else:
         practice = " Alone, it is a practice game." if len(teams) == 1 else ""
         lines.append(f"Press **Join** to play; the host presses **Start**.{practice}")

@@ -24,6 +24,7 @@ from bot.features.fair_use import FairUse
 from bot.features.turn_clock import parse_clock
 from bot.ui.controls import Controls
 from bot.ui.replies import UserError, escape, reply_private
+from render.wording import plural
 
 if TYPE_CHECKING:
     from bot.features.threads import GameThreads
@@ -132,7 +133,7 @@ class Challenges:
             where_told = f"in {self.threads.link(record)}" if record and record.in_thread else "below"
             await reply_private(interaction, f"▶ Your {adapter.title} game against me has started {where_told}.")
         else:
-            await reply_private(interaction, f"Challenge posted: {len(invitees)} player(s) invited.")
+            await reply_private(interaction, f"Challenge posted: {plural(len(invitees), 'player')} invited.")
 
     async def first_message_or_close(self, interaction: discord.Interaction, opened: Change) -> None:
         """Send a new session's first message now; if Discord refuses it, close the session again."""

@@ -30,6 +30,7 @@ from engines.octiles import (
     scramble_available,
 )
 from render.octiles import render_orientations
+from render.wording import plural
 
 GAME = "octiles"
 
@@ -271,7 +272,7 @@ MENU = ActionMenu(
             orientation_prompt,
             lambda at, value: f"Orientation {value}",
             lambda at, value: (
-                f"{sum(str(a['orientation']) == value for a in at.actions)} move(s) across it"
+                plural(sum(str(a["orientation"]) == value for a in at.actions), "move") + " across it"
                 if kind(at) == "replace_move"
                 else None
             ),

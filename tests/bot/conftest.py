@@ -8,11 +8,28 @@ from bot.app import create_bot
 from bot.core.settings import Settings
 from bot.dev.world import World, build_world
 from tests.bot.settle import use_settle_limit
+from tests.bot.wording_scan import SCAN
 
 # How long SimCord waits for the bot's work (after an action, `settle()`, `advance_time()`)
 # before failing: SIMCORD_SETTLE_SECONDS (default 30), for every world this test process creates,
 # the `simcord_env` fixture's and each `simcord.run`; see tests/bot/settle.py.
 use_settle_limit()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def leftover_plural_scan():
+    """Every member-facing text the bot sends in this process is scanned (tests/bot/wording_scan.py)."""
+    SCAN.install()
+    return SCAN
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_plurals(leftover_plural_scan):
+    """Fails a test whose bot sent a plural left to the reader, "player(s)", naming the text."""
+    leftover_plural_scan.take()
+    yield
+    sent = leftover_plural_scan.take()
+    assert sent == [], f"the bot sent a '(s)' plural: {sent}"
 
 
 @pytest.fixture

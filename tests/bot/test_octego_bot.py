@@ -32,7 +32,7 @@ async def start(world, **options):
     # The challenge is posted in the channel; the command's own answer is private.
     assert result.acknowledged
     assert result.ephemeral
-    assert private_texts(result)[-1] == "Challenge posted: 1 player(s) invited."
+    assert private_texts(result)[-1] == "Challenge posted: 1 player invited."
     challenge = world.channel.last_message
     assert world.bo.mention in challenge.content
     assert "challenges you to **Octego**" in challenge.content

@@ -1,0 +1,58 @@
+"""What members read says what it means: counted nouns in real plurals (render/wording.py), never
+"player(s)"; the suite-wide scan (tests/bot/wording_scan.py) sees every text the bot sends."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.dev.world import private_texts
+from render.wording import leftover_plurals, noun, plural
+from tests.bot.test_octagion_lobby import open_lobby, select_id
+from tests.bot.wording_scan import SCAN
+
+
+@pytest.mark.parametrize(
+    ("count", "word", "expected"),
+    [
+        (1, "player", "1 player"),
+        (3, "player", "3 players"),
+        (0, "move", "0 moves"),
+        (2, "match", "2 matches"),
+        (2, "penalty", "2 penalties"),
+        (2, "day", "2 days"),
+        (1, "penalty", "1 penalty"),
+    ],
+)
+def test_plural_counts_its_noun(count, word, expected):
+    assert plural(count, word) == expected
+
+
+def test_an_irregular_plural_is_given():
+    assert plural(2, "child", "children") == "2 children"
+    assert noun(1, "child", "children") == "child"
+
+
+def test_leftover_plurals_are_found_with_their_word():
+    assert leftover_plurals("1 player(s) invited; 2 match(es), 3 part(ies)") == ["player(s)", "match(es)", "part(ies)"]
+    assert leftover_plurals("Pick a team (or switch); 3 players (Beta)") == []
+
+
+async def test_the_scan_sees_what_the_bot_sends_and_not_what_members_type(world):
+    await world.ada.send(world.channel, "I have 2 card(s)")
+    assert SCAN.take() == [], "a member's own words are not the bot's"
+    await world.bot.get_channel(world.channel.id).send("Challenge posted: 1 player(s) invited.")
+    assert SCAN.take() == ["Challenge posted: 1 player(s) invited."]
+
+
+async def test_a_challenge_counts_its_invitees(world):
+    result = await world.ada.slash(
+        world.channel, "octagone challenge", opponent=world.bo, partner=world.cy, opponent2=world.di
+    )
+    assert private_texts(result)[-1] == "Challenge posted: 3 players invited."
+
+
+async def test_the_team_lobby_counts_its_players(world):
+    lobby = await open_lobby(world, rounds=1, teams=2)
+    assert "1 player. Pick a team to join (or switch)" in lobby.content
+    await world.bo.select(lobby, ["1"], custom_id=select_id(lobby, "octagion_team"))
+    assert "2 players. Pick a team to join (or switch)" in world.channel.last_message.content
