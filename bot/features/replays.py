@@ -25,11 +25,10 @@ from bot.core.store import LIVE_STATUSES, LoggedMove, PastGame
 from bot.core.workers import WorkerPool
 from bot.features.fair_use import FairUse
 from bot.ui.controls import Controls, SessionSelect, view_of
-from bot.ui.game_message import REPLAY, Table
+from bot.ui.game_message import REPLAY, Table, partners, versus
 from bot.ui.replies import UserError, escape, reply_private
 from engines.base import Game
 from engines.record import GameRecord, result_of, write_record
-from render.narration import outcome_phrase
 from render.replay import KINDS as REPLAYABLE
 from render.replay import length as replay_length
 from render.replay import replay_picture
@@ -162,15 +161,25 @@ class Replays:
             actions=tuple(await self.moves(session)),
             date=started[:10],
             result=result_of(session.state),
-            extra={"GameId": str(session.id)},
+            extra=self.record_tags(session),
         )
         return write_record(engine, record)
 
+    def record_tags(self, session: GameSession) -> dict[str, str]:
+        """The record's own tags: the game's number and, where seats play together, who with whom
+        ([Sides "Ada & Bo vs Cy"]; a record reads back with it among its tags)."""
+        tags = {"GameId": str(session.id)}
+        sides = self.table.side_seats(session)
+        if any(len(side) > 1 for side in sides):
+            tags["Sides"] = versus(sides, session.names)
+        return tags
+
     def heading(self, session: GameSession, moves: list[tuple[int, dict[str, Any]]]) -> str:
-        """ "Replay of Octego #12: **Ada** vs **Bo**, **Bo** won (resignation), 14 moves." (a
-        finished game always has its outcome; its length counted as the replay counts it)."""
+        """ "Replay of Octego #12: **Ada** vs **Bo**, **Bo** won (resignation), 14 moves.", partners
+        together ("**Ada** & **Cy** vs **Bo** & **Di**, **Ada** & **Cy** won ..."); a finished game
+        always has its outcome; its length counted as the replay counts it."""
         adapter = self.games[session.record.game]
-        ending = outcome_phrase(adapter.engine.outcome(session.state), session.bold_names)
+        ending = self.table.outcome_phrase(session, session.bold_names)
         sides = self.table.sides(session)
         played = replay_length(session.record.game, session.state, moves)
         return f"Replay of {adapter.title} #{session.id}: {sides}, {ending}, {played}."
@@ -187,7 +196,8 @@ class Replays:
         lines = [f"## {name}'s last {kind}games"]
         options = []
         for number, entry in enumerate(past, start=1):
-            lines.append(f"{number}. {self._history_line(interaction, entry, member.id)}")
+            sides = await self._sides_of(entry)
+            lines.append(f"{number}. {self._history_line(interaction, entry, sides, member.id)}")
             if entry.session_id is not None:
                 label = f"{number}. {self._title(entry.game)} #{entry.session_id}, {entry.finished_at:%d %b %Y}"
                 options.append(discord.SelectOption(label=label[:100], value=str(entry.session_id)))
@@ -201,16 +211,28 @@ class Replays:
         """A game's title (a result of a game this bot no longer hosts keeps its stored name)."""
         return self.games[game].title if game in self.games else game
 
-    def _history_line(self, interaction: discord.Interaction, entry: PastGame, user_id: int) -> str:
+    async def _sides_of(self, entry: PastGame) -> list[list[int]]:
+        """Who played whom in a listed game, as the game message said it (its stored session's
+        sides); every seat for itself when the session is gone or its game is no longer hosted."""
+        record = await self.store.get_session(entry.session_id) if entry.session_id is not None else None
+        if record is None or record.game not in self.games or not record.state:
+            return [[seat] for seat in range(len(entry.players))]
+        return self.table.side_seats(self.sessions.loaded(record))
+
+    def _history_line(
+        self, interaction: discord.Interaction, entry: PastGame, sides: list[list[int]], user_id: int
+    ) -> str:
         title = self._title(entry.game)
-        names = [escape(name, 32) for name in entry.names] or [f"<@{p}>" for p in entry.players]
-        others = [names[seat] for seat, player in enumerate(entry.players) if player != user_id and seat < len(names)]
+        names = [escape(name, 32) for name in entry.names]
+        if len(names) != len(entry.players):  # a row stored without its names
+            names = [f"<@{player}>" for player in entry.players]
+        line = f"**{title}** {_with_and_against(sides, names, entry.players.index(user_id))}: "
         result = "won" if user_id in entry.winners else "lost"
         if set(entry.winners) >= set(entry.players):
             result = "draw"
         when = int(entry.finished_at.timestamp())
         length = f"{entry.moves} moves, {_duration(entry.duration_seconds)}"
-        line = f"**{title}** vs {', '.join(others) or 'nobody'}: {result} · {length} · <t:{when}:d>"
+        line += f"{result} · {length} · <t:{when}:d>"
         if entry.message_id and entry.channel_id:
             link = f"https://discord.com/channels/{interaction.guild_id}/{entry.channel_id}/{entry.message_id}"
             line += f" · [game #{entry.session_id}]({link})"
@@ -241,6 +263,16 @@ def seated(engine: Game, session: GameSession, logged: list[LoggedMove]) -> list
         moves.append((seat, move.action))
         state = engine.apply(state, seat, move.action)
     return moves
+
+
+def _with_and_against(sides: list[list[int]], names: list[str], seat: int) -> str:
+    """A listed game from one player's seat: "vs Bo", "with Bo vs Cy", "with Bo vs Cy vs Di",
+    "alone" (a practice game)."""
+    own = next((side for side in sides if seat in side), [seat])
+    mates = [other for other in own if other != seat]
+    against = versus([side for side in sides if side is not own], names)
+    with_mates = f"with {partners(mates, names)}" if mates else ""
+    return " ".join(filter(None, [with_mates, f"vs {against}" if against else ""])) or "alone"
 
 
 def _duration(seconds: float) -> str:

@@ -8,7 +8,7 @@ challenge or lobby the sentence that closed it. A change that should be seen ask
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -40,6 +40,31 @@ def conceding(session: GameSession) -> tuple[str, int] | None:
     events = session.state.events if session.state is not None else []
     found = [(e.kind, e.seat) for e in events if e.kind in CONCEDED_ENDINGS and e.seat is not None]
     return found[-1] if found else None
+
+
+def side_seats(teams: Sequence[int] | None, seats: int) -> list[list[int]]:
+    """Who plays whom, for every game and mode: the seats of each side in order of first
+    appearance, partners (seats of one team) together; without teams every seat is a side."""
+    grouped: dict[int, list[int]] = {}
+    for seat, team in enumerate(teams or range(seats)):
+        grouped.setdefault(team, []).append(seat)
+    return list(grouped.values())
+
+
+def partners(seats: Iterable[int], names: Sequence[str]) -> str:
+    """One side's names: "Ada & Bo" (a computer with several seats named once)."""
+    return " & ".join(dict.fromkeys(names[seat] for seat in seats))
+
+
+def versus(sides: Sequence[Sequence[int]], names: Sequence[str]) -> str:
+    """The sides face to face: "Ada & Bo vs Cy"."""
+    return " vs ".join(partners(side, names) for side in sides)
+
+
+def winning_sides(sides: Sequence[Sequence[int]], winners: Iterable[int], names: Sequence[str]) -> list[str]:
+    """Each side with a winning seat, named as partners: ["Ada & Bo"]."""
+    won = set(winners)
+    return [partners(side, names) for side in sides if won & set(side)]
 
 
 class Table:
@@ -109,7 +134,7 @@ class Table:
             if outcome is None or not outcome.winners or conceded is None:
                 return None
             kind, seat = conceded
-            winners = list(dict.fromkeys(session.names[winner] for winner in outcome.winners))
+            winners = winning_sides(self.side_seats(session), outcome.winners, session.names)
             return final_header(CONCEDED_ENDINGS[kind], session.names[seat], winners)
         return session.meta.final_header or "Stopped"
 
@@ -130,17 +155,36 @@ class Table:
         return Outgoing(payload["content"], edit=payload["message_id"])
 
     # ------------------------------------------------------------------ content
+    def side_seats(self, session: GameSession) -> list[list[int]]:
+        """The one answer to "who plays whom" in a session: its seats by side, partners together
+        (the engine's teams; a finished game's outcome says them too)."""
+        state = session.state
+        teams = None
+        if state is not None:
+            teams = self.games[session.record.game].engine.teams(state)
+            teams = teams or (state.outcome.teams if state.outcome is not None else None)
+        return side_seats(teams, len(session.names))
+
     def sides(self, session: GameSession, *, bold: bool = True) -> str:
         """Who plays whom: "**Ada** vs **Bo**", or partners together: "**Ada** & **Cy** vs **Bo** & **Di**"
         (``bold=False``: the plain names, for a thread's name)."""
-        names = session.bold_names if bold else session.names
-        teams = self.games[session.record.game].engine.teams(session.state) if session.state else None
-        if not teams:
-            return " vs ".join(names)
-        grouped: dict[int, list[str]] = {}
-        for seat, team in enumerate(teams):
-            grouped.setdefault(team, []).append(names[seat])
-        return " vs ".join(" & ".join(members) for members in grouped.values())
+        return versus(self.side_seats(session), session.bold_names if bold else session.names)
+
+    def named_seats(self, session: GameSession) -> list[str]:
+        """Each seat as a result names it: a member by mention, a computer seat by its name
+        ("**Computer (medium)**"), never the bot's own mention."""
+        computer = self.bot.user.id if self.bot.user else None
+        return [
+            bold if player == computer else f"<@{player}>"
+            for player, bold in zip(session.players, session.bold_names, strict=False)
+        ]
+
+    def outcome_phrase(self, session: GameSession, names: Sequence[str]) -> str:
+        """How a finished game ended, partners together: "**Ada** & **Bo** won (all rounds played)"."""
+        outcome = self.games[session.record.game].engine.outcome(session.state)
+        if outcome.is_draw:
+            return f"a draw ({outcome.reason})"
+        return f"{' and '.join(winning_sides(self.side_seats(session), outcome.winners, names))} won ({outcome.reason})"
 
     def content(self, session: GameSession) -> str:
         adapter = self.games[session.record.game]
@@ -192,7 +236,8 @@ class Table:
             return "⏹ The game ended."
         if outcome.is_draw:
             return f"🤝 Draw ({outcome.reason})."
-        winners = " and ".join(dict.fromkeys(session.mention(seat) for seat in outcome.winners))
+        named = self.named_seats(session)
+        winners = " and ".join(winning_sides(self.side_seats(session), outcome.winners, named))
         conceded = conceding(session)
         if conceded is not None and conceded[0] == "forfeit":  # a clock forfeit is not a resignation
             return f"🏆 {winners} won: {session.bold_names[conceded[1]]} ran out of time."

@@ -781,6 +781,10 @@ class OctagionEngine(Game[OctagionState]):
             return []
         return [seat for seat in range(state.players) if not state.resigned[seat]]
 
+    def teams(self, state: OctagionState) -> tuple[int, ...] | None:
+        """Each seat's team: teammates are partners (a seat alone is a team of one)."""
+        return tuple(state.teams)
+
     def legal_actions(self, state: OctagionState, seat: int) -> list[dict[str, Any]]:
         return legal_actions(state, seat)
 

@@ -326,7 +326,7 @@ async def test_team_lobby_shares_a_variant(world):
     [result] = results_posted(world, 1)
     assert "**Ada & Bo**: 4 pts (4 penalties)" in result.content
     assert "**Cy** called Got it! (not perfect, -2)" in result.content
-    assert f"🏆 <@{world.ada.id}> and <@{world.bo.id}> won" in world.channel.last_message.content
+    assert f"🏆 <@{world.ada.id}> & <@{world.bo.id}> won" in world.channel.last_message.content
 
 
 async def test_busy_channel_and_no_game(world):

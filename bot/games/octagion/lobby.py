@@ -29,7 +29,7 @@ from bot.games.octagion.names import (
     VARIATIONS,
 )
 from bot.ui.controls import SessionButton, SessionSelect, session_modal, view_of
-from bot.ui.game_message import EDIT_TEXT
+from bot.ui.game_message import EDIT_TEXT, versus
 from bot.ui.replies import BUSY_TEXT, UserError
 from engines.base import IllegalAction
 from engines.octagion import ENGINE, MAX_TREATMENT_CARDS, normalise_variations
@@ -357,9 +357,9 @@ class Lobby:
             change.start(players, names, options, self.ctx.new_seed())
             change.quiet()  # the round gets its own message; the lobby's says who started
             if change.record.message_id:
-                alone = len(players) == 1
-                who = ", ".join(change.session.shown_names) + (". (practice game)" if alone else ".")
-                started = f"## {self.title}\n▶ Started by <@{change.record.host_id}> with {who}"
+                sides = versus(self.ctx.table.side_seats(change.session), change.session.shown_names)
+                who = f"{sides} (a practice game)" if len(players) == 1 else sides
+                started = f"## {self.title}\n▶ Started by <@{change.record.host_id}>: {who}."
                 change.post(EDIT_TEXT, {"message_id": change.record.message_id, "content": started})
             change.post(ROUND_POST, {"round": 1})
 
