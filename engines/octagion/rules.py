@@ -380,6 +380,90 @@ def validate_cells(cells: Sequence[str | None], treatments_left: int) -> list[st
     return normalised + [None] * (WORD_LENGTH - len(normalised))
 
 
+@dataclass(frozen=True)
+class ReadVariant:
+    """A typed variant read forgivingly: its cells, and a sentence for each position left empty
+    because what was typed there is no card ("R2 is not a card (R comes as R3, R6): left position 3 empty")."""
+
+    cells: list[str | None]
+    left_empty: list[str]
+
+
+def _typed_tokens(text: str, sequence: str) -> list[tuple[str, str]]:
+    """What a player typed, one (kind, text) per position: ("card", "S5", a bare digit taking
+    its position's letter), ("star", "*"), ("blank", "_") or ("unreadable", "?X")."""
+    compact = re.sub(r"[\s,;.|/-]+", "", text.upper())
+    tokens: list[tuple[str, str]] = []
+    position = 0
+    while position < len(compact):
+        match = _TOKEN.match(compact, position)
+        if not match:
+            end = next((at for at in range(position + 1, len(compact)) if _TOKEN.match(compact, at)), len(compact))
+            tokens.append(("unreadable", compact[position:end]))
+            position = end
+            continue
+        letter, number, star, blank = match.groups()
+        if star or blank:
+            tokens.append(("star" if star else "blank", match.group(0)))
+        else:
+            if not letter and len(tokens) < len(sequence):
+                letter = sequence[len(tokens)].upper()
+            tokens.append(("card", f"{letter}{number}"))
+        position = match.end()
+    if len(tokens) > WORD_LENGTH:
+        raise IllegalAction(f"a variant has at most {WORD_LENGTH} positions; you gave {len(tokens)}")
+    return tokens
+
+
+def _not_a_card(token: str) -> str | None:
+    """Why ``token`` (a letter and a digit, or a bare digit) is no card of the deck, or None."""
+    if not re.fullmatch(r"[A-Z][0-9]", token):
+        return f"I can't read {token!r}"
+    if token[1] == "0" or int(token[1]) > len(NUMBERS):
+        return f"{token} is not a card (card numbers go from 1 to 8)"
+    if token in DECK_SET:
+        return None
+    numbers = numbers_for(token[0])
+    if not numbers:
+        return f"{token} is not a card (no card carries the letter {token[0]})"
+    return f"{token} is not a card ({token[0]} comes as " + ", ".join(f"{token[0]}{n}" for n in numbers) + ")"
+
+
+def read_variant(text: str, sequence: str, treatments_left: int = MAX_TREATMENT_CARDS) -> ReadVariant:
+    """Read a variant as :func:`parse_variant` does, forgivingly: a position whose card does not
+    exist, cannot be read, is already placed or is a Treatment Card the team no longer has is left
+    empty and named; the rest is kept. An answer with no card left at all is refused, with the
+    reason :func:`parse_variant` gives."""
+    cells: list[str | None] = []
+    left_empty: list[str] = []
+    stars = 0
+    for kind, token in _typed_tokens(text, sequence):
+        position = len(cells) + 1
+        if kind == "blank":
+            problem = None
+        elif kind == "star":
+            stars += 1
+            problem = None if stars <= treatments_left else _no_more_treatments(treatments_left)
+        elif kind == "unreadable":
+            problem = f"I can't read {token!r}"
+        else:
+            problem = _not_a_card(token) or (
+                f"{token} is already at position {cells.index(token) + 1}" if token in cells else None
+            )
+        cells.append(None if kind == "blank" or problem else TREATMENT if kind == "star" else token)
+        if problem:
+            left_empty.append(f"{problem}: left position {position} empty")
+    if left_empty and not any(cells):
+        parse_variant(text, sequence, treatments_left)  # nothing to keep: refused with its reason
+    return ReadVariant(cells + [None] * (WORD_LENGTH - len(cells)), left_empty)
+
+
+def _no_more_treatments(treatments_left: int) -> str:
+    if treatments_left == 0:
+        return "your team has no Treatment Cards left"
+    return f"your team has only {treatments_left} Treatment Card" + ("s" if treatments_left > 1 else "") + " left"
+
+
 def variant_action(state: OctagionState, seat: int, text: str) -> dict[str, Any]:
     """The ``set_variant`` action for what ``seat`` typed (raises IllegalAction if unreadable)."""
     _check_seat(state, seat)
@@ -400,10 +484,22 @@ def _variant_of_cards(text: str) -> dict[str, Any] | None:
 def typed_cells(state: OctagionState, seat: int, text: str) -> list[str | None]:
     """The team's variant after ``seat`` typed ``text``: the whole variant, or in party mode the
     member's own cards merged into it."""
+    return typed_variant(state, seat, text).cells
+
+
+def typed_variant(state: OctagionState, seat: int, text: str) -> ReadVariant:
+    """:func:`typed_cells` with the positions left empty because no card could be read there
+    (a whole variant is read forgivingly; party members' own cards strictly)."""
     team = team_of(state, seat)
     if state.options["party"]:
-        return validate_cells(merge_own_cards(state, seat, text), state.treatments[team])
-    return parse_variant(text, state.words[team], state.treatments[team])
+        return ReadVariant(validate_cells(merge_own_cards(state, seat, text), state.treatments[team]), [])
+    return read_variant(text, state.words[team], state.treatments[team])
+
+
+def left_empty(state: OctagionState) -> list[str]:
+    """What the last action's typed variant left empty, one sentence per position
+    ("R2 is not a card (R comes as R3, R6): left position 3 empty"); [] when nothing was."""
+    return [note for event in state.events if event.kind == "variant" for note in event.data.get("left_empty", ())]
 
 
 # ---------------------------------------------------------------- scoring
@@ -547,7 +643,7 @@ def _owners(state: OctagionState, team: int) -> list[int | None]:
     return state.owners[team]
 
 
-def _change_variant(state: OctagionState, seat: int, cells: list[str | None]) -> None:
+def _change_variant(state: OctagionState, seat: int, cells: list[str | None], left_empty: Sequence[str] = ()) -> None:
     team = team_of(state, seat)
     _check_party(state, seat, state.variants[team], cells)
     owners = _owners(state, team)
@@ -555,7 +651,7 @@ def _change_variant(state: OctagionState, seat: int, cells: list[str | None]) ->
         if before != after:
             owners[index] = None if after is None else seat
     state.variants[team] = cells
-    state.record("variant", seat, team=team)
+    state.record("variant", seat, team=team, **({"left_empty": list(left_empty)} if left_empty else {}))
 
 
 # ---------------------------------------------------------------- party mode: each member's own cards
@@ -810,12 +906,11 @@ class OctagionEngine(Game[OctagionState]):
         if ("text" in action) == ("cards" in action):
             raise IllegalAction("a variant is either its text (S5 T7 ...) or its cards, a list of up to 8")
         _require_playing(state)
-        team = team_of(state, seat)
         if "text" in action:
-            cells = typed_cells(state, seat, action["text"])
+            read = typed_variant(state, seat, action["text"])
         else:
-            cells = validate_cells(action["cards"], state.treatments[team])
-        _change_variant(state, seat, cells)
+            read = ReadVariant(validate_cells(action["cards"], state.treatments[team_of(state, seat)]), [])
+        _change_variant(state, seat, read.cells, read.left_empty)
 
     def play_place(self, state: OctagionState, seat: int, action: Mapping[str, Any]) -> None:
         _require_playing(state)

@@ -13,7 +13,7 @@ from bot.context import GameContext
 from bot.games.octagion.names import BUILD, VARIANT
 from bot.ui.controls import session_modal
 from bot.ui.replies import BUSY_TEXT, UserError
-from engines.octagion import own_cells, party_numbers, team_of
+from engines.octagion import left_empty, own_cells, party_numbers, team_of
 from render import octagion as show
 
 
@@ -45,11 +45,11 @@ class Variants:
             numbers = show.numbers_text(party_numbers(state, seat))
             label = f"Your cards ({numbers}) for {state.words[team]}"
             default = " ".join(f"{position}:{card}" for position, card in mine.items()) or None
-            placeholder = "S5 T8 (where the letters are) or 1:S5 2:T8 · 3:* a Treatment Card"
+            placeholder = party_placeholder(state.words[team])
         else:
             label = f"Spell {state.words[team]}"
             default = show.variant_text(variant) if any(variant) else None
-            placeholder = "S5 T7 R3 A1 N8 G2 E4 R6 · a digit, * Treatment, _ empty"
+            placeholder = variant_placeholder(state.words[team])
         cards = discord.ui.TextInput(
             label=label[:45],
             custom_id="variant",
@@ -75,5 +75,19 @@ class Variants:
             text = values.get("variant", "")[:200]
             change.apply(seat, {"type": "set_variant", "text": text}, by=interaction.user.id, quiet=True)
         picture = await self.ctx.render(show.render_variant, change.state, change.session.names, seat)
-        text = show.variant_sentence(change.state, seat) + " Only you can see this."
+        told = "".join(f"⚠️ {note[0].upper()}{note[1:]}.\n" for note in left_empty(change.state))
+        text = told + show.variant_sentence(change.state, seat) + " Only you can see this."
         await self.ctx.reply_private(interaction, text, picture)
+
+
+def variant_placeholder(word: str, treatments: bool = True) -> str:
+    """The form's example, in the round's own letters: "G# A# R# … (# a card number) · ..."."""
+    letters = " ".join(f"{letter}#" for letter in word[:3].upper())
+    treatment = " * Treatment," if treatments else ""
+    return f"{letters} … (# a card number) · a digit alone,{treatment} _ empty"
+
+
+def party_placeholder(word: str) -> str:
+    """A party member's example, in the round's own letters: each card where its letter is, or with its position."""
+    first, second = word[:2].upper()
+    return f"{first}# {second}# (# a card number) or 1:{first}# 2:{second}# · 3:* a Treatment Card"

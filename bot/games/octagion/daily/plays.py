@@ -28,6 +28,7 @@ from bot.games.octagion.daily.names import (
     TODAY_EDIT,
 )
 from bot.games.octagion.daily.store import DailyPlay, DailyStore, finish_play, save_answer, start_play
+from bot.games.octagion.variants import variant_placeholder
 from bot.ui.controls import SessionButton, session_modal, view_of
 from bot.ui.replies import BUSY_TEXT, UserError, acknowledge, reply_private, sentence
 from engines.base import IllegalAction
@@ -206,7 +207,7 @@ class Plays:
             required=arg == SAVE,
             max_length=80,
             default=show.variant_text(play.cells) if play.cells else None,
-            placeholder="S5 T7 R3 A1 N8 G2 E4 R6 · a digit = that position's letter, _ empty",
+            placeholder=variant_placeholder(word, treatments=False),
         )
         heading = "final answer (scored now)" if arg == FINAL else "your answer"
         form = session_modal(session_id, FORM, arg, f"Octagion Daily · {heading}", [cards])
