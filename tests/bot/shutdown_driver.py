@@ -65,7 +65,11 @@ def record_deliveries() -> list[int]:
 
 
 async def one_click(world: World, channel: Any, outcomes: list[str], moves: dict[str, int]) -> None:
-    """The player on turn adds 1 in this channel's game (or a new game starts there)."""
+    """The player on turn adds 1 in this channel's game (or a new game starts there). Once the
+    bot is stopping its database may be closed: the driver then clicks the last game it saw."""
+    if shutdown.is_stopping(world.bot):
+        await click(LAST_SEEN[channel.id], outcomes, moves)
+        return
     session = await world.platform.sessions.live_in_channel(channel.id)
     if session is None or session.status != "active":
         await world.ada.slash(channel, "tiny challenge", opponent=world.bo)
@@ -75,12 +79,21 @@ async def one_click(world: World, channel: Any, outcomes: list[str], moves: dict
         return
     player = (world.ada, world.bo)[session.state.turn]
     game = next(m for m in reversed(channel.history()) if m.id == session.record.message_id)
+    LAST_SEEN[channel.id] = (player, game, session.id)
+    await click(LAST_SEEN[channel.id], outcomes, moves)
+
+
+LAST_SEEN: dict[int, tuple[Any, Any, int]] = {}  # per channel: who was on turn, the game's message, its session
+
+
+async def click(seen: tuple[Any, Any, int], outcomes: list[str], moves: dict[str, int]) -> None:
+    player, game, session_id = seen
     answer = await player.click(game, label="+1")
     texts = private_texts(answer)
     outcome = "ok" if not texts else ("restarting" if texts == [RESTARTING_TEXT] else texts[-1])
     outcomes.append(outcome)
     if outcome == "ok":
-        moves[str(session.id)] = moves.get(str(session.id), 0) + 1
+        moves[str(session_id)] = moves.get(str(session_id), 0) + 1
 
 
 async def play(db_path: str) -> int:
@@ -97,9 +110,11 @@ async def play(db_path: str) -> int:
         deadline = loop.time() + PLAY_LIMIT_SECONDS
         while not shutdown.is_stopping(bot) and loop.time() < deadline:
             for channel in places:
+                if shutdown.is_stopping(bot):
+                    break
                 await one_click(world, channel, outcomes, moves)
-        while shutdown.is_stopping(bot) and len(outcomes) < 1000 and outcomes[-1:] != ["restarting"]:
-            await one_click(world, places[0], outcomes, moves)  # clicks while it stops
+        while outcomes[-1:] != ["restarting"]:  # clicks while it stops
+            await one_click(world, next(p for p in places if p.id in LAST_SEEN), outcomes, moves)
         await shutdown.stopped(bot)
         errors = [f"{type(e).__name__}: {e}" for e in bot.platform.errors]
     emit({"phase": "play", "outcomes": outcomes, "moves": moves, "delivered": delivered, "bot_errors": errors})
