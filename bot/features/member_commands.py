@@ -9,6 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.features.game_choices import board_choices, extras_of, game_choices, offer_choices
+from bot.features.results import PROVISIONAL_GAMES, rating_text
+from bot.ui.controls import SessionButton, view_of
 from bot.ui.replies import acknowledge, escape, reply_private
 from render.narration import with_article
 
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
     from bot.platform import Platform
 
 LEADERBOARD_SIZE = 10
+POST_LEADERBOARD = "post_leaderboard"  # the private leaderboard's button: its custom id carries the game
 
 
 class MemberCommands(commands.Cog):
@@ -27,6 +30,7 @@ class MemberCommands(commands.Cog):
         }
         offer_choices(self.history_command, game=game_choices(platform.games))
         offer_choices(self.leaderboard_command, game=board_choices(platform.games))
+        platform.controls.button(POST_LEADERBOARD, self._post_leaderboard)
 
     @app_commands.command(name="stats", description="Games played and won, per game, in this server.")
     @app_commands.guild_only()
@@ -39,7 +43,7 @@ class MemberCommands(commands.Cog):
         if not stats:
             text = f"{name} has not finished a game in this server yet."
         else:
-            rows = [f"**{self.titles.get(g, g)}**: {won} won of {played}" for g, (played, won) in stats.items()]
+            rows = [await self._stats_row(interaction.guild_id, user.id, g, *counts) for g, counts in stats.items()]
             total_played = sum(p for p, _ in stats.values())
             total_won = sum(w for _, w in stats.values())
             rows.append(f"**All games**: {total_won} won of {total_played}")
@@ -64,26 +68,45 @@ class MemberCommands(commands.Cog):
         await reply_private(interaction, text, view=view)
         self.platform.fair_use.used("history", interaction.guild_id, interaction.user.id)
 
-    @app_commands.command(name="leaderboard", description="This server's ranking for a game.")
+    async def _stats_row(self, guild_id: int | None, user_id: int, game: str, played: int, won: int) -> str:
+        """ "**Octego**: 3 won of 5 · rating 1568": the rating once the member has a rated game."""
+        row = f"**{self.titles.get(game, game)}**: {won} won of {played}"
+        rated = await self.platform.store.ratings(guild_id, game, [user_id])
+        return f"{row} · rating {rating_text(rated[0])}" if rated else row
+
+    @app_commands.command(name="leaderboard", description="This server's ranking for a game, shown to you first.")
     @app_commands.guild_only()
     async def leaderboard_command(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        await acknowledge(interaction, private=False)
-        if game.value in self.extras:
-            text = await self.extras[game.value].leaderboard_text(interaction.guild_id, LEADERBOARD_SIZE)
-            await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
+        await acknowledge(interaction)
+        post = SessionButton(0, POST_LEADERBOARD, game.value, label="Post in the channel", emoji="📣")
+        text = await self.leaderboard_text(interaction.guild_id, game.value)
+        await reply_private(interaction, text, view=view_of([post]))
+
+    async def _post_leaderboard(self, interaction: discord.Interaction, _: int, game: str) -> None:
+        """The private leaderboard's button: the board as it is now, posted for everyone."""
+        if game not in self.titles:
+            await reply_private(interaction, "That leaderboard is no longer available.")
             return
-        ranked = await self.platform.store.leaderboard(interaction.guild_id, game.value, LEADERBOARD_SIZE)
+        text = await self.leaderboard_text(interaction.guild_id, game)
+        shared = f"{text}\n-# Shared by {escape(interaction.user.display_name, 40)}"
+        await interaction.followup.send(shared, allowed_mentions=discord.AllowedMentions.none())
+        await interaction.edit_original_response(content=f"{text}\n-# Posted in the channel.", view=None)
+
+    async def leaderboard_text(self, guild_id: int | None, game: str) -> str:
+        """The server's best members at ``game`` (the computer never among them)."""
+        if game in self.extras:
+            return await self.extras[game].leaderboard_text(guild_id, LEADERBOARD_SIZE)
+        title = self.titles.get(game, game)
+        computer = self.platform.bot.user.id if self.platform.bot.user else None
+        ranked = await self.platform.store.leaderboard(guild_id, game, LEADERBOARD_SIZE + 1)
+        ranked = [rating for rating in ranked if rating.user_id != computer][:LEADERBOARD_SIZE]
         if not ranked:
-            text = f"Nobody has finished {with_article(game.name)} game here yet."
-        else:
-            lines = [f"## {game.name} leaderboard"]
-            for place, rating in enumerate(ranked, start=1):
-                lines.append(
-                    f"{place}. <@{rating.user_id}>: rating {rating.mu - 3 * rating.sigma:.1f} "
-                    f"({rating.wins} won of {rating.games})"
-                )
-            text = "\n".join(lines)
-        await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
+            return f"Nobody has {with_article(title)} rating here yet: ratings come from games between members."
+        lines = [f"## {title} leaderboard"]
+        for place, rating in enumerate(ranked, start=1):
+            lines.append(f"{place}. <@{rating.user_id}>: {rating_text(rating)} · {rating.wins} won of {rating.games}")
+        lines.append(f"-# Games against the computer are not rated; a rating settles after {PROVISIONAL_GAMES}.")
+        return "\n".join(lines)
 
     @app_commands.command(name="notify", description="Whether I ping you with a new message when it is your turn.")
     @app_commands.guild_only()

@@ -2,6 +2,10 @@
 
 The result, the ratings and the final state commit together, so a finished game always has
 exactly one result (the database refuses a second one for the same session).
+
+Ratings are OpenSkill's, shown on a familiar scale: 1500 plus ``RATING_SCALE`` times the
+ordinal (mu - 3 sigma), never below zero, "provisional" until ``PROVISIONAL_GAMES`` rated games.
+A game with a computer seat is not rated, so the computer never has a rating of its own.
 """
 
 from __future__ import annotations
@@ -13,10 +17,28 @@ from bot.core.sessions import Change, Sessions
 from bot.core.store import Rating, ResultRow, Transaction
 from engines.base import Outcome
 
+RATING_START = 1500  # a new member's rating: OpenSkill's ordinal is 0 before any game
+RATING_SCALE = 20  # rating points per point of OpenSkill's ordinal
+PROVISIONAL_GAMES = 5  # rated games before a rating counts as settled
+
+
+def shown_rating(rating: Rating) -> int:
+    """A rating as members see it: 1500 + 20 x (mu - 3 sigma), never negative."""
+    return max(0, round(RATING_START + RATING_SCALE * (rating.mu - 3 * rating.sigma)))
+
+
+def rating_text(rating: Rating) -> str:
+    """ "1568 (provisional: 1 of 5 rated games)" until the fifth rated game, then "1568"."""
+    if rating.games >= PROVISIONAL_GAMES:
+        return str(shown_rating(rating))
+    played = f"{rating.games} of {PROVISIONAL_GAMES} rated games"
+    return f"{shown_rating(rating)} (provisional: {played})"
+
 
 class Results:
-    def __init__(self, sessions: Sessions):
+    def __init__(self, sessions: Sessions, bot: discord.Client | None = None):
         self.model = PlackettLuce()
+        self.bot = bot  # whose seats are the computer's: a game with one is not rated
         sessions.planners.append(self._plan)
 
     async def _plan(self, change: Change) -> None:
@@ -49,6 +71,8 @@ class Results:
         sides = outcome.sides()
         if len(sides) < 2:  # a practice game has nobody to be rated against
             return
+        if self._computer_played(row):
+            return
         model = self.model
         known = {r.user_id: r for r in await tx.ratings(row.guild_id, row.game, row.players)}
 
@@ -67,3 +91,8 @@ class Results:
                 wins = (old.wins if old else 0) + int(seat in outcome.winners)
                 updated.append(Rating(user, new.mu, new.sigma, games, wins))
         await tx.save_ratings(row.guild_id, row.game, updated)
+
+    def _computer_played(self, row: ResultRow) -> bool:
+        """Whether the bot held a seat: a game against the computer changes nobody's rating."""
+        computer = self.bot.user if self.bot is not None else None
+        return computer is not None and computer.id in row.players

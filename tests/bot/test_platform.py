@@ -232,7 +232,7 @@ async def test_resign_finishes_and_records_the_result(world):
 
 async def test_an_empty_leaderboard_says_so_with_the_right_article(world):
     board = await world.ada.slash(world.channel, "leaderboard", game="tiny")
-    assert "Nobody has finished a Tiny game here yet." in board.response.content
+    assert "Nobody has a Tiny rating here yet" in board.response.content
 
 
 async def test_game_against_the_computer(world):
