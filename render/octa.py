@@ -31,6 +31,7 @@ from engines.octa import (
 )
 from render import theme
 from render.narration import shared_sentence
+from render.wording import plural
 
 WIDTH = 480  # the table; narrow, so its labels read on a phone
 MARGIN = 16
@@ -56,6 +57,13 @@ STEP_TEXT = {
 }
 
 
+def card_text(code: str) -> str:
+    """A card in what members read: its rank and suit letter ("7C", "10H", "QD"). Discord draws
+    the suit symbols as emoji in two colours (a red ♦), the pictures' deck has four (a blue ♦, a
+    green ♣), so the text names the suit by its letter and never contradicts the picture."""
+    return rank_of(code) + suit_of(code)
+
+
 def step_text(state: OctaState) -> str:
     """The current step in words ("The game is over" once it is)."""
     return "The game is over" if state.over else STEP_TEXT[state.step]
@@ -65,7 +73,7 @@ def step_text(state: OctaState) -> str:
 
 
 def _cards(cards: Sequence[str], joiner: str = " ") -> str:
-    return joiner.join(card_name(c) for c in cards)
+    return joiner.join(card_text(c) for c in cards)
 
 
 def narrate(event: Event, names: Sequence[str]) -> str:
@@ -78,16 +86,16 @@ def narrate(event: Event, names: Sequence[str]) -> str:
         return f"The cards are dealt; {_seat_name(names, data['first'])} starts."
     if kind == "turn":
         drew = "drew a card" if data.get("drew") else "could not draw (the stock is empty)"
-        revealed = f" and turned up {card_name(data['revealed'])}" if data.get("revealed") else ""
+        revealed = f" and turned up {card_text(data['revealed'])}" if data.get("revealed") else ""
         reshuffled = " from the reshuffled action cards" if data.get("reshuffled") and revealed else ""
         return f"{who} {drew}{revealed}{reshuffled}."
     if kind == "flip":
         matched = f": suits match, the {data['action']} may be used." if data["match"] else "."
-        return f"{who} put {card_name(data['card'])} on action pile {data['pile'] + 1}{matched}"
+        return f"{who} put {card_text(data['card'])} on action pile {data['pile'] + 1}{matched}"
     if kind == "use_action":
         if data["action"] == "jack":
             owner = "their own" if data["owner"] == event.seat else f"{_seat_name(names, data['owner'])}'s"
-            return f"{who} used the Jack on {card_name(data['card'])} of {owner} run {data['run'] + 1}."
+            return f"{who} used the Jack on {card_text(data['card'])} of {owner} run {data['run'] + 1}."
         if data["action"] == "queen":
             return f"{who} used the Queen: took {_cards(data['cards'], ', ')} from the pool."
         return f"{who} used the King: took {data['count']} cards from the {data['source']}."
@@ -107,11 +115,11 @@ def narrate(event: Event, names: Sequence[str]) -> str:
     if kind == "exchange":
         token = f" and put their token on the {data['line']} run." if data.get("line") else "."
         return (
-            f"{who} exchanged {card_name(data['card'])} for {card_name(data['taken'])} "
+            f"{who} exchanged {card_text(data['card'])} for {card_text(data['taken'])} "
             f"at pool position {data['position']}{token}"
         )
     if kind == "discard":
-        return f"{who} discarded {card_name(data['card'])}."
+        return f"{who} discarded {card_text(data['card'])}."
     if kind == "end_turn":
         return f"{who} ended the turn."
     if kind == "add_to_run":
@@ -119,7 +127,7 @@ def narrate(event: Event, names: Sequence[str]) -> str:
     if kind == "fill_hidden":
         owner = "their own" if data["owner"] == event.seat else f"{_seat_name(names, data['owner'])}'s"
         return (
-            f"{who} put {card_name(data['card'])} in place of the face-down card of {owner} run "
+            f"{who} put {card_text(data['card'])} in place of the face-down card of {owner} run "
             f"{data['run'] + 1} and took the face-down card."
         )
     if kind == "stock_reshuffled":
@@ -665,6 +673,8 @@ def _result_line(state: OctaState, names: Sequence[str]) -> str:
     winner = _seat_name(names, seat)
     if outcome.reason == "resignation":
         return f"{winner} wins by resignation"
+    if outcome.reason == "time forfeit":
+        return f"{winner} wins: {_seat_name(names, 1 - seat)} ran out of time"
     if longest_run(state, seat) >= OCTA_LENGTH and table_count(state, seat) >= WIN_TABLE_CARDS:
         return f"{winner} wins with an Octa!"
     return f"{winner} wins with more cards on the table"
@@ -681,18 +691,18 @@ def describe_table(state: OctaState, names: Sequence[str], *, ending: str | None
     event = last_action_text(state, names)
     if event:
         parts.append(f"Last: {event}")
-    pool = ", ".join(f"{p} {card_name(c)}" if c else f"{p} empty" for p, c in enumerate(state.pool, 1))
+    pool = ", ".join(f"{p} {card_text(c)}" if c else f"{p} empty" for p, c in enumerate(state.pool, 1))
     parts.append(f"Pool: {pool}.")
-    tops = [card_name(p[-1]) for p in state.action_piles if p]
+    tops = [card_text(p[-1]) for p in state.action_piles if p]
     parts.append(
-        f"Action cards: {' and '.join(tops)}" + (f"; new {card_name(state.revealed)}." if state.revealed else ".")
+        f"Action cards: {' and '.join(tops)}" + (f"; new {card_text(state.revealed)}." if state.revealed else ".")
     )
-    top = f", top {card_name(state.discard[-1])}" if state.discard else ""
+    top = f", top {card_text(state.discard[-1])}" if state.discard else ""
     parts.append(f"Stock {len(state.stock)}, discard {len(state.discard)}{top}.")
     for seat in range(2):
         runs = (
             "; ".join(
-                " ".join("?" if s.startswith(FACE_DOWN) else card_name(s) for s in run["slots"])
+                " ".join("?" if s.startswith(FACE_DOWN) else card_text(s) for s in run["slots"])
                 for run in state.runs[seat]
             )
             or "no runs"
@@ -735,7 +745,8 @@ def render_hand(state: OctaState, names: Sequence[str], seat: int) -> theme.Pict
     top = 24 + line * (1 + len(hint)) + 8
     image, draw = theme.canvas(HAND_WIDTH, top + rows * row_h)
     draw.rectangle((0, 0, HAND_WIDTH, 8), fill=theme.SEAT_COLOURS[seat])
-    _label(image, (HAND_MARGIN, 20), f"{_seat_name(names, seat)}'s hand: {len(hand)} cards", size + 3, theme.INK)
+    heading = f"{_seat_name(names, seat)}'s hand: {plural(len(hand), 'card')}"
+    _label(image, (HAND_MARGIN, 20), heading, size + 3, theme.INK)
     for index, text in enumerate(hint):
         _label(image, (HAND_MARGIN, 20 + line * (index + 1) + 4), text, size, theme.MUTED)
     for index, card in enumerate(hand):
@@ -744,8 +755,8 @@ def render_hand(state: OctaState, names: Sequence[str], seat: int) -> theme.Pict
         y = top + row * row_h
         draw_face_card(image, draw, (x, y, x + HAND_CARD[0], y + HAND_CARD[1]), card)
         _label(image, (x + HAND_CARD[0] / 2, y + HAND_CARD[1] + line / 2 + 4), card_name(card), size, theme.MUTED, "mm")
-    cards = ", ".join(card_name(c) for c in hand) or "no cards"
-    description = f"{_seat_name(names, seat)}'s hand ({len(hand)} cards): {cards}."
+    cards = ", ".join(card_text(c) for c in hand) or "no cards"
+    description = f"{_seat_name(names, seat)}'s hand ({plural(len(hand), 'card')}): {cards}."
     return theme.to_picture(image, description, "octa_hand.png", game="octa")
 
 

@@ -24,11 +24,11 @@ from engines.octa import (
     HAND_SIZE,
     POOL_LINES,
     WIN_TABLE_CARDS,
-    card_name,
     choose_action,
     table_count,
 )
-from render.octa import narrate, render_hand, render_table, step_text
+from render.octa import card_text, narrate, render_hand, render_table, step_text
+from render.wording import plural
 
 LINE_NAMES = {"top": "top row", "bottom": "bottom row", "left": "left column", "right": "right column"}
 ACTION_CARDS = {"J": "Jack", "Q": "Queen", "K": "King"}
@@ -114,11 +114,11 @@ QUESTIONS = {  # (step index, kind) -> the question of that step
 
 
 def _cards(cards: Sequence[str]) -> str:
-    return " ".join(card_name(c) for c in cards)
+    return " ".join(card_text(c) for c in cards)
 
 
 def _run_label(at: Narrowing, owner: int, index: int) -> str:
-    slots = " ".join("?" if s.startswith(FACE_DOWN) else card_name(s) for s in at.state.runs[owner][index]["slots"])
+    slots = " ".join("?" if s.startswith(FACE_DOWN) else card_text(s) for s in at.state.runs[owner][index]["slots"])
     whose = "Your" if owner == at.seat else "Opponent's"
     return f"{whose} run {index + 1}: {slots}"
 
@@ -128,13 +128,13 @@ def situation(at: Narrowing) -> str:
     state = at.state
     lines = [f"**Octa: your turn** (turn {state.turn + 1}). **Step**: {step_text(state)}."]
     if state.step == "place_action" and state.revealed:
-        lines.append(f"The revealed action card is **{card_name(state.revealed)}**: put it on pile 1 or 2.")
+        lines.append(f"The revealed action card is **{card_text(state.revealed)}**: put it on pile 1 or 2.")
     elif state.step == "action":
         card = state.action_piles[state.new_pile][-1]
-        lines.append(f"The suits match: you may use the **{ACTION_CARDS.get(card[:-1], card)}** ({card_name(card)}).")
+        lines.append(f"The suits match: you may use the **{ACTION_CARDS.get(card[:-1], card)}** ({card_text(card)}).")
     elif state.step == "b_play":
         lines.append(f"You took **{_cards(state.b_taken) or 'none'}**: play at least one of them onto the table.")
-    lines.append(f"Your hand ({len(state.hands[at.seat])} cards, limit {HAND_SIZE}) is below.")
+    lines.append(f"Your hand ({plural(len(state.hands[at.seat]), 'card')}, limit {HAND_SIZE}) is below.")
     return "\n".join(lines)
 
 
@@ -142,7 +142,7 @@ def ask(index: int):
     def prompt(at: Narrowing) -> str:
         question = QUESTIONS.get((index, at.choice(0)), "Choose")
         if "{card}" in question:
-            question = question.format(card=card_name(at.choice(1)))
+            question = question.format(card=card_text(at.choice(1)))
         return f"{situation(at)}\n{question}"
 
     return prompt
@@ -152,7 +152,7 @@ def kind_label(at: Narrowing, value: str) -> str:
     what, _, which = value.partition(".")
     if what.startswith("pile"):
         pile = at.state.action_piles[int(what[4:])]
-        return f"Pile {int(what[4:]) + 1}" + (f" (on {card_name(pile[-1])})" if pile else "")
+        return f"Pile {int(what[4:]) + 1}" + (f" (on {card_text(pile[-1])})" if pile else "")
     if what == "line":
         return f"B: take {LINE_NAMES[which]} ({_cards(at.state.pool[p - 1] for p in POOL_LINES[which])})"
     if what == "king":
@@ -163,7 +163,7 @@ def kind_label(at: Narrowing, value: str) -> str:
 def group_label(at: Narrowing, value: str) -> str:
     what = at.choice(0)
     if what in ("exchange", "discard"):
-        return f"{'Put in' if what == 'exchange' else 'Discard'} {card_name(value)}"
+        return f"{'Put in' if what == 'exchange' else 'Discard'} {card_text(value)}"
     return _run_label(at, at.seat, int(value)) if what == "add_to_run" else _run_label(at, *map(int, value.split(".")))
 
 
@@ -171,16 +171,16 @@ def detail_label(at: Narrowing, value: str) -> str:
     what, state = at.choice(0), at.state
     if what == "jack":
         owner, run = map(int, at.choice(1).split("."))
-        return f"Turn {card_name(state.runs[owner][run]['slots'][int(value)])} face down"
+        return f"Turn {card_text(state.runs[owner][run]['slots'][int(value)])} face down"
     if what == "exchange":
         position, _, line = value.partition(".")
         token = f", token on the {LINE_NAMES[line]} run" if line else ""
-        return f"Pool {position}: take {card_name(state.pool[int(position) - 1])}{token}"
-    return f"Add {_cards(value.split('-'))}" if what == "add_to_run" else f"Replace it with {card_name(value)}"
+        return f"Pool {position}: take {card_text(state.pool[int(position) - 1])}{token}"
+    return f"Add {_cards(value.split('-'))}" if what == "add_to_run" else f"Replace it with {card_text(value)}"
 
 
 def several_label(at: Narrowing, value: str) -> str:
-    return f"Pool {value}: {card_name(at.state.pool[int(value) - 1])}" if at.choice(0) == "queen" else card_name(value)
+    return f"Pool {value}: {card_text(at.state.pool[int(value) - 1])}" if at.choice(0) == "queen" else card_text(value)
 
 
 def hand(at: Narrowing):

@@ -21,6 +21,7 @@ from bot.adapter import ChallengeOption, GameAdapter, GameSession
 from bot.core.sessions import Change
 from bot.core.workers import drawing
 from bot.ui.controls import SessionButton
+from bot.ui.game_message import conceding
 from bot.ui.menus import ActionMenu, Narrowing, Step
 from bot.ui.replies import UserError, acknowledge, escape, reply_private
 from engines.octagone import (
@@ -260,7 +261,7 @@ class OctagoneAdapter(GameAdapter):
             pairs = (f"{names[a]} & {names[a + 2]} {team_shields_left(state, a)}" for a in (0, 1))
             counts += "\nPairs: " + " · ".join(pairs)
         if state.over:
-            return "🏁 Final count. " + counts
+            return final_count_line(session, names) + counts
         if state.opening:
             return "🎯 Opening: the White Lady goes on any box.\n" + extra_jokers_line(state, names) + counts
         target, colour = state.target, colour_words(box_colour(state.target))
@@ -313,6 +314,16 @@ class OctagoneAdapter(GameAdapter):
     async def box_autocomplete(self, interaction: discord.Interaction, current: str):
         typed = current.strip().upper()
         return [app_commands.Choice(name=box_words(b), value=b) for b in BOXES if b.startswith(typed)][:25]
+
+
+def final_count_line(session: GameSession, names: Sequence[str]) -> str:
+    """A finished game's heading: the final count, or, when a seat resigned or ran out of time,
+    that there was none ("🏁 Di resigned: no final count. ")."""
+    conceded = conceding(session)
+    if conceded is None:
+        return "🏁 Final count. "
+    how = "resigned" if conceded[0] == "resign" else "ran out of time"
+    return f"🏁 {names[conceded[1]]} {how}: no final count. "
 
 
 __all__ = ["OctagoneAdapter"]

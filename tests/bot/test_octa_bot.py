@@ -18,8 +18,8 @@ from bot.ui.game_message import Table
 from engines.octa import ENGINE, choose_action
 from engines.octa.testing import near_win_options
 
-# Seed 8: Ada (seat 0) starts; the revealed Q♥ matches either pile (K♥, J♥); her hand holds
-# 2♥ 3♥ 4♥ and the pool holds 3♥ (position 4) and 9♥ (position 6).
+# Seed 8: Ada (seat 0) starts; the revealed QH matches either pile (KH, JH); her hand holds
+# 2H 3H 4H and the pool holds 3H (position 4) and 9H (position 6).
 SEED = 8
 
 
@@ -135,12 +135,12 @@ async def test_full_turns_through_the_turn_panel(world):
     assert "Put the revealed action card" in panel.content
     assert "'s hand" not in public_texts(world.channel.last_message)
     spare = await open_panel(world.ada, game)  # a second menu, soon out of date
-    await choose(world.ada, panel, "Pile 1 (on K♥)")
+    await choose(world.ada, panel, "Pile 1 (on KH)")
     # The panel tells what was done and goes on with the next step (the hand drawn again).
-    assert panel.content.startswith("Done. **Ada** put Q♥ on action pile 1")
+    assert panel.content.startswith("Done. **Ada** put QH on action pile 1")
     assert "use the new action card's action" in panel.content.lower()
     assert [a.filename for a in panel.attachments] == ["octa_hand.png"]
-    assert "Ada** put Q♥ on action pile 1" in world.channel.last_message.content
+    assert "Ada** put QH on action pile 1" in world.channel.last_message.content
     assert "Queen" in option_labels(panel)["queen"]
     panel = await open_panel(world.ada, game)  # opened again from the game message: the same step
     assert "use the new action card's action" in panel.content.lower()
@@ -152,7 +152,7 @@ async def test_full_turns_through_the_turn_panel(world):
     assert "out of date" in STALE_TEXT
     assert ENGINE.dump(await state_of(world, sid)) == before
 
-    # Step 2: the Queen: the pool cards that have a partner of their suit (not the lone A♠ at 8).
+    # Step 2: the Queen: the pool cards that have a partner of their suit (not the lone AS at 8).
     await choose(world.ada, panel, "Queen")
     assert "Queen: choose 2 pool cards of one suit" in panel.content
     assert sorted(option_values(the_select(panel))) == ["1", "2", "3", "4", "5", "6", "7"]
@@ -163,7 +163,7 @@ async def test_full_turns_through_the_turn_panel(world):
     assert all(f.ephemeral for f in result.followups)
     assert ENGINE.dump(await state_of(world, sid)) == before
     result = await world.ada.select(panel, ["4", "6"])
-    assert "took 3♥, 9♥ from the pool" in world.channel.last_message.content
+    assert "took 3H, 9H from the pool" in world.channel.last_message.content
     panel = await open_panel(world.ada, game)
     assert "Ada's hand (11 cards)" in panel.attachments[0].description
 
@@ -171,7 +171,7 @@ async def test_full_turns_through_the_turn_panel(world):
     await choose(world.ada, panel, "A: lay a run and put your token on it")
     assert option_values(the_select(panel)) == ["2H", "3H", "4H"]
     await world.ada.select(panel, ["2H", "3H", "4H"])
-    assert "laid the run 2♥ 3♥ 4♥ with their token" in world.channel.last_message.content
+    assert "laid the run 2H 3H 4H with their token" in world.channel.last_message.content
     assert "Ada: 3/28 cards" in world.channel.last_message.attachments[0].description
 
     # Step 4: the exchange: first the hand card, then the pool position.
@@ -180,18 +180,18 @@ async def test_full_turns_through_the_turn_panel(world):
     cards = option_values(the_select(panel))
     assert sorted(cards) == ["10D", "3H", "5D", "7D", "9D"]
     await world.ada.select(panel, ["5D"])
-    assert "Exchange **5♦**" in panel.content
+    assert "Exchange **5D**" in panel.content
     assert option_values(the_select(panel)) == ["3", "8"]
     await world.ada.select(panel, ["3"])
-    assert "exchanged 5♦ for 8♣ at pool position 3" in world.channel.last_message.content
+    assert "exchanged 5D for 8C at pool position 3" in world.channel.last_message.content
 
     # Step 5: the discard ends the turn; the menu tells what happened, the game message whose turn it is.
     panel = await open_panel(world.ada, game)  # 9 cards and nothing else to do: straight to the card
     assert "Discard a card" in panel.content
     assert "8S" in option_values(the_select(panel))
     await world.ada.select(panel, ["8S"])
-    assert "**Ada** discarded 8♠. **Bo** drew a card and turned up " in world.channel.last_message.content
-    assert panel.content.startswith("Done. **Ada** discarded 8♠. **Bo** drew a card")
+    assert "**Ada** discarded 8S. **Bo** drew a card and turned up " in world.channel.last_message.content
+    assert panel.content.startswith("Done. **Ada** discarded 8S. **Bo** drew a card")
     assert panel.components == []
     game = world.channel.last_message
     assert f"It is <@{world.bo.id}>'s turn" in game.content
@@ -242,7 +242,7 @@ async def test_panel_controls_survive_a_restart(world, settings):
     result = await choose(world.ada, panel, "Pile 1")
     assert not result.followups
     assert (await state_of(world, sid)).step == "action"
-    assert panel.content.startswith("Done. **Ada** put Q♥ on action pile 1")
+    assert panel.content.startswith("Done. **Ada** put QH on action pile 1")
     assert "Queen" in (await open_panel(world.ada, game)).content
 
 
@@ -269,7 +269,7 @@ async def test_laying_a_run_by_picking_its_cards(world):
         },
     )
     panel = await open_panel(world.ada, game)
-    await choose(world.ada, panel, "Pile 1")  # K♣ on J♥: no action, on to the options
+    await choose(world.ada, panel, "Pile 1")  # KC on JH: no action, on to the options
     panel = await open_panel(world.ada, game)
     await choose(world.ada, panel, "A: lay a run")
     select = the_select(panel)
@@ -283,21 +283,21 @@ async def test_laying_a_run_by_picking_its_cards(world):
     panel = await open_panel(world.ada, game)
     await choose(world.ada, panel, "A: lay a run and put your token on it")
     await world.ada.select(panel, ["5H", "3H", "4H"])
-    assert "laid the run 3♥ 4♥ 5♥ with their token" in world.channel.last_message.content
+    assert "laid the run 3H 4H 5H with their token" in world.channel.last_message.content
     assert "Exchange" in (await open_panel(world.ada, game)).content
 
 
 async def test_a_finished_game(world):
     game, sid = await start(world)
-    await redeal(world, sid, near_win_options())  # seat 0 (Ada) adds 5♣ to her club run and wins
+    await redeal(world, sid, near_win_options())  # seat 0 (Ada) adds 5C to her club run and wins
 
     panel = await open_panel(world.ada, game)
     await choose(world.ada, panel, "Pile 1")
     panel = await open_panel(world.ada, game)
     await choose(world.ada, panel, "Any time: add cards to your runs")
-    assert option_labels(panel)["3"] == "Your run 4: 2♣ 3♣ 4♣"
-    await world.ada.select(panel, ["3"])  # the club run takes only 5♣: played at once
-    assert panel.content.startswith("Done. **Ada** added 5♣ to their run 4. **Ada** has an Octa")
+    assert option_labels(panel)["3"] == "Your run 4: 2C 3C 4C"
+    await world.ada.select(panel, ["3"])  # the club run takes only 5C: played at once
+    assert panel.content.startswith("Done. **Ada** added 5C to their run 4. **Ada** has an Octa")
     assert panel.components == []
     game = world.channel.last_message
     assert f"🏆 <@{world.ada.id}> won (an Octa and 28+ cards on the table)" in game.content
@@ -334,7 +334,7 @@ async def test_the_computer_plays_its_turn(world):
     assert "Pile 1" in the_select(panel)["options"][0]["label"]
 
 
-# A deal with nothing to decide between the pile and the discard: K♣ turned up matches neither
+# A deal with nothing to decide between the pile and the discard: KC turned up matches neither
 # pile, no run in hand, no token out, no hand card beside a pool card of its suit. The computer
 # (seat 1) holds a 7-card heart run for its own turn.
 QUIET_DEAL = {
@@ -359,19 +359,19 @@ async def test_steps_with_nothing_to_decide_are_taken_for_the_player(world):
     await choose(world.ada, panel, "Pile 1")
     # No option and no exchange were possible: both done in the same click, and said so.
     assert panel.content.startswith(
-        "Done. **Ada** put K♣ on action pile 1.\n"
+        "Done. **Ada** put KC on action pile 1.\n"
         "Nothing to decide, so done for you: **Ada** chose no option. **Ada** did not exchange."
     )
     assert "Discard a card" in panel.content  # the panel goes straight on to the discard
     assert (await state_of(world, sid)).step == "discard"
     await world.ada.select(panel, ["7D"])
-    assert panel.content.startswith("Done. **Ada** discarded 7♦. **Bo** drew a card")
+    assert panel.content.startswith("Done. **Ada** discarded 7D. **Bo** drew a card")
     assert panel.components == []
     state = await state_of(world, sid)
     assert (state.current, state.turn) == (1, 1)
     # The game message tells Ada's whole turn, each action in order.
     told = world.channel.last_message.content
-    turn = ("drew a card", "put K♣ on action pile 1", "chose no option", "did not exchange", "discarded 7♦")
+    turn = ("drew a card", "put KC on action pile 1", "chose no option", "did not exchange", "discarded 7D")
     places = [told.index(f"**Ada** {said}") for said in turn]
     assert places == sorted(places), told
 
@@ -396,8 +396,8 @@ async def test_the_computer_s_whole_turn_is_told(world):
     state = await state_of(world, record.id)
     assert (state.current, state.turn) == (0, 2), "the computer played a whole turn"
     told = world.message(record.message_id).content
-    assert "**TestBot** drew a card and turned up J♣." in told
-    assert "**TestBot** laid the run 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥" in told
+    assert "**TestBot** drew a card and turned up JC." in told
+    assert "**TestBot** laid the run 2H 3H 4H 5H 6H 7H 8H" in told
     assert "**Bo** drew a card" in told  # Bo's own draw, which opens his turn
     assert "**Bo** discarded" not in told, "Bo's turn before is not told again"
     # One sentence per action of the computer, and its automatic draw.
@@ -508,12 +508,12 @@ def test_the_narration_names_each_player_by_their_own_name():
     deal = {"first": 0, "hands": [["7H", "2C"], ["9S"]], "action_piles": [["JH"], ["QS"]], "action_stack_top": ["KC"]}
     state = ENGINE.new_game(2, {"deal": deal}, 8)
     for action in ({"type": "flip", "pile": 0}, {"type": "pass_step"}, {"type": "pass_step"}):
-        state = ENGINE.apply(state, 0, action)  # K♣ on J♥: no action; no option; no exchange
+        state = ENGINE.apply(state, 0, action)  # KC on JH: no action; no option; no exchange
     state = ENGINE.apply(state, 0, {"type": "discard", "card": "7H"})
     said = _narration(_session(state, names=["Seat 2", "Bo"]))
-    assert said.startswith("**Seat 2** discarded 7♥. **Bo** drew a card")
+    assert said.startswith("**Seat 2** discarded 7H. **Bo** drew a card")
     assert "**Bo** discarded" not in said
-    assert OctaAdapter.narrate(state.events[0], ["A", "B"]) == "A discarded 7♥."  # the render narrator
+    assert OctaAdapter.narrate(state.events[0], ["A", "B"]) == "A discarded 7H."  # the render narrator
 
 
 def test_names_in_the_narration_are_escaped_by_the_session():

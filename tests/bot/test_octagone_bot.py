@@ -412,6 +412,8 @@ async def test_four_player_rematch_keeps_the_pairs(world):
     finished = await session_by_id(world, session.id)
     assert finished.record.status == "finished"
     assert f"🏆 <@{world.ada.id}> & <@{world.cy.id}> won" in world.channel.last_message.content
+    assert "🏁 Di resigned: no final count. Shields left:" in world.channel.last_message.content
+    assert "Final count" not in world.channel.last_message.content, "a resignation is no count"
     # Bo asks for a rematch: Bo's partner (Di) still sits opposite Bo.
     await world.bo.click(world.channel.last_message, label="Rematch")
     rematch = world.channel.last_message

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.dev.world import private_texts
+from engines.octa import ENGINE as OCTA
+from render.octa import render_table
 from render.wording import leftover_plurals, noun, plural
 from tests.bot.test_octagion_lobby import open_lobby, select_id
 from tests.bot.wording_scan import SCAN
@@ -56,3 +58,10 @@ async def test_the_team_lobby_counts_its_players(world):
     assert "1 player. Pick a team to join (or switch)" in lobby.content
     await world.bo.select(lobby, ["1"], custom_id=select_id(lobby, "octagion_team"))
     assert "2 players. Pick a team to join (or switch)" in world.channel.last_message.content
+
+
+def test_an_octa_table_lost_on_time_says_so():
+    state = OCTA.new_game(2, {}, 1)
+    assert OCTA.to_act(state) == [0]
+    lost = OCTA.apply(state, 0, {"type": "forfeit"})
+    assert "Bo wins: Ada ran out of time." in render_table(lost, ["Ada", "Bo"]).description

@@ -7,11 +7,11 @@ import io
 from PIL import Image, ImageDraw
 
 from engines.base import Event, play_out
-from engines.octa import ENGINE, card_name, choose_action
+from engines.octa import ENGINE, choose_action
 from engines.octa.testing import near_win_options
 from render import octa as render_octa
 from render import theme
-from render.octa import SUIT_COLOURS, draw_face_card, narrate, render_hand, render_table, step_text
+from render.octa import SUIT_COLOURS, card_text, draw_face_card, narrate, render_hand, render_table, step_text
 from tests.render.pixels import near
 
 NAMES = ["Alice", "Bob"]
@@ -40,7 +40,7 @@ def test_table_decodes_and_describes_the_essentials():
     for seat in (0, 1):
         assert f"{NAMES[seat]}: " in text
         assert f"{len(state.hands[seat])} in hand" in text
-    assert card_name(state.pool[0]) in text
+    assert card_text(state.pool[0]) in text
     assert len(text) <= 1000
 
 
@@ -62,7 +62,7 @@ def test_public_table_never_shows_hand_cards():
     )
     text = render_table(state, NAMES, viewer=0).description
     for card in state.hands[0] + state.hands[1]:
-        assert card_name(card) not in text
+        assert card_text(card) not in text
     # The same table for a hand that differs only in cards gives the same picture.
     other = ENGINE.load(ENGINE.dump(state))
     other.hands[1] = ["JC"] * len(state.hands[1])
@@ -75,9 +75,9 @@ def test_hand_shows_only_the_owners_cards():
     picture = render_hand(state, NAMES, seat)
     _decode(picture)
     for card in state.hands[seat]:
-        assert card_name(card) in picture.description
+        assert card_text(card) in picture.description
     for card in set(state.hands[1 - seat]) - set(state.hands[seat]):
-        assert card_name(card) not in picture.description
+        assert card_text(card) not in picture.description
 
 
 def test_turn_colour_bar_and_four_colour_suits():
@@ -116,7 +116,7 @@ def test_face_down_jack_card_is_hidden_in_text():
     state = ENGINE.new_game(2, {"deal": {"first": 0, "runs": [[["4H", "5H", "6H", "7H"]], []]}}, seed=3)
     state.runs[0][0]["slots"][1] = "#9C"
     text = render_table(state, NAMES).description
-    assert "4♥ ? 6♥ 7♥" in text
+    assert "4H ? 6H 7H" in text
     assert "3/28" in text
 
 
@@ -127,11 +127,11 @@ def test_names_are_inserted_never_replaced():
     """The old narration wrote "Seat 1 ..." and replaced "Seat N" by names afterwards, so a
     player named "Seat 2" turned seat 0's discard into the other player's."""
     names = ["Seat 2", "Bo"]
-    assert narrate(Event(3, 0, "discard", {"card": "7H"}), names) == "Seat 2 discarded 7♥."
-    assert narrate(Event(3, 1, "discard", {"card": "7H"}), names) == "Bo discarded 7♥."
+    assert narrate(Event(3, 0, "discard", {"card": "7H"}), names) == "Seat 2 discarded 7H."
+    assert narrate(Event(3, 1, "discard", {"card": "7H"}), names) == "Bo discarded 7H."
     jack = Event(4, 0, "use_action", {"action": "jack", "owner": 1, "run": 0, "card": "6H"})
-    assert narrate(jack, names) == "Seat 2 used the Jack on 6♥ of Bo's run 1."
-    assert narrate(jack, ["**Ada**", "**Bo**"]) == "**Ada** used the Jack on 6♥ of **Bo**'s run 1."
+    assert narrate(jack, names) == "Seat 2 used the Jack on 6H of Bo's run 1."
+    assert narrate(jack, ["**Ada**", "**Bo**"]) == "**Ada** used the Jack on 6H of **Bo**'s run 1."
 
 
 def _played(seed: int, moves: int = 400):
@@ -195,10 +195,10 @@ def test_every_kind_of_event_says_something():
     ]
     texts = [narrate(event, names) for event in samples]
     assert all(text.endswith((".", "!")) for text in texts), texts
-    assert texts[1] == "Bo drew a card and turned up Q♥ from the reshuffled action cards."
-    assert texts[3] == "Bo used the Queen: took 3♥, 9♥ from the pool."
-    assert texts[10] == "Bo exchanged 5♦ for 8♣ at pool position 3 and put their token on the top run."
-    assert texts[13] == "Bo put 6♥ in place of the face-down card of their own run 1 and took the face-down card."
+    assert texts[1] == "Bo drew a card and turned up QH from the reshuffled action cards."
+    assert texts[3] == "Bo used the Queen: took 3H, 9H from the pool."
+    assert texts[10] == "Bo exchanged 5D for 8C at pool position 3 and put their token on the top run."
+    assert texts[13] == "Bo put 6H in place of the face-down card of their own run 1 and took the face-down card."
     assert narrate(Event(1, 0, "something_new", {}), names) == ""
 
 
@@ -206,7 +206,7 @@ def test_the_picture_tells_the_last_action_with_plain_names():
     state = ENGINE.new_game(2, {"deal": {"first": 0}}, 5)
     state = ENGINE.apply(state, 0, {"type": "flip", "pile": 1})
     text = render_table(state, ["Seat 2", "Bo"]).description
-    assert f"Last: Seat 2 put {card_name(state.action_piles[1][-1])} on action pile 2" in text
+    assert f"Last: Seat 2 put {card_text(state.action_piles[1][-1])} on action pile 2" in text
     assert "**" not in text
 
 
