@@ -320,3 +320,51 @@ async def test_a_day_is_asked_by_date_number_or_word(world):
     for asked in ("yesterday", "#1", "2026-01-01"):
         shown = public_answer(await results(world, world.ada, date=asked))
         assert "Octagion Daily #1 · 1 January 2026**: nobody here played it. The word was **INCIDENT**" in shown.content
+
+
+# ---------------------------------------------------------------- sharing
+
+
+def spoilers(world) -> list[str]:
+    """What a shared line must not show: the word and every card of the solution, e.g. "S5"."""
+    return [word_today(world), *solution(word_today(world))]
+
+
+async def test_share_posts_one_spoiler_free_line_once(world):
+    puzzle = await open_puzzle(world, world.ada)
+    await world.env.advance_time(42)
+    done = await world.ada.click(puzzle, label="Final answer…")
+    result = private_messages(await world.ada.submit_modal(done, {"variant": perfect(world)}))[-1]
+    assert [c["label"] for row in result.components for c in row["components"]] == ["Share"]
+    assert world.channel.history() == [], "nothing public before Share"
+
+    shared = await world.ada.click(result, label="Share")
+    assert "Shared" in answered(shared)
+    posted = world.channel.history()
+    assert len(posted) == 1, [m.content for m in posted]
+    line = posted[0].content
+    assert line.startswith("🧩 **Ada** solved Octagion Daily #1: 11 pts ⭐ in 0:42 · 🔥 1-day streak."), line
+    upper = line.upper()
+    for spoiler in spoilers(world):
+        assert spoiler.upper() not in upper.replace("OCTAGION DAILY", ""), spoiler
+    assert not posted[0].attachments
+    assert posted[0].mentions == []
+    assert posted[0].role_mentions == []
+
+    again = await world.ada.click(result, label="Share")
+    assert "already shared" in answered(again)
+    assert len(world.channel.history()) == 1, "a second click posts nothing"
+
+
+async def test_a_shared_line_never_pings_whatever_the_name(world):
+    sneaky = world.guild.add_member(world.env.create_user("sneaky", global_name="@everyone <@1>"))
+    await sneaky.slash(world.channel, "octagion daily play")
+    await world.env.advance_time(COUNTDOWN_SECONDS + 1)  # the countdown runs out: 0 pts, not solved
+    result = private_messages(await sneaky.slash(world.channel, "octagion daily play"))[-1]
+    await sneaky.click(result, label="Share")
+    [posted] = world.channel.history()
+    assert "played Octagion Daily #1: 0 pts in 2:00" in posted.content
+    assert "⭐" not in posted.content
+    assert "@everyone" not in posted.content.replace("@\u200beveryone", "")
+    assert posted.mentions == []
+    assert not posted.mention_everyone

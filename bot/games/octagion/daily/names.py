@@ -11,3 +11,4 @@ COUNTDOWN_END, DAY_OVER = "octagion_daily_end", "octagion_daily_day_over"  # tim
 BOARD_POST, TODAY_POST, TODAY_EDIT = "octagion_daily_board", "octagion_daily_today", "octagion_daily_today_edit"
 ANSWER, FORM = "daily_answer", "daily_form"  # the controls (custom ids: b:<play>:daily_answer:save)
 SAVE, FINAL = "save", "final"  # what a form's answer does
+SHARE, SHARE_POST = "daily_share", "octagion_daily_share"  # the Share button, and the public line it posts

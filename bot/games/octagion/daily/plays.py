@@ -27,6 +27,7 @@ from bot.games.octagion.daily.names import (
     SAVE,
     TODAY_EDIT,
 )
+from bot.games.octagion.daily.share import Sharing, share_button
 from bot.games.octagion.daily.store import DailyPlay, DailyStore, finish_play, save_answer, start_play
 from bot.games.octagion.variants import variant_placeholder
 from bot.ui.controls import SessionButton, session_modal, view_of
@@ -74,6 +75,7 @@ class Plays:
         ctx.controls.modal(FORM, self._answer_form)
         ctx.timers.register(COUNTDOWN_END, self._countdown_end)
         ctx.sessions.committed.append(self._after_commit)
+        self.sharing = Sharing(ctx, self.tables, self._play_of)
 
     def now(self) -> datetime:
         return self.sessions.clock()
@@ -172,7 +174,8 @@ class Plays:
         )
 
     async def _show_result(self, interaction: discord.Interaction, play: DailyPlay, heading: str) -> None:
-        """The member's own answer with its penalties, the score and one solution."""
+        """The member's own answer with its penalties, the score and one solution; Share posts a
+        line without them in the channel."""
         word, number = daily_word(play.day), puzzle_number(play.day)
         cells = list(play.eight_cells)
         scored = dataclasses.replace(score_daily(cells, word, None), bonus=play.bonus or 0)
@@ -182,10 +185,9 @@ class Plays:
         picture = await self.ctx.render(draw, number, play.day, word, cells, scored, play.seconds, answer, count)
         text = show.answer_text(word, cells, scored, play.seconds, answer)
         streak = f"\n🔥 {play.streak} days in a row." if (play.streak or 0) > 1 else ""
-        board = "\nSee how the server did: `/octagion daily results`."
-        await reply_private(
-            interaction, f"**{show.title(number, play.day)}**: {heading}\n{text}{streak}{board}", picture
-        )
+        board = "\nSee how the server did: `/octagion daily results`. **Share** posts your score here, not your answer."
+        content = f"**{show.title(number, play.day)}**: {heading}\n{text}{streak}{board}"
+        await reply_private(interaction, content, picture, view_of([share_button(play.session_id)]))
 
     # ------------------------------------------------------------ answers
 
