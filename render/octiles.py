@@ -586,6 +586,12 @@ def orientation_groups(tile: int) -> dict[int, tuple[int, ...]]:
     return {same[0]: tuple(same) for same in groups.values()}
 
 
+def orientation_name(same: tuple[int, ...]) -> str:
+    """How the sheet and the bot's menus name orientations that look alike: "0 = 2 = 4 = 6"
+    ("any of 0-7" for a tile that looks the same every way)."""
+    return "any of 0-7" if len(same) == 8 else " = ".join(str(k) for k in same)
+
+
 ORIENTATION_CELL = 240
 ORIENTATION_COLUMNS = 2
 ORIENTATION_TITLE = 64
@@ -616,11 +622,11 @@ def render_orientations(state: OctilesState, space: str | None = None) -> theme.
         row, column = divmod(index, columns)
         cx, cy = (column + 0.5) * cell, ORIENTATION_TITLE + row * cell + cell * 0.42
         _stamp_turned_tile(image, (cx, cy), tile, first, current in same, ORIENTATION_APOTHEM)
-        label = " = ".join(str(k) for k in same[:4]) + (" ..." if len(same) > 4 else "")
+        label = orientation_name(same)
         board.write((cx * SCALE, (cy + cell * 0.45) * SCALE), label, (size + 4) * SCALE, theme.HIGHLIGHT)
     image = image.reduce(SCALE)
     pairs = ", ".join(f"{EDGE_NAMES[a]}-{EDGE_NAMES[b]}" for a, b in TILE_PAIRS[tile])
-    looks = "; ".join(" = ".join(str(k) for k in same) for same in groups.values())
+    looks = "; ".join(orientation_name(same) for same in groups.values())
     description = (
         f"{caption}. At orientation 0 its paths join {pairs}; orientation k turns it k x 45 degrees clockwise. "
         f"{len(groups)} different orientations: {looks}."
@@ -759,6 +765,7 @@ __all__ = [
     "describe",
     "narrate",
     "orientation_groups",
+    "orientation_name",
     "picture_height",
     "reachable",
     "render_board",

@@ -17,6 +17,7 @@ from bot.ui.replies import UserError, quote, sentence
 from engines.octiles import (
     CIRCLES,
     ENGINE,
+    PRIZE_COLOUR,
     RING,
     SCRAMBLING_ACTIONS,
     SPACES,
@@ -27,9 +28,10 @@ from engines.octiles import (
     parse_edge_id,
     replaced_tiles,
     restricted_space,
+    routes_from,
     scramble_available,
 )
-from render.octiles import render_orientations
+from render.octiles import orientation_groups, orientation_name, render_orientations
 from render.wording import plural
 
 GAME = "octiles"
@@ -142,10 +144,28 @@ def turn_summary(action: Mapping[str, Any]) -> str:
     return f"{spare}, {route}" if action["type"] == "replace_move" else f"{spare}, no move"
 
 
+def turned_tile(state: Any, action: Mapping[str, Any]) -> int:
+    """The tile an action turns: the one on the space for a rotation, else the spare."""
+    return state.tiles[action["space"]][0] if action["type"] == "rotate" else state.spare
+
+
+def looks_alike(state: Any, action: Mapping[str, Any]) -> tuple[int, ...]:
+    """Every orientation that gives the action's tile the look its own orientation gives."""
+    groups = orientation_groups(turned_tile(state, action))
+    return next(same for same in groups.values() if action["orientation"] in same)
+
+
+def one_per_look(state: Any, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``actions`` with orientations that look alike kept once (by the lowest, as the sheet draws
+    them): they leave the same board, so they are one choice."""
+    return [a for a in actions if "orientation" not in a or a["orientation"] == looks_alike(state, a)[0]]
+
+
 def menu_actions(state: Any, seat: int) -> list[dict[str, Any]]:
-    """The legal actions and, while the player may scramble, each turn action once more ending
-    with the stand-in scramble that the last step replaces by the four tiles picked."""
-    legal = [action for action in ENGINE.legal_actions(state, seat) if action["type"] != "resign"]
+    """The legal actions, one per look of a turned tile, and, while the player may scramble, each
+    turn action once more ending with the stand-in scramble that the last step replaces by the
+    four tiles picked."""
+    legal = one_per_look(state, [action for action in ENGINE.legal_actions(state, seat) if action["type"] != "resign"])
     if state.phase != "turn" or not scramble_available(state, seat):
         return legal
     return legal + [{**action, "scramble": STAND_IN} for action in legal if action["type"] in SCRAMBLING_ACTIONS]
@@ -177,16 +197,47 @@ def plum_circles(at: Narrowing, circle: str) -> str:
     return "Plum (yours): " + " ".join(c for c in RING if trial.prizes.get(c) == "plum")
 
 
+def look_name(at: Narrowing, value: str) -> str:
+    """An orientation as the sheet names it, with every number that looks the same: "0 = 2 = 4 = 6"."""
+    return orientation_name(looks_alike(at.state, {**at.actions[0], "orientation": int(value)}))
+
+
+def orientation_label(at: Narrowing, value: str) -> str:
+    return f"Orientation {look_name(at, value)}"
+
+
+def missing_looks(at: Narrowing) -> list[tuple[int, ...]]:
+    """The looks of the turned tile not offered: as it lies now (a rotation), or with no move
+    across it (a replacement and move)."""
+    first = at.actions[0]
+    looks = orientation_groups(turned_tile(at.state, first)).values()
+    if kind(at) == "rotate":
+        return [same for same in looks if at.state.tiles[first["space"]][1] in same]
+    if kind(at) == "replace_move":
+        return [same for same in looks if not routes_of(at.state, at.seat, first["space"], same[0])]
+    return []
+
+
+def why_missing(at: Narrowing) -> str:
+    missing = missing_looks(at)
+    if not missing:
+        return ""
+    names = " and ".join(orientation_name(same) for same in missing)
+    why = "the tile lies that way now" if kind(at) == "rotate" else "no move across the tile then"
+    return f"\nNot offered: {names} ({why})."
+
+
 def orientation_prompt(at: Narrowing) -> str:
     space, rotate = at.actions[0]["space"], kind(at) == "rotate"
-    tile, now = at.state.tiles[space]
-    what = f"its new orientation (those that look the same as now, {now}, are left out)"
+    tile = at.state.tiles[space][0]
+    what = "its new orientation"
     if not rotate:
         what = f"spare tile {at.state.spare}'s orientation" + ", then where to move across it" * (
             kind(at) == "replace_move"
         )
     return (
-        f"**{'Rotate' if rotate else 'Replace'} tile {tile} on {space}**: choose {what} (numbered 0–7 in the picture)."
+        f"**{'Rotate' if rotate else 'Replace'} tile {tile} on {space}**: choose {what} (numbered 0–7 in the "
+        "picture; numbers that look the same are one choice)." + why_missing(at)
     )
 
 
@@ -194,9 +245,41 @@ def route_prompt(at: Narrowing) -> str:
     first = at.actions[0]
     if "space" not in first:
         return f"{turn_header(at)}\nMove your runner to…"
+    missing = missing_looks(at)
+    only = bool(missing) and len(orientation_groups(at.state.spare)) - len(missing) == 1  # not asked: say why
     return (
-        f"**Spare tile {at.state.spare} on {first['space']}, orientation {first['orientation']}**: move across it to…"
+        f"**Spare tile {at.state.spare} on {first['space']}, orientation {look_name(at, str(first['orientation']))}"
+        + " (the only one with a move across it)" * only
+        + "**: move across it to…"
+        + why_missing(at) * only
     )
+
+
+def moves_from(tiles: Any, start: str) -> dict[str, int]:
+    """How many moves a runner on ``start`` needs to reach each stop on the tiles as they lie now
+    (moving on from stops only: a circle is where a move ends)."""
+    found, frontier, moves = {start: 0}, [start], 0
+    while frontier:
+        moves += 1
+        reached = [route.end for place in frontier for route in routes_from(tiles, place) if route.end not in found]
+        found.update((place, moves) for place in reached)
+        frontier = [place for place in dict.fromkeys(reached) if place in STOPS]
+    return found
+
+
+def moves_away(count: int | None) -> str:
+    return "out of reach now" if count is None else plural(count, "move") + " away"
+
+
+def marker_label(at: Narrowing, stop: str) -> str:
+    """A free stop for the marker and how far each runner is from it, its owner's first."""
+    owner = next(colour for colour, prize in PRIZE_COLOUR.items() if prize == at.state.pending_marker["colour"])
+    runners = sorted(at.state.runners.items(), key=lambda item: item[0] != owner)
+    far = [
+        f"{colour.title()}{' (owner)' * (colour == owner)} {moves_away(moves_from(at.state.tiles, place).get(stop))}"
+        for colour, place in runners
+    ]
+    return f"{stop}: {', '.join(far)}"
 
 
 # Steps that commands' autocompletes use too.
@@ -204,8 +287,10 @@ STOP = Step(
     lambda a: a.get("stop"),
     lambda at: (
         f"**Place the {at.state.pending_marker['colour']} marker** on a free stop; its owner "
-        "must reach it before collecting again."
+        "must reach it before collecting again. Each stop says how many moves each runner needs "
+        "to reach it on the tiles as they lie now."
     ),
+    marker_label,
 )
 SPACE = Step(
     lambda a: a.get("space"),
@@ -270,7 +355,7 @@ MENU = ActionMenu(
         Step(
             lambda a: a.get("orientation"),
             orientation_prompt,
-            lambda at, value: f"Orientation {value}",
+            orientation_label,
             lambda at, value: (
                 plural(sum(str(a["orientation"]) == value for a in at.actions), "move") + " across it"
                 if kind(at) == "replace_move"

@@ -18,11 +18,13 @@ from engines.octiles import (
     SPACES,
     change_options,
     choose_action,
+    connections,
     legal_destinations,
     legal_routes,
     replace_move_actions,
     replaced_tiles,
     restricted_space,
+    routes_from,
 )
 from tests.engines.test_octiles_rules import (
     stored_at_scramble_offer,  # a game as the earlier version stored it at the scramble offer
@@ -540,7 +542,7 @@ async def test_a_turn_with_a_scramble_and_one_without_through_the_move_menu(worl
     assert "may end the turn with a scramble" not in world.channel.last_message.content
     menu = (await world.ada.click(world.channel.last_message, label="Move")).response
     assert "scramble" not in menu.content
-    legal = ENGINE.legal_actions(session.state, 0)
+    legal = one_per_look(session.state, ENGINE.legal_actions(session.state, 0))
     assert sorted(map(repr, reachable(world, session, 0))) == sorted(map(repr, legal))
 
 
@@ -719,6 +721,20 @@ async def replace_and_move(world, action):
     )
 
 
+def one_per_look(state, actions):
+    """``actions`` with a turned tile kept once per look it gives the tile (by the lowest orientation
+    giving it), worked out from the tile's paths: orientations that look alike leave the same board."""
+
+    def turned(action):
+        return state.tiles[action["space"]][0] if action["type"] == "rotate" else state.spare
+
+    def first_of_its_look(action):
+        tile, orientation = turned(action), action["orientation"]
+        return all(connections(tile, k) != connections(tile, orientation) for k in range(orientation))
+
+    return [a for a in actions if "orientation" not in a or first_of_its_look(a)]
+
+
 def reachable(world, session, seat):
     """Every action the menu can end on (each option checked on the way; a scramble's four tiles on a sample)."""
     return menu_endings(world.platform.menus, MENU, ENGINE, session, seat)
@@ -746,13 +762,15 @@ def sample_positions():
 
 
 async def test_the_menu_reaches_exactly_the_legal_actions(world):
-    """And, while the player's scramble is unused, each turn action once more with a scramble (one
-    stand-in set of four: the last step's select replaces it with the four tiles picked)."""
+    """Each legal action once per look of a turned tile (orientations that look alike leave the
+    same board: one choice, named "0 = 4" as the orientations sheet names it). And, while the
+    player's scramble is unused, each turn action once more with a scramble (one stand-in set of
+    four: the last step's select replaces it with the four tiles picked)."""
     session = await set_up_by_menus(world, await start(world))
     phases = set()
     for state in sample_positions():
         seat = ENGINE.to_act(state)[0]
-        legal = [a for a in ENGINE.legal_actions(state, seat) if a["type"] != "resign"]
+        legal = one_per_look(state, [a for a in ENGINE.legal_actions(state, seat) if a["type"] != "resign"])
         reached = reachable(world, dataclasses.replace(session, state=state), seat)
         plain = [a for a in reached if "scramble" not in a]
         scrambling = [a for a in reached if "scramble" in a]
@@ -860,3 +878,120 @@ async def test_a_turn_clock_running_out_at_an_old_scramble_offer_means_no_scramb
     assert session.state.turn_seat == 1
     assert "**Ada** did not scramble." in world.channel.last_message.content
     assert "ran out of time" not in world.channel.last_message.content
+
+
+# --------------------------------------------- orientations as the sheet names them; marker distances
+
+
+def played(seed, plies):
+    """The position after ``plies`` random legal actions (no resignation) from a new game of ``seed``."""
+    rng = random.Random(seed)
+    state = ENGINE.new_game(2, {}, seed)
+    for _ in range(plies):
+        seat = ENGINE.to_act(state)[0]
+        state = ENGINE.apply(
+            state, seat, rng.choice([a for a in ENGINE.legal_actions(state, seat) if a["type"] != "resign"])
+        )
+    return state
+
+
+async def replace_and_move_on(world, actor, space):
+    """Open the Move menu, choose "Replace a tile and move across it" and the tile space."""
+    menu = (await actor.click(world.channel.last_message, label="Move")).response
+    if "replace_move" in option_values(menu):
+        await actor.select(menu, ["replace_move"])
+    await actor.select(menu, [space], custom_id=select_options(menu, len(menu.components) - 1)["custom_id"])
+    return menu
+
+
+async def test_the_orientation_step_lists_each_look_once_and_says_why_others_are_missing(world):
+    """Spare tile 8 looks the same at k and k + 4: the sheet draws four looks "0 = 4", "1 = 5",
+    "2 = 6", "3 = 7"; on b2, 2 = 6 gives Bo no move across it. The menu offers the other three,
+    once each and named as the sheet names them, and says why 2 = 6 is missing."""
+    session = await start(world)
+    state = played(2, 2)  # Bo (seat 1) on turn; spare tile 8
+    assert (ENGINE.to_act(state), state.spare) == ([1], 8)
+    await world.set_state(session.id, state)
+    menu = await replace_and_move_on(world, world.bo, "b2")
+    assert "0 = 4; 1 = 5; 2 = 6; 3 = 7" in menu.attachments[0].description  # the sheet's names
+    assert option_labels(menu) == ["Orientation 0 = 4", "Orientation 1 = 5", "Orientation 3 = 7"]
+    assert option_values(menu) == ["0", "1", "3"]
+    assert "numbers that look the same are one choice" in menu.content
+    assert "Not offered: 2 = 6 (no move across the tile then)." in menu.content
+    moves = {
+        k: len(
+            {
+                (a["to"], a.get("via"))
+                for a in replace_move_actions(state, 1)
+                if a["space"] == "b2" and a["orientation"] == k
+            }
+        )
+        for k in (0, 1, 3)
+    }
+    descriptions = [o.get("description") for o in select_options(menu)["options"]]
+    assert descriptions == [f"{n} move{'s' if n != 1 else ''} across it" for n in moves.values()]
+    await world.bo.select(menu, ["1"])
+    if not menu.content.startswith("Done."):
+        assert menu.content.startswith("**Spare tile 8 on b2, orientation 1 = 5**: move across it to…")
+        await world.bo.select(menu, [option_values(menu)[0]])
+    assert menu.content.startswith("Done."), menu.content
+    assert (await current(world, session.id)).state.tiles["b2"] == [8, 1]
+
+
+async def test_a_single_look_with_a_move_is_named_with_why_the_others_are_missing(world):
+    """Spare tile 18 on b4: only 0 = 2 = 4 = 6 lets Ada move across it, so the orientation is not
+    asked; the route step names it and says why 1 = 3 = 5 = 7 is missing."""
+    session = await start(world)
+    state = played(1, 7)  # Ada (seat 0) on turn; spare tile 18
+    assert (ENGINE.to_act(state), state.spare) == ([0], 18)
+    await world.set_state(session.id, state)
+    menu = await replace_and_move_on(world, world.ada, "b4")
+    assert menu.content.startswith(
+        "**Spare tile 18 on b4, orientation 0 = 2 = 4 = 6 (the only one with a move across it)**: move across it to…"
+        "\nNot offered: 1 = 3 = 5 = 7 (no move across the tile then)."
+    ), menu.content
+
+
+async def test_a_rotation_leaves_out_the_look_the_tile_has_now_and_says_so(world):
+    session = await set_up_by_menus(world, await start(world))
+    state = session.state
+    space = next(s for s in SPACES if len({connections(state.tiles[s][0], k) for k in range(8)}) == 4)
+    tile, now = state.tiles[space]
+    menu = (await world.ada.click(world.channel.last_message, label="Move")).response
+    await world.ada.select(menu, ["rotate"])
+    await world.ada.select(menu, [space], custom_id=select_options(menu, len(menu.components) - 1)["custom_id"])
+    looks = [[k for k in range(8) if connections(tile, k) == connections(tile, first)] for first in range(4)]
+    named = {first: " = ".join(map(str, same)) for first, same in enumerate(looks)}
+    current_look = now % 4
+    assert option_labels(menu) == [f"Orientation {named[k]}" for k in range(4) if k != current_look]
+    assert f"Not offered: {named[current_look]} (the tile lies that way now)." in menu.content
+
+
+async def test_marker_choices_say_how_far_each_runner_is(world):
+    """Gold (Ada, the marker's owner, on circle A4) and Teal (Bo, on D4): each free stop says how
+    many moves each runner needs on the tiles as they lie, the owner's first."""
+    session = await start(world)
+    session = await replace_state(world, session, win_layout(0))
+    await world.ada.slash(world.channel, "octiles move", to="A4")
+    session = await current(world, session.id)
+    assert session.state.pending_marker == {"colour": "orange", "placer": 1}
+    menu = (await world.bo.click(world.channel.last_message, label="Place marker")).response
+    assert "how many moves each runner needs" in menu.content
+    shown = dict(zip(option_values(menu), option_labels(menu), strict=True))
+    tiles = session.state.tiles
+    for stop, label in shown.items():
+        gold, teal = label.removeprefix(f"{stop}: ").split(", ")
+        assert gold.startswith("Gold (owner) "), label
+        assert teal.startswith("Teal "), label
+    one_from_gold = {route.end for route in routes_from(tiles, "A4")} & set(shown)
+    one_from_teal = {route.end for route in routes_from(tiles, "D4")} & set(shown)
+    assert one_from_gold
+    assert one_from_teal
+    for stop in one_from_gold:
+        assert shown[stop].startswith(f"{stop}: Gold (owner) 1 move away, "), shown[stop]
+    for stop in one_from_teal:
+        assert shown[stop].endswith(", Teal 1 move away"), shown[stop]
+    far = [stop for stop in shown if stop not in one_from_gold | one_from_teal]
+    assert any("moves away" in shown[stop] or "out of reach now" in shown[stop] for stop in far)
+    choices = await world.bo.autocomplete(world.channel, "octiles marker", "stop", "")
+    assert {c["name"] for c in choices} <= set(shown.values())  # the command's suggestions say it too
