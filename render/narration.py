@@ -18,7 +18,7 @@ def shared_sentence(event: Event, names: Sequence[str]) -> str:
         reason = event.data["reason"]
         if event.data["draw"]:
             return f"The game ends in a draw ({reason})."
-        return f"{' and '.join(names[seat] for seat in event.data['winners'])} won ({reason})."
+        return with_reason(f"{' and '.join(names[seat] for seat in event.data['winners'])} won", reason) + "."
     return ""
 
 
@@ -26,7 +26,19 @@ def outcome_phrase(outcome: Outcome, names: Sequence[str]) -> str:
     """How a finished game ended, as a phrase: "Ada won (resignation)", "a draw (threefold repetition)"."""
     if outcome.is_draw:
         return f"a draw ({outcome.reason})"
-    return f"{' and '.join(names[seat] for seat in outcome.winners)} won ({outcome.reason})"
+    return with_reason(f"{' and '.join(names[seat] for seat in outcome.winners)} won", outcome.reason)
+
+
+# The kit's reason for a game lost on time (engines/base.py, ``play_forfeit``).
+LOSS_ON_TIME = "time forfeit"
+
+
+def with_reason(result: str, reason: str, *, colon: bool = False) -> str:
+    """A result and why, saying what happened: "Bo won (resignation)", "Bo won: resignation"
+    with ``colon``; a game lost on time is won "on time" ("Bo won on time"), never "(time forfeit)"."""
+    if reason == LOSS_ON_TIME:
+        return f"{result} on time"
+    return f"{result}: {reason}" if colon else f"{result} ({reason})"
 
 
 def with_article(word: str) -> str:
@@ -56,4 +68,4 @@ def outcome_header(outcome: Outcome, names: Sequence[str]) -> str:
     """An engine outcome as a final picture's header: "Bo won: resignation", "Draw: threefold repetition"."""
     if outcome.is_draw:
         return f"Draw: {outcome.reason}"
-    return f"{' and '.join(names[seat] for seat in outcome.winners)} won: {outcome.reason}"
+    return with_reason(f"{' and '.join(names[seat] for seat in outcome.winners)} won", outcome.reason, colon=True)

@@ -674,7 +674,7 @@ def _result_line(state: OctaState, names: Sequence[str]) -> str:
     if outcome.reason == "resignation":
         return f"{winner} wins by resignation"
     if outcome.reason == "time forfeit":
-        return f"{winner} wins: {_seat_name(names, 1 - seat)} ran out of time"
+        return f"{winner} wins on time"
     if longest_run(state, seat) >= OCTA_LENGTH and table_count(state, seat) >= WIN_TABLE_CARDS:
         return f"{winner} wins with an Octa!"
     return f"{winner} wins with more cards on the table"

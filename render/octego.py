@@ -31,7 +31,7 @@ from engines.octego import (
     square_index,
 )
 from render import theme
-from render.narration import shared_sentence
+from render.narration import shared_sentence, with_reason
 
 SCALE = 2  # supersampling factor
 # Portrait, to be read on a phone: the panel sits under the board, so the board and its
@@ -414,7 +414,7 @@ def _draw_status(
         _text(image, (_s(left + 44), _s(y)), line, TEXT, theme.INK, "lm")
         return
     winner = _winner(state)
-    reason = f": {state.outcome.reason}"
+    reason = with_reason("", state.outcome.reason, colon=True)
     if winner is None:
         headline = "Draw"
     else:
@@ -497,7 +497,7 @@ def describe(state: OctegoState, names: Sequence[str], viewer: int | None = None
         lines.append(f"Game over: {ending}.")
     elif outcome is not None:
         result = "Draw" if outcome.is_draw else f"{names[outcome.winners[0]]} wins"
-        lines.append(f"Game over: {result} ({outcome.reason}).")
+        lines.append(f"Game over: {with_reason(result, outcome.reason)}.")
     else:
         turn = "your" if viewer == state.to_move else f"{names[state.to_move]}'s"
         lines.append(f"It is {turn} turn.")

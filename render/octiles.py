@@ -38,7 +38,7 @@ from engines.octiles import (
     seat_of,
 )
 from render import theme
-from render.narration import shared_sentence
+from render.narration import shared_sentence, with_reason
 
 # Portrait, to be read on a phone: the board fills the width, the players' cards go under it,
 # and every text is drawn at ``TEXT`` (a capital 11 px tall when the picture is shown 360 px wide).
@@ -435,7 +435,7 @@ def _status_line(state: OctilesState, names: Sequence[str]) -> str:
     if outcome is not None:
         if outcome.is_draw:
             return f"Draw: {outcome.reason}"
-        return f"{' and '.join(who(seat) for seat in outcome.winners)} wins: {outcome.reason}"
+        return with_reason(f"{' and '.join(who(seat) for seat in outcome.winners)} wins", outcome.reason, colon=True)
     seat, _ = acting(state)
     doing = {
         "runners": "places the runners",

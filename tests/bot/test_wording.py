@@ -7,7 +7,10 @@ import pytest
 
 from bot.dev.world import private_texts
 from engines.octa import ENGINE as OCTA
+from engines.registry import engine
+from render.narration import outcome_header, outcome_phrase
 from render.octa import render_table
+from render.registry import pictures
 from render.wording import leftover_plurals, noun, plural
 from tests.bot.test_octagion_lobby import open_lobby, select_id
 from tests.bot.wording_scan import SCAN
@@ -64,4 +67,20 @@ def test_an_octa_table_lost_on_time_says_so():
     state = OCTA.new_game(2, {}, 1)
     assert OCTA.to_act(state) == [0]
     lost = OCTA.apply(state, 0, {"type": "forfeit"})
-    assert "Bo wins: Ada ran out of time." in render_table(lost, ["Ada", "Bo"]).description
+    assert "Octa, turn 1. Bo wins on time." in render_table(lost, ["Ada", "Bo"]).description
+
+
+@pytest.mark.parametrize("game", ["octego", "octa", "octagone", "octiles"])
+def test_a_game_lost_on_time_is_told_as_what_happened(game):
+    """The narrator, the replay's phrase and the picture's text: "Bo won on time", never "(time forfeit)"."""
+    rules, names = engine(game), ["Ada", "Bo"]
+    state = rules.new_game(2, {}, 1)
+    loser = rules.to_act(state)[0]
+    lost = rules.apply(state, loser, {"type": "forfeit"})
+    told = " ".join(pictures(game).narrate(event, names) for event in lost.events)
+    assert told == f"{names[loser]} ran out of time. {names[1 - loser]} won on time."
+    assert outcome_phrase(lost.outcome, names) == f"{names[1 - loser]} won on time"
+    assert outcome_header(lost.outcome, names) == f"{names[1 - loser]} won on time"
+    alt_text = pictures(game).public_picture(lost, names).description
+    assert "on time" in alt_text
+    assert "forfeit" not in alt_text
