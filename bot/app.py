@@ -19,9 +19,11 @@ from bot.core import metrics, shutdown
 from bot.core.settings import Settings
 from bot.core.store import Store
 from bot.features.challenge_menu import ChallengeMenu
+from bot.features.departures import ServerDepartures
 from bot.features.game_buttons import GameButtons
 from bot.features.help_commands import HelpCommands
 from bot.features.member_commands import MemberCommands
+from bot.features.privacy import PrivacyCommands
 from bot.features.settings_commands import SettingsCommands
 from bot.features.stop_command import StopCommand
 from bot.platform import Platform
@@ -63,6 +65,7 @@ class OctagonBot(commands.Bot):
         self.platform: Platform | None = None
         self.store: Store | None = None
         self.metrics: metrics.Metrics | None = None  # METRICS_PORT: /healthz and /metrics
+        self.departures: ServerDepartures | None = None  # a server's data deleted after it removed the bot
 
     @staticmethod
     def shard_options(settings: Settings) -> dict[str, Any]:
@@ -79,6 +82,9 @@ class OctagonBot(commands.Bot):
         self.add_listener(self.controls.on_interaction, "on_interaction")
         self.add_listener(self.platform.threads.on_raw_thread_delete, "on_raw_thread_delete")
         self.add_listener(self.platform.threads.on_guild_channel_delete, "on_guild_channel_delete")
+        self.departures = ServerDepartures(self, self.store, settings.removed_server_days)
+        for event in ("on_guild_remove", "on_guild_join", "on_ready"):
+            self.add_listener(getattr(self.departures, event), event)
         await self.add_cog(self.platform.computer)
         await build_commands(self)
         self.tree.on_error = self.on_app_command_error
@@ -106,6 +112,8 @@ class OctagonBot(commands.Bot):
         if self.metrics:
             served, self.metrics = self.metrics, None
             await served.stop()
+        if self.departures:
+            self.departures.stop()
         if self.platform:
             await self.platform.stop()
         if self.store:
@@ -162,6 +170,7 @@ async def build_commands(bot: OctagonBot) -> None:
         HelpCommands(platform),
         StopCommand(platform),
         MemberCommands(platform),
+        PrivacyCommands(platform, bot.settings.removed_server_days),
         SettingsCommands(platform),
         ChallengeMenu(bot, platform),
         GameButtons(platform),

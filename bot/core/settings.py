@@ -38,6 +38,8 @@ class Settings:
     history_per_minute: int = 6
     challenges_per_minute: int = 6
     replays_per_server: int = 2
+    # Days a server's data is kept after the bot is removed from it (deleted then, unless it is added back).
+    removed_server_days: int = 30
     # Each game in a thread of its own where a channel allows it (GAME_THREADS=off: every game in
     # its channel, one at a time, unless `/settings game_threads` turns threads on for a channel).
     game_threads: bool = True
@@ -102,6 +104,7 @@ _COUNTS = (
     "history_per_minute",
     "challenges_per_minute",
     "replays_per_server",
+    "removed_server_days",
 )
 
 

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.features.game_choices import board_choices, extras_of, game_choices, offer_choices
+from bot.features.privacy_store import mention
 from bot.features.results import PROVISIONAL_GAMES, rating_text
 from bot.ui.controls import SessionButton, view_of
 from bot.ui.replies import acknowledge, escape, reply_private
@@ -104,7 +105,8 @@ class MemberCommands(commands.Cog):
             return f"Nobody has {with_article(title)} rating here yet: ratings come from games between members."
         lines = [f"## {title} leaderboard"]
         for place, rating in enumerate(ranked, start=1):
-            lines.append(f"{place}. <@{rating.user_id}>: {rating_text(rating)} · {rating.wins} won of {rating.games}")
+            who = mention(rating.user_id)  # a forgotten member is "a former member"
+            lines.append(f"{place}. {who}: {rating_text(rating)} · {rating.wins} won of {rating.games}")
         lines.append(f"-# Games against the computer are not rated; a rating settles after {PROVISIONAL_GAMES}.")
         return "\n".join(lines)
 

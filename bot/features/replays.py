@@ -24,6 +24,7 @@ from bot.core.sessions import GameSession, Sessions
 from bot.core.store import LIVE_STATUSES, LoggedMove, PastGame
 from bot.core.workers import WorkerPool
 from bot.features.fair_use import FairUse
+from bot.features.privacy_store import mention
 from bot.ui.controls import Controls, SessionSelect, view_of
 from bot.ui.game_message import REPLAY, Table, partners, versus
 from bot.ui.replies import UserError, escape, reply_private
@@ -225,7 +226,7 @@ class Replays:
         title = self._title(entry.game)
         names = [escape(name, 32) for name in entry.names]
         if len(names) != len(entry.players):  # a row stored without its names
-            names = [f"<@{player}>" for player in entry.players]
+            names = [mention(player) for player in entry.players]
         line = f"**{title}** {_with_and_against(sides, names, entry.players.index(user_id))}: "
         result = "won" if user_id in entry.winners else "lost"
         if set(entry.winners) >= set(entry.players):

@@ -228,6 +228,11 @@ class GameThreads:
             await tx.set_turn_notices(guild_id, member, enabled)
         self._notices[(guild_id or 0, member)] = enabled
 
+    def forget_notices(self, member: int) -> None:
+        """A member's preferences were deleted (`/privacy delete`): the default from now on."""
+        for key in [key for key in self._notices if key[1] == member]:
+            del self._notices[key]
+
     # ------------------------------------------------------------------- the card
     def thread_name(self, session: GameSession) -> str:
         """ "Octego · Ada vs Bo · #12": plain text, within Discord's 100 characters."""

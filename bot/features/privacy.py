@@ -1,0 +1,154 @@
+"""/privacy: what the bot keeps about a member and for how long, and `/privacy delete`, which
+forgets them (asked to confirm privately; the buttons carry the member's id, so they work after
+a restart).
+
+Forgetting a member, in every server: the games they are playing are resigned (a challenge or
+lobby of theirs is closed) first; then in every other game, its results, the players' rows and
+the ratings, their id becomes a former member's and their name "a former member"
+(:mod:`bot.features.privacy_store`). The seats and actions stay, so every finished game still
+replays for its other players. Their preferences (turn notices) and Octagion Daily plays go.
+A game that goes on without them (several players left) keeps their seat until it ends.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.store import LIVE_STATUSES
+from bot.features import privacy_store
+from bot.features.privacy_store import MemberSession
+from bot.features.replays import seated
+from bot.ui.controls import SessionButton, view_of
+from bot.ui.replies import UserError, acknowledge, reply_private
+
+if TYPE_CHECKING:
+    from bot.platform import Platform
+
+log = logging.getLogger(__name__)
+
+FORGET = "privacy_forget"  # the confirmation's buttons: the member's id in the custom id's session part
+KEEP = "privacy_keep"
+CLOSED_NOTE = "⏹ Closed: one of its players left."
+NOT_YOURS = "These buttons belong to the member who asked to delete their data."
+
+
+def policy_text(grace_days: int) -> str:
+    return (
+        "## What I keep about you\n"
+        "- **Your games**: your member id and your display name at the time, in every game, challenge "
+        "and lobby you took part in, with every action you played and when. Finished games stay, for "
+        "replays, game records and `/history`.\n"
+        "- **Your results and ratings** per game and server (`/stats`, `/leaderboard`), and your "
+        "Octagion Daily plays and streaks.\n"
+        "- **Your preferences**: whether I ping you when it is your turn (`/notify`).\n"
+        "Nothing else: no message text, no email address, no other member data.\n"
+        "**How long**: as long as I am in the server. When I am removed from a server, everything of "
+        f"that server is deleted {grace_days} days later (unless I am added back before).\n"
+        "`/privacy delete` forgets you in every server: the games you are playing are resigned, your "
+        'name and id in finished games, history and ratings become "a former member" (the games '
+        "stay replayable for the other players), and your preferences and Daily streaks are deleted."
+    )
+
+
+def confirmation_text() -> str:
+    return (
+        "Delete your data from this bot, in every server? The games you are playing now are resigned, "
+        'your name and id in finished games, history and ratings become "a former member", and your '
+        "preferences and Octagion Daily streaks are deleted. This cannot be undone."
+    )
+
+
+def done_text(resigned: int, forgotten: int) -> str:
+    games = "1 game" if forgotten == 1 else f"{forgotten} games"
+    text = f'🗑️ Done: you are "a former member" in {games}, and your preferences and streaks are deleted.'
+    if resigned:
+        text += f" You resigned {'1 game' if resigned == 1 else f'{resigned} games'} in progress first."
+    return text
+
+
+class PrivacyCommands(
+    commands.GroupCog, group_name="privacy", group_description="What the bot keeps about you, and deleting it."
+):
+    def __init__(self, platform: Platform, grace_days: int):
+        self.platform = platform
+        self.grace_days = grace_days
+        platform.controls.button(FORGET, self._forget_clicked)
+        platform.controls.button(KEEP, self._keep_clicked)
+
+    @app_commands.command(name="info", description="What the bot keeps about you, and for how long.")
+    async def info_command(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
+        await reply_private(interaction, policy_text(self.grace_days))
+
+    @app_commands.command(name="delete", description="Delete your data: you become a former member in past games.")
+    async def delete_command(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
+        member = interaction.user.id
+        buttons = [
+            SessionButton(member, FORGET, label="Delete my data", style=discord.ButtonStyle.danger),
+            SessionButton(member, KEEP, label="Keep it", style=discord.ButtonStyle.secondary),
+        ]
+        await reply_private(interaction, confirmation_text(), view=view_of(buttons))
+
+    async def _forget_clicked(self, interaction: discord.Interaction, member_id: int, _: str) -> None:
+        if interaction.user.id != member_id:
+            raise UserError(NOT_YOURS)
+        resigned, forgotten = await self.forget(member_id)
+        await interaction.edit_original_response(content=done_text(resigned, forgotten), view=None)
+
+    async def _keep_clicked(self, interaction: discord.Interaction, member_id: int, _: str) -> None:
+        if interaction.user.id != member_id:
+            raise UserError(NOT_YOURS)
+        await interaction.edit_original_response(content="Nothing was deleted.", view=None)
+
+    # ------------------------------------------------------------ forgetting a member
+    async def forget(self, member_id: int) -> tuple[int, int]:
+        """Forget a member everywhere: (games resigned, sessions where they became a former member)."""
+        store = self.platform.store
+        resigned = 0
+        for session in await privacy_store.member_sessions(store, member_id, live=True):
+            resigned += await self._leave(session, member_id)
+        past = await privacy_store.member_sessions(store, member_id, live=False)
+        seats = {session.id: await self._seats(session) for session in past}
+        former_id = -random.SystemRandom().randrange(1, 2**62)  # never a Discord id
+        async with store.transaction() as tx:
+            for session_id, filled in seats.items():
+                if filled is not None:
+                    await privacy_store.fill_seats(tx, session_id, filled)
+            await privacy_store.forget_member(tx, member_id, former_id, past)
+        self.platform.threads.forget_notices(member_id)
+        log.info("forgot a member in %d sessions (%d resigned)", len(past), resigned)
+        return resigned, len(past)
+
+    async def _leave(self, session: MemberSession, member_id: int) -> int:
+        """Resign a game they play (each seat they hold), close a challenge or lobby; 1 if resigned."""
+        if session.status != "active":
+            async with self.platform.sessions.change(session.id) as change:
+                if change.record.status in LIVE_STATUSES:
+                    change.end("closed", CLOSED_NOTE)
+            return 0
+        for _ in range(session.players.count(member_id)):
+            try:
+                now = await self.platform.sessions.act(session.id, member_id, {"type": "resign"})
+            except UserError:  # the game refuses (it ended meanwhile): nothing more to resign
+                break
+            if now.status != "active":
+                break
+        return 1
+
+    async def _seats(self, session: MemberSession) -> list[int] | None:
+        """The seat of each logged action when some were logged without one (None: all have one)."""
+        logged = await self.platform.store.logged_moves(session.id)
+        adapter = self.platform.games.get(session.game)
+        if adapter is None or all(move.seat is not None for move in logged):
+            return None
+        loaded = await self.platform.sessions.load(session.id)
+        if loaded.state is None:
+            return None
+        return [seat for seat, _ in seated(adapter.engine, loaded, logged)]
