@@ -542,7 +542,7 @@ def render_variant(state: OctagionState, names: Sequence[str], viewer: int) -> P
     placed = sum(cell is not None for cell in variant)
     title = f"Variant · {team_name(state, names, team)}"
     subtitle = f"Round {state.round} · word {word} · Treatment Cards left {state.treatments[team]}"
-    summary = f"{placed} of 8 positions filled" + (f" · {_count(len(slips), 'slip')}, -1 each" if slips else "")
+    summary = f"{placed} of 8 positions filled" + (f" · {plural(len(slips), 'slip')}, -1 each" if slips else "")
     reasons = slip_lines(
         [
             {"points": -1, "reason": reason, "card": variant[index], "letter": word[index]}
@@ -709,7 +709,7 @@ def _result_description(
             text += " [" + "; ".join(faults) + "]"
         parts.append(text)
     solutions = "; ".join(
-        f"{word}: {' '.join(info['solution'])} ({info['count']} solutions)"
+        f"{word}: {' '.join(info['solution'])} ({plural(info['count'], 'solution')})"
         if info["solution"]
         else f"{word}: no solution without Treatment Cards"
         for word, info in solutions.items()
@@ -811,10 +811,6 @@ def _score_band(
 WHOLE = 10_000  # message text never cuts a team's names: they come trimmed and escaped already
 
 
-def _count(number: int, one: str, many: str | None = None) -> str:
-    return f"{number} {one if number == 1 else many or one + 's'}"
-
-
 def numbers_text(numbers: Sequence[int]) -> str:
     """A party member's numbers: "numbers 1-3", "numbers 7-8", "number 8"."""
     if len(numbers) == 1:
@@ -835,7 +831,7 @@ def variations_text(variations: Sequence[str]) -> str:
 def lobby_options_text(options: dict) -> str:
     """A lobby's options in words: "1 round, variation alpha, 0:45 per round"."""
     variations = normalise_variations(options.get("variation"))
-    parts = [_count(options.get("rounds", DEFAULT_ROUNDS), "round"), variations_text(variations)]
+    parts = [plural(options.get("rounds", DEFAULT_ROUNDS), "round"), variations_text(variations)]
     if "gamma" in variations:
         parts.append(f"{options.get('gamma_levels', 'standard')} countdown")
     if "seconds" in options:
@@ -898,14 +894,14 @@ def result_text(state: OctagionState, record: dict, names: Sequence[str]) -> str
         lines.append(f"⏰ Time is up ({clock_text(record['seconds'])}).")
     for team in sorted((t for t, r in enumerate(results) if r), key=lambda t: (-results[t]["score"], t)):
         penalties = results[team]["penalties"]
-        detail = _count(penalties, "penalty", "penalties") if penalties else "no penalty"
+        detail = plural(penalties, "penalty", "penalties") if penalties else "no penalty"
         lines.append(
             f"**{team_name(state, names, team, WHOLE)}**: {results[team]['score']} pts ({detail})"
             f" · total {state.totals[team]}"
         )
     for word, info in record["solutions"].items():
         if info["solution"]:
-            count = _count(info["count"], "solution")
+            count = plural(info["count"], "solution")
             lines.append(f"One solution for **{word}**: `{variant_text(info['solution'])}` ({count})")
         else:
             lines.append(f"**{word}** has no solution without Treatment Cards, e.g. `{variant_text(info['best'])}`")
@@ -929,7 +925,7 @@ def variant_sentence(state: OctagionState, seat: int) -> str:
     cells = state.variants[team]
     placed = sum(cell is not None for cell in cells)
     treatment = cells.count(TREATMENT)
-    note = f" ({_count(treatment, 'Treatment Card')})" if treatment else ""
+    note = f" ({plural(treatment, 'Treatment Card')})" if treatment else ""
     slips = _slips(cells, state.words[team])
     shown = f"Your team's variant for **{state.words[team]}**: `{variant_text(cells)}` ({placed} of 8 placed{note})."
     return shown + (f" {_slips_sentence(cells, slips)}" if slips else "")

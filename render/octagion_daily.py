@@ -43,6 +43,7 @@ from render.octagion import (
     write,
 )
 from render.theme import Picture
+from render.wording import plural
 
 NAME_LIMIT = 16
 SOLUTION_CARD_H = 62  # a solution's cards, a little lower than the answer's
@@ -75,10 +76,6 @@ def time_text(seconds: float) -> str:
 
 def score_text(score: int, bonus: int) -> str:
     return f"{score} pts" + (f" (+{bonus} time bonus)" if bonus else "")
-
-
-def _count(number: int, one: str, many: str | None = None) -> str:
-    return f"{number} {one if number == 1 else many or one + 's'}"
 
 
 def _streak_text(entry: DailyEntry) -> str:
@@ -200,7 +197,7 @@ def render_daily_answer(
     """The member's answer with each penalty marked and named, the score and time, and one solution."""
     heading, subtitle = title(number, day), f"Your answer for {word} · time {time_text(seconds)}"
     reasons = slip_lines(scored.positions)
-    penalties = _count(scored.penalties, "penalty", "penalties") if scored.penalties else "perfect"
+    penalties = plural(scored.penalties, "penalty", "penalties") if scored.penalties else "perfect"
     verdict = wrap_text(f"{score_text(scored.score, scored.bonus)} · {penalties}", TITLE)
     listed = "the only solution" if solutions == 1 else f"one solution of {solutions}"
     solution_label = wrap_text(f"{word}: {listed}")
@@ -246,7 +243,7 @@ def render_daily_board(
     mine = next((k for k, (_, entry) in enumerate(board) if entry.user_id == viewer), None)
     if mine is not None and mine not in shown:
         shown.append(mine)
-    heading, subtitle = title(number, day), f"{word} · {_count(len(board), 'member')} played"
+    heading, subtitle = title(number, day), f"{word} · {plural(len(board), 'member')} played"
     solution_label = wrap_text(f"One solution for {word}")
     top = header_height(heading, subtitle)
     rows_top = top + LINE
@@ -298,7 +295,7 @@ def _board_row(
     colour = theme.GOOD if scored.won and fill != theme.HIGHLIGHT else ink
     write(draw, (SCORE_X, middle), str(entry.score), LABEL, colour, "rm")
     write(draw, (TIME_X, middle), time_text(entry.seconds), TEXT, ink, "rm")
-    streak = _count(entry.streak.played, "day") if entry.streak.played else "-"
+    streak = plural(entry.streak.played, "day") if entry.streak.played else "-"
     write(draw, (STREAK_X, middle), streak, TEXT, ink, "rm")
     _tiles(draw, y + ROW_H - TILE[1] - 8, word, entry.cells, scored.positions)
 
@@ -310,7 +307,7 @@ def board_text(
     number: int, day: date, word: str, board: Sequence[tuple[int, DailyEntry]], solution: Sequence[str], limit: int
 ) -> str:
     """A day's board as text: the first ``limit`` rows, the word and one solution."""
-    lines = [f"## {title(number, day)}", f"The word: **{word}** · {_count(len(board), 'member')} played"]
+    lines = [f"## {title(number, day)}", f"The word: **{word}** · {plural(len(board), 'member')} played"]
     for rank, entry in board[:limit]:
         streak = _streak_text(entry)
         lines.append(
@@ -328,7 +325,7 @@ def answer_text(
 ) -> str:
     """A member's own result, as they are told it."""
     slips = [f"{cells[i] or '_'} at {i + 1}: {p['reason']}" for i, p in enumerate(scored.positions) if p["points"] < 0]
-    verdict = "perfect!" if not slips else _count(len(slips), "penalty", "penalties") + f" ({'; '.join(slips)})"
+    verdict = "perfect!" if not slips else plural(len(slips), "penalty", "penalties") + f" ({'; '.join(slips)})"
     return (
         f"Your answer for **{word}**: `{variant_text(cells)}`, {verdict}\n"
         f"**{score_text(scored.score, scored.bonus)}** in {time_text(seconds)}. "
@@ -339,6 +336,6 @@ def answer_text(
 def today_text(number: int, day: date, players: int, over: bool = False) -> str:
     """A day's line in the daily channel: how many played, nothing more (no spoilers)."""
     if over:
-        return f"🧩 **{title(number, day)}** is over: {_count(players, 'member')} played it."
-    played = "Nobody has played it yet" if not players else f"{_count(players, 'member')} played today"
+        return f"🧩 **{title(number, day)}** is over: {plural(players, 'member')} played it."
+    played = "Nobody has played it yet" if not players else f"{plural(players, 'member')} played today"
     return f"🧩 **{title(number, day)}** is open: `/octagion daily play`. {played}."

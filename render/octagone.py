@@ -34,6 +34,7 @@ from engines.octagone import (
 )
 from render import theme
 from render.narration import shared_sentence
+from render.wording import plural
 
 # Laid out for a phone: 480 px wide and no text under TEXT, so every label is at least 11 px tall
 # when the picture is shown 360 px wide.
@@ -498,8 +499,7 @@ def render_hand(state: OctagoneState, names: Sequence[str], seat: int) -> theme.
         word = "joker" if kind == JOKER else colour_words(kind)
         _write(image, (cx, cy + HAND_RADIUS + 12 + LINE * 1.5), word, TEXT, theme.MUTED)
     held = ", ".join(
-        f"{state.hands[seat][kind]} {'joker' if kind == JOKER else colour_words(kind)}"
-        f"{'s' if kind == JOKER and state.hands[seat][kind] != 1 else ''}"
+        plural(state.hands[seat][kind], "joker") if kind == JOKER else f"{state.hands[seat][kind]} {colour_words(kind)}"
         for kind in (*COLOURS, JOKER)
         if state.hands[seat][kind]
     )

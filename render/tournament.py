@@ -38,6 +38,7 @@ from engines.tournament import (
     standings,
 )
 from render import theme
+from render.wording import plural
 
 WIDTH = 480
 TEXT = theme.min_text_size(WIDTH)
@@ -209,7 +210,7 @@ def render_pairings(tournament: Tournament, round_number: int | None = None, tit
     notes = []
     if round_.rematches:
         notes.append(f"{round_.rematches} rematch{'es' if round_.rematches > 1 else ''}: no pairing avoided it")
-    subtitle = f"{_count(len(games), 'game')}" + (f" · {_count(len(byes), 'bye')}" if byes else "")
+    subtitle = f"{plural(len(games), 'game')}" + (f" · {plural(len(byes), 'bye')}" if byes else "")
     shown = games[:MAX_ROWS]
     more = len(games) - len(shown)
     band = 2 * ROW + 8
@@ -222,7 +223,7 @@ def render_pairings(tournament: Tournament, round_number: int | None = None, tit
         _draw_game(image, draw, y, index, tournament, pairing)
         y += band
     if more:
-        theme.write(image, (MARGIN, y + LINE / 2), f"… and {_count(more, 'more game')}", TEXT, theme.MUTED, "lm")
+        theme.write(image, (MARGIN, y + LINE / 2), f"… and {plural(more, 'more game')}", TEXT, theme.MUTED, "lm")
         y += LINE
     for pairing in byes:
         name_room = WIDTH - MARGIN - NAME_X - _width("bye") - 16
@@ -308,7 +309,7 @@ def _pairings_words(tournament: Tournament, number: int, title: str | None) -> s
         replay = f" (replays table {pairing.replay_of})" if pairing.replay_of is not None else ""
         parts.append(f"table {pairing.table}{replay}, {first} moves first against {second}: {outcome}")
     rematches = (
-        f" {_count(round_.rematches, 'rematch', 'rematches')}: no pairing avoided it." if round_.rematches else ""
+        f" {plural(round_.rematches, 'rematch', 'rematches')}: no pairing avoided it." if round_.rematches else ""
     )
     heading = f"{_event_title(tournament, title)}, round {number} of {tournament.rounds_planned}"
     return f"{heading}: {'; '.join(parts)}.{rematches}"
@@ -438,7 +439,3 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, title: str, subt
 
 def _width(text: str) -> float:
     return theme.font(TEXT).getlength(text)
-
-
-def _count(number: int, word: str, plural: str | None = None) -> str:
-    return f"{number} {word if number == 1 else plural or word + 's'}"

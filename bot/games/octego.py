@@ -21,6 +21,7 @@ from bot.ui.menus import ActionMenu, Narrowing, Step
 from bot.ui.replies import acknowledge
 from engines.octego import ENGINE, KIND_NAMES, choose_action, octego_count, piece_at
 from render.octego import narrate, render_board
+from render.wording import plural
 
 GAME = "octego"
 FIRST_CHOICES = {"me": None, "them": "opponent", "random": "coin toss"}  # stored as options["first"]
@@ -61,7 +62,7 @@ def piece_label(at: Narrowing, start: str) -> str:
 
 def piece_description(at: Narrowing, start: str) -> str:
     ends = list(dict.fromkeys(end_of(a) for a in at.actions if start_of(a) == start))
-    return f"{len(ends)} destination{'s' if len(ends) != 1 else ''}: {', '.join(ends)}"
+    return f"{plural(len(ends), 'destination')}: {', '.join(ends)}"
 
 
 def destination_label(at: Narrowing, end: str) -> str:
