@@ -3,11 +3,11 @@ forgets them (asked to confirm privately; the buttons carry the member's id, so 
 a restart).
 
 Forgetting a member, in every server: the games they are playing are resigned (a challenge or
-lobby of theirs is closed) first; then in every other game, its results, the players' rows and
-the ratings, their id becomes a former member's and their name "a former member"
-(:mod:`bot.features.privacy_store`). The seats and actions stay, so every finished game still
-replays for its other players. Their preferences (turn notices) and Octagion Daily plays go.
-A game that goes on without them (several players left) keeps their seat until it ends.
+lobby of theirs is closed) first; then in every session that names them (each in a change of its
+own, like any change of a session), its results, the players' rows and the ratings, their id
+becomes a former member's and their name "a former member" (:mod:`bot.features.privacy_store`).
+The seats and actions stay, so every finished game still replays for its other players. Their
+preferences (turn notices) and Octagion Daily plays go.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.sessions import GameSession
 from bot.core.store import LIVE_STATUSES
 from bot.features import privacy_store
 from bot.features.privacy_store import MemberSession
@@ -114,17 +115,31 @@ class PrivacyCommands(
         resigned = 0
         for session in await privacy_store.member_sessions(store, member_id, live=True):
             resigned += await self._leave(session, member_id)
-        past = await privacy_store.member_sessions(store, member_id, live=False)
-        seats = {session.id: await self._seats(session) for session in past}
         former_id = -random.SystemRandom().randrange(1, 2**62)  # never a Discord id
+        named = await privacy_store.member_sessions(store, member_id)
+        for session in named:
+            await self._forget_in(session, member_id, former_id)
         async with store.transaction() as tx:
-            for session_id, filled in seats.items():
-                if filled is not None:
-                    await privacy_store.fill_seats(tx, session_id, filled)
-            await privacy_store.forget_member(tx, member_id, former_id, past)
+            await privacy_store.forget_member_records(tx, member_id, former_id)
         self.platform.threads.forget_notices(member_id)
-        log.info("forgot a member in %d sessions (%d resigned)", len(past), resigned)
-        return resigned, len(past)
+        log.info("forgot a member in %d sessions (%d resigned)", len(named), resigned)
+        return resigned, len(named)
+
+    async def _forget_in(self, session: MemberSession, member_id: int, former_id: int) -> None:
+        """One session, in a change of its own (as every change of a session): the member's id
+        and name replaced, the seats of its actions kept."""
+        if session.game not in self.platform.games:
+            async with self.platform.store.transaction() as tx:
+                await privacy_store.forget_in_stored_session(tx, session, member_id, former_id)
+            return
+        async with self.platform.sessions.change(session.id) as change:
+            seats = await self._seats(change.session)
+            players = change.record.players
+            forgotten = privacy_store.forget_in_meta(change.meta.to_json(), players, member_id, former_id)
+            for field, value in forgotten.items():
+                setattr(change.meta, field, value)
+            change.record.players = [former_id if player == member_id else player for player in players]
+            change.during_commit(lambda tx: privacy_store.forget_in_log(tx, session.id, member_id, former_id, seats))
 
     async def _leave(self, session: MemberSession, member_id: int) -> int:
         """Resign a game they play (each seat they hold), close a challenge or lobby; 1 if resigned."""
@@ -142,13 +157,10 @@ class PrivacyCommands(
                 break
         return 1
 
-    async def _seats(self, session: MemberSession) -> list[int] | None:
+    async def _seats(self, session: GameSession) -> list[int] | None:
         """The seat of each logged action when some were logged without one (None: all have one)."""
         logged = await self.platform.store.logged_moves(session.id)
-        adapter = self.platform.games.get(session.game)
-        if adapter is None or all(move.seat is not None for move in logged):
+        if session.state is None or all(move.seat is not None for move in logged):
             return None
-        loaded = await self.platform.sessions.load(session.id)
-        if loaded.state is None:
-            return None
-        return [seat for seat, _ in seated(adapter.engine, loaded, logged)]
+        engine = self.platform.games[session.record.game].engine
+        return [seat for seat, _ in seated(engine, session, logged)]

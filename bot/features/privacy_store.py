@@ -64,44 +64,49 @@ def _member_session(row: Any) -> MemberSession:
     return MemberSession(row["id"], row["game"], row["status"], row["host_id"], json.loads(row["players"]), meta)
 
 
-async def forget_member(tx: Transaction, user_id: int, former_id: int, sessions: list[MemberSession]) -> None:
-    """The member's id and name replaced in these (finished) sessions and every record of theirs;
-    their preferences and daily plays deleted. Actions' seats must be filled first (:func:`fill_seats`)."""
-    for session in sessions:
-        players = [former_id if player == user_id else player for player in session.players]
-        host = former_id if session.host_id == user_id else session.host_id
-        meta = _forget_in_meta(session.meta, session.players, user_id, former_id)
-        tx.write(
-            "UPDATE sessions SET players = ?, host_id = ?, meta = ? WHERE id = ?",
-            (json.dumps(players), host, json.dumps(meta), session.id),
-        )
-        tx.write(
-            "UPDATE actions SET player_id = ? WHERE session_id = ? AND player_id = ?",
-            (former_id, session.id, user_id),
-        )
+async def forget_member_records(tx: Transaction, user_id: int, former_id: int) -> None:
+    """The member's id replaced in results, the players' rows and ratings; their preferences and
+    daily plays deleted (their sessions are each forgotten in a change of their own)."""
     await _forget_in_results(tx, user_id, former_id)
     tx.write("UPDATE ratings SET user_id = ? WHERE user_id = ?", (former_id, user_id))
     tx.write("DELETE FROM member_settings WHERE user_id = ?", (user_id,))
     tx.write("DELETE FROM daily_plays WHERE user_id = ?", (user_id,))
 
 
-async def fill_seats(tx: Transaction, session_id: int, seats: list[int]) -> None:
-    """Each logged action's seat, in order, where the row was logged before seats were kept (once
-    the member's id is gone, the seat can no longer be worked out from it)."""
-    rows = await tx.query("SELECT seq FROM actions WHERE session_id = ? ORDER BY seq", (session_id,))
-    tx.write(
-        "UPDATE actions SET seat = ? WHERE session_id = ? AND seq = ? AND seat IS NULL",
-        [(seat, session_id, row["seq"]) for row, seat in zip(rows, seats, strict=True)],
-        many=True,
-    )
+async def forget_in_log(
+    tx: Transaction, session_id: int, user_id: int, former_id: int, seats: list[int] | None
+) -> None:
+    """In one session: each logged action's seat kept (``seats``, in order, for rows logged before
+    seats were: once the member's id is gone, their seat could no longer be worked out), then the
+    member's id replaced in its action log and as its host."""
+    if seats is not None:
+        rows = await tx.query("SELECT seq FROM actions WHERE session_id = ? ORDER BY seq", (session_id,))
+        tx.write(
+            "UPDATE actions SET seat = ? WHERE session_id = ? AND seq = ? AND seat IS NULL",
+            [(seat, session_id, row["seq"]) for row, seat in zip(rows, seats, strict=True)],
+            many=True,
+        )
+    swap = (former_id, session_id, user_id)
+    tx.write("UPDATE actions SET player_id = ? WHERE session_id = ? AND player_id = ?", swap)
+    tx.write("UPDATE sessions SET host_id = ? WHERE id = ? AND host_id = ?", swap)
 
 
-def _forget_in_meta(meta: dict[str, Any], players: list[int], user_id: int, former_id: int) -> dict[str, Any]:
+async def forget_in_stored_session(tx: Transaction, session: MemberSession, user_id: int, former_id: int) -> None:
+    """A session of a game this bot no longer hosts (no change can load it): its row rewritten."""
+    players = _swap(session.players, user_id, former_id)
+    meta = forget_in_meta(session.meta, session.players, user_id, former_id)
+    row = (json.dumps(players), json.dumps(meta), session.id)
+    tx.write("UPDATE sessions SET players = ?, meta = ? WHERE id = ?", row)
+    await forget_in_log(tx, session.id, user_id, former_id, None)
+
+
+def forget_in_meta(meta: dict[str, Any], players: list[int], user_id: int, former_id: int) -> dict[str, Any]:
+    """A session's details with the member's name (at their seats) and id replaced."""
     meta = dict(meta)
     names = list(meta.get("names", []))
     old_names = {names[seat] for seat, player in enumerate(players) if player == user_id and seat < len(names)}
     meta["names"] = [FORMER_MEMBER if name in old_names else name for name in names]
-    meta["seats"] = [former_id if seat == user_id else seat for seat in meta.get("seats", [])]
+    meta["seats"] = _swap(meta.get("seats", []), user_id, former_id)
     meta["pending"] = [member for member in meta.get("pending", []) if member != user_id]
     if meta.get("stopped_by") == user_id:
         meta["stopped_by"] = former_id

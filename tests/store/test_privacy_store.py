@@ -43,8 +43,9 @@ async def test_a_member_is_forgotten_everywhere_and_their_seats_and_actions_stay
     assert [s.id for s in await privacy_store.member_sessions(store, ADA, live=True)] == [running]
 
     async with store.transaction() as tx:
-        await privacy_store.fill_seats(tx, session_id, [0, 1, 0])
-        await privacy_store.forget_member(tx, ADA, FORMER, found)
+        await privacy_store.forget_in_log(tx, session_id, ADA, FORMER, [0, 1, 0])  # seats kept, then the id
+        await privacy_store.forget_in_stored_session(tx, found[0], ADA, FORMER)
+        await privacy_store.forget_member_records(tx, ADA, FORMER)
 
     record = await store.get_session(session_id)
     assert record.players == [FORMER, BO]
@@ -63,7 +64,7 @@ async def test_a_member_is_forgotten_everywhere_and_their_seats_and_actions_stay
     assert await store.turn_notices(GUILD, [ADA, BO]) == {ADA: True, BO: False}, "Ada's preference is gone"
     daily = await store.query("SELECT user_id FROM daily_plays ORDER BY user_id")
     assert [row["user_id"] for row in daily] == [BO]
-    assert (await store.get_session(running)).players == [ADA, BO], "a running game is left to its change"
+    assert (await store.get_session(running)).players == [ADA, BO], "another session is left to its own change"
 
 
 async def test_a_server_s_data_is_deleted_whole_and_only_after_it_is_due(store):
