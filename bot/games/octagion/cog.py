@@ -137,7 +137,9 @@ class OctagionAdapter(GameAdapter):
         return offers[:25]
 
     @app_commands.command(name="play", description="Set your team's variant, e.g. S5 T7 R3 A1 N8 G2 E4 R6.")
-    @app_commands.describe(cards="Cards in order: S5 T7 ...; a digit = that position's letter, * Treatment, _ empty")
+    @app_commands.describe(
+        cards="Cards in order: S5 T7 ...; a digit alone takes its position's letter; * Treatment, _ empty"
+    )
     async def play(self, interaction: discord.Interaction, cards: str) -> None:
         await acknowledge(interaction)
         await self.variants.set_variant(
@@ -152,7 +154,7 @@ class OctagionAdapter(GameAdapter):
 
     @daily_group.command(name="play", description="Today's word, privately, against your own 2-minute countdown.")
     @app_commands.describe(
-        cards="Your answer once the puzzle is open: S5 T7 ...; a digit = that position's letter, _ empty",
+        cards="Your answer once the puzzle is open: S5 T7 ...; a digit alone takes its position's letter",
         final="End your play with this answer now (a perfect one earns a time bonus)",
     )
     async def daily_play(self, interaction: discord.Interaction, cards: str | None = None, final: bool = False) -> None:
