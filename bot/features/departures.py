@@ -60,9 +60,9 @@ class ServerDepartures:
         while True:
             try:
                 following = await self.sweep()
-            except Exception as error:
+            except Exception as error:  # the database is away, or a bug: logged, tried again later
                 if not database_unavailable(error):
-                    raise
+                    log.exception("deleting the data of servers that removed me failed; trying again later")
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
             if following is None:

@@ -115,3 +115,12 @@ async def test_a_server_that_adds_the_bot_back_keeps_its_data(world, settings, g
     world.bot.dispatch("guild_join", discord.Object(world.guild.id))  # added back
     await world.env.advance_time(31 * DAY)
     assert (await world.platform.sessions.load(session.id)).status == "finished"
+
+
+async def test_a_planned_deletion_survives_a_restart(world, settings, games):
+    session = await finish_by_resigning(world, "octego", 4)
+    world.env.backend.remove_guild(world.guild.id)
+    await world.env.settle()
+    await world.restart(settings, games)  # the plan is in the database; the start sweeps it
+    await world.env.advance_time(31 * DAY)
+    assert await world.platform.store.get_session(session.id) is None
