@@ -389,34 +389,34 @@ class ReadVariant:
     left_empty: list[str]
 
 
-def _typed_tokens(text: str, sequence: str) -> list[tuple[str, str]]:
-    """What a player typed, one (kind, text) per position: ("card", "S5", a bare digit taking
-    its position's letter), ("star", "*"), ("blank", "_") or ("unreadable", "?X")."""
+def _typed_cells(text: str, sequence: str) -> list[str | None]:
+    """What a player typed, one cell per position, unchecked: a card ("S5"; a bare digit takes its
+    position's letter), TREATMENT, None for "_", or what could not be read ("?X")."""
     compact = re.sub(r"[\s,;.|/-]+", "", text.upper())
-    tokens: list[tuple[str, str]] = []
+    cells: list[str | None] = []
     position = 0
     while position < len(compact):
         match = _TOKEN.match(compact, position)
         if not match:
             end = next((at for at in range(position + 1, len(compact)) if _TOKEN.match(compact, at)), len(compact))
-            tokens.append(("unreadable", compact[position:end]))
+            cells.append(compact[position:end])
             position = end
             continue
         letter, number, star, blank = match.groups()
         if star or blank:
-            tokens.append(("star" if star else "blank", match.group(0)))
+            cells.append(TREATMENT if star else None)
         else:
-            if not letter and len(tokens) < len(sequence):
-                letter = sequence[len(tokens)].upper()
-            tokens.append(("card", f"{letter}{number}"))
+            if not letter and len(cells) < len(sequence):
+                letter = sequence[len(cells)].upper()
+            cells.append(f"{letter}{number}")
         position = match.end()
-    if len(tokens) > WORD_LENGTH:
-        raise IllegalAction(f"a variant has at most {WORD_LENGTH} positions; you gave {len(tokens)}")
-    return tokens
+    if len(cells) > WORD_LENGTH:
+        raise IllegalAction(f"a variant has at most {WORD_LENGTH} positions; you gave {len(cells)}")
+    return cells + [None] * (WORD_LENGTH - len(cells))
 
 
 def _not_a_card(token: str) -> str | None:
-    """Why ``token`` (a letter and a digit, or a bare digit) is no card of the deck, or None."""
+    """Why ``token`` is no card of the deck, or None."""
     if not re.fullmatch(r"[A-Z][0-9]", token):
         return f"I can't read {token!r}"
     if token[1] == "0" or int(token[1]) > len(NUMBERS):
@@ -429,33 +429,37 @@ def _not_a_card(token: str) -> str | None:
     return f"{token} is not a card ({token[0]} comes as " + ", ".join(f"{token[0]}{n}" for n in numbers) + ")"
 
 
-def read_variant(text: str, sequence: str, treatments_left: int = MAX_TREATMENT_CARDS) -> ReadVariant:
-    """Read a variant as :func:`parse_variant` does, forgivingly: a position whose card does not
-    exist, cannot be read, is already placed or is a Treatment Card the team no longer has is left
-    empty and named; the rest is kept. An answer with no card left at all is refused, with the
-    reason :func:`parse_variant` gives."""
-    cells: list[str | None] = []
+def keep_cards(cells: Sequence[str | None], typed: Sequence[int], treatments_left: int) -> ReadVariant:
+    """``cells`` with each typed position (0-based, in ``typed``) kept only if it holds a card of
+    the deck not already placed, or a Treatment Card the team still has; the others are left
+    empty, each named. Positions not typed (a teammate's cards) are kept as they are."""
+    kept = [None if index in typed else cell for index, cell in enumerate(cells)]
     left_empty: list[str] = []
-    stars = 0
-    for kind, token in _typed_tokens(text, sequence):
-        position = len(cells) + 1
-        if kind == "blank":
-            problem = None
-        elif kind == "star":
-            stars += 1
-            problem = None if stars <= treatments_left else _no_more_treatments(treatments_left)
-        elif kind == "unreadable":
-            problem = f"I can't read {token!r}"
+    for index in sorted(typed):
+        cell = cells[index]
+        if cell == TREATMENT:
+            problem = None if kept.count(TREATMENT) < treatments_left else _no_more_treatments(treatments_left)
         else:
-            problem = _not_a_card(token) or (
-                f"{token} is already at position {cells.index(token) + 1}" if token in cells else None
+            problem = _not_a_card(cell) or (
+                f"{cell} is already at position {kept.index(cell) + 1}" if cell in kept else None
             )
-        cells.append(None if kind == "blank" or problem else TREATMENT if kind == "star" else token)
         if problem:
-            left_empty.append(f"{problem}: left position {position} empty")
-    if left_empty and not any(cells):
+            left_empty.append(f"{problem}: left position {index + 1} empty")
+        else:
+            kept[index] = cell
+    return ReadVariant(kept, left_empty)
+
+
+def read_variant(text: str, sequence: str, treatments_left: int = MAX_TREATMENT_CARDS) -> ReadVariant:
+    """Read a variant as :func:`parse_variant` does, forgivingly (:func:`keep_cards`): a position
+    whose card does not exist, cannot be read, is already placed or is a Treatment Card the team no
+    longer has is left empty and named; the rest is kept. An answer with nothing to keep is refused,
+    with the reason :func:`parse_variant` gives."""
+    cells = _typed_cells(text, sequence)
+    read = keep_cards(cells, [index for index, cell in enumerate(cells) if cell is not None], treatments_left)
+    if read.left_empty and not any(read.cells):
         parse_variant(text, sequence, treatments_left)  # nothing to keep: refused with its reason
-    return ReadVariant(cells + [None] * (WORD_LENGTH - len(cells)), left_empty)
+    return read
 
 
 def _no_more_treatments(treatments_left: int) -> str:
@@ -488,12 +492,18 @@ def typed_cells(state: OctagionState, seat: int, text: str) -> list[str | None]:
 
 
 def typed_variant(state: OctagionState, seat: int, text: str) -> ReadVariant:
-    """:func:`typed_cells` with the positions left empty because no card could be read there
-    (a whole variant is read forgivingly; party members' own cards strictly)."""
+    """:func:`typed_cells` with the positions left empty because what was typed there is no card
+    (:func:`keep_cards`); in party mode, of the member's own cards merged into the team's."""
     team = team_of(state, seat)
-    if state.options["party"]:
-        return ReadVariant(validate_cells(merge_own_cards(state, seat, text), state.treatments[team]), [])
-    return read_variant(text, state.words[team], state.treatments[team])
+    if not state.options["party"]:
+        return read_variant(text, state.words[team], state.treatments[team])
+    before = [None if index + 1 in own_cells(state, seat) else cell for index, cell in enumerate(state.variants[team])]
+    merged = merge_own_cards(state, seat, text)
+    typed = [index for index, (old, new) in enumerate(zip(before, merged, strict=True)) if old != new]
+    read = keep_cards(merged, typed, state.treatments[team])
+    if read.left_empty and all(read.cells[index] is None for index in typed):
+        validate_cells(merged, state.treatments[team])  # nothing of theirs to keep: refused with its reason
+    return read
 
 
 def left_empty(state: OctagionState) -> list[str]:

@@ -1,6 +1,6 @@
 """A typed Octagion variant is read forgivingly: a position whose card does not exist, cannot be
 read, is already placed or is a Treatment Card the team no longer has is left empty and named;
-the rest of the variant is kept (issue 28, item 5)."""
+the rest of the variant is kept, in party mode the rest of the member's cards (issue 28, item 5)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from engines.base import IllegalAction
 from engines.octagion import ENGINE, TREATMENT, left_empty
 from engines.octagion.rules import read_variant
+from tests.engines.test_octagion_party import answer, party_of_three, refused
 from tests.engines.test_octagion_rules import STRANGER, new, unchanged_after, with_words
 
 
@@ -81,3 +82,19 @@ def test_a_typed_variant_left_partly_empty_replays_the_same():
 def test_cards_given_as_a_list_stay_strict():
     state = with_words(new(2, treatment=0), STRANGER)
     assert unchanged_after(state, 0, {"type": "set_variant", "cards": ["S5", "R2"]}).startswith("there is no R2")
+
+
+def test_a_party_members_card_that_does_not_exist_is_left_empty_and_their_others_kept():
+    state = answer(party_of_three(), 1, "S5")  # Bo's card stays whatever Ada types
+    state = answer(state, 0, "R2 A1 2:T1")
+    assert state.variants[0] == ["S5", None, None, "A1", None, None, None, None]
+    assert left_empty(state) == [
+        "T1 is not a card (T comes as T5, T7, T8): left position 2 empty",
+        "R2 is not a card (R comes as R3, R4, R6, R7): left position 3 empty",
+    ]
+
+
+def test_a_party_answer_with_none_of_the_members_cards_to_keep_is_refused():
+    state = answer(party_of_three(), 0, "R3")
+    assert refused(state, 0, "R2").startswith("there is no R2 in the deck")
+    assert refused(state, 0, "3:*") == "your team has no Treatment Cards left; this variant uses 1"

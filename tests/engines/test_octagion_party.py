@@ -8,7 +8,7 @@ import json
 import pytest
 
 from engines.base import IllegalAction
-from engines.octagion import ENGINE, TREATMENT
+from engines.octagion import ENGINE, TREATMENT, left_empty
 from engines.octagion.rules import own_cells
 
 STRANGER = "STRANGER"
@@ -90,4 +90,6 @@ def test_treatment_cards_belong_to_the_member_who_placed_them():
     assert state.variants[0] == [None, TREATMENT, "R3", None, TREATMENT, None, None, None]
     state = answer(state, 0, "R3")  # Ada's Treatment Card comes off, Bo's stays
     assert state.variants[0] == [None, None, "R3", None, TREATMENT, None, None, None]
-    assert "has only 2 Treatment Cards left" in refused(state, 0, "1:* 2:* R3")
+    kept = answer(state, 0, "1:* 2:* R3")  # one Treatment Card more than the team has: that position stays empty
+    assert kept.variants[0] == [TREATMENT, None, "R3", None, TREATMENT, None, None, None]
+    assert left_empty(kept) == ["your team has only 2 Treatment Cards left: left position 2 empty"]
