@@ -34,6 +34,7 @@ from render.replay import KINDS as REPLAYABLE
 from render.replay import length as replay_length
 from render.replay import replay_picture
 from render.theme import Picture
+from render.wording import plural
 
 HISTORY_REPLAY = "history_replay"  # the select under /history
 HISTORY_SIZE = 10
@@ -232,7 +233,7 @@ class Replays:
         if set(entry.winners) >= set(entry.players):
             result = "draw"
         when = int(entry.finished_at.timestamp())
-        length = f"{entry.moves} moves, {_duration(entry.duration_seconds)}"
+        length = f"{plural(entry.moves, 'move')}, {_duration(entry.duration_seconds)}"
         line += f"{result} · {length} · <t:{when}:d>"
         if entry.message_id and entry.channel_id:
             link = f"https://discord.com/channels/{interaction.guild_id}/{entry.channel_id}/{entry.message_id}"

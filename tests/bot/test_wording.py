@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.dev.world import private_texts
@@ -13,6 +15,7 @@ from render.octa import render_table
 from render.registry import pictures
 from render.wording import leftover_plurals, noun, plural
 from tests.bot.test_octagion_lobby import open_lobby, select_id
+from tests.bot.test_replays import finish_by_resigning
 from tests.bot.wording_scan import SCAN
 
 
@@ -84,3 +87,11 @@ def test_a_game_lost_on_time_is_told_as_what_happened(game):
     alt_text = pictures(game).public_picture(lost, names).description
     assert "on time" in alt_text
     assert "forfeit" not in alt_text
+
+
+async def test_history_counts_a_games_moves_in_real_plurals(world):
+    await finish_by_resigning(world, "octego", 0)  # one action: Bo's resignation
+    result = await world.ada.slash(world.channel, "history")
+    (line,) = [line for line in private_texts(result)[-1].splitlines() if line[:1].isdigit()]
+    assert re.search(r"· \d+ moves?, ", line), line
+    assert not re.search(r"\b1 moves\b", line), line
