@@ -600,7 +600,7 @@ def _draw_result_cards(draw: ImageDraw.ImageDraw, positions: list[dict], y: int,
 
 def _score_label(result: dict) -> str:
     got_it = f"Got it! {result['got_it_points']:+d}  " if result["got_it"] else ""
-    return f"{got_it}{result['score']} pts"
+    return f"{got_it}{plural(result['score'], 'pt')}"
 
 
 def _solution_title(word: str, info: dict) -> list[str]:
@@ -896,7 +896,7 @@ def result_text(state: OctagionState, record: dict, names: Sequence[str]) -> str
         penalties = results[team]["penalties"]
         detail = plural(penalties, "penalty", "penalties") if penalties else "no penalty"
         lines.append(
-            f"**{team_name(state, names, team, WHOLE)}**: {results[team]['score']} pts ({detail})"
+            f"**{team_name(state, names, team, WHOLE)}**: {plural(results[team]['score'], 'pt')} ({detail})"
             f" · total {state.totals[team]}"
         )
     for word, info in record["solutions"].items():

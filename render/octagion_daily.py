@@ -75,7 +75,7 @@ def time_text(seconds: float) -> str:
 
 
 def score_text(score: int, bonus: int) -> str:
-    return f"{score} pts" + (f" (+{bonus} time bonus)" if bonus else "")
+    return plural(score, "pt") + (f" (+{bonus} time bonus)" if bonus else "")
 
 
 def _streak_text(entry: DailyEntry) -> str:
@@ -311,7 +311,7 @@ def board_text(
     for rank, entry in board[:limit]:
         streak = _streak_text(entry)
         lines.append(
-            f"{rank}. **{entry.name}**: {entry.score} pts · {time_text(entry.seconds)}"
+            f"{rank}. **{entry.name}**: {plural(entry.score, 'pt')} · {time_text(entry.seconds)}"
             + (f" · {streak}" if streak else "")
         )
     if len(board) > limit:

@@ -129,7 +129,7 @@ async def test_three_player_game_from_lobby_to_score_sheet(world):
     [result1] = results_posted(world, 1)
     assert "Time is up" in result1.content
     assert "**Ada**: 8 pts (no penalty)" in result1.content
-    assert "**Bo**: 1 pts (7 penalties)" in result1.content
+    assert "**Bo**: 1 pt (7 penalties)" in result1.content
     assert "One solution for" in result1.content
     assert "solutions)" in result1.content
     assert result1.attachments[0].filename == "octagion-result-1-1.png"

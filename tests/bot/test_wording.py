@@ -9,9 +9,13 @@ import pytest
 
 from bot.dev.world import private_texts
 from engines.octa import ENGINE as OCTA
+from engines.octagion import ENGINE as OCTAGION
+from engines.octagion import solution
 from engines.registry import engine
 from render.narration import outcome_header, outcome_phrase
 from render.octa import render_table
+from render.octagion import result_text
+from render.octagion_daily import score_text
 from render.registry import pictures
 from render.wording import leftover_plurals, noun, plural
 from tests.bot.test_octagion_lobby import open_lobby, select_id
@@ -95,3 +99,12 @@ async def test_history_counts_a_games_moves_in_real_plurals(world):
     (line,) = [line for line in private_texts(result)[-1].splitlines() if line[:1].isdigit()]
     assert re.search(r"· \d+ moves?, ", line), line
     assert not re.search(r"\b1 moves\b", line), line
+
+
+def test_an_octagion_score_of_one_is_one_point():
+    state = OCTAGION.new_game(1, {}, 11)
+    card = solution(state.words[0])[0]
+    state = OCTAGION.apply(state, 0, {"type": "set_variant", "text": card})
+    state = OCTAGION.apply(state, 0, {"type": "end_round", "reason": "timer"})
+    assert "**Ada**: 1 pt (7 penalties)" in result_text(state, state.history[-1], ["Ada"])
+    assert score_text(1, 0) == "1 pt"
