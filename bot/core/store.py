@@ -345,6 +345,13 @@ class Store(RecordReads, SettingReads):
         sql = f"SELECT id FROM sessions s WHERE {LIVE_SQL} AND {shown} AND {self._owned} ORDER BY id"
         return [row[0] for row in await self.query(sql)]
 
+    async def shown_finished_sessions(self, per_channel: int) -> list[int]:
+        """Ids of each channel's last ``per_channel`` finished sessions that had a message (or a card)."""
+        shown = "status = 'finished' AND (message_id IS NOT NULL OR card_id IS NOT NULL)"
+        latest = "SELECT id, ROW_NUMBER() OVER (PARTITION BY channel_id ORDER BY id DESC) AS n FROM sessions s"
+        sql = f"SELECT id FROM ({latest} WHERE {shown} AND {self._owned}) latest WHERE n <= ? ORDER BY id"
+        return [row[0] for row in await self.query(sql, (per_channel,))]
+
     async def live_session_ref(self, channel_id: int) -> tuple[int, str, str] | None:
         """(id, game, status) of the channel's live session, without reading its state."""
         sql = f"SELECT id, game, status FROM sessions WHERE {PLAYED_IN_SQL}"

@@ -44,6 +44,11 @@ NO_MENTIONS = discord.AllowedMentions.none()
 REPLAYS_BUSY_TEXT = "I am drawing other replays right now; please try again in a moment."
 
 
+def discord_message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """A message's address in Discord (the playground links its own page instead)."""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
 class Replays:
     def __init__(
         self,
@@ -59,6 +64,7 @@ class Replays:
         self.pictures = pictures  # the replays' own pool (bot.core.workers.REPLAYS)
         self.games = games
         self.fair_use = FairUse()  # the platform's, with the limits from the settings
+        self.message_link = discord_message_link  # where /history's links lead (the playground's page)
         # The button posts the replay in the channel; the history's select answers privately.
         controls.button(REPLAY, lambda i, sid, _: self.post_replay(i, sid, public=True))
         controls.select(HISTORY_REPLAY, self._history_replay, ack="private")
@@ -236,7 +242,7 @@ class Replays:
         length = f"{plural(entry.moves, 'move')}, {_duration(entry.duration_seconds)}"
         line += f"{result} · {length} · <t:{when}:d>"
         if entry.message_id and entry.channel_id:
-            link = f"https://discord.com/channels/{interaction.guild_id}/{entry.channel_id}/{entry.message_id}"
+            link = self.message_link(interaction.guild_id, entry.channel_id, entry.message_id)
             line += f" · [game #{entry.session_id}]({link})"
         elif entry.session_id is not None:
             line += f" · game #{entry.session_id}"

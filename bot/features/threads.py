@@ -286,9 +286,10 @@ class GameThreads:
         change.record.card_id = message.id
 
     # ------------------------------------------------------------------ the thread
-    async def _open_thread(self, session: GameSession, _: dict[str, Any]) -> Any:
+    async def _open_thread(self, session: GameSession, payload: dict[str, Any]) -> Any:
         record = session.record
-        if record.thread_id is not None or record.status not in LIVE_STATUSES:
+        ended = record.status not in LIVE_STATUSES and not payload.get("again")  # "again": shown anew, ended too
+        if record.thread_id is not None or ended:
             return None  # opened before a crash, or the game ended meanwhile
         if record.card_id is None:
             raise NotYet
@@ -361,7 +362,7 @@ class GameThreads:
             change.show(repost=True)  # the challenge or lobby is the card
             return
         change.post(CARD)
-        change.post(OPEN_THREAD)
+        change.post(OPEN_THREAD, {"again": True})
         change.post(THREAD_INTRO)
         change.show(repost=True)
 
