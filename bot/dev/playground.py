@@ -21,8 +21,16 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.core.settings import Settings
-from bot.core.store import Store, parse_iso
-from bot.dev.playground_page import CLOCK_KEY, Playground, channels_page, save_clock
+from bot.core.store import SessionRecord, Store, parse_iso
+from bot.dev.playground_page import (
+    ADDRESS_KEY,
+    CLOCK_KEY,
+    CLOCK_SAVE_SECONDS,
+    Playground,
+    channels_page,
+    save_address,
+    save_clock,
+)
 from bot.dev.world import PlaygroundWorld, build_playground_world
 
 __all__ = ["Playground", "channels_page", "main", "preview_available", "run_playground"]
@@ -30,6 +38,7 @@ __all__ = ["Playground", "channels_page", "main", "preview_available", "run_play
 DEFAULT_DATABASE = "playground.db"
 INSTALL_HINT = 'The playground needs its extra packages: run  pip install -e ".[playground]"  and try again.'
 COMMANDS_KEY = "command_tree_hash"  # where bot/app.py notes the command tree it synced
+FINISHED_SHOWN = 5  # a channel's finished games posted again at start, the latest (keeps the start fast)
 SETTLE_SECONDS = 30  # what the bot's own background work (a timer firing, a computer thinking) may take
 
 Ready = Callable[[PlaygroundWorld, Playground], Awaitable[None]]
@@ -52,7 +61,8 @@ async def run_playground(
     from bot.app import create_bot
 
     stop = stop or asyncio.Event()
-    resume_at = await prepare_store(settings)
+    resume_at, address = await prepare_store(settings)
+    saved_port, token = address.split() if address else (None, None)
     bot = create_bot(settings)
     try:
         # The server is built while a stand-in client holds the simulated Discord, before the bot
@@ -66,8 +76,10 @@ async def run_playground(
                 await env.advance_time((resume_at - env.now()).total_seconds())
             await env.restart_bot(bot)  # setup_hook syncs the commands; on_ready sends what is pending
             await play_games_in_their_own_channels(world)
-            await show_live_games(world)
-            async with Playground(world, port) as playground:
+            await show_games_again(world)
+            async with Playground(world, port or int(saved_port or 0), token) as playground:
+                world.platform.replays.message_link = playground.message_link  # /history leads to the page
+                await save_address(bot.store, playground)
                 print(f"Playground running: open {playground.url} in your browser (Ctrl+C stops it).", flush=True)
                 if ready is not None:
                     await ready(world, playground)
@@ -77,21 +89,23 @@ async def run_playground(
         await bot.release()
 
 
-async def prepare_store(settings: Settings) -> datetime | None:
+async def prepare_store(settings: Settings) -> tuple[datetime | None, str | None]:
     """Before the bot opens the database: forget the synced command tree (the simulated Discord
-    is new at every start, so the bot must register its commands again) and read where the
-    clock was. None for a database in memory, which starts clean."""
+    is new at every start, so the bot must register its commands again), read where the clock
+    was and the page's address ("port token"). Nothing for a database in memory, which starts clean."""
     if settings.database_path == ":memory:":
-        return None
+        return None, None
     store = await Store.open(settings.database)
     try:
         stopped_at = await store.get_value(CLOCK_KEY)
+        address = await store.get_value(ADDRESS_KEY)
         async with store.transaction() as tx:
             await tx.set_value(COMMANDS_KEY, "")
     finally:
         await store.close()
-    # A second more than the last time seen: the last run may have gone on briefly after it.
-    return parse_iso(stopped_at) + timedelta(seconds=1) if stopped_at else None
+    # More than the last time kept: the last run may have gone on briefly after it.
+    resume_at = parse_iso(stopped_at) + timedelta(seconds=CLOCK_SAVE_SECONDS + 1) if stopped_at else None
+    return resume_at, address
 
 
 async def play_games_in_their_own_channels(world: PlaygroundWorld) -> None:
@@ -105,26 +119,38 @@ async def play_games_in_their_own_channels(world: PlaygroundWorld) -> None:
                 await tx.set_game_threads(channel.id, world.guild.id, False)
 
 
-async def show_live_games(world: PlaygroundWorld) -> None:
-    """Post every live game (challenge, lobby or game) of this server again: its message was in
-    the previous run's simulated Discord, which is gone (a game in a thread gets its card and a
-    new thread). Each is out before the page opens."""
+async def show_games_again(world: PlaygroundWorld) -> None:
+    """Post the games of this server again, in the order their messages had: every live game
+    (challenge, lobby or game) and each channel's last ``FINISHED_SHOWN`` finished ones, with
+    Replay and Rematch (a game of a thread gets its card and a new thread). Their messages were
+    in the previous run's simulated Discord, which is gone. Each is out before the page opens;
+    the links to older finished games lead to their channel."""
+    store = world.platform.store
+    channels = {channel.id for channel in world.channels.values()}
+    shown = [*await store.shown_live_sessions(), *await store.shown_finished_sessions(FINISHED_SHOWN)]
+    records = [record for record in [await store.get_session(session_id) for session_id in shown] if record]
+    # A channel of an older playground's server no longer exists.
+    records = sorted((r for r in records if r.channel_id in channels), key=shown_message)
+    for record in records:
+        await show_again(world, record)
+
+
+def shown_message(record: SessionRecord) -> int:
+    """The id of the message that showed the game in its channel (ids grow with time)."""
+    return (record.card_id if record.in_thread else record.message_id) or 0
+
+
+async def show_again(world: PlaygroundWorld, record: SessionRecord) -> None:
     platform = world.platform
-    channels = {channel.id: channel for channel in world.channels.values()}
-    for session_id in await platform.store.shown_live_sessions():
-        record = await platform.store.get_session(session_id)
-        channel = channels.get(record.channel_id) if record else None
-        if channel is None:
-            continue  # a channel of an older playground's server, which no longer exists
-        shown = record.card_id if record.in_thread else record.message_id
-        if any(message.id == shown for message in channel.history()):
-            continue  # already posted again at start (a redraw after an upgrade sends it anew)
-        async with platform.sessions.change(session_id) as change:
-            if change.record.in_thread:
-                platform.threads.show_again(change)
-            else:
-                change.show(repost=True)
-        await platform.outbox.flush(session_id)
+    channel = next(channel for channel in world.channels.values() if channel.id == record.channel_id)
+    if any(message.id == shown_message(record) for message in channel.history()):
+        return  # already posted again at start (a redraw after an upgrade sends it anew)
+    async with platform.sessions.change(record.id) as change:
+        if change.record.in_thread:
+            platform.threads.show_again(change)
+        else:
+            change.show(repost=True)
+    await platform.outbox.flush(record.id)
 
 
 def main(settings: Settings, *, in_memory: bool = False, port: int | None = None) -> int:

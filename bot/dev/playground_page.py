@@ -17,6 +17,7 @@ import html
 import itertools
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -27,6 +28,9 @@ from bot.dev.world import MEMBER_NAMES, PlaygroundWorld, bot_member, channel_top
 log = logging.getLogger(__name__)
 
 CLOCK_KEY = "playground_clock"  # the simulated clock when last seen, so that the next start goes on from it
+CLOCK_SAVE_SECONDS = 1  # the clock is kept at most this often (it moves all the time)
+ADDRESS_KEY = "playground_address"  # "port token": the next start serves the same address if the port is free
+CLOCK_STEP_SECONDS = 0.2  # how often the simulated clock is moved on to follow real time
 PAGE_POLL_SECONDS = 0.2  # how often LivePages looks for changes (the page itself polls every 0.5 s)
 ANSWER_WAIT_SECONDS = 0.5  # a click waits this long for the bot's work before the page gets its receipt
 SHOWN_MESSAGES = 60  # the page's window is 50 messages of its channel
@@ -36,13 +40,14 @@ class Playground:
     """What the browser talks to: a page of the server's channels at ``url``, which moves the one
     Preview (``preview``) to the channel chosen, and the playground's Apps > Challenge form."""
 
-    def __init__(self, world: PlaygroundWorld, port: int | None = None):
+    def __init__(self, world: PlaygroundWorld, port: int | None = None, token: str | None = None):
         self.world = world
         self.env = world.env
         self.preview: Any = None  # simcord.Preview of the channel shown
         self.live = LivePages(world)
+        self.clock = RealTimeClock(world.env)
         self._port = port or 0
-        self._token = secrets.token_urlsafe(16)  # the channel page is a credential, like the Preview's URL
+        self._token = token or secrets.token_urlsafe(16)  # the channel page is a credential, like the Preview's URL
         self._runner: Any = None
         self._bound_port: int | None = None
         self._moving = asyncio.Lock()
@@ -51,14 +56,34 @@ class Playground:
     def url(self) -> str:
         return f"http://127.0.0.1:{self._bound_port}/{self._token}/"
 
+    @property
+    def address(self) -> str:
+        """The port and token, as ``ADDRESS_KEY`` keeps them."""
+        return f"{self._bound_port} {self._token}"
+
+    def message_link(self, _: int | None, channel_id: int, message_id: int) -> str:
+        """Where a link to a message leads (``/history``'s): the page of the channel or thread
+        holding it; the channel's own page for a message of an earlier run (not posted again)."""
+        messages = self.env.backend.messages
+        for name, channel in self.world.channels.items():
+            if message_id in messages.get(channel.id, {}):
+                return f"{self.url}channel/{name}"
+            thread = next((t for t in channel.threads if message_id in messages.get(t.id, {})), None)
+            if thread is not None:
+                return f"{self.url}channel/thread-{thread.id}"
+        name = next((name for name, channel in self.world.channels.items() if channel.id == channel_id), None)
+        return f"{self.url}channel/{name}" if name else self.url
+
     async def __aenter__(self) -> Playground:
         answer_page_actions_quickly(self.env, lambda: self.preview)
         await self._serve()
         await self.show(self.world.channel)
         self.live.start()
+        self.clock.start()
         return self
 
     async def __aexit__(self, *exc_info: Any) -> None:
+        await self.clock.stop()
         await self.live.stop()
         if self.preview is not None:
             await self.preview.close()
@@ -93,7 +118,11 @@ class Playground:
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", self._port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError:  # the port kept from the last start is taken now: any free one
+            site = web.TCPSite(self._runner, "127.0.0.1", 0)
+            await site.start()
         self._bound_port = site._server.sockets[0].getsockname()[1]
 
     def _local(self, request: Any) -> None:
@@ -302,7 +331,8 @@ class LivePages:
 
     async def _keep_clock(self) -> None:
         now = self.env.now()
-        if now != self._saved_clock and self.world.bot.store is not None:
+        saved = self._saved_clock
+        if (saved is None or (now - saved).total_seconds() >= CLOCK_SAVE_SECONDS) and self.world.bot.store is not None:
             await save_clock(self.world.bot.store, now)
             self._saved_clock = now
 
@@ -321,3 +351,47 @@ async def save_clock(store: Store | None, now: datetime) -> None:
     if store is not None:
         async with store.transaction() as tx:
             await tx.set_value(CLOCK_KEY, iso(now))
+
+
+async def save_address(store: Store | None, playground: Playground) -> None:
+    if store is not None:
+        async with store.transaction() as tx:
+            await tx.set_value(ADDRESS_KEY, playground.address)
+
+
+class RealTimeClock:
+    """Moves SimCord's clock on with real time, every ``CLOCK_STEP_SECONDS``, as Discord's goes on.
+
+    SimCord's clock moves only when a test advances it or when a timer of the bot is due (it
+    then jumps to that instant): between timers it stood still, so a 20-second Daily play took
+    "0:00" and a turn clock ran late. This adds to it the real time gone by since the last step,
+    never more, so it never runs ahead of real time; when something else moved it on (a timer
+    due, a test's ``advance_time``) it goes on from there. It waits while an operation runs
+    (a click in the page, a test's step), as SimCord's own timers do, and catches up after.
+    """
+
+    def __init__(self, env: Any):
+        self.env = env
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="playground-real-time")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        # perf_counter, not time.monotonic or the loop's time: SimCord reads those as its own clock.
+        real, simulated = time.perf_counter(), self.env.backend.clock.elapsed
+        while True:
+            await asyncio.sleep(CLOCK_STEP_SECONDS)
+            now = time.perf_counter()
+            target = simulated + (now - real)
+            current = self.env.backend.clock.elapsed
+            if current >= target:  # moved on by something else: real time goes on from there
+                real, simulated = now, current
+            elif self.env._operation_task is None and not self.env._advancing:
+                self.env._move_clock(target)

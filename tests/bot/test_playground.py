@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 import urllib.request
 import uuid
 from urllib.parse import urlsplit
@@ -104,11 +105,15 @@ def test_without_preview_packages_it_explains_the_install(monkeypatch, capsys):
 
 
 def test_with_a_token_the_bot_connects_unless_asked_for_the_playground(monkeypatch):
-    from bot.app import OctagonBot
+    from bot.core import shutdown
 
     calls = []
+
+    async def connect(bot, token):  # what `python -m bot` does with a token: connect and serve until stopped
+        calls.append("discord")
+
     monkeypatch.setenv("DISCORD_TOKEN", "test-token-not-real")
-    monkeypatch.setattr(OctagonBot, "run", lambda self, token, **kwargs: calls.append("discord"))
+    monkeypatch.setattr(shutdown, "serve", connect)
     monkeypatch.setattr(playground, "main", lambda *args, **kwargs: calls.append("playground") or 0)
     assert entry.main([]) == 0
     assert entry.main(["--playground"]) == 0
@@ -220,6 +225,144 @@ async def test_a_second_start_opens_the_threads_of_the_games_in_games_again(tmp_
     assert second["ply"] == 1
     assert all(f"thread-{t}" in second["page"] for t in second["threads"])
     assert second["errors"] == []
+
+
+async def resign(member, game_message) -> None:
+    question = (await member.click(game_message, label="Resign")).response  # asked privately first
+    await member.click(question, label="Resign")
+
+
+def labels(message) -> list[str]:
+    return [item.label for row in message.components for item in row.children]
+
+
+async def test_finished_games_keep_their_messages_across_restarts(tmp_path):
+    """The simulated Discord is new at every start: the last finished games are posted again, in
+    their order, a game of #games with its card and a thread ending on its final message."""
+    database = tmp_path / "pg.db"
+
+    async def finish_games(world, _):
+        octego = world.channels["octego"]
+        await world.ada.slash(octego, "octego challenge", opponent=world.bo)
+        await world.bo.click(octego.last_message, label="Accept")
+        await resign(world.ada, octego.last_message)
+        await world.ada.slash(world.channel, "octego challenge", opponent=world.bo)
+        await world.bo.click(world.channel.last_message, label="Accept")
+        [thread] = world.channel.threads
+        await resign(world.bo, thread.last_message)
+        await world.cy.slash(world.channel, "octa challenge", opponent=world.di)  # live, after the finished card
+
+    await run(database, finish_games)
+    second = {}
+
+    async def look(world, _):
+        second["octego"] = [(m.content, labels(m)) for m in world.channels["octego"].history()]
+        second["games"] = [(m.content, labels(m)) for m in world.channel.history()]
+        second["thread"] = [[m.content for m in t.history()] for t in world.channel.threads]
+        second["errors"] = list(world.platform.errors)
+
+    await run(database, look)
+    [(octego, buttons)] = second["octego"]
+    assert "**Ada** resigned." in octego
+    assert buttons == ["Rematch", "Replay"]
+    card, _, challenge = second["games"]  # the card, the thread's opening line, the live challenge
+    assert card[0].startswith("**Octego** #2")
+    assert "won" in card[0]
+    assert card[1] == ["Rematch", "Replay"]
+    assert "challenges you to **Octa**" in challenge[0]
+    [thread] = second["thread"]
+    assert "**Bo** resigned." in thread[-1]
+    assert second["errors"] == []
+
+
+async def test_only_each_channels_last_finished_games_are_posted_again(tmp_path):
+    database = tmp_path / "pg.db"
+    games = playground.FINISHED_SHOWN + 1
+
+    async def finish_games(world, _):
+        octego = world.channels["octego"]
+        for _ in range(games):
+            await world.ada.slash(octego, "octego challenge", opponent=world.bo)
+            await world.bo.click(octego.last_message, label="Accept")
+            await resign(world.ada, octego.last_message)
+
+    await run(database, finish_games)
+    shown = []
+
+    async def look(world, _):
+        records = [await world.platform.store.get_session(number) for number in range(1, games + 1)]
+        ids = {m.id for m in world.channels["octego"].history()}
+        shown.extend(record.id for record in records if record.message_id in ids)
+
+    await run(database, look)
+    assert shown == list(range(2, games + 1))
+
+
+async def test_a_second_start_serves_the_same_address_unless_its_port_is_taken(tmp_path):
+    import socket
+
+    database = tmp_path / "pg.db"
+    urls = []
+
+    async def note_the_address(_, the_playground):
+        urls.append(the_playground.url)
+
+    await run(database, note_the_address)
+    await run(database, note_the_address)
+    port = urlsplit(urls[0]).port
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        await run(database, note_the_address)
+    assert urls[1] == urls[0]
+    assert urlsplit(urls[2]).port != port
+    assert urlsplit(urls[2]).path == urlsplit(urls[0]).path  # the same token: only the port changed
+
+
+async def test_history_links_open_the_games_channel_in_the_playground(tmp_path):
+    import aiohttp
+
+    seen = {"status": None}
+
+    async def history(world, the_playground):
+        octego = world.channels["octego"]
+        await world.ada.slash(octego, "octego challenge", opponent=world.bo)
+        await world.bo.click(octego.last_message, label="Accept")
+        await resign(world.ada, octego.last_message)
+        [text] = private_texts(await world.ada.slash(world.channel, "history"))
+        [link] = re.findall(r"\]\((\S+)\)", text)
+        seen["link"], seen["url"] = link, the_playground.url
+        if link.startswith(the_playground.url):  # never discord.com, which the test cannot reach
+            async with aiohttp.ClientSession() as http, http.get(link, allow_redirects=False) as response:
+                seen["status"] = response.status
+        seen["shown"] = the_playground.preview.channel.id == octego.id
+
+    await run(tmp_path / "pg.db", history)
+    assert seen["link"] == seen["url"] + "channel/octego"
+    assert seen["status"] == 303
+    assert seen["shown"]
+
+
+async def test_the_simulated_clock_follows_real_time(tmp_path):
+    """Between timers SimCord's clock stood still: a Daily played in 20 s was "0:00"."""
+    seen = {}
+
+    async def wait_a_second(world, _):
+        started, simulated = time.perf_counter(), world.env.now()
+
+        def moved() -> float:
+            return (world.env.now() - simulated).total_seconds()
+
+        await asyncio.sleep(1)
+        for _ in range(100):  # the clock moves in steps: wait for the one that passes the second
+            if moved() >= 1:
+                break
+            await asyncio.sleep(0.1)
+        seen["moved"], seen["real"] = moved(), time.perf_counter() - started
+
+    await run(tmp_path / "pg.db", wait_a_second)
+    assert seen["moved"] >= 1
+    assert seen["moved"] <= seen["real"]  # never ahead of real time
 
 
 async def test_memory_starts_clean_every_time():
