@@ -140,7 +140,7 @@ async def test_the_card_is_compact_and_follows_the_game(world):
     assert "**Bo** to play" in shown.content
 
 
-async def test_the_player_to_move_gets_a_new_message_and_the_old_notice_goes(world):
+async def test_the_player_to_move_gets_a_new_message_and_the_old_notice_goes(world, settings, games):
     session, _ = await accepted_game(world, world.ada, world.bo)
     assert notices(world, session) == [], "the thread's first message already mentioned both"
     path = await octego_move(world, world.ada, session)
@@ -149,15 +149,17 @@ async def test_the_player_to_move_gets_a_new_message_and_the_old_notice_goes(wor
     assert path.split("-")[0] in notice.content
     assert [u.id for u in notice.mentions] == [world.bo.id], "it mentions only the member to move"
     assert world.ada.mention not in notice.content
+    await world.restart(settings, games)  # the notice to delete is remembered with the game
     await octego_move(world, world.bo, session)
     [second] = notices(world, session)
     assert second.id != notice.id, "the previous notice is deleted"
     assert second.content.startswith(f"🔔 {world.ada.mention}, your move")
 
 
-async def test_notify_off_stops_the_notices_for_that_member_only(world):
+async def test_notify_off_stops_the_notices_for_that_member_only(world, settings, games):
     answer = await world.bo.slash(world.channel, "notify", enabled=False)
     assert "No more" in private_texts(answer)[-1]
+    await world.restart(settings, games)  # the choice is stored, not only remembered
     session, _ = await accepted_game(world, world.ada, world.bo)
     await octego_move(world, world.ada, session)
     assert notices(world, session) == [], "Bo turned them off"
@@ -184,7 +186,7 @@ async def test_no_notice_when_the_turn_goes_to_the_computer(world):
     assert not any(f"<@{world.bot.user.id}>" in text for text in said), "never to the computer"
 
 
-async def test_without_thread_permissions_the_game_plays_in_the_channel_as_before(world):
+async def test_without_thread_permissions_the_game_plays_in_the_channel_as_before(world, settings, games):
     me = bot_member(world)
     no_threads = world.guild.create_text_channel(
         "no-threads", overwrites={me: discord.PermissionOverwrite(create_public_threads=False)}
@@ -199,6 +201,7 @@ async def test_without_thread_permissions_the_game_plays_in_the_channel_as_befor
     assert session.status == "active"
     assert not session.record.in_thread
     assert "## Tiny" in no_threads.last_message.content
+    await world.restart(settings, games)
     busy = await world.cy.slash(no_threads, "tiny challenge", opponent=world.di)
     assert "There is already a game of Tiny" in private_texts(busy)[-1], "one live game per channel there"
     again = await world.ada.slash(no_threads, "tiny resign")
@@ -221,9 +224,10 @@ async def test_settings_game_threads_off_plays_in_the_channel(world):
     assert (await world.session()).status == "active"
 
 
-async def test_a_deleted_thread_stops_its_game_and_its_card_says_so(world):
+async def test_a_deleted_thread_stops_its_game_and_its_card_says_so(world, settings, games):
     session, card = await accepted_game(world, world.ada, world.bo)
-    other, _other_card = await accepted_game(world, world.cy, world.di)
+    other, _ = await accepted_game(world, world.cy, world.di)
+    await world.restart(settings, games)  # the threads are known from the store
     world.env.backend.delete_channel(session.record.thread_id)
     await world.env.settle()
     stopped = await load(world, session.id)

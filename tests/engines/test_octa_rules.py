@@ -73,7 +73,7 @@ def test_first_player_is_random_but_reproducible():
 
 
 def test_only_two_players():
-    with pytest.raises(ValueError, match="exactly two players"):
+    with pytest.raises(ValueError, match="Octa takes at most 2 players, not 3"):
         ENGINE.new_game(3, {}, seed=1)
 
 
