@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.core.settings import Settings
-from bot.core.store import SessionRecord, Store, parse_iso
+from bot.core.store import LIVE_STATUSES, SessionRecord, Store, parse_iso
 from bot.dev.playground_page import (
     ADDRESS_KEY,
     CLOCK_KEY,
@@ -32,6 +32,7 @@ from bot.dev.playground_page import (
     save_clock,
 )
 from bot.dev.world import PlaygroundWorld, build_playground_world
+from bot.features.threads import ARCHIVE_THREAD
 
 __all__ = ["Playground", "channels_page", "main", "preview_available", "run_playground"]
 
@@ -151,6 +152,21 @@ async def show_again(world: PlaygroundWorld, record: SessionRecord) -> None:
         else:
             change.show(repost=True)
     await platform.outbox.flush(record.id)
+    shown = await platform.store.get_session(record.id)
+    if shown is not None and shown.thread_id is not None and shown.status not in LIVE_STATUSES:
+        await archive_if_it_was(world, record.id)
+
+
+async def archive_if_it_was(world: PlaygroundWorld, session_id: int) -> None:
+    """A finished game's thread shown anew is archived again once its archiving is past (it
+    waits for its timer otherwise): the list of channels lists only the threads not archived."""
+    platform = world.platform
+    if any(timer.kind == ARCHIVE_THREAD for timer in await platform.store.timers(session_id)):
+        return
+    async with platform.sessions.change(session_id) as change:
+        change.quiet()
+        change.post(ARCHIVE_THREAD)
+    await platform.outbox.flush(session_id)
 
 
 def main(settings: Settings, *, in_memory: bool = False, port: int | None = None) -> int:

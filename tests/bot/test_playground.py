@@ -17,6 +17,7 @@ import pytest
 
 from bot import __main__ as entry
 from bot.core.settings import Settings
+from bot.core.settings_store import DEFAULT_ARCHIVE_MINUTES
 from bot.dev import playground
 from bot.dev.world import private_texts
 from bot.features.challenges import CHALLENGE_SECONDS
@@ -250,6 +251,7 @@ async def test_finished_games_keep_their_messages_across_restarts(tmp_path):
         await world.bo.click(world.channel.last_message, label="Accept")
         [thread] = world.channel.threads
         await resign(world.bo, thread.last_message)
+        await world.env.advance_time(DEFAULT_ARCHIVE_MINUTES * 60 + 1)  # the finished game's thread is archived
         await world.cy.slash(world.channel, "octa challenge", opponent=world.di)  # live, after the finished card
 
     await run(database, finish_games)
@@ -259,6 +261,8 @@ async def test_finished_games_keep_their_messages_across_restarts(tmp_path):
         second["octego"] = [(m.content, labels(m)) for m in world.channels["octego"].history()]
         second["games"] = [(m.content, labels(m)) for m in world.channel.history()]
         second["thread"] = [[m.content for m in t.history()] for t in world.channel.threads]
+        backend = world.env.backend
+        second["archived"] = [backend.get_channel(t.id).thread_metadata.archived for t in world.channel.threads]
         second["errors"] = list(world.platform.errors)
 
     await run(database, look)
@@ -272,6 +276,7 @@ async def test_finished_games_keep_their_messages_across_restarts(tmp_path):
     assert "challenges you to **Octa**" in challenge[0]
     [thread] = second["thread"]
     assert "**Bo** resigned." in thread[-1]
+    assert second["archived"] == [True]  # as it was: its archiving was past
     assert second["errors"] == []
 
 
