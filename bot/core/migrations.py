@@ -172,6 +172,17 @@ SQLITE: tuple[str, ...] = (
     );
     ALTER TABLE guild_settings ADD COLUMN archive_minutes INTEGER NOT NULL DEFAULT 60;
     """,
+    # 9: /history reads a member's latest games from an index: each player's row of result_players
+    # carries its game's finish time (filled from results), so the newest ten are one index range
+    # instead of every game of the member sorted.
+    """
+    ALTER TABLE result_players ADD COLUMN finished_at TEXT NOT NULL DEFAULT '';
+    UPDATE result_players SET
+        finished_at = (SELECT r.finished_at FROM results r WHERE r.id = result_players.result_id);
+    CREATE INDEX result_players_history ON result_players(user_id, guild_id, finished_at DESC, result_id DESC);
+    CREATE INDEX result_players_history_by_game
+        ON result_players(user_id, guild_id, game, finished_at DESC, result_id DESC);
+    """,
 )
 
 POSTGRESQL: tuple[str, ...] = (
@@ -313,6 +324,14 @@ POSTGRESQL: tuple[str, ...] = (
         PRIMARY KEY (guild_id, user_id)
     );
     ALTER TABLE guild_settings ADD COLUMN archive_minutes INTEGER NOT NULL DEFAULT 60;
+    """,
+    # 9: /history from an index (see SQLite's 9).
+    """
+    ALTER TABLE result_players ADD COLUMN finished_at TEXT NOT NULL DEFAULT '';
+    UPDATE result_players p SET finished_at = r.finished_at FROM results r WHERE r.id = p.result_id;
+    CREATE INDEX result_players_history ON result_players(user_id, guild_id, finished_at DESC, result_id DESC);
+    CREATE INDEX result_players_history_by_game
+        ON result_players(user_id, guild_id, game, finished_at DESC, result_id DESC);
     """,
 )
 

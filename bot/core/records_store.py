@@ -90,10 +90,10 @@ class RecordWrites(TransactionWrites):
             return None
         result_id = rows[0][0]
         self.write(
-            "INSERT INTO result_players (result_id, user_id, won, guild_id, game) VALUES (?,?,?,?,?)"
+            "INSERT INTO result_players (result_id, user_id, won, guild_id, game, finished_at) VALUES (?,?,?,?,?,?)"
             " ON CONFLICT DO NOTHING",
             [
-                (result_id, user, int(user in result.winners), result.guild_id, result.game)
+                (result_id, user, int(user in result.winners), result.guild_id, result.game, iso(result.finished_at))
                 for user in dict.fromkeys(result.players)
             ],
             many=True,
@@ -118,20 +118,24 @@ class RecordReads(StoreReads):
     """Results, /stats, /leaderboard and /history."""
 
     async def history(self, guild_id: int | None, user_id: int, game: str | None, limit: int) -> list[PastGame]:
-        """A member's latest finished games in a server, newest first (from the player's rows of
-        ``result_players``, read by their index, then each game's result and session)."""
+        """A member's latest finished games in a server, newest first: the first ``limit`` of the
+        player's rows of ``result_players`` in one range of their history index (migration 9),
+        then each game's result and session."""
         sql = (
             "SELECT r.session_id, r.game, r.players, r.winners, r.moves, r.duration_seconds, r.finished_at,"
             " s.channel_id, s.message_id, s.meta"
             " FROM result_players p JOIN results r ON r.id = p.result_id"
             " LEFT JOIN sessions s ON s.id = r.session_id"
-            " WHERE p.user_id = ? AND p.guild_id IS NOT DISTINCT FROM ?"
+            " WHERE p.user_id = ? AND "
         )
-        params: list[Any] = [user_id, guild_id]
+        # Equality, not IS NOT DISTINCT FROM, so that PostgreSQL reads the index range (a server's
+        # games always have their server; a game without one is matched by IS NULL).
+        sql += "p.guild_id IS NULL" if guild_id is None else "p.guild_id = ?"
+        params: list[Any] = [user_id] if guild_id is None else [user_id, guild_id]
         if game is not None:
             sql += " AND p.game = ?"
             params.append(game)
-        sql += " ORDER BY r.finished_at DESC, r.id DESC LIMIT ?"
+        sql += " ORDER BY p.finished_at DESC, p.result_id DESC LIMIT ?"
         rows = await self.query(sql, [*params, limit])
         return [_past_game(row) for row in rows]
 

@@ -262,3 +262,29 @@ async def test_history_lists_a_member_s_finished_games_newest_first(store):
     assert await store.history(9, 6, "other game", 10) == []
     assert await store.history(8, 6, None, 10) == [], "another server's games are not listed"
     assert await store.last_finished_session(111, "tiny") == finished[-1]
+
+
+async def test_history_reads_the_newest_games_from_an_index_not_by_sorting_them_all(store, monkeypatch):
+    for minute in range(300):  # enough rows that PostgreSQL's planner prefers the index
+        row = ResultRow(None, "tiny", 9, [5 + minute % 7, 6], [1, 0], [6], 3, 60.0, NOW + timedelta(minutes=minute))
+        async with store.transaction() as tx:
+            await tx.record_result(row)
+    asked = []
+    query = store.query
+
+    async def noting(sql, params=()):
+        asked.append((sql, list(params)))
+        return await query(sql, params)
+
+    monkeypatch.setattr(store, "query", noting)
+    if store.dialect == "postgresql":  # the statistics autovacuum would have made by now
+        await store.database.rows("ANALYZE result_players")
+    for game, index in ((None, "result_players_history"), ("tiny", "result_players_history_by_game")):
+        newest = await store.history(9, 6, game, 10)
+        assert [g.finished_at for g in newest] == [NOW + timedelta(minutes=m) for m in range(299, 289, -1)]
+        sql, params = asked[-1]
+        explain = "EXPLAIN QUERY PLAN" if store.dialect == "sqlite" else "EXPLAIN"
+        plan = " ".join(str(row[-1]) for row in await store.database.rows(f"{explain} {sql}", params))
+        assert index in plan, plan
+        assert "TEMP B-TREE" not in plan, "no sort of all the member's games (SQLite)"
+        assert "Sort" not in plan.split("Limit")[-1] or store.dialect == "sqlite", "nor PostgreSQL's"
