@@ -301,6 +301,28 @@ class Run:
     after: dict[str, list[float]]
     plan_before: list[str]
     plan_after: list[str]
+    history: dict[str, list[float]] = field(default_factory=dict)  # /history, on the newest schema
+
+
+HISTORY_SIZE = 10  # what /history lists
+
+
+async def time_history(store: Store, filled: Filled, calls: int, seed: int) -> dict[str, list[float]]:
+    """Seconds per /history read (a member's newest ten games, from migration 9's index)."""
+    chooser = random.Random(seed)
+    players = [chooser.choice(filled.players) for _ in range(calls)]
+    busiest = [Counter(filled.players).most_common(1)[0][0]] * calls
+    times: dict[str, list[float]] = {}
+    reads = {"/history: a player picked as often as they play": players, "/history: the busiest player": busiest}
+    for name, picks in reads.items():
+        await store.history(*picks[0], None, HISTORY_SIZE)  # pages from disk once
+        samples = []
+        for guild_id, user_id in picks:
+            start = time.perf_counter()
+            await store.history(guild_id, user_id, None, HISTORY_SIZE)
+            samples.append(time.perf_counter() - start)
+        times[name] = samples
+    return times
 
 
 async def measure(url: str, rows: int, calls: int = CALLS, seed: int = 1) -> Run:
@@ -325,10 +347,20 @@ async def measure(url: str, rows: int, calls: int = CALLS, seed: int = 1) -> Run
         await settle(store)
         plan_after = await plans(store, filled, migrated=True)
         after = await timed_calls(store, filled, calls, seed, migrated=True)
+        history = await time_history(store, filled, calls, seed)
     finally:
         await store.close()
     return Run(
-        store.dialect, rows, fill_seconds, migration_seconds, filled.ratings, before, after, plan_before, plan_after
+        store.dialect,
+        rows,
+        fill_seconds,
+        migration_seconds,
+        filled.ratings,
+        before,
+        after,
+        plan_before,
+        plan_after,
+        history,
     )
 
 
@@ -367,6 +399,10 @@ def report(run: Run) -> str:
         lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
         if index == 0:
             lines.append("  ".join("-" * width for width in widths))
+    for name, samples in run.history.items():
+        lines.append(
+            f"{name}: {statistics.median(samples) * 1000:.2f} / {percentile(samples, 0.99) * 1000:.2f} ms (p50 / p99)"
+        )
     lines.append("query plans (the busiest player and server), before:")
     lines += [f"    {line}" for line in run.plan_before]
     lines.append("after:")
@@ -384,6 +420,9 @@ def run() -> list[Row]:
         baseline = f"{name}, before migration {STATS_MIGRATION}"
         rows.append(Row(baseline, before, note=f"{SMALL_RUN_ROWS:,} results, SQLite"))
         rows.append(Row(f"{name}, after", measured.after[name], baseline=baseline))
+    rows += [
+        Row(name, samples, note=f"{SMALL_RUN_ROWS:,} results, SQLite") for name, samples in measured.history.items()
+    ]
     return rows
 
 
