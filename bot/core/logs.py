@@ -80,7 +80,8 @@ def configure(level: str = "INFO", log_format: str = "text", *, playground: bool
     handler.setFormatter(JsonLines() if log_format == "json" else logging.Formatter(TEXT_FORMAT))
     logging.basicConfig(level=level, handlers=[handler], force=True)
     dropped = [*VOICE_WARNINGS, *([PROBE_INTENTS_WARNING] if playground else [])]
-    for name in {logger for logger, _ in (*dropped, LOGIN_LINE)}:
+    # Every logger a set-up may filter, so that an earlier set-up's filters (the playground's) go.
+    for name in {logger for logger, _ in (*VOICE_WARNINGS, PROBE_INTENTS_WARNING, LOGIN_LINE)}:
         logger = logging.getLogger(name)
         for old in [f for f in logger.filters if isinstance(f, Quiet)]:
             logger.removeFilter(old)
