@@ -1,7 +1,10 @@
 """How much each Octagone computer level beats the one below it, in two and four players.
 
 Run: ``python -m bench.octagone_levels [games]`` (default 200 games per pairing and player count).
-Pairings: easy vs random play, medium vs easy, hard vs medium. Games go in pairs on the same deal
+Pairings: easy vs random play, medium vs easy, hard vs medium, and medium vs a one-move greedy
+player (``greedy`` in :mod:`engines.octagone.ai`: the move whose position the plain evaluation
+rates best, one ply ahead, averaged over eight guessed deals of the hidden shields with four
+players; members are never offered it). Games go in pairs on the same deal
 with the sides swapped: the stronger side starts (places the White Lady) in one game of each pair
 and the weaker side in the other. With four players each level takes one pair of partners, seats
 {0, 2} or {1, 3}. Draws count as not won. The levels search by node budgets, not time, so the rates
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 
 from engines.octagone import ENGINE, choose_action
 
-PAIRINGS = (("easy", "random"), ("medium", "easy"), ("hard", "medium"))
+PAIRINGS = (("easy", "random"), ("medium", "easy"), ("hard", "medium"), ("medium", "greedy"))
 PLAYER_COUNTS = (2, 4)
 DEFAULT_GAMES = 200
 SEED_BASE = 20_000  # deals no test uses

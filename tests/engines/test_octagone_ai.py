@@ -9,7 +9,8 @@ import pytest
 
 from engines.base import Outcome
 from engines.octagone import ENGINE, JOKER, choose_action
-from engines.octagone.ai import BOX_INDEX, KIND_NAMES, LEVELS, NO_BOX, Position
+from engines.octagone.ai import BOX_INDEX, KIND_NAMES, LEVELS, NO_BOX, Position, play_out
+from engines.octagone.ai import JOKER_KIND as JOKER_KIND_INDEX
 from engines.octagone.rules import SHIELD_KINDS, OctagoneState, Placement
 
 
@@ -78,9 +79,9 @@ def test_computer_sends_the_opponent_to_a_colour_it_lacks():
 # --- the levels ------------------------------------------------------------------------------------
 
 
-def _midgame(players: int, seed: int, moves: int) -> OctagoneState:
+def _midgame(players: int, seed: int, moves: int, options: dict | None = None) -> OctagoneState:
     """A position after ``moves`` random actions (or the last one before the end)."""
-    state = ENGINE.new_game(players, {}, seed)
+    state = ENGINE.new_game(players, options or {}, seed)
     rng = random.Random(seed)
     for _ in range(moves):
         after = ENGINE.apply(state, state.to_move, _random_move(state, state.to_move, rng))
@@ -206,3 +207,49 @@ def test_four_player_choices_depend_only_on_what_the_seat_may_see():
         swapped.hands[taker][colour] += 1
         for level in LEVELS:
             assert choose_action(swapped, seat, level, seed) == choose_action(state, seat, level, seed)
+
+
+def test_played_out_games_follow_the_rules_and_the_policy():
+    """``play_out`` (hard's played-out games, on local copies) places only what the compact
+    position offers, always in the policy's best tier (the next seat skips, then a coloured
+    shield before a joker), and ends with the shields the position itself would have left."""
+    for players, options, seed in [(2, {"level": "basic"}, 1), (2, {}, 2), (4, {}, 3), (4, {}, 4)]:
+        for moves in (1, 6, 14):
+            state = _midgame(players, seed, moves, options)
+            if state.opening:
+                state = ENGINE.apply(state, state.to_move, _random_move(state, state.to_move, random.Random(seed)))
+            position = Position.from_state(state)
+            before = position.key()
+            trace = []
+            left = play_out(position, random.Random(seed), trace)
+            assert position.key() == before  # played on a copy
+            assert trace
+            for kind, box in trace:
+                assert not position.over
+                offered = {(k, b): (k, d, b) for k, d, b in position.moves()}
+                after = position.hands[(position.to_move + 1) % players]
+
+                def tier(kind_box, after=after):
+                    k, b = kind_box
+                    skips = b != NO_BOX and not after[JOKER_KIND_INDEX] and not after[b // 7]
+                    return 2 * skips + (k != JOKER_KIND_INDEX)
+
+                assert (kind, box) in offered
+                assert tier((kind, box)) == max(map(tier, offered))
+                position.play(offered[(kind, box)])
+            assert position.over
+            assert left == position.left
+
+
+def test_medium_beats_the_one_move_greedy_player():
+    """Medium looks further than greedy (the plain evaluation one ply ahead), and it shows, sides swapped per deal."""
+    wins = 0
+    for game in range(16):
+        state = ENGINE.new_game(2, {}, 900 + game // 2)
+        medium = (state.starter + game) % 2
+        while not state.over:
+            seat = state.to_move
+            level = "medium" if seat == medium else "greedy"
+            state = ENGINE.apply(state, seat, choose_action(state, seat, level, seed=game))
+        wins += medium in state.outcome.winners and not state.outcome.is_draw
+    assert wins >= 10, f"medium won only {wins} of 16 games against greedy"
