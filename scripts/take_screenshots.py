@@ -29,6 +29,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from PIL import Image
+
 CHROMIUM = Path(shutil.which("chromium") or "/usr/bin/chromium")  # Debian's package
 # Headless, and nothing that reaches for the network: on a closed network Chromium's own
 # background connections are refused, and they are never needed here.
@@ -144,6 +146,13 @@ class Member:
     name: str
 
 
+@dataclass(frozen=True)
+class Choice:
+    """An option value picked by its label from the command's list of choices."""
+
+    label: str
+
+
 FIRST_SUGGESTION = object()  # an option value: type nothing, take the bot's first autocomplete choice
 
 
@@ -209,6 +218,14 @@ class ChannelPage:
             apply.click()
         self.settle()
         return ", ".join(labels)
+
+    def choose(self, placeholder: str, label: str) -> None:
+        """In the latest message's select whose placeholder is ``placeholder``, pick ``label``."""
+        menu = self.messages.locator(".preview-select").filter(has_text=placeholder).last
+        menu.get_by_role("combobox").click()
+        option = self.page.locator(".select-option:visible").filter(has_text=re.compile(f"^{re.escape(label)}$"))
+        option.first.click()
+        self.settle()
 
     def choose_first_until(self, done: Callable[[], bool], steps: int = 20) -> None:
         """Pick the first choice of each menu the bot offers until ``done()`` (a turn's end)."""
@@ -278,9 +295,10 @@ class ChannelPage:
             self.page.locator(".command-ghost").click()
             self._suggestion(name).click()
         field.click()
-        if isinstance(value, Member):
-            field.press_sequentially(value.name)
-            self._suggestion(value.name).click()
+        if isinstance(value, Member | Choice):
+            label = value.name if isinstance(value, Member) else value.label
+            field.press_sequentially(label)
+            self._suggestion(label).click()
         elif value is FIRST_SUGGESTION:
             self._first_suggestion(field).click()
         else:
@@ -432,7 +450,57 @@ def take(out: Path) -> None:
             save_phone_view(browser, address, game, out / f"screenshot-{game}.png")
         play_in_threads(tab)
         save_threads_views(browser, address, out)
+        play_a_team_race(tab)
+        save_channel_end(browser, address, "games", out / "screenshot-team-game.png")
+        finish_a_game_and_post_the_leaderboard(tab)
+        save_channel_end(browser, address, "games", out / "screenshot-leaderboard.png")
     (out / "octagion-daily-results.png").write_bytes(daily_results_picture())
+
+
+def play_a_team_race(tab: ChannelPage) -> None:
+    """An Octagion race in #games: Ada and Bo in team 1, Cy in team 2; Cy calls Got it! on an
+    empty variant, so Ada & Bo win; the card shows the sides as partners."""
+    tab.open_channel("games")
+    tab.view_as("Ada")
+    tab.slash("octagion start", rounds=1, teams=2)
+    for member, team in (("Bo", "Team 1"), ("Cy", "Team 2")):
+        tab.view_as(member)
+        tab.choose("Join a team", team)
+    tab.view_as("Ada")
+    tab.click("Start")
+    tab.open_thread("Octagion")
+    tab.view_as("Cy")
+    tab.wait_for_text(re.compile(r"Round 1 of 1\b"))
+    tab.click("Got it!")
+    tab.wait_for_text(re.compile(r"won"))
+
+
+def finish_a_game_and_post_the_leaderboard(tab: ChannelPage) -> None:
+    """Bo resigns the Octego game of #games, then Ada posts Octego's leaderboard in #games."""
+    tab.open_thread("Octego · Ada vs Bo")
+    tab.view_as("Bo")
+    tab.slash("octego resign")
+    tab.open_channel("games")
+    tab.view_as("Ada")
+    tab.slash("leaderboard", game=Choice("Octego"))
+    tab.messages.get_by_role("button", name=re.compile("Post in the channel")).last.click()  # after its emoji
+    tab.settle()
+    tab.wait_for_text(re.compile("leaderboard"))
+
+
+def save_channel_end(browser, address: str, channel: str, path: Path, keep: int = 1400) -> None:
+    """The end of a channel at a phone's width, as Ada sees it: its last ``keep`` pixels."""
+    page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    tab = ChannelPage(page, address)
+    tab.open_channel(channel)
+    tab.view_as("Ada")
+    last = tab.messages.locator("article.channel-message").last
+    last.evaluate("message => message.scrollIntoView({block: 'end'})")
+    page.wait_for_timeout(500)
+    tab.messages.screenshot(path=path)
+    page.close()
+    with Image.open(path) as shot:
+        shot.crop((0, max(0, shot.height - keep), shot.width, shot.height)).save(path)
 
 
 def save_threads_views(browser, address: str, out: Path) -> None:
