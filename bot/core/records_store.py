@@ -89,11 +89,13 @@ class RecordWrites(TransactionWrites):
         if not rows:
             return None
         result_id = rows[0][0]
+        # A draw lists every player among its winners (all ranked first); it is nobody's win.
+        won = set() if set(result.winners) >= set(result.players) else set(result.winners)
         self.write(
             "INSERT INTO result_players (result_id, user_id, won, guild_id, game, finished_at) VALUES (?,?,?,?,?,?)"
             " ON CONFLICT DO NOTHING",
             [
-                (result_id, user, int(user in result.winners), result.guild_id, result.game, iso(result.finished_at))
+                (result_id, user, int(user in won), result.guild_id, result.game, iso(result.finished_at))
                 for user in dict.fromkeys(result.players)
             ],
             many=True,

@@ -88,7 +88,7 @@ class Results:
                 user = row.players[seat]
                 old = known.get(user)
                 games = (old.games if old else 0) + 1
-                wins = (old.wins if old else 0) + int(seat in outcome.winners)
+                wins = (old.wins if old else 0) + int(seat in outcome.winners and not outcome.is_draw)
                 updated.append(Rating(user, new.mu, new.sigma, games, wins))
         await tx.save_ratings(row.guild_id, row.game, updated)
 

@@ -114,10 +114,12 @@ async def test_two_player_game_to_the_end(world):
     names = session.names
     skipped_seen = False
     moves = 0
+    played = []
     while session.record.status == "active":
         state = session.state
         seat = state.to_move
         action = choose_action(state, seat, "medium", moves)
+        played.append((seat, action))
         actor = actor_of(world, session, seat)
         if moves in (0, 3):
             await play_by_menu(actor, world, action)
@@ -146,17 +148,27 @@ async def test_two_player_game_to_the_end(world):
     assert skipped_seen, "seed 3 has skips: they must be announced"
     assert session.record.status == "finished"
     state = session.state
+    # The engine's verdict for this seed and these moves, replayed here without the bot.
+    replayed = ENGINE.new_game(2, session.options, 3)
+    for seat, action in played:
+        replayed = ENGINE.apply(replayed, seat, action)
     counts = [shields_left(state, seat) for seat in range(2)]
-    assert counts == [4, 2]  # the engine's verdict for this seed and these moves
+    assert counts == [shields_left(replayed, seat) for seat in range(2)]
+    outcome = ENGINE.outcome(replayed)
+    assert outcome == ENGINE.outcome(state)
     final = world.channel.last_message
     assert f"Shields left: Ada {counts[0]} · Bo {counts[1]}" in final.content
     assert "Final count" in final.content
-    assert f"🏆 <@{world.bo.id}> won" in final.content
+    members = [world.ada, world.bo]
+    if outcome.is_draw:
+        assert "🤝 Draw" in final.content
+    else:
+        assert f"🏆 {' & '.join(members[seat].mention for seat in outcome.winners)} won" in final.content
     assert [c.label for row in final.components for c in row.children] == ["Rematch", "Replay"]
-    stats = await world.bo.slash(world.channel, "stats")
-    assert "**Octagone**: 1 won of 1" in stats.response.content
-    stats = await world.ada.slash(world.channel, "stats")
-    assert "**Octagone**: 0 won of 1" in stats.response.content
+    for seat, member in enumerate(members):
+        stats = await member.slash(world.channel, "stats")
+        won = int(not outcome.is_draw and seat in outcome.winners)
+        assert f"**Octagone**: {won} won of 1" in stats.response.content
 
 
 async def test_place_button_flow_menus(world):

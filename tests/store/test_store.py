@@ -145,8 +145,8 @@ async def test_results_feed_stats_and_a_session_has_one_result(store):
         assert await tx.record_result(result(session, [5], [1, 0], 4)) is not None
         assert await tx.record_result(result(session, [6], [0, 1], 4)) is None, "exactly once"
         assert await tx.record_result(result(None, [5, 6], [0.5, 0.5], 9)) is not None
-    assert await store.user_stats(9, 5) == {"tiny": (2, 2)}
-    assert await store.user_stats(9, 6) == {"tiny": (2, 1)}
+    assert await store.user_stats(9, 5) == {"tiny": (2, 1)}, "a draw is nobody's win"
+    assert await store.user_stats(9, 6) == {"tiny": (2, 0)}
     assert await store.user_stats(10, 5) == {}
 
 
