@@ -90,7 +90,8 @@ class RecordWrites(TransactionWrites):
             return None
         result_id = rows[0][0]
         # A draw lists every player among its winners (all ranked first); it is nobody's win.
-        won = set() if set(result.winners) >= set(result.players) else set(result.winners)
+        draw = len(set(result.players)) > 1 and set(result.winners) >= set(result.players)
+        won = set() if draw else set(result.winners)
         self.write(
             "INSERT INTO result_players (result_id, user_id, won, guild_id, game, finished_at) VALUES (?,?,?,?,?,?)"
             " ON CONFLICT DO NOTHING",
