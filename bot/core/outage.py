@@ -8,6 +8,7 @@ try again every few seconds, without needing the database to remember that they 
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import traceback
 from collections.abc import Iterator
@@ -17,6 +18,16 @@ SWEEP_SECONDS = 3.0
 
 # What a SQLite statement says when its SQL is wrong rather than its database unreachable.
 _SQLITE_MISTAKES = ("no such", "syntax error", "has no column", "locked", "busy")
+
+
+def note_unreachable(log: logging.Logger, errors: list[BaseException], doing: str, error: BaseException) -> None:
+    """A background sender could not do ``doing``: an outage is a warning (it tries again in a
+    few seconds), anything else an unexpected error kept in ``errors``."""
+    if database_unavailable(error):
+        log.warning("%s: the database is unavailable (%s); trying again in %ss", doing, error, SWEEP_SECONDS)
+    else:
+        errors.append(error)
+        log.error("%s failed; trying again in %ss", doing, SWEEP_SECONDS, exc_info=error)
 
 
 def database_unavailable(error: BaseException) -> bool:

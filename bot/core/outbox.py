@@ -31,7 +31,7 @@ import discord
 
 from bot.core.attachments import as_file
 from bot.core.errors import ErrorLog
-from bot.core.outage import SWEEP_SECONDS, database_unavailable
+from bot.core.outage import SWEEP_SECONDS, database_unavailable, note_unreachable
 from bot.core.sessions import Change, GameSession, Sessions
 from bot.core.store import OutboxEntry, Store
 from bot.core.text import fit
@@ -367,11 +367,7 @@ class Outbox:
 
     def _unreachable(self, doing: str, error: Exception) -> None:
         """Something the sender needed from the database failed: the sweep tries again soon."""
-        if database_unavailable(error):
-            log.warning("%s: the database is unavailable (%s); trying again in %ss", doing, error, SWEEP_SECONDS)
-        else:
-            self.errors.append(error)
-            log.error("%s failed; trying again in %ss", doing, SWEEP_SECONDS, exc_info=error)
+        note_unreachable(log, self.errors, doing, error)
         self._sweep_soon()
 
     def _sweep_soon(self) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.core.errors import ErrorLog, UserError
-from bot.core.outage import SWEEP_SECONDS, database_unavailable
+from bot.core.outage import SWEEP_SECONDS, database_unavailable, note_unreachable
 from bot.core.sessions import Change, GameSession, Sessions, TimerGone
 from bot.core.store import Store, TimerRecord
 
@@ -90,11 +90,7 @@ class Scheduler:
 
     # ------------------------------------------------------------- outages
     def _unreachable(self, doing: str, error: Exception) -> None:
-        if database_unavailable(error):
-            log.warning("%s: the database is unavailable (%s); trying again in %ss", doing, error, SWEEP_SECONDS)
-        else:
-            self._errors.append(error)
-            log.error("%s failed; trying again in %ss", doing, SWEEP_SECONDS, exc_info=error)
+        note_unreachable(log, self._errors, doing, error)
         self._sweep_soon()
 
     def _sweep_soon(self) -> None:
