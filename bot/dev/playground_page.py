@@ -265,7 +265,26 @@ def _answered(preview: Any) -> bool:
     return interaction is None or interaction.responded
 
 
-class LivePages:
+class BackgroundLoop:
+    """A loop the playground runs beside the bot (``_run``), started and stopped with the page."""
+
+    name = "playground-loop"
+    _task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=self.name)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        raise NotImplementedError
+
+
+class LivePages(BackgroundLoop):
     """Publishes to the open page what changed in its channel since the page was last published.
 
     SimCord's page polls its published snapshot every 0.5 s, but the Preview publishes only
@@ -276,13 +295,14 @@ class LivePages:
     It also keeps the playground's clock in the store, so the next start goes on from it.
     """
 
+    name = "playground-live-pages"
+
     def __init__(self, world: PlaygroundWorld):
         self.env = world.env
         self.world = world
         self.preview: Any = None
         self._shown: dict[str, tuple] = {}  # page id -> the channel as it was when last published
         self._saved_clock: datetime | None = None
-        self._task: asyncio.Task[None] | None = None
 
     def watch(self, preview: Any) -> None:
         """Note what each publication of ``preview`` shows (its own after an action included)."""
@@ -297,15 +317,6 @@ class LivePages:
         preview._publish = publish_and_note
         for page in list(preview._pages.values()):
             self._shown[page.id] = channel_state(self.env, page.channel_id)
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="playground-live-pages")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
 
     async def _run(self) -> None:
         while True:
@@ -359,7 +370,7 @@ async def save_address(store: Store | None, playground: Playground) -> None:
             await tx.set_value(ADDRESS_KEY, playground.address)
 
 
-class RealTimeClock:
+class RealTimeClock(BackgroundLoop):
     """Moves SimCord's clock on with real time, every ``CLOCK_STEP_SECONDS``, as Discord's goes on.
 
     SimCord's clock moves only when a test advances it or when a timer of the bot is due (it
@@ -370,18 +381,10 @@ class RealTimeClock:
     (a click in the page, a test's step), as SimCord's own timers do, and catches up after.
     """
 
+    name = "playground-real-time"
+
     def __init__(self, env: Any):
         self.env = env
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="playground-real-time")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
 
     async def _run(self) -> None:
         # perf_counter, not time.monotonic or the loop's time: SimCord reads those as its own clock.
