@@ -159,17 +159,16 @@ class GameThreads:
         if not record.in_thread:
             return
         started = change.was_status != "active" and record.status == "active"
-        ended = change.was_status in (*LIVE_STATUSES, "new") and record.status not in LIVE_STATUSES
         if started and record.thread_id is None:
             if record.card_id is None and record.status == "active" and change.was_status == "new":
                 change.post(CARD)  # a game against the computer starts at once: its card first
             change.post(OPEN_THREAD)
             change.post(THREAD_INTRO)
-        if record.status == "active" and not started and self._turn_changed(change):
+        if record.status == "active" and not started and change.logged:  # the turn may have changed
             change.post(CARD, after_seconds=CARD_PAUSE_SECONDS)
         elif started and record.card_id is not None:
             change.post(CARD)
-        if ended and (record.thread_id is not None or change.was_status == "active"):
+        if self._game_of_a_thread_ended(change):
             change.post(CARD)
             change.post(TURN_NOTICE, {"clear": True})
         elif record.status == "active":
@@ -179,13 +178,17 @@ class GameThreads:
         """When a game of a thread ends, its thread's archiving: planned last, after the planner
         that ends the game's own timers (results)."""
         record = change.record
-        ended = change.was_status in (*LIVE_STATUSES, "new") and record.status not in LIVE_STATUSES
-        if record.in_thread and ended and (record.thread_id is not None or change.was_status == "active"):
+        if record.in_thread and self._game_of_a_thread_ended(change):
             minutes = await self.store.archive_minutes(record.guild_id)
             change.add_timer(ARCHIVE_THREAD, change.now + timedelta(minutes=minutes))
 
-    def _turn_changed(self, change: Change) -> bool:
-        return bool(change.logged)
+    @staticmethod
+    def _game_of_a_thread_ended(change: Change) -> bool:
+        """This change ends a game that has (or was opening) a thread; not a challenge or lobby
+        that closed before its game began."""
+        record = change.record
+        ended = change.was_status in (*LIVE_STATUSES, "new") and record.status not in LIVE_STATUSES
+        return ended and (record.thread_id is not None or change.was_status == "active")
 
     async def _plan_notice(self, change: Change) -> None:
         """ "Your move" when the turn passes to a member: not to the computer, not back to the
@@ -308,7 +311,7 @@ class GameThreads:
             if error.code == THREAD_EXISTS:
                 return await http.get_channel(record.card_id)
             if error.code == THREAD_LIMIT or error.status == 403:
-                return {"fallback": (error.code == THREAD_LIMIT and "limit") or "permissions"}
+                return {"fallback": "limit" if error.code == THREAD_LIMIT else "permissions"}
             raise
 
     async def _thread_opened(self, change: Change, _: dict[str, Any], opened: Any) -> None:
@@ -418,13 +421,7 @@ class GameThreads:
 
     async def thread_gone(self, session_id: int, error: discord.HTTPException | None = None) -> None:
         """The game's thread is deleted or closed to the bot: the game ends as stopped, its card says so."""
-        async with self.sessions.change(session_id) as change:
-            change.during_commit(lambda tx: tx.drop_outbox(session_id))
-            if change.record.status in LIVE_STATUSES:
-                change.meta.final_header = "Stopped: the thread is gone"
-                change.end("stopped", GONE_NOTE)
-            change.quiet()
-            change.during_commit(lambda tx: tx.add_outbox(session_id, CARD, {}, change.now))
+        await self._stop_for_good(session_id, show_card=True)
         if error is not None:
             log.warning("the thread of session %s is gone (Discord answered %s)", session_id, error.code)
 
@@ -435,8 +432,16 @@ class GameThreads:
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A channel with game cards is deleted: its games (in its threads, gone with it) stop."""
         for record in await self.store.threaded_sessions(channel.id):
-            async with self.sessions.change(record.id) as change:
-                change.during_commit(lambda tx, sid=record.id: tx.drop_outbox(sid))
-                if change.record.status in LIVE_STATUSES:
-                    change.end("stopped", GONE_NOTE)
-                change.quiet()
+            await self._stop_for_good(record.id, show_card=False)  # the card went with its channel
+
+    async def _stop_for_good(self, session_id: int, *, show_card: bool) -> None:
+        """A game whose thread is gone ends as stopped, and nothing it had to send is sent but
+        (``show_card``) its card saying so."""
+        async with self.sessions.change(session_id) as change:
+            change.during_commit(lambda tx: tx.drop_outbox(session_id))
+            if change.record.status in LIVE_STATUSES:
+                change.meta.final_header = "Stopped: the thread is gone"
+                change.end("stopped", GONE_NOTE)
+            change.quiet()
+            if show_card:
+                change.during_commit(lambda tx: tx.add_outbox(session_id, CARD, {}, change.now))
