@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from bot.context import GameContext
 from bot.core.sessions import GameSession
-from bot.core.workers import Drawing
+from bot.core.workers import Drawing, drawing
 from bot.ui.menus import ActionMenu
 from bot.ui.replies import acknowledge, reply_private
 from engines.base import Event, Game
@@ -121,8 +121,11 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
     # A game names its pictures as drawings (a render function and its arguments): they are drawn
     # in a worker process (bot/workers.py).
     def public_picture(self, session: GameSession) -> Drawing:
-        """The game message's picture."""
-        raise NotImplementedError
+        """The game message's picture: the game's public picture as render/registry.py names it
+        (imported here, so that importing one game's module loads no other game's renderer)."""
+        from render.registry import pictures
+
+        return drawing(pictures(self.name).public_picture, session.state, session.names)
 
     def private_picture(self, session: GameSession, seat: int) -> Drawing | None:
         """The picture behind the private-view button (a hand, a deck); None if the game has none."""

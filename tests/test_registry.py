@@ -145,7 +145,8 @@ def test_the_bot_draws_the_registered_public_picture(game, players, options):
     one replays end on), playing and final."""
     state = mid_game(game, players, options)
     session = types.SimpleNamespace(state=state, names=NAMES[:players])
-    drawn = bot.games.adapter(game).public_picture(None, session)
+    adapter = bot.games.adapter(game)
+    drawn = adapter.public_picture(types.SimpleNamespace(name=adapter.name), session)  # no context needed
     final = drawn.with_keywords(ending="Stopped by Ada")
     public = pictures(game).public_picture
     assert drawn.draw(*drawn.args).png == public(state, NAMES[:players]).png

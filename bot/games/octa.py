@@ -27,7 +27,7 @@ from engines.octa import (
     choose_action,
     table_count,
 )
-from render.octa import card_text, narrate, render_hand, render_table, step_text
+from render.octa import card_text, narrate, render_hand, step_text
 from render.wording import plural
 
 LINE_NAMES = {"top": "top row", "bottom": "bottom row", "left": "left column", "right": "right column"}
@@ -226,9 +226,6 @@ class OctaAdapter(GameAdapter):
     private_view_label = "My hand"
     narrate = staticmethod(narrate)
     menus = (TURN_MENU,)
-
-    def public_picture(self, session: GameSession):
-        return drawing(render_table, session.state, session.names, None)
 
     def private_picture(self, session: GameSession, seat: int):
         return drawing(render_hand, session.state, session.names, seat)

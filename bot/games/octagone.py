@@ -40,7 +40,7 @@ from engines.octagone import (
     team_shields_left,
 )
 from render.narration import with_article
-from render.octagone import box_words, colour_words, direction_words, narrate, render_board, render_hand, shield_words
+from render.octagone import box_words, colour_words, direction_words, narrate, render_hand, shield_words
 
 GAME = "octagone"
 # Four players: the user id holding each pair's extra joker (pairs: seats {0, 2} and {1, 3}), shown
@@ -242,9 +242,6 @@ class OctagoneAdapter(GameAdapter):
         """The seats the computer plays: with other members at the table, its move right after a
         member's is told together with that member's (bot/core/change.py)."""
         return {seat for seat, player in enumerate(session.players) if player == self.ctx.me}
-
-    def public_picture(self, session: GameSession):
-        return drawing(render_board, session.state, session.names, None)
 
     def private_picture(self, session: GameSession, seat: int):
         return drawing(render_hand, session.state, session.names, seat)

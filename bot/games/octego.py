@@ -16,11 +16,10 @@ import discord
 from discord import app_commands
 
 from bot.adapter import ChallengeOption, GameAdapter, GameSession
-from bot.core.workers import drawing
 from bot.ui.menus import ActionMenu, Narrowing, Step
 from bot.ui.replies import acknowledge
 from engines.octego import ENGINE, KIND_NAMES, choose_action, octego_count, piece_at
-from render.octego import narrate, render_board
+from render.octego import narrate
 from render.wording import plural
 
 GAME = "octego"
@@ -125,9 +124,6 @@ class OctegoAdapter(GameAdapter):
             (("me", "me"), ("them", "them"), ("random (coin toss)", "random")),
         ),
     )
-
-    def public_picture(self, session: GameSession):
-        return drawing(render_board, session.state, session.names, None)
 
     def status_text(self, session: GameSession) -> str:
         state = session.state

@@ -19,7 +19,6 @@ import discord
 from discord import app_commands
 
 from bot.adapter import ChallengeOption, GameAdapter, GameSession
-from bot.core.workers import drawing
 from bot.games.octiles_menu import (
     GAME,
     MENU,
@@ -48,7 +47,7 @@ from engines.octiles import (
     scramble_available,
     seat_of,
 )
-from render.octiles import narrate, render_board
+from render.octiles import narrate
 
 __all__ = ["MENU", "STAND_IN", "OctilesAdapter"]  # and what tests of its menu use
 
@@ -88,9 +87,6 @@ class OctilesAdapter(GameAdapter):
     def __init__(self, ctx):
         super().__init__(ctx)
         ctx.controls.button(SKIP, self._skip)
-
-    def public_picture(self, session: GameSession):
-        return drawing(render_board, session.state, session.names)
 
     def status_text(self, session: GameSession) -> str:
         state, names = session.state, session.shown_names

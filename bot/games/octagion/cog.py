@@ -48,10 +48,6 @@ class OctagionAdapter(GameAdapter):
 
     # ------------------------------------------------------------ pictures and texts
 
-    def public_picture(self, session: GameSession):
-        draw = show.render_scoresheet if session.state.over else show.render_round
-        return drawing(draw, session.state, session.names)
-
     def private_picture(self, session: GameSession, seat: int):
         return drawing(show.render_deck, session.state, session.names, seat)
 
