@@ -69,7 +69,9 @@ async def one_click(world: World, channel: Any, outcomes: list[str], moves: dict
     bot is stopping its database may be closed: the driver then reads nothing."""
     if shutdown.is_stopping(world.bot):  # a new challenge: answered before anything is read
         answer = await world.ada.slash(channel, "tiny challenge", opponent=world.bo)
-        outcomes.append("restarting" if private_texts(answer) == [RESTARTING_TEXT] else private_texts(answer)[-1])
+        texts = private_texts(answer)
+        outcomes.append("restarting" if texts == [RESTARTING_TEXT] else (texts or ["no answer"])[-1])
+        CLICKED_WHILE_STOPPING.set()
         return
     session = await world.platform.sessions.live_in_channel(channel.id)
     if session is None or session.status != "active":
@@ -84,7 +86,21 @@ async def one_click(world: World, channel: Any, outcomes: list[str], moves: dict
     await click(LAST_SEEN[channel.id], outcomes, moves)
 
 
-LAST_SEEN: dict[int, tuple[Any, Any, int]] = {}  # per channel: who was on turn, the game's message, its session
+LAST_SEEN: dict[int, tuple[Any, Any, int]] = {}
+# Set once a click came while the bot was stopping. The stop waits for it before its flush, so
+# that the clicks during the stop are never outrun by a stop that ends (and closes the bot) first.
+CLICKED_WHILE_STOPPING = asyncio.Event()
+
+
+def stop_after_a_click_while_stopping(bot: Any) -> None:
+    outbox = bot.platform.outbox
+    finish = outbox.finish
+
+    async def finish_after_the_click(seconds: float) -> bool:
+        await CLICKED_WHILE_STOPPING.wait()
+        return await finish(seconds)
+
+    outbox.finish = finish_after_the_click  # per channel: who was on turn, the game's message, its session
 
 
 async def click(seen: tuple[Any, Any, int], outcomes: list[str], moves: dict[str, int]) -> None:
@@ -105,6 +121,7 @@ async def play(db_path: str) -> int:
     async with simcord.run(bot, check_errors=False) as env:
         world = build_world(env)
         places = channels(world)
+        stop_after_a_click_while_stopping(bot)
         shutdown.install_signal_handlers(bot)
         emit({"phase": "loaded"})
         loop = asyncio.get_running_loop()
