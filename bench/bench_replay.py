@@ -13,7 +13,6 @@ waiting for a core.
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import json
 import os
@@ -26,6 +25,9 @@ from pathlib import Path
 
 from bench import Row, measure, value
 from engines.octego import ENGINE, choose_action
+from engines.registry import MissingPart, games
+from engines.registry import engine as registered_engine
+from engines.registry import package as registered_package
 from render import replay
 
 NAMES = ["Ada", "Bo"]
@@ -85,21 +87,29 @@ def run() -> list[Row]:
 
 PEAK_TARGET_MB = 200
 WALK_SEEDS = 12  # random games per kind; the longest is replayed
-# (game, players, options): Octagone with four players (its largest picture), Octagion at its most
-# rounds between four computer teams.
-LONGEST = [
-    ("octa", 2, {}),
-    ("octego", 2, {}),
-    ("octiles", 2, {"scramble": True}),
-    ("octagone", 4, {}),
-    ("octagion", 4, {"rounds": 16}),
-]
+# (players, options) of a game's longest replay when not its fewest players with default options:
+# Octagone with four players (its largest picture), Octagion at its most rounds between four
+# computer teams. A game not here is played in its default set-up, so a newly registered game is
+# measured with no edit here.
+SETUPS: dict[str, tuple[int, dict]] = {
+    "octiles": (2, {"scramble": True}),
+    "octagone": (4, {}),
+    "octagion": (4, {"rounds": 16}),
+}
 NAMES_4 = ["Ada", "Bo", "Cy", "Di"]
+
+
+def longest_setups() -> list[tuple[str, int, dict]]:
+    """(game, players, options) of every registered game's longest replay, in the registry's order."""
+    unknown = set(SETUPS) - set(games())
+    if unknown:
+        raise MissingPart(f"bench/bench_replay.py SETUPS names games not registered: {sorted(unknown)}")
+    return [(game, *SETUPS.get(game, (registered_engine(game).min_players, {}))) for game in games()]
 
 
 def random_game(game: str, players: int, options: dict, seed: int) -> list[tuple[int, dict]]:
     """A whole game of random legal actions (never a resignation), as (seat, action)."""
-    engine = importlib.import_module(f"engines.{game}").ENGINE
+    engine = registered_engine(game)
     rng, state, actions = random.Random(seed), engine.new_game(players, options, seed), []
     while not state.over:
         seat = engine.to_act(state)[0]
@@ -111,7 +121,7 @@ def random_game(game: str, players: int, options: dict, seed: int) -> list[tuple
 
 def octagion_game(players: int, options: dict, seed: int) -> list[tuple[int, dict]]:
     """Every round: each computer sets its variant, then the timer ends the round."""
-    package = importlib.import_module("engines.octagion")
+    package = registered_package("octagion")
     engine = package.ENGINE
     state, actions = engine.new_game(players, options, seed), []
     while not state.over:
@@ -129,8 +139,8 @@ def octagion_game(players: int, options: dict, seed: int) -> list[tuple[int, dic
 def longest_game(game: str, players: int, options: dict) -> tuple[int, list[tuple[int, dict]]]:
     if game == "octagion":
         return 1, octagion_game(players, options, 1)
-    games = [(seed, random_game(game, players, options, seed)) for seed in range(WALK_SEEDS)]
-    return max(games, key=lambda played: len(played[1]))
+    walks = [(seed, random_game(game, players, options, seed)) for seed in range(WALK_SEEDS)]
+    return max(walks, key=lambda played: len(played[1]))
 
 
 def _resident_bytes() -> int:
@@ -171,7 +181,7 @@ def replay_in_a_child(game: str, players: int, options: dict, seed: int, actions
 
 def longest_rows() -> list[Row]:
     rows = []
-    for game, players, options in LONGEST:
+    for game, players, options in longest_setups():
         seed, actions = longest_game(game, players, options)
         measured = replay_in_a_child(game, players, options, seed, actions)
         name = f"longest {game} replay ({len(actions)} actions, {measured['length']})"

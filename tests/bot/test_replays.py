@@ -9,11 +9,18 @@ import pytest
 from PIL import Image
 
 from bot.dev.world import bot_member, private_texts
+from bot.games import adapter as registered_adapter
 from bot.games import all_games
 from engines.octagion import solution
 from engines.record import read_record, replay_record
+from engines.registry import engine as registered_engine
+from engines.registry import games as registered_games
+from render.registry import pictures
 
-TWO_PLAYER_GAMES = [("octego", {}), ("octa", {}), ("octagone", {}), ("octiles", {})]
+# Registered games whose replay is tested here otherwise than by a two-player challenge: the test
+# that does it. Every other registered game is challenged, played and replayed (CHALLENGED).
+OWN_REPLAY_TESTS = {"octagion": "test_octagion_replays_one_frame_per_round"}  # a lobby; a frame per round
+CHALLENGED = [game for game in registered_games() if game not in OWN_REPLAY_TESTS]
 
 
 @pytest.fixture
@@ -77,8 +84,22 @@ async def finish_by_resigning(world, game: str, moves: int):
     return finished
 
 
-@pytest.mark.parametrize(("game", "options"), TWO_PLAYER_GAMES, ids=[g for g, _ in TWO_PLAYER_GAMES])
-async def test_the_replay_button_posts_one_frame_per_action_ending_on_the_final_board(world, game, options):
+@pytest.mark.parametrize("game", registered_games())
+def test_every_registered_game_s_replay_is_tested_here(game):
+    if game in OWN_REPLAY_TESTS:
+        assert OWN_REPLAY_TESTS[game] in globals(), f"{game}: its replay test {OWN_REPLAY_TESTS[game]} is gone"
+        return
+    own = "give it a replay test of its own (OWN_REPLAY_TESTS)"
+    assert registered_adapter(game).challengeable, f"{game}: not started by a challenge: {own}"
+    engine = registered_engine(game)
+    assert engine.min_players <= 2 <= engine.max_players, f"{game}: not played by two: {own}"
+    replay = pictures(game).replay
+    assert replay is not None, f"{game}: no replay (render/registry.py)"
+    assert replay.unit == "move", f"{game}: its replay counts {replay.unit}s, not a frame per move: {own}"
+
+
+@pytest.mark.parametrize("game", CHALLENGED)
+async def test_the_replay_button_posts_one_frame_per_action_ending_on_the_final_board(world, game):
     session = await finish_by_resigning(world, game, 12)
     message = world.message(session.record.message_id)
     assert "Replay" in [child.label for row in message.components for child in row.children]
@@ -158,8 +179,8 @@ async def test_refusals_name_the_game_and_the_server(world):
     assert private_texts(other)[-1] == wrong_game
 
 
-@pytest.mark.parametrize(("game", "options"), TWO_PLAYER_GAMES, ids=[g for g, _ in TWO_PLAYER_GAMES])
-async def test_a_record_loads_back_into_the_engine_to_the_same_final_state(world, game, options):
+@pytest.mark.parametrize("game", CHALLENGED)
+async def test_a_record_loads_back_into_the_engine_to_the_same_final_state(world, game):
     session = await finish_by_resigning(world, game, 10)
     result = await world.bo.slash(world.channel, f"{game} record")
     answer = [m for m in [result.response, *result.followups] if m is not None and m.attachments][-1]

@@ -11,8 +11,10 @@ import pytest
 from PIL import Image
 
 from engines.base import play_out
+from engines.registry import games
 from render import octa, octagion, octagone, octego, octiles, theme
 from render.narration import final_header, outcome_header
+from render.registry import pictures
 from tests.render.pixels import colour_count
 
 NAMES = ["Ada", "Bo", "Cy", "Di"]
@@ -251,20 +253,36 @@ def test_an_octagion_score_sheet_stopped_mid_game_is_final_without_a_winner():
 
 # ---------------------------------------------------------------- every game: the contract
 
+# A live position of each registered game, as (players, state): the one its own tests above check
+# for turn marks. A registered game with none fails the contract tests below, naming itself.
+LIVE_POSITIONS = {
+    "octego": lambda: (2, octego_position()[1]),
+    "octa": lambda: (2, octa_position()[1]),
+    "octagone": lambda: (2, octagone_position()[1]),
+    "octiles": lambda: (2, octiles_position()[1]),
+    "octagion": lambda: (4, octagion_round()),
+}
 
-def live_states():
-    return {
-        "octego": (octego.render_board, octego_position()[1], 2),
-        "octa": (octa.render_table, octa_position()[1], 2),
-        "octagone": (octagone.render_board, octagone_position()[1], 2),
-        "octiles": (octiles.render_board, octiles_position()[1], 2),
-        "octagion": (octagion.render_round, octagion_round(), 4),
-    }
+
+def live_state(game: str):
+    """The game's public picture (render/registry.py), its live position and its players."""
+    if game not in LIVE_POSITIONS:
+        pytest.fail(
+            f"{game}: no live position in tests/render/test_final_pictures.py LIVE_POSITIONS, "
+            "nor a test that its final picture shows no turn"
+        )
+    players, state = LIVE_POSITIONS[game]()
+    assert not state.over, f"{game}: its live position is over"
+    return pictures(game).public_picture, state, players
 
 
-@pytest.mark.parametrize("game", ["octego", "octa", "octagone", "octiles", "octagion"])
+def test_every_live_position_is_a_registered_game_s():
+    assert set(LIVE_POSITIONS) <= set(games())
+
+
+@pytest.mark.parametrize("game", games())
 def test_a_long_ending_is_drawn_whole_or_with_its_long_names_shortened(game):
-    draw, state, players = live_states()[game]
+    draw, state, players = live_state(game)
     long_name = "Ada Lovelace, Countess of Lovelace and Baroness"
     names = [long_name, *NAMES[1:players]]
     ending = final_header("out_of_time", long_name, ["Bo"])
@@ -274,9 +292,9 @@ def test_a_long_ending_is_drawn_whole_or_with_its_long_names_shortened(game):
     assert ending in draw(state, names, ending=ending).description, "the alt text has it whole"
 
 
-@pytest.mark.parametrize("game", ["octego", "octa", "octagone", "octiles", "octagion"])
+@pytest.mark.parametrize("game", games())
 def test_without_ending_a_live_picture_is_drawn_as_before(game):
-    draw, state, players = live_states()[game]
+    draw, state, players = live_state(game)
     plain = draw(state, NAMES[:players])
     explicit = draw(state, NAMES[:players], ending=None)
     assert plain.png == explicit.png

@@ -1,5 +1,6 @@
 """Pictures are mapped onto each game's fixed palette (issue #29), not searched for one: they stay
-what was drawn, antialiased text included."""
+what was drawn, antialiased text included. Every registered game (engines/registry.py) must have
+its palette, made by ``python -m bench.palettes``."""
 
 from __future__ import annotations
 
@@ -9,12 +10,11 @@ import pytest
 from PIL import Image, ImageChops
 
 from bench.palettes import full_colour, named_colours
+from engines.registry import games
 from render import theme
 from render.palettes import PALETTES
 from tests.render.pixels import TOLERANCE, near
 from tests.render.test_phone_text import KINDS
-
-GAMES = ("octa", "octagion", "octagone", "octego", "octiles")
 
 
 def _drawn(draw) -> tuple[str, Image.Image, bytes]:
@@ -30,12 +30,17 @@ def _entries(game: str) -> list[tuple[int, int, int]]:
     return [tuple(raw[i : i + 3]) for i in range(0, len(raw), 3)]
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", games())
 def test_every_game_has_a_full_palette_holding_its_named_colours(game):
+    assert game in PALETTES, f"{game}: no palette in render/palettes.py (make it with python -m bench.palettes)"
     entries = _entries(game)
     assert len(entries) == 256
     for colour in named_colours(game):
         assert colour in entries, f"{colour} of {game} is not in its palette"
+
+
+def test_every_palette_is_a_registered_game_s():
+    assert set(PALETTES) <= set(games()), "a palette of a game no longer registered: run python -m bench.palettes"
 
 
 @pytest.mark.parametrize(("game", "name", "draw"), [pytest.param(*kind, id=f"{kind[0]}:{kind[1]}") for kind in KINDS])
