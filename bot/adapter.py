@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.context import GameContext
-from bot.core.sessions import GameSession
+from bot.core.sessions import Change, GameSession
 from bot.core.workers import Drawing, drawing
 from bot.ui.menus import ActionMenu
 from bot.ui.replies import acknowledge, reply_private
@@ -193,6 +193,10 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
     @property
     def has_computer(self) -> bool:
         return self.computer_player is not None
+
+    def tournament_started(self, change: Change) -> None:
+        """A tournament's game started (``change.start`` done): what else its start needs (Octagion
+        posts its first round). By default nothing."""
 
     async def rematch(self, interaction: discord.Interaction, session: GameSession) -> None:
         """The Rematch button of a finished game: by default the same players are challenged again."""

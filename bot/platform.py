@@ -11,6 +11,7 @@ results    the result row and ratings of a finished game
 computer   computer players, a cog listening to ``session_changed``
 controls   the one dispatcher of buttons, selects and modals
 replays    finished games watched again, their records, /history
+tournaments events of many games, each in its thread (a tournament is a session)
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from bot.features.fair_use import FairUse, FairUseLimits
 from bot.features.replays import Replays
 from bot.features.results import Results
 from bot.features.threads import GameThreads
+from bot.features.tournaments import Tournaments
 from bot.features.turn_clock import TurnClock
 from bot.ui.controls import Controls
 from bot.ui.game_message import Table
@@ -74,6 +76,10 @@ class Platform:
         self.sessions.committed.append(self._after_commit)
         self.challenges.new_seed = lambda: self.new_seed()
         self.challenges.threads = self.threads
+        self.tournaments = Tournaments(
+            store, self.sessions, self.outbox, self.timers, self.controls, self.threads, self.games, PICTURES, bot
+        )
+        self.tournaments.new_seed = lambda: self.new_seed()
         self.replays = Replays(self.sessions, REPLAYS, self.games, self.controls, self.table)
         self.fair_use = FairUse(FairUseLimits.from_settings(settings))  # per member: replays, challenges...
         self.replays.fair_use = self.challenges.fair_use = self.fair_use

@@ -51,6 +51,8 @@ class SessionMeta:
     team_count: int | None = None
     player_teams: dict[str, int] = field(default_factory=dict)
     round_deadline: int | None = None
+    # A tournament's game: {"id": tournament session, "round": n, "table": n, "name": event, "rated": bool}.
+    tournament: dict[str, Any] | None = None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SessionMeta:
@@ -124,6 +126,9 @@ class Change:
         self.now = now
         self.logged: list[tuple[int | None, dict[str, Any], int | None]] = []
         self.new_timers: list[tuple[str, datetime, dict[str, Any]]] = []
+        # Timers of other sessions, written with this change (a tournament's game tells its
+        # tournament its result; a tournament ends the games of a round whose time is up).
+        self.timers_elsewhere: list[tuple[int, str, datetime, dict[str, Any]]] = []
         self.cancelled: list[list[str] | None] = []
         self.posts: list[tuple[str, dict[str, Any], float]] = []
         self.show_table = False  # redraw the game message after the commit
@@ -232,6 +237,13 @@ class Change:
 
     def add_timer(self, kind: str, deadline: datetime, payload: dict[str, Any] | None = None) -> None:
         self.new_timers.append((kind, deadline, payload or {}))
+
+    def add_timer_elsewhere(
+        self, session_id: int, kind: str, deadline: datetime, payload: dict[str, Any] | None = None
+    ) -> None:
+        """A timer of another session, committed with this change: it fires in that session's own
+        change (under its lock), so no change ever holds two sessions' locks."""
+        self.timers_elsewhere.append((session_id, kind, deadline, payload or {}))
 
     def cancel_timers(self, kinds: list[str] | None = None) -> None:
         """Remove this session's pending timers (of ``kinds``, or all), including ones added earlier here."""

@@ -63,7 +63,10 @@ class Sessions:
         self.store = store
         self.games = games
         self.clock = clock
-        self.planners: list[Planner] = []  # contribute to a change before it commits
+        self.planners: list[Planner] = []  # contribute to a game's change before it commits
+        # Sessions that are not games (a tournament): their GameInfo by name, each with the
+        # planners of its own (``planners``); the games' planners never see them.
+        self.kits: dict[str, GameInfo] = {}
         self.committed: list[Committed] = []
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -71,9 +74,16 @@ class Sessions:
     def game(self, name: str) -> GameInfo:
         return self.games[name]
 
+    def info(self, name: str) -> GameInfo | None:
+        """A game's, or a kit's (a tournament), GameInfo; None: not on this bot."""
+        return self.games.get(name) or self.kits.get(name)
+
+    def _planners(self, change: Change) -> list[Planner]:
+        return getattr(change.game, "planners", None) if change.record.game in self.kits else self.planners
+
     def loaded(self, record: SessionRecord) -> GameSession:
         """A stored session with its state loaded."""
-        game = self.games.get(record.game)
+        game = self.info(record.game)
         if game is None:
             raise UserError("That game is not available on this bot any more.")
         state = game.engine.load(record.state) if record.state else None
@@ -166,16 +176,16 @@ class Sessions:
             players=list(players),
             status=status,
             state={},
-            schema_version=self.games[game].engine.schema,
+            schema_version=self.info(game).engine.schema,
             created_at=now,
             updated_at=now,
             meta={},
             in_thread=in_thread,
         )
-        change = Change(GameSession(record, None, meta), self.games[game], now)
+        change = Change(GameSession(record, None, meta), self.info(game), now)
         change.was_status = "new"
         yield change
-        for planner in self.planners:
+        for planner in self._planners(change):
             await planner(change)
         self._prepare(change)
         try:
@@ -210,9 +220,9 @@ class Sessions:
             session = await self.load(session_id)
             if timer is not None and timer.id not in {t.id for t in await self.store.timers(session_id)}:
                 raise TimerGone(timer.id)
-            change = Change(session, self.games[session.record.game], self.clock())
+            change = Change(session, self.info(session.record.game), self.clock())
             yield change
-            for planner in self.planners:
+            for planner in self._planners(change):
                 await planner(change)
             self._prepare(change)
             async with self.store.transaction() as tx:
@@ -262,6 +272,7 @@ class Sessions:
         for kinds in change.cancelled:
             removed += await tx.delete_timers(record.id, kinds)
         added = [await tx.add_timer(record.id, *timer) for timer in change.new_timers]
+        added += [await tx.add_timer(*timer) for timer in change.timers_elsewhere]
         for kind, payload, after_seconds in change.posts:
             not_before = change.now + timedelta(seconds=after_seconds) if after_seconds else None
             await tx.add_outbox(record.id, kind, payload, change.now, not_before)

@@ -27,6 +27,7 @@ from bot.core.database import Database, StoreBusy, UniqueViolation, open_databas
 from bot.core.records_store import PastGame, Rating, RecordReads, RecordWrites, ResultRow
 from bot.core.settings_store import SettingReads, SettingWrites
 from bot.core.sql_store import iso, parse_iso
+from engines.registry import KITS
 
 __all__ = [
     "LIVE_SQL",
@@ -67,6 +68,8 @@ class ShardScope:
         return f"((COALESCE({guild_column}, 0) >> 22) % {int(self.count)}) IN ({listed})"
 
 
+# Sessions that are games, not a kit's (a tournament is a session of its own, never "the game here").
+GAMES_ONLY = "game NOT IN (" + ", ".join(f"'{kit}'" for kit in KITS) + ")"
 # The live session played in a channel (two parameters: the channel's id twice): the game of a
 # thread, or the session of a channel played in the channel itself (each side has its index).
 PLAYED_IN_SQL = (
@@ -328,7 +331,9 @@ class Store(RecordReads, SettingReads):
 
     async def threaded_sessions(self, channel_id: int) -> list[SessionRecord]:
         """The live sessions of a channel that are (or will be) played in threads, oldest first."""
-        sql = f"SELECT * FROM sessions WHERE channel_id = ? AND in_thread = 1 AND {LIVE_SQL} ORDER BY id"
+        sql = (
+            f"SELECT * FROM sessions WHERE channel_id = ? AND in_thread = 1 AND {LIVE_SQL} AND {GAMES_ONLY} ORDER BY id"
+        )
         return [_session(row) for row in await self.query(sql, (channel_id,))]
 
     async def sessions_in_threads(self, thread_ids: Sequence[int]) -> list[int]:

@@ -44,9 +44,14 @@ class ComputerPlayers(commands.Cog):
     async def on_session_changed(self, session: GameSession) -> None:
         if session.status != "active":
             return
-        adapter = self.games[session.record.game]
+        adapter = self.games.get(session.record.game)  # None: not a game (a tournament)
         seat = session.seat_of(self.bot.user.id)
-        if seat is None or adapter.computer_player is None or seat not in adapter.engine.to_act(session.state):
+        if (
+            adapter is None
+            or seat is None
+            or adapter.computer_player is None
+            or seat not in adapter.engine.to_act(session.state)
+        ):
             return
         for attempt in range(ATTEMPTS):
             try:

@@ -114,7 +114,8 @@ class PrivacyCommands(
         store = self.platform.store
         resigned = 0
         for session in await privacy_store.member_sessions(store, member_id, live=True):
-            resigned += await self._leave(session, member_id)
+            if session.game in self.platform.games:  # a tournament hears of its games' ends
+                resigned += await self._leave(session, member_id)
         former_id = -random.SystemRandom().randrange(1, 2**62)  # never a Discord id
         named = await privacy_store.member_sessions(store, member_id)
         for session in named:

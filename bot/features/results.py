@@ -60,8 +60,11 @@ class Results:
             finished_at=change.now,
         )
 
+        event = change.meta.tournament  # an unrated tournament's games keep their results, not ratings
+        rated = event is None or event.get("rated", True)
+
         async def write(tx: Transaction) -> None:
-            if await tx.record_result(row) is not None:  # exactly once
+            if await tx.record_result(row) is not None and rated:  # exactly once
                 await self._rate(tx, row, outcome)
 
         change.during_commit(write)

@@ -11,11 +11,12 @@ from discord import ButtonStyle, app_commands
 
 from bot.adapter import GameAdapter, GameSession
 from bot.context import GameContext
+from bot.core.sessions import Change
 from bot.core.workers import drawing
 from bot.games.octagion.computers import ComputerTeams
 from bot.games.octagion.daily import OctagionDaily
 from bot.games.octagion.lobby import COUNTDOWN_HELP, Lobby, chosen_variations
-from bot.games.octagion.names import BUILD, BUTTON, GAME
+from bot.games.octagion.names import BUILD, BUTTON, GAME, ROUND_POST
 from bot.games.octagion.rounds import Rounds
 from bot.games.octagion.variants import Variants
 from bot.ui.controls import SessionButton
@@ -165,6 +166,11 @@ class OctagionAdapter(GameAdapter):
 
     def lobby_message(self, session: GameSession) -> tuple[str, discord.ui.View | None]:
         return self.lobby.message(session)
+
+    def tournament_started(self, change: Change) -> None:
+        """A series' race starts like a lobby's game: its first round gets a message of its own."""
+        change.quiet()
+        change.post(ROUND_POST, {"round": 1})
 
     async def rematch(self, interaction: discord.Interaction, session: GameSession) -> None:
         await self.lobby.rematch(interaction, session)
