@@ -51,7 +51,7 @@ def card_message(runner: Tournaments, session: GameSession, links: Links) -> tup
     if record.status == "finished":
         lines = [head, "**Final** " + podium_line(state), *final_lines(state, links)]
         return "\n".join(lines), _replay_view(session, state, links)
-    lines = [head, progress_line(session, state, config)]
+    lines = [head, progress_line(session, state, config), f"-# {rules_paragraph(config, title, len(record.players))}"]
     view = view_of([SessionButton(record.id, STANDINGS_BUTTON, label="Standings")])
     return "\n".join(lines), view
 
@@ -154,14 +154,19 @@ def standings_lines(state: Tournament | Series) -> list[str]:
     """The standings as text, for /tournament standings beside its picture."""
     if isinstance(state, Series):
         return [
-            f"{row.rank}. {escape(row.name, NAME_LIMIT)}: {points_text(row.points)} pts, {plural(row.wins, 'race')} won"
+            f"{row.rank}. {escape(row.name, NAME_LIMIT)}: {_points(row.points)}, {plural(row.wins, 'race')} won"
             for row in kit.series_standings(state)
         ]
     return [
-        f"{row.rank}. {escape(row.name, NAME_LIMIT)}: {points_text(row.points)} pts"
+        f"{row.rank}. {escape(row.name, NAME_LIMIT)}: {_points(row.points)}"
         + (" (withdrew)" if row.withdrawn else "")
         for row in kit.standings(state)
     ]
+
+
+def _points(points: float) -> str:
+    """1 point, 2.5 points, 0 points."""
+    return f"{points_text(points)} point" + ("" if points == 1 else "s")
 
 
 def summary(session: GameSession, titles: dict[str, str]) -> str:
