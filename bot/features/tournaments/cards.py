@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+import engines.tournament as kit
 from bot.core.change import GameSession
 from bot.core.text import NAME_LIMIT, escape
 from bot.features.tournaments.config import EventConfig, format_name, rules_paragraph, when_it_starts
 from bot.ui.controls import SessionButton, SessionSelect, view_of
-from engines import tournament as kit
 from engines.tournament import Series, Tournament
 from render.tournament import points_text, result_words
 from render.wording import plural

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import engines.tournament as kit
 from bot.core.change import GameSession
 from bot.core.errors import UserError
 from bot.features.tournaments import store as event_store
@@ -22,7 +23,6 @@ from bot.features.tournaments.config import (
     parse_start,
 )
 from bot.ui.replies import acknowledge, reply_private
-from engines import tournament as kit
 from engines.tournament import FORMAT_NAMES
 
 if TYPE_CHECKING:

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 import discord
 
+import engines.tournament as kit
 from bot.adapter import GameAdapter
 from bot.core.change import Change, GameSession, SessionMeta
 from bot.core.errors import UserError
@@ -37,7 +38,6 @@ from bot.features.tournaments.cards import card_message, final_lines, pairings_t
 from bot.features.tournaments.config import SERIES, SERIES_RACES, EventConfig
 from bot.features.tournaments.store import KIT
 from bot.ui.controls import Controls
-from engines import tournament as kit
 from engines.base import Outcome
 from engines.tournament import Player, Series, Tournament, TournamentError
 from render.tournament import render_pairings, render_series_standings, render_standings
