@@ -48,6 +48,7 @@ class PastGame:
     channel_id: int | None
     message_id: int | None
     names: list[str]
+    event: str | None = None  # the tournament it was played in
 
 
 def _past_game(row: Any) -> PastGame:
@@ -63,6 +64,7 @@ def _past_game(row: Any) -> PastGame:
         channel_id=row["channel_id"],
         message_id=row["message_id"],
         names=list(meta.get("names", [])),
+        event=(meta.get("tournament") or {}).get("name"),
     )
 
 

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.features.game_choices import board_choices, extras_of, game_choices, offer_choices
 from bot.features.privacy_store import mention
 from bot.features.results import PROVISIONAL_GAMES, rating_text
+from bot.features.tournaments import store as event_store
 from bot.ui.controls import SessionButton, view_of
 from bot.ui.replies import acknowledge, escape, reply_private
 from render.narration import with_article
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from bot.platform import Platform
 
 LEADERBOARD_SIZE = 10
+EVENTS_SHOWN = 5  # /stats: the latest tournaments a member played in
 POST_LEADERBOARD = "post_leaderboard"  # the private leaderboard's button: its custom id carries the game
 
 
@@ -50,6 +52,11 @@ class MemberCommands(commands.Cog):
             rows.append(f"**All games**: {total_won} won of {total_played}")
             for extra in self.extras.values():
                 rows += await extra.stats_lines(interaction.guild_id, user.id)
+            events = await event_store.events_of_member(
+                self.platform.store, interaction.guild_id, user.id, EVENTS_SHOWN
+            )
+            if events:
+                rows.append("**Tournaments**: " + ", ".join(escape(event, 60) for event in events))
             text = "\n".join([f"## Stats of {name}", *rows])
         await reply_private(interaction, text)
 

@@ -241,6 +241,8 @@ class Replays:
         when = int(entry.finished_at.timestamp())
         length = f"{plural(entry.moves, 'move')}, {_duration(entry.duration_seconds)}"
         line += f"{result} · {length} · <t:{when}:d>"
+        if entry.event:
+            line += f" · 🏆 {escape(entry.event, 60)}"
         if entry.message_id and entry.channel_id:
             link = self.message_link(interaction.guild_id, entry.channel_id, entry.message_id)
             line += f" · [game #{entry.session_id}]({link})"

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.features.game_choices import extras_of
+from bot.features.tournaments.commands import HOST_ROLE_KEY
 from bot.features.turn_clock import clock_words, parse_clock
 from bot.ui.replies import UserError, acknowledge, reply_private
 
@@ -76,3 +77,14 @@ class SettingsCommands(commands.GroupCog, group_name="settings", group_descripti
         async with self.platform.store.transaction() as tx:
             await tx.set_archive_minutes(interaction.guild_id, seconds // 60)
         await reply_private(interaction, f"Finished games' threads are archived {clock_words(seconds)} after the end.")
+
+    @app_commands.command(name="tournament_role", description="A role whose members may host tournaments.")
+    @app_commands.describe(role="Members with this role may use /tournament create (besides Manage Server)")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def tournament_role(self, interaction: discord.Interaction, role: discord.Role) -> None:
+        await acknowledge(interaction)
+        async with self.platform.store.transaction() as tx:
+            await tx.set_value(HOST_ROLE_KEY.format(guild=interaction.guild_id), str(role.id))
+        await reply_private(
+            interaction, f"Members with {role.mention} may now host tournaments (`/tournament create`)."
+        )

@@ -432,3 +432,74 @@ async def test_a_player_who_left_the_server_is_withdrawn_at_the_next_pairing(wor
     gone = next(p for p in session.state.round(2).pairings if leaver.id in p.players)
     assert gone.result in ("first forfeits", "second forfeits"), "their game is forfeited"
     assert any("left the server" in m.content for m in world.channel.history())
+
+
+async def test_the_host_pauses_resumes_removes_and_ends_and_nobody_else_can(world):
+    host = host_of(world)
+    everyone = players(world, 4)
+    event_id = await create(world, host, game="octego", format="round_robin", round_time="1d")
+    await join_all(world, event_id, everyone)
+    await start(world, host, event_id)
+    paused = await host.slash(world.channel, "tournament pause")
+    assert "paused" in answer(paused)
+    await play_round_by_resignations(world, everyone, event_id, 1)
+    session = await event(world, event_id)
+    assert len(session.state.rounds) == 1, "paused: no new round starts"
+    refused = await everyone[0].slash(world.channel, "tournament resume")
+    assert "Only the host" in answer(refused)
+    resumed = await host.slash(world.channel, "tournament resume")
+    assert "resumed" in answer(resumed)
+    await world.env.settle()
+    assert len((await event(world, event_id)).state.rounds) == 2, "resuming pairs the round that waited"
+    removed = everyone[2]
+    result = await host.slash(world.channel, "tournament remove", player=removed.user)
+    assert "withdrew" in answer(result)
+    await world.env.settle()
+    session = await event(world, event_id)
+    assert removed.id in session.state.withdrawn
+    game = next(g for g in (await games_of_round(world, event_id, 2)).values() if removed.id in g.players)
+    assert (await world.platform.sessions.load(game.id)).status == "finished", "their running game is forfeited"
+    ended = await host.slash(world.channel, "tournament end")
+    assert "ended" in answer(ended)
+    await world.env.settle()
+    session = await event(world, event_id)
+    assert session.status == "finished"
+    running = await games_of_round(world, event_id, len(session.state.rounds))
+    assert all(g.status != "active" for g in running.values()), "games still running were stopped"
+    history = await everyone[0].slash(world.channel, "tournament history")
+    assert "Octego round-robin tournament" in answer(history)
+    assert "🥇" in answer(history)
+
+
+async def test_rated_tournament_games_feed_the_ratings_and_history_and_stats_name_the_event(world):
+    host = host_of(world)
+    everyone = players(world, 3)
+    event_id = await create(world, host, game="octego", format="swiss", rounds=1, round_time="1d", name="Autumn Open")
+    await join_all(world, event_id, everyone)
+    await start(world, host, event_id)
+    (game,) = (await play_round_by_resignations(world, everyone, event_id, 1)).values()
+    ratings = await world.platform.store.ratings(world.guild.id, "octego", list(game.players))
+    assert len(ratings) == 2, "both players of the rated game have a rating"
+    history = answer(
+        await world.members[0].slash(world.channel, "history", member=member(world, everyone, game.players[0]))
+    )
+    assert "🏆 Autumn Open" in history
+    winner = member(world, everyone, game.players[0])
+    stats = answer(await winner.slash(world.channel, "stats"))
+    assert "**Tournaments**: Autumn Open" in stats
+
+
+async def test_an_unrated_tournament_keeps_results_but_changes_no_rating_and_a_role_may_host(world):
+    admin = host_of(world)
+    organisers = world.guild.create_role("Organisers")
+    organiser = world.guild.add_member(world.env.create_user("org", global_name="Org"), roles=[organisers])
+    refused = await organiser.slash(world.channel, "tournament create", game="octego", format="swiss")
+    assert "Manage Server" in answer(refused)
+    await admin.slash(world.channel, "settings tournament_role", role=organisers)
+    everyone = players(world, 3)
+    event_id = await create(world, organiser, game="octego", format="swiss", rounds=1, round_time="1d", rated=False)
+    await join_all(world, event_id, everyone)
+    await start(world, organiser, event_id)
+    (game,) = (await play_round_by_resignations(world, everyone, event_id, 1)).values()
+    assert await world.platform.store.ratings(world.guild.id, "octego", list(game.players)) == []
+    assert await world.platform.store.results(game.id), "its result is kept"

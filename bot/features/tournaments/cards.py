@@ -158,8 +158,7 @@ def standings_lines(state: Tournament | Series) -> list[str]:
             for row in kit.series_standings(state)
         ]
     return [
-        f"{row.rank}. {escape(row.name, NAME_LIMIT)}: {_points(row.points)}"
-        + (" (withdrew)" if row.withdrawn else "")
+        f"{row.rank}. {escape(row.name, NAME_LIMIT)}: {_points(row.points)}" + (" (withdrew)" if row.withdrawn else "")
         for row in kit.standings(state)
     ]
 
