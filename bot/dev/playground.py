@@ -148,7 +148,9 @@ async def show_again(world: PlaygroundWorld, record: SessionRecord) -> None:
     if any(message.id == shown_message(record) for message in channel.history()):
         return  # already posted again at start (a redraw after an upgrade sends it anew)
     async with platform.sessions.change(record.id) as change:
-        if change.record.in_thread:
+        if change.record.game in platform.sessions.kits:  # a tournament: its card again
+            platform.tournaments.show_again(change)
+        elif change.record.in_thread:
             platform.threads.show_again(change)
         else:
             change.show(repost=True)

@@ -575,3 +575,45 @@ async def test_the_channel_page_moves_the_preview_and_offers_apps_challenge(tmp_
     assert seen["menu"] == [f"Challenge {seen['cy']} to which game?"]  # Bo sees his private game menu
     assert seen["guessed"] == 404
     assert seen["other_host"] == 403
+
+
+async def test_games_runs_a_tournament_of_the_four_members_and_the_computer_across_a_restart(tmp_path):
+    """Ada owns the server, so she can host; the computer plays its own games; the card comes back."""
+    database = tmp_path / "pg.db"
+    first = {}
+
+    async def open_it(world, _):
+        world.platform.new_seed = lambda: 7
+        created = await world.ada.slash(
+            world.channel, "tournament create", game="octego", format="swiss", computer=True
+        )
+        first["created"] = private_texts(created)[-1]
+        card = world.channel.last_message
+        for member in world.members:
+            await member.click(card, label="Join")
+        first["started"] = private_texts(await world.ada.click(world.channel.last_message, label="Start"))[-1]
+        await world.env.settle()
+        (event,) = await world.platform.store.query("SELECT id FROM sessions WHERE game = 'tournament'")
+        first["event"] = event[0]
+        session = await world.platform.sessions.load(event[0])
+        first["players"] = len(session.state.players)
+        first["computer"] = world.bot.user.id in [p.id for p in session.state.players]
+        first["errors"] = list(world.platform.errors)
+
+    await run(database, open_it)
+    assert "is open" in first["created"]
+    assert first["players"] == 5
+    assert first["computer"]
+    assert first["errors"] == []
+    second = {}
+
+    async def go_on(world, _):
+        session = await world.platform.sessions.load(first["event"])
+        second["card"] = world.message(session.record.card_id).content
+        second["round"] = len(session.state.rounds)
+        second["errors"] = list(world.platform.errors)
+
+    await run(database, go_on)
+    assert "Round 1 of 3" in second["card"], second["card"]
+    assert second["round"] == 1
+    assert second["errors"] == []

@@ -566,6 +566,12 @@ class Tournaments:
             self._finish(change)
         return f"⏹ You ended **{name}**."
 
+    @staticmethod
+    def show_again(change: Change) -> None:
+        """Post the card anew where its message is gone (the playground's new simulated Discord)."""
+        change.record.card_id = None
+        change.post(CARD)
+
     # ============================================================ checks
     @staticmethod
     def _check_kit(change: Change) -> None:
