@@ -145,7 +145,7 @@ def rules_paragraph(config: EventConfig, title: str, players: int) -> str:
     deadline = "the higher seed advances" if config.format == KNOCKOUT else "it is scored a draw"
     scoring = "Win 1, draw ½, loss or forfeit 0" + (f"; ties broken by {breaks}" if breaks else "")
     return (
-        f"{shape}. {title}, {per_round} a round, {clock} a turn (stalling forfeits). "
+        f"{shape}. Each round lasts {per_round}, and every game has a turn clock of {clock} (stalling forfeits). "
         f"A game still running when its round's time is up: {deadline}. {scoring}. {rated}; {computer}."
     )
 
