@@ -503,3 +503,31 @@ async def test_an_unrated_tournament_keeps_results_but_changes_no_rating_and_a_r
     (game,) = (await play_round_by_resignations(world, everyone, event_id, 1)).values()
     assert await world.platform.store.ratings(world.guild.id, "octego", list(game.players)) == []
     assert await world.platform.store.results(game.id), "its result is kept"
+
+
+async def test_a_start_time_starts_it_by_itself_and_is_shown_as_a_discord_timestamp(world):
+    host = host_of(world)
+    everyone = players(world, 3)
+    event_id = await create(world, host, game="octego", format="round_robin", round_time="1h", start="in 30m")
+    session = await event(world, event_id)
+    start_at = session.meta.options["start_at"]
+    assert f"<t:{start_at}:R>" in card_of(world, session).content
+    assert "Start" not in [b.label for row in card_of(world, session).components for b in row.children]
+    await join_all(world, event_id, everyone)
+    await world.env.advance_time(29 * 60)
+    assert (await event(world, event_id)).status == "lobby"
+    await world.env.advance_time(2 * 60)
+    session = await event(world, event_id)
+    assert session.status == "active"
+    assert len(await games_of_round(world, event_id, 1)) == 1, "three players: one game and a bye"
+
+
+async def test_a_start_time_with_too_few_players_cancels_it_with_a_clear_message(world):
+    host = host_of(world)
+    event_id = await create(world, host, game="octego", format="knockout", start="18:00")
+    await join_all(world, event_id, [world.ada])
+    await world.env.advance_time(24 * 3600)
+    session = await event(world, event_id)
+    assert session.status == "cancelled"
+    notes = [m.content for m in world.channel.history() if "cancelled" in m.content]
+    assert any("needs at least 3 players, and 1 joined" in note for note in notes), notes
