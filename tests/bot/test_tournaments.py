@@ -156,8 +156,14 @@ async def start(world, host, event_id) -> None:
     await world.env.settle()
 
 
-def pairing_of(state, number, table):
-    return state.round(number).pairing(table)
+async def started(world, count: int, **options) -> tuple:
+    """A host's tournament of ``count`` players, created, joined by all, and started."""
+    host = host_of(world)
+    everyone = players(world, count)
+    event_id = await create(world, host, **options)
+    await join_all(world, event_id, everyone)
+    await start(world, host, event_id)
+    return host, everyone, event_id
 
 
 # -------------------------------------------------------------------- tests
@@ -242,11 +248,7 @@ async def play_round_by_resignations(world, everyone, event_id, number, ledger=N
 
 
 async def test_a_round_robin_of_five_pairs_everyone_once_with_a_bye_each_round(world):
-    host = host_of(world)
-    everyone = players(world, 5)
-    event_id = await create(world, host, game="octego", format="round_robin", round_time="1d")
-    await join_all(world, event_id, everyone)
-    await start(world, host, event_id)
+    _host, everyone, event_id = await started(world, 5, game="octego", format="round_robin", round_time="1d")
     met, byes, ledger = [], [], Ledger()
     for number in range(1, 6):
         session = await event(world, event_id)
@@ -267,11 +269,7 @@ async def test_a_round_robin_of_five_pairs_everyone_once_with_a_bye_each_round(w
 
 
 async def test_a_knockout_of_six_gives_the_top_seeds_byes_and_replays_a_draw_with_sides_swapped(world):
-    host = host_of(world)
-    everyone = players(world, 6)
-    event_id = await create(world, host, game="octego", format="knockout", round_time="1d")
-    await join_all(world, event_id, everyone)
-    await start(world, host, event_id)
+    _host, everyone, event_id = await started(world, 6, game="octego", format="knockout", round_time="1d")
     session = await event(world, event_id)
     first_round = session.state.round(1)
     bye_to = {p.first for p in first_round.pairings if p.is_bye}
@@ -327,11 +325,7 @@ async def test_the_round_deadline_scores_a_game_still_running_as_a_draw_and_stop
 
 
 async def test_a_restart_mid_round_keeps_the_round_and_pairs_the_next_once(world, settings, games):
-    host = host_of(world)
-    everyone = players(world, 4)
-    event_id = await create(world, host, game="octego", format="swiss", rounds=2, round_time="1d")
-    await join_all(world, event_id, everyone)
-    await start(world, host, event_id)
+    _host, everyone, event_id = await started(world, 4, game="octego", format="swiss", rounds=2, round_time="1d")
     first_games = await games_of_round(world, event_id, 1)
     table, game = sorted(first_games.items())[0]
     await resign(world, everyone, game, game.players[0])
@@ -411,11 +405,7 @@ async def test_what_members_are_refused_is_said_privately_and_changes_nothing(wo
 
 
 async def test_a_player_who_left_the_server_is_withdrawn_at_the_next_pairing(world):
-    host = host_of(world)
-    everyone = players(world, 4)
-    event_id = await create(world, host, game="octego", format="round_robin", round_time="1d")
-    await join_all(world, event_id, everyone)
-    await start(world, host, event_id)
+    _host, everyone, event_id = await started(world, 4, game="octego", format="round_robin", round_time="1d")
     leaver = everyone[3]
     world.guild.remove_member(leaver)
     games = await games_of_round(world, event_id, 1)
@@ -435,11 +425,7 @@ async def test_a_player_who_left_the_server_is_withdrawn_at_the_next_pairing(wor
 
 
 async def test_the_host_pauses_resumes_removes_and_ends_and_nobody_else_can(world):
-    host = host_of(world)
-    everyone = players(world, 4)
-    event_id = await create(world, host, game="octego", format="round_robin", round_time="1d")
-    await join_all(world, event_id, everyone)
-    await start(world, host, event_id)
+    host, everyone, event_id = await started(world, 4, game="octego", format="round_robin", round_time="1d")
     paused = await host.slash(world.channel, "tournament pause")
     assert "paused" in answer(paused)
     await play_round_by_resignations(world, everyone, event_id, 1)
@@ -472,11 +458,9 @@ async def test_the_host_pauses_resumes_removes_and_ends_and_nobody_else_can(worl
 
 
 async def test_rated_tournament_games_feed_the_ratings_and_history_and_stats_name_the_event(world):
-    host = host_of(world)
-    everyone = players(world, 3)
-    event_id = await create(world, host, game="octego", format="swiss", rounds=1, round_time="1d", name="Autumn Open")
-    await join_all(world, event_id, everyone)
-    await start(world, host, event_id)
+    _host, everyone, event_id = await started(
+        world, 3, game="octego", format="swiss", rounds=1, round_time="1d", name="Autumn Open"
+    )
     (game,) = (await play_round_by_resignations(world, everyone, event_id, 1)).values()
     ratings = await world.platform.store.ratings(world.guild.id, "octego", list(game.players))
     assert len(ratings) == 2, "both players of the rated game have a rating"
