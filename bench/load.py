@@ -9,7 +9,10 @@ every interaction) is turned off while the load runs, so interactions overlap as
 on Discord. Times and CPU are the bot's own, taken by :mod:`bench.probe`.
 
     python -m bench load [--sessions 1000] [--rate 50 100 150] [--seconds 30]
-                         [--database sqlite|postgresql|both|postgresql://...]
+                         [--database sqlite|postgresql|both|postgresql://...] [--threads on|off]
+
+Each game is played in a thread of its own (``--threads off``: in its channel), so a move's cost
+includes what games in threads add: the turn notice posted, the last one deleted, the card edited.
 
 Each rate is a separate run on the same sessions, reported one after the other. The store is a
 SQLite file (the default) or PostgreSQL: a server started for the run in a temporary folder
@@ -41,15 +44,18 @@ CHANNELS_PER_GUILD = 250  # Discord allows 500 channels in a server
 WARMUP_SECONDS = 5
 LAG_TICK = 0.02  # the loop-lag monitor's sleep
 GOT_IT_SHARE = 0.2  # of Octagion moves, the part that ends the round
+THREADS = True  # games in threads (the default on a server); --threads off plays in the channels
 
 
 @dataclasses.dataclass
 class Table:
-    """One session's channel and the members who play there."""
+    """One session's channel and the members who play there. ``place``: where its game is
+    played, the game's thread (as on a server with game threads, the default) or the channel."""
 
     channel: Any
     actors: dict[int, Any]  # user id -> simcord MemberActor in this channel's guild
     session_id: int = 0
+    place: Any = None
 
 
 @dataclasses.dataclass
@@ -110,7 +116,7 @@ class Driver:
         engine = adapter.engine
         seat = engine.to_act(session.state)[0]
         actor = table.actors[session.players[seat]]
-        message = next(m for m in reversed(table.channel.history()) if m.id == session.record.message_id)
+        message = next(m for m in reversed(table.place.history()) if m.id == session.record.message_id)
         buttons = [c for row in message.components for c in row.children if ":menu:" in (c.custom_id or "")]
         opened = [(button, menus.menus[button.custom_id.rsplit(":", 1)[1]][0]) for button in buttons]
         offered = [
@@ -156,12 +162,12 @@ class Driver:
             return
         actor = table.actors[self.random.choice(session.players)]
         if self.random.random() < GOT_IT_SHARE:
-            last, finished = await self.interact(actor.slash(table.channel, "octagion gotit"))
+            last, finished = await self.interact(actor.slash(table.place, "octagion gotit"))
             if self._answered(last, finished, "🖐"):  # else refused, e.g. busy, or the round just ended
                 await self.picture_of(table, last)
             return
         variant = "".join(self.random.sample("12345678", 8))
-        last, finished = await self.interact(actor.slash(table.channel, "octagion play", cards=variant))
+        last, finished = await self.interact(actor.slash(table.place, "octagion play", cards=variant))
         if self._answered(last, finished, "Only you can see this."):
             self.moved()  # a variant is private: no public picture to wait for
 
@@ -178,7 +184,7 @@ class Driver:
 
     async def picture_of(self, table: Table, interaction_id: int) -> None:
         arrived = self.probe.arrived[interaction_id]
-        out = await self.probe.picture_after(table.channel.id, arrived)
+        out = await self.probe.picture_after(table.place.id, arrived)
         self.moved()
         if out is None:
             self.tally.lost += 1
@@ -281,6 +287,7 @@ async def open_session(platform: Any, table: Table, game: str, options: dict) ->
         status="challenge",
         meta=meta,
         busy_text=lambda _: "busy",
+        in_thread=THREADS,
     ) as change:
         change.start(players, names, options, random.randrange(2**31))
         if game == "octagion":
@@ -290,6 +297,10 @@ async def open_session(platform: Any, table: Table, game: str, options: dict) ->
             change.post(ROUND_POST, {"round": 1})
     table.session_id = change.record.id
     await platform.outbox.flush(table.session_id)
+    table.place = table.channel
+    if THREADS:  # its thread is open once its first messages are out
+        record = await platform.store.get_session(table.session_id)
+        table.place = next(thread for thread in table.channel.threads if thread.id == record.thread_id)
 
 
 class SaveTimes:
@@ -392,7 +403,9 @@ async def run(
     with tempfile.TemporaryDirectory() as folder:
         database = database or str(Path(folder) / "load.db")
         where = {"database_url": database} if is_postgres(database) else {"database_path": database}
-        settings = Settings(**where, game_threads=False)  # a game per channel, played in the channel
+        # Each game in a thread of its own, as a server with game threads (the default) has them:
+        # a move also posts a "your move" notice, deletes the last one and edits the game's card.
+        settings = Settings(**where, game_threads=THREADS)
         bot = create_bot(settings)
         try:
             async with simcord.run(bot) as env:
@@ -626,7 +639,12 @@ def main(argv: list[str]) -> int:
         help="sqlite (default), postgresql (a server started for the run), both (one after the other, "
         "compared), or the URL of an empty PostgreSQL database",
     )
+    parser.add_argument(
+        "--threads", choices=["on", "off"], default="on", help="games in threads (default) or in their channels"
+    )
     options = parser.parse_args(argv)
+    global THREADS
+    THREADS = options.threads == "on"
     choices = ["sqlite", "postgresql"] if options.database == "both" else [options.database]
     results = []
     for choice in choices:
