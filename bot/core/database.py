@@ -7,9 +7,11 @@ SQLite (``bot/core/sqlite_database.py``): one connection whose thread runs the t
 another, ``BEGIN IMMEDIATE`` in the first; a transaction of several trips holds a gate so no
 other trip slips in between. PostgreSQL (``bot/core/postgres_database.py``): a pool; a
 transaction holds one connection from its first trip to COMMIT, and the database's own locks
-keep transactions apart. This module is what the store and the database tool use:
-:func:`open_database`, the :class:`Database` both are, the tables and the copy's helpers, and the
-statements, trips and failures both databases share (from ``bot/core/statements.py``).
+keep transactions apart; a task keeps the connection it took across its statements until it
+awaits anything else, so a change's reads and its transaction take one connection, not one
+each. This module is what the store and the database tool use: :func:`open_database`, the
+:class:`Database` both are, the tables and the copy's helpers, and the statements, trips and
+failures both databases share (from ``bot/core/statements.py``).
 """
 
 from __future__ import annotations
@@ -134,7 +136,7 @@ async def copy_table(reader: Any, trips: Trips, table: str, columns: Sequence[st
     return copied
 
 
-async def open_database(url: str, pool_size: int = 10) -> Database:
+async def open_database(url: str, pool_size: int = 20) -> Database:
     """``postgresql://...`` opens a pool; anything else is a SQLite file (``sqlite:`` optional)."""
     if is_postgres(url):
         return await PostgresDatabase.open(url, pool_size)

@@ -2,10 +2,26 @@
 pool; a transaction holds one connection from its first trip to COMMIT, and the database's own
 locks keep transactions apart. The store's SQL is written with SQLite's ``?`` placeholders:
 :func:`numbered` turns them into ``$1, $2, ...``, and :func:`inline` writes a trip's values in.
+
+**One pooled connection per stretch of database work** (issue #29). A task keeps the connection
+it took (its *lease*) from one statement to the next as long as it awaits nothing but this
+database in between; the first time it awaits anything else (Discord, a worker, a lock held by
+another task, a sleep) the connection goes back to the pool. So the reads made inside
+``sessions.change`` (the session, its timers, a planner's) and the transaction that follows
+share one connection, taken once, instead of one each (``python -m bench load``: the bot's
+acquisitions per move went from about 6.6 to 4.6, one per change, one per outbox send and one
+per outbox bookkeeping). A transaction holds its connection from its first trip to COMMIT as
+before, and a read the task makes meanwhile runs on it (and so sees the transaction's writes
+sent so far, as SQLite's one connection does). Leases are per task, never shared: a task that
+another creates takes its own. The pool (:class:`_Pool`) is this module's own: a connection
+goes back within the step that is done with it, where asyncpg's pool spent a task or two on
+each return, a cost every read paid under load.
 """
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import contextlib
 import math
 import re
@@ -56,25 +72,28 @@ def inline(sql: str, params: Sequence[Any]) -> str:
 _END = object()
 
 
-async def _nothing_to_reset(connection: Any) -> None:
-    return None
-
-
 class _PostgresTrips:
     def __init__(self, database: PostgresDatabase):
         self._database = database
-        self._connection: Any = None
+        self._lease: _Lease | None = None
         self._transaction: Any = None
+        self._committed = False
+
+    async def _connection(self) -> Any:
+        """The transaction's connection: the task's lease (its reads' connection) if it has one."""
+        if self._lease is None:
+            self._lease = await self._database._take(transaction=True)
+        return self._lease.connection
 
     async def send(self, statements: list[Statement], rows: bool, last: bool) -> list[Any] | None:
         import asyncpg
 
-        if self._connection is None:
-            self._connection = await self._database.pool.acquire()
-            self._transaction = self._connection.transaction()
-            await self._transaction.start()
-        connection, found = self._connection, None
+        connection = await self._connection()
+        found = None
         try:
+            if self._transaction is None:
+                self._transaction = connection.transaction()
+                await self._transaction.start()
             for index, statement in enumerate(statements):
                 sql = numbered(statement.sql)
                 if statement.many:
@@ -85,15 +104,24 @@ class _PostgresTrips:
                     await connection.execute(sql, *statement.params)
         except asyncpg.UniqueViolationError as error:
             raise UniqueViolation(str(error)) from error
+        except BaseException as error:
+            self._lease.note(error)
+            raise
         return found
 
     async def commit(self, statements: list[Statement]) -> None:
         if self._transaction is None:  # the usual change: all of it in one round trip
             if statements:
                 await self._in_one_trip(statements)
+            self._committed = True
             return
         await self.send(statements, rows=False, last=True)
-        await self._transaction.commit()
+        try:
+            await self._transaction.commit()
+        except BaseException as error:
+            self._lease.note(error)
+            raise
+        self._committed = True
 
     async def _in_one_trip(self, statements: list[Statement]) -> None:
         """BEGIN, the statements and COMMIT as one script: one round trip to the server instead of
@@ -101,7 +129,7 @@ class _PostgresTrips:
         written as literals (:func:`literal`). A failure rolls back before the connection goes."""
         import asyncpg
 
-        self._connection = connection = await self._database.pool.acquire()
+        connection = await self._connection()
         script = ["BEGIN", "SET LOCAL standard_conforming_strings = on"]
         for statement in statements:
             rows = statement.params if statement.many else [statement.params]
@@ -109,6 +137,7 @@ class _PostgresTrips:
         try:
             await connection.execute(";\n".join([*script, "COMMIT"]))
         except BaseException as error:
+            self._lease.note(error)
             if not connection.is_closed() and connection.is_in_transaction():
                 with contextlib.suppress(Exception):
                     await connection.execute("ROLLBACK")
@@ -117,47 +146,253 @@ class _PostgresTrips:
             raise
 
     async def abort(self) -> None:
-        if self._transaction is not None and not self._connection.is_closed():
+        if self._transaction is not None and not self._lease.connection.is_closed():
             with contextlib.suppress(Exception):  # it already ended (COMMIT failed, or never began)
                 await self._transaction.rollback()
 
     async def release(self) -> None:
-        if self._connection is not None:
-            connection, self._connection, self._transaction = self._connection, None, None
-            await self._database.pool.release(connection)
+        if self._lease is not None:
+            lease, self._lease, self._transaction = self._lease, None, None
+            lease.transaction = False
+            if self._committed:  # the task's reads right after the commit may still use it
+                self._database._idle(lease)
+            else:  # the pool closes a connection left in a transaction or by a broken trip
+                self._database._end(lease)
+
+
+class _Lease:
+    """A pooled connection one task holds across its consecutive database work (see the
+    module's docstring)."""
+
+    __slots__ = ("broken", "check_due", "connection", "task", "transaction", "working")
+
+    def __init__(self, connection: Any, task: asyncio.Task | None, transaction: bool):
+        self.connection = connection
+        self.task = task
+        self.working = not transaction  # a statement of the task's runs on it now
+        self.transaction = transaction  # an open transaction holds it until COMMIT or ROLLBACK
+        self.check_due = False  # a look, once the task awaits something else, is scheduled
+        self.broken = False  # a statement ended other than with the server's answer: never reused
+
+    def note(self, error: BaseException) -> None:
+        """A statement on it failed: an error the server answered leaves the connection usable;
+        anything else (cancelled halfway, the connection lost) may not have."""
+        import asyncpg
+
+        if not isinstance(error, asyncpg.PostgresError):
+            self.broken = True
+
+
+class _Pool:
+    """At most ``size`` asyncpg connections to one database, each opened when first needed.
+
+    A connection comes back at once, within the step that is done with it, and a waiting taker
+    gets it handed over (asyncpg's own pool returns each one through a task or two and a reset,
+    a cost every read paid under load). Nothing needs resetting: every use here ends its
+    transaction and leaves no session state (no LISTEN, cursors or session locks); a connection
+    that is closed, still in a transaction or broken halfway is closed and its place freed.
+    """
+
+    def __init__(self, url: str, size: int):
+        self._url = url
+        self.size = size
+        self._idle: list[Any] = []  # the one used last is taken first
+        self._waiters: collections.deque[asyncio.Future] = collections.deque()
+        self._open = 0  # connections open or opening
+        self._closed = False
+
+    def get_size(self) -> int:
+        """Connections open (or opening)."""
+        return self._open
+
+    def get_idle_size(self) -> int:
+        """Connections open and waiting to be taken."""
+        return len(self._idle)
+
+    async def acquire(self) -> Any:
+        import asyncpg
+
+        while True:
+            if self._closed:
+                raise asyncpg.InterfaceError("the pool is closed")
+            while self._idle:
+                connection = self._idle.pop()
+                if not connection.is_closed():
+                    return connection
+                self._open -= 1
+            if self._open < self.size:
+                self._open += 1
+                try:
+                    return await asyncpg.connect(self._url)
+                except BaseException:
+                    self._open -= 1
+                    self._wake()  # a waiter tries in the place freed (and fails fast in an outage)
+                    raise
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+            try:
+                connection = await waiter
+            except BaseException:
+                with contextlib.suppress(ValueError):
+                    self._waiters.remove(waiter)
+                if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
+                    self._pass_on(waiter.result())  # handed over as this taker was cancelled
+                raise
+            if connection is None:  # a place freed up: open a connection in it
+                continue
+            if not connection.is_closed():
+                return connection
+            self._open -= 1
+
+    def release(self, connection: Any, broken: bool = False) -> None:
+        if broken or self._closed or connection.is_closed() or connection.is_in_transaction():
+            connection.terminate()
+            self._open -= 1
+            self._wake()
+            return
+        self._pass_on(connection)
+
+    def _pass_on(self, connection: Any | None) -> None:
+        """To the first taker still waiting, or back among the idle (None: a free place)."""
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(connection)
+                return
+        if connection is not None:
+            self._idle.append(connection)
+
+    def _wake(self) -> None:
+        self._pass_on(None)
+
+    async def close(self) -> None:
+        """Close the idle connections; one still in use closes when it comes back."""
+        import asyncpg
+
+        self._closed = True
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_exception(asyncpg.InterfaceError("the pool is closed"))
+        idle, self._idle = self._idle, []
+        self._open -= len(idle)
+        for connection in idle:
+            try:
+                await connection.close(timeout=5)
+            except Exception:
+                connection.terminate()
 
 
 class PostgresDatabase:
-    """A pool of asyncpg connections."""
+    """A pool of asyncpg connections, lent to one task at a time (see the module's docstring)."""
 
     dialect = "postgresql"
 
-    def __init__(self, pool: Any):
+    def __init__(self, pool: _Pool):
         self.pool = pool
+        self._leases: dict[asyncio.Task, _Lease] = {}
 
     @classmethod
     async def open(cls, url: str, pool_size: int) -> PostgresDatabase:
-        import asyncpg  # only a PostgreSQL deployment needs it loaded
-
-        # No reset query when a connection goes back: every transaction here ends with COMMIT or
-        # ROLLBACK and none leaves session state (no LISTEN, cursors or session locks).
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_nothing_to_reset)
+        pool = _Pool(url, pool_size)
+        pool.release(await pool.acquire())  # an unreachable server fails here, as the bot starts
         return cls(pool)
 
     async def close(self) -> None:
+        for lease in list(self._leases.values()):
+            if not lease.working and not lease.transaction:
+                self._give_back(lease)
         await self.pool.close()
 
     def trips(self) -> _PostgresTrips:
         return _PostgresTrips(self)
 
     async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return list(await self.pool.fetch(numbered(sql), *params))
+        lease = await self._take()
+        try:
+            found = await lease.connection.fetch(numbered(sql), *params)
+        except BaseException as error:
+            self._failed(lease, error)
+            raise
+        self._idle(lease)
+        return list(found)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
-        await self.pool.execute(numbered(sql), *params)
+        lease = await self._take()
+        try:
+            await lease.connection.execute(numbered(sql), *params)
+        except BaseException as error:
+            self._failed(lease, error)
+            raise
+        self._idle(lease)
+
+    # ------------------------------------------------------------ leases
+    async def _take(self, transaction: bool = False) -> _Lease:
+        """The current task's lease, now working (or held by a transaction); taken from the
+        pool if the task holds none. A transaction never joins another one's connection."""
+        task = asyncio.current_task()
+        lease = self._leases.get(task) if task is not None else None
+        if lease is not None and not lease.working and not (transaction and lease.transaction):
+            if transaction:
+                lease.transaction = True
+            else:
+                lease.working = True
+            return lease
+        taken = _Lease(await self.pool.acquire(), task, transaction)
+        if task is not None and task not in self._leases:
+            self._leases[task] = taken
+        return taken
+
+    def _idle(self, lease: _Lease) -> None:
+        """The task's statement is done: the lease stays for its next one, and goes back to the
+        pool once the task awaits anything else (a look scheduled now runs only then)."""
+        lease.working = False
+        if lease.transaction or lease.check_due:
+            return
+        if self._leases.get(lease.task) is not lease:  # a second connection of the task's: back now
+            self._give_back(lease)
+            return
+        lease.check_due = True
+        asyncio.get_running_loop().call_soon(self._look, lease)
+
+    def _look(self, lease: _Lease) -> None:
+        lease.check_due = False
+        if not lease.working and not lease.transaction and self._leases.get(lease.task) is lease:
+            self._give_back(lease)
+
+    def _give_back(self, lease: _Lease) -> None:
+        if self._leases.get(lease.task) is lease:
+            del self._leases[lease.task]
+        self.pool.release(lease.connection, lease.broken)
+
+    def _failed(self, lease: _Lease, error: BaseException) -> None:
+        """A statement failed: its connection goes back to the pool at once (closed if it may be
+        broken), unless a transaction holds it (its abort rolls back, its release returns it)."""
+        lease.note(error)
+        lease.working = False
+        if not lease.transaction:
+            self._end(lease)
+
+    def _end(self, lease: _Lease) -> None:
+        lease.working = lease.transaction = False
+        self._give_back(lease)
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
+        """A connection of its own for a while (migrations, a snapshot), outside any lease."""
+        import asyncpg
+
+        connection, broken = await self.pool.acquire(), False
+        try:
+            yield connection
+        except BaseException as error:
+            broken = not isinstance(error, asyncpg.PostgresError)
+            raise
+        finally:
+            self.pool.release(connection, broken)
 
     async def schema_version(self) -> int:
-        async with self.pool.acquire() as connection:
+        async with self._connection() as connection:
             return await self._version(connection)
 
     @staticmethod
@@ -166,7 +401,7 @@ class PostgresDatabase:
         return await connection.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
 
     async def migrate(self, upto: int | None = None) -> None:
-        async with self.pool.acquire() as connection, connection.transaction():
+        async with self._connection() as connection, connection.transaction():
             await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
             current = await self._version(connection)
             for number, script in enumerate(migrations.POSTGRESQL[current:upto], start=current + 1):
@@ -230,7 +465,7 @@ class PostgresDatabase:
     async def snapshot(self) -> AsyncIterator[_PostgresReader]:
         """Reads that all see the database as it was at the first one."""
         async with (
-            self.pool.acquire() as connection,
+            self._connection() as connection,
             connection.transaction(isolation="repeatable_read", readonly=True),
         ):
             yield _PostgresReader(connection)

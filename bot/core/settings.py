@@ -18,7 +18,11 @@ class Settings:
     token: str | None = None
     database_path: str = "octagon.db"  # SQLite, the default
     database_url: str | None = None  # postgresql://... : PostgreSQL instead, shared by several processes
-    database_pool_size: int = 10  # PostgreSQL connections per process
+    # PostgreSQL connections per process. A task holds one only across its consecutive statements
+    # (a change's reads and its transaction share one), so at the rated load (100 moves/s, ~1,000
+    # sessions: about 6 stretches a move) a few are in use at once and bursts reach 15-20; 20 covers
+    # them, and four processes stay under PostgreSQL's default max_connections (100).
+    database_pool_size: int = 20
     shard_count: int | None = None  # sharded: Discord shards in all, over every process
     shard_ids: tuple[int, ...] | None = None  # sharded: the shards this process runs (default all)
     dev_guild_id: int | None = None
