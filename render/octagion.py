@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from engines.base import Event
 from engines.octagion import (
@@ -356,6 +356,32 @@ def _draw_cell(
         draw_letter_card(draw, box, cell[0], cell[1:], border=border, border_width=border_width)
 
 
+def _draw_cell_on_background(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    cell: str | None,
+    border: tuple[int, int, int] = theme.GRID,
+    border_width: int = 2,
+) -> None:
+    """``_draw_cell`` on the picture's background, a letter card pasted from a tile drawn once
+    (the same pixels: the card covers its box but its corners, which show the background): a
+    round's word and its result's cards recur from game to game, and drawing a rounded card and
+    its letters costs more than pasting it. Treatment Cards (a star at fractions of a pixel)
+    and empty slots are drawn."""
+    if cell is None or cell == TREATMENT:
+        _draw_cell(draw, box, cell, border, border_width)
+        return
+    x0, y0, x1, y1 = box
+    draw._image.paste(_cell_tile(x1 - x0, y1 - y0, cell, border, border_width), (x0, y0))
+
+
+@lru_cache(maxsize=1024)  # a few sizes of 26 letters with up to 8 numbers, and two borders
+def _cell_tile(width: int, height: int, cell: str, border: tuple[int, int, int], border_width: int) -> Image.Image:
+    image, draw = theme.canvas(width + 1, height + 1)
+    _draw_cell(draw, (0, 0, width, height), cell, border, border_width)
+    return image
+
+
 def _picture(image, description: str, filename: str) -> Picture:
     return Picture(theme.to_picture(image, description, game="octagion").png, description, filename)
 
@@ -406,7 +432,7 @@ def render_round(
         y += label_h
         for index, letter in enumerate(state.words[t]):
             x = card_x(index)
-            draw_letter_card(draw, (x, y, x + CARD_W, y + card_h), letter)
+            _draw_cell_on_background(draw, (x, y, x + CARD_W, y + card_h), letter)
         y += card_h + 14
     draw_lines(draw, y, footer, centred=True)
     words = (
@@ -593,7 +619,7 @@ def _draw_result_cards(draw: ImageDraw.ImageDraw, positions: list[dict], y: int,
             write(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), position["letter"], LABEL, theme.MUTED, "mm")
         else:
             border = {"border": theme.PENALTY, "border_width": 5} if penalised else {}
-            _draw_cell(draw, box, position["card"], **border)
+            _draw_cell_on_background(draw, box, position["card"], **border)
         if penalised:
             draw_penalty_mark(draw, box)
 
@@ -687,7 +713,7 @@ def render_round_result(
             y = draw_lines(draw, y, [" ".join(cells)], theme.INK) + 8
             continue
         for index, cell in enumerate(cells):
-            _draw_cell(draw, (card_x(index), y, card_x(index) + CARD_W, y + CARD_H), cell)
+            _draw_cell_on_background(draw, (card_x(index), y, card_x(index) + CARD_W, y + CARD_H), cell)
         y += CARD_H + 12
     description = _result_description(state, names, record, teams, solutions) + (
         f" Page {page + 1} of {pages}." if pages > 1 else ""
