@@ -14,6 +14,16 @@ The workers run at a lower OS priority than the bot's process (a higher niceness
 worker starts), so on a busy machine the event loop, which acknowledges every interaction, always
 wins the CPU over drawing and searching; replays lower still, below moves' pictures.
 
+Work the bot does on its own, not for a player waiting now (what a timer's change sends: a round's
+result, the next round's picture), runs in the background (``in_background``, inherited by the
+tasks it starts, such as the outbox's sends after its commit). The pictures pool lets at most
+``BACKGROUND_PER_WORKER`` such calls per worker into its workers at a time, so a player's picture
+waits behind a few of them at most; the others wait their turn outside the pool without counting
+towards ``full``, so a thousand round ends due at once never make the bot answer a player "busy".
+The timers look at ``backlog`` before firing more (see ``bot.core.timers``). A send of the
+outbox started in the background also sends, in the background, what its session's players do
+while it runs.
+
 The pools are shared by every bot of a process (tests start many) and started on first use.
 """
 
@@ -21,6 +31,8 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import collections
+import contextvars
 import functools
 import logging
 import multiprocessing
@@ -28,6 +40,7 @@ import multiprocessing.connection
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -45,9 +58,21 @@ THINKING_QUEUE_LIMIT = 40
 # few wait at most; more are told "busy" instead of waiting behind them.
 REPLAY_QUEUE_LIMIT = 3
 REPLAY_WORKERS = 1  # one process: replays are rare, and each takes a core for a while
+# Background pictures (see the module's docstring) let into the pictures' workers at a time, per
+# worker: one running and one ready to follow it, so a worker never waits for the next and a
+# player's picture waits behind two of them at most per worker.
+BACKGROUND_PER_WORKER = 2
 # How much lower the workers' OS priority is than the bot's (added to the niceness they inherit).
 WORKER_NICENESS = 5
 REPLAY_NICENESS = 10
+
+# Whether the current task works in the background (for a timer, not for a player waiting now).
+_BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("background_work", default=False)
+
+
+def in_background() -> None:
+    """From now on the current task, and the tasks it starts, work in the background."""
+    _BACKGROUND.set(True)
 
 
 @dataclass(frozen=True)
@@ -101,15 +126,72 @@ def _timed(func: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, float]
     return result, time.process_time() - start
 
 
+class _Lane:
+    """One event loop's background calls of a pool: how many run, and who waits for a turn."""
+
+    def __init__(self) -> None:
+        self.running = 0
+        self.backlog = 0  # waiting their turn or running
+        self.turns: collections.deque[asyncio.Future[None]] = collections.deque()
+        self.lighter: list[tuple[int, asyncio.Future[None]]] = []  # waiting for a backlog below a limit
+
+    async def turn(self, limit: int) -> None:
+        if self.running < max(1, limit) and not self.turns:
+            self.running += 1
+            return
+        turn = asyncio.get_running_loop().create_future()
+        self.turns.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.next_turn()  # given the turn as it was cancelled: pass it on
+            else:
+                self.turns.remove(turn)
+            raise
+
+    def next_turn(self) -> None:
+        """A call ended: the next one waiting takes its place (the count stays), else one fewer runs."""
+        while self.turns:
+            turn = self.turns.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.running -= 1
+
+    def wake_lighter(self) -> None:
+        """Wake those waiting for a backlog below their limit, once it is."""
+        waiting = []
+        for limit, waiter in self.lighter:
+            if waiter.done():
+                continue
+            if self.backlog < limit:
+                waiter.set_result(None)
+            else:
+                waiting.append((limit, waiter))
+        self.lighter = waiting
+
+
 class WorkerPool:
     """A bounded pool of spawned worker processes, replaced if a worker dies."""
 
-    def __init__(self, name: str, workers: int = CORES, queue_limit: int = 100, niceness: int = WORKER_NICENESS):
+    def __init__(
+        self,
+        name: str,
+        workers: int = CORES,
+        queue_limit: int = 100,
+        niceness: int = WORKER_NICENESS,
+        background_per_worker: int | None = None,
+    ):
         self.name = name
         self.workers = workers
         self.queue_limit = queue_limit
         self.niceness = niceness  # added to the bot's niceness in each worker
-        self.pending = 0  # calls submitted and not yet answered
+        # Background calls let into the workers at a time, per worker (None: like any other call).
+        self.background_per_worker = background_per_worker
+        self.pending = 0  # calls submitted and not yet answered (background ones waiting their turn excluded)
+        # Each event loop's background calls (tests run bots on many loops, one after the other).
+        self._lanes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Lane] = weakref.WeakKeyDictionary()
         self.cpu_seconds = 0.0  # CPU time spent in the workers (for the load benchmark)
         self.calls = 0
         self._executor: ProcessPoolExecutor | None = None
@@ -125,7 +207,43 @@ class WorkerPool:
         return self.pending >= self.queue_limit
 
     async def run(self, func: Callable[..., Any], *args: Any) -> Any:
-        """``func(*args)`` in a worker. A worker that died is replaced and the call tried once more."""
+        """``func(*args)`` in a worker. A worker that died is replaced and the call tried once more.
+        In the background, it first waits for its turn (see the module's docstring)."""
+        if self.background_per_worker is None or not _BACKGROUND.get():
+            return await self._run(func, args)
+        lane = self._lane()
+        lane.backlog += 1
+        try:
+            await lane.turn(self.background_per_worker * self.workers)
+            try:
+                return await self._run(func, args)
+            finally:
+                lane.next_turn()
+        finally:
+            lane.backlog -= 1
+            lane.wake_lighter()
+
+    @property
+    def backlog(self) -> int:
+        """Background calls of this event loop not yet answered, waiting their turn or running."""
+        return self._lane().backlog
+
+    async def backlog_below(self, limit: int) -> None:
+        """Return once fewer than ``limit`` background calls of this event loop wait or run."""
+        lane = self._lane()
+        while lane.backlog >= limit:
+            waiter = asyncio.get_running_loop().create_future()
+            lane.lighter.append((limit, waiter))
+            await waiter
+
+    def _lane(self) -> _Lane:
+        loop = asyncio.get_running_loop()
+        lane = self._lanes.get(loop)
+        if lane is None:
+            lane = self._lanes[loop] = _Lane()
+        return lane
+
+    async def _run(self, func: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         self.pending += 1
         try:
             for attempt in range(2):
@@ -169,7 +287,7 @@ class WorkerPool:
             self._executor = None
 
 
-PICTURES = WorkerPool("picture", queue_limit=PICTURE_QUEUE_LIMIT)
+PICTURES = WorkerPool("picture", queue_limit=PICTURE_QUEUE_LIMIT, background_per_worker=BACKGROUND_PER_WORKER)
 THINKING = WorkerPool("thinking", queue_limit=THINKING_QUEUE_LIMIT)
 REPLAYS = WorkerPool("replay", REPLAY_WORKERS, queue_limit=REPLAY_QUEUE_LIMIT, niceness=REPLAY_NICENESS)
 atexit.register(PICTURES.shutdown)
