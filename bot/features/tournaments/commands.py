@@ -121,6 +121,8 @@ class TournamentCommands(
             raise UserError(f"A {FORMAT_NAMES[fmt]} tournament's rounds follow from its players: leave `rounds` out.")
         if fmt == SERIES and rounds is not None and rounds > MAX_SERIES_RACES:
             raise UserError(f"A series has at most {MAX_SERIES_RACES} races.")
+        if computer and fmt == SERIES:
+            raise UserError("A series is raced by members only: leave `computer` out.")
         if computer and not adapter.has_computer:
             raise UserError(f"{adapter.title} has no computer player.")
         now = interaction.created_at
