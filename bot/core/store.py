@@ -281,7 +281,7 @@ class Store(RecordReads, SettingReads):
         self._owned = scope.sql("s.guild_id") if scope else "TRUE"
 
     @classmethod
-    async def open(cls, url: str, pool_size: int = 10, scope: ShardScope | None = None) -> Store:
+    async def open(cls, url: str, pool_size: int = 20, scope: ShardScope | None = None) -> Store:
         """``url``: a SQLite file path (or ``sqlite:path``), or ``postgresql://...``; ``scope``: the
         guilds of this process's shards (None: all)."""
         store = cls(await open_database(url, pool_size), scope)
