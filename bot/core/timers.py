@@ -36,9 +36,9 @@ log = logging.getLogger(__name__)
 
 TimerHandler = Callable[[Change, TimerRecord], Awaitable[None]]
 CONCURRENT_FIRINGS = 16
-# No timer fires once this many pictures sent by firings wait or are being drawn (the pictures of
-# two waves of firings: a round's result and its message redrawn) until half of them are out.
-BACKLOG = 2 * CONCURRENT_FIRINGS
+# No timer fires once this many pictures sent by firings wait or are being drawn (two waves of
+# firings' worth, a round's result and its message redrawn each) until half of them are out.
+BACKLOG = 4 * CONCURRENT_FIRINGS
 FIRST_RETRY_SECONDS = 5
 LONGEST_RETRY_SECONDS = 300
 

@@ -18,8 +18,8 @@ Work the bot does on its own, not for a player waiting now (what a timer's chang
 result, the next round's picture), runs in the background (``in_background``, inherited by the
 tasks it starts, such as the outbox's sends after its commit). The pictures pool lets at most
 ``BACKGROUND_PER_WORKER`` such calls per worker into its workers at a time, so a player's picture
-waits behind a few of them at most; the others wait their turn outside the pool without counting
-towards ``full``, so a thousand round ends due at once never make the bot answer a player "busy".
+waits behind a few of them at most; the others wait their turn outside the pool. None counts
+towards ``full``: a thousand round ends due at once never make the bot answer a player "busy".
 The timers look at ``backlog`` before firing more (see ``bot.core.timers``). A send of the
 outbox started in the background also sends, in the background, what its session's players do
 while it runs.
@@ -59,9 +59,9 @@ THINKING_QUEUE_LIMIT = 40
 REPLAY_QUEUE_LIMIT = 3
 REPLAY_WORKERS = 1  # one process: replays are rare, and each takes a core for a while
 # Background pictures (see the module's docstring) let into the pictures' workers at a time, per
-# worker: one running and one ready to follow it, so a worker never waits for the next and a
-# player's picture waits behind two of them at most per worker.
-BACKGROUND_PER_WORKER = 2
+# worker: enough that a worker never waits for the next while the event loop is slow to hand it
+# over, few enough that a player's picture waits behind some 10 ms of them.
+BACKGROUND_PER_WORKER = 8
 # How much lower the workers' OS priority is than the bot's (added to the niceness they inherit).
 WORKER_NICENESS = 5
 REPLAY_NICENESS = 10
@@ -189,7 +189,7 @@ class WorkerPool:
         self.niceness = niceness  # added to the bot's niceness in each worker
         # Background calls let into the workers at a time, per worker (None: like any other call).
         self.background_per_worker = background_per_worker
-        self.pending = 0  # calls submitted and not yet answered (background ones waiting their turn excluded)
+        self.pending = 0  # calls submitted and not yet answered, background ones excluded (they have a lane)
         # Each event loop's background calls (tests run bots on many loops, one after the other).
         self._lanes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Lane] = weakref.WeakKeyDictionary()
         self.cpu_seconds = 0.0  # CPU time spent in the workers (for the load benchmark)
@@ -210,13 +210,13 @@ class WorkerPool:
         """``func(*args)`` in a worker. A worker that died is replaced and the call tried once more.
         In the background, it first waits for its turn (see the module's docstring)."""
         if self.background_per_worker is None or not _BACKGROUND.get():
-            return await self._run(func, args)
+            return await self._run(func, args, counted=True)
         lane = self._lane()
         lane.backlog += 1
         try:
             await lane.turn(self.background_per_worker * self.workers)
             try:
-                return await self._run(func, args)
+                return await self._run(func, args, counted=False)
             finally:
                 lane.next_turn()
         finally:
@@ -243,8 +243,8 @@ class WorkerPool:
             lane = self._lanes[loop] = _Lane()
         return lane
 
-    async def _run(self, func: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-        self.pending += 1
+    async def _run(self, func: Callable[..., Any], args: tuple[Any, ...], *, counted: bool) -> Any:
+        self.pending += counted
         try:
             for attempt in range(2):
                 executor = self._started()
@@ -260,7 +260,7 @@ class WorkerPool:
                 self.calls += 1
                 return result
         finally:
-            self.pending -= 1
+            self.pending -= counted
 
     async def draw(self, picture: Drawing) -> Any:
         if picture.keywords:
