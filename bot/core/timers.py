@@ -4,12 +4,11 @@ A timer is written in the same transaction as the change it belongs to, and fire
 session change that deletes it in its own transaction: if the handler fails or the process
 dies, the row is still there and the timer fires again (at least once; handlers check the
 round or action number, so a second firing does nothing). Timers due together fire
-concurrently, up to a limit, and in the background (``bot.core.workers.in_background``): the
-pictures their changes send wait their turn behind the players' pictures, and no more timers fire
-while too many of those are waiting (``BACKLOG``), so a thousand round ends due at the same
-moment go out in waves that leave the event loop free to answer the players' clicks, and never
-fill the picture queue that answers them "busy". A deadline that passed while the bot was down
-fires at start.
+concurrently, up to a limit, each given a turn of the event loop after the last (clicks are
+answered between two firings), and in the background (``bot.core.workers.in_background``): the
+pictures their changes send wait their turn behind the players' pictures and never fill the
+picture queue that answers players "busy", even when a thousand round ends fall due at the same
+moment. A deadline that passed while the bot was down fires at start.
 
 While the database is unavailable a timer whose firing failed is tried again every few seconds
 (not after a growing pause), and the stored timers are read again every few seconds until the
@@ -30,15 +29,12 @@ from bot.core.errors import ErrorLog, UserError
 from bot.core.outage import SWEEP_SECONDS, database_unavailable, note_unreachable
 from bot.core.sessions import Change, GameSession, Sessions, TimerGone
 from bot.core.store import Store, TimerRecord
-from bot.core.workers import PICTURES, in_background
+from bot.core.workers import in_background
 
 log = logging.getLogger(__name__)
 
 TimerHandler = Callable[[Change, TimerRecord], Awaitable[None]]
 CONCURRENT_FIRINGS = 16
-# No timer fires once this many pictures sent by firings wait or are being drawn (two waves of
-# firings' worth, a round's result and its message redrawn each) until half of them are out.
-BACKLOG = 4 * CONCURRENT_FIRINGS
 FIRST_RETRY_SECONDS = 5
 LONGEST_RETRY_SECONDS = 300
 
@@ -158,13 +154,7 @@ class Scheduler:
                     self._sleeping = False
                 continue
             await self._slots.acquire()
-            try:
-                if PICTURES.backlog >= BACKLOG:  # the pictures of earlier firings go out first
-                    await PICTURES.backlog_below(BACKLOG // 2)  # then the next wave fires
-            except BaseException:
-                self._slots.release()
-                raise
-            # Looked at again: the queue may have changed while this waited.
+            # Looked at again: the queue may have changed while this waited for a slot.
             timer = self._timers.get(timer_id)
             if not self._queue or self._queue[0] != (deadline, timer_id) or timer is None or timer.deadline != deadline:
                 self._slots.release()

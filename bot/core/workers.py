@@ -20,9 +20,8 @@ tasks it starts, such as the outbox's sends after its commit). The pictures pool
 ``BACKGROUND_PER_WORKER`` such calls per worker into its workers at a time, so a player's picture
 waits behind a few of them at most; the others wait their turn outside the pool. None counts
 towards ``full``: a thousand round ends due at once never make the bot answer a player "busy".
-The timers look at ``backlog`` before firing more (see ``bot.core.timers``). A send of the
-outbox started in the background also sends, in the background, what its session's players do
-while it runs.
+A send of the outbox started in the background also sends, in the background, what its
+session's players do while it runs.
 
 The pools are shared by every bot of a process (tests start many) and started on first use.
 """
@@ -131,9 +130,7 @@ class _Lane:
 
     def __init__(self) -> None:
         self.running = 0
-        self.backlog = 0  # waiting their turn or running
         self.turns: collections.deque[asyncio.Future[None]] = collections.deque()
-        self.lighter: list[tuple[int, asyncio.Future[None]]] = []  # waiting for a backlog below a limit
 
     async def turn(self, limit: int) -> None:
         if self.running < max(1, limit) and not self.turns:
@@ -158,18 +155,6 @@ class _Lane:
                 turn.set_result(None)
                 return
         self.running -= 1
-
-    def wake_lighter(self) -> None:
-        """Wake those waiting for a backlog below their limit, once it is."""
-        waiting = []
-        for limit, waiter in self.lighter:
-            if waiter.done():
-                continue
-            if self.backlog < limit:
-                waiter.set_result(None)
-            else:
-                waiting.append((limit, waiter))
-        self.lighter = waiting
 
 
 class WorkerPool:
@@ -212,29 +197,11 @@ class WorkerPool:
         if self.background_per_worker is None or not _BACKGROUND.get():
             return await self._run(func, args, counted=True)
         lane = self._lane()
-        lane.backlog += 1
+        await lane.turn(self.background_per_worker * self.workers)
         try:
-            await lane.turn(self.background_per_worker * self.workers)
-            try:
-                return await self._run(func, args, counted=False)
-            finally:
-                lane.next_turn()
+            return await self._run(func, args, counted=False)
         finally:
-            lane.backlog -= 1
-            lane.wake_lighter()
-
-    @property
-    def backlog(self) -> int:
-        """Background calls of this event loop not yet answered, waiting their turn or running."""
-        return self._lane().backlog
-
-    async def backlog_below(self, limit: int) -> None:
-        """Return once fewer than ``limit`` background calls of this event loop wait or run."""
-        lane = self._lane()
-        while lane.backlog >= limit:
-            waiter = asyncio.get_running_loop().create_future()
-            lane.lighter.append((limit, waiter))
-            await waiter
+            lane.next_turn()
 
     def _lane(self) -> _Lane:
         loop = asyncio.get_running_loop()
