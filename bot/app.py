@@ -26,7 +26,7 @@ from bot.features.member_commands import MemberCommands
 from bot.features.privacy import PrivacyCommands
 from bot.features.settings_commands import SettingsCommands
 from bot.features.stop_command import StopCommand
-from bot.features.tournaments import TournamentCommands
+from bot.features.tournaments.commands import TournamentCommands
 from bot.platform import Platform
 from bot.ui.controls import SessionButton, SessionSelect
 from bot.ui.replies import UserError, acknowledge, answer_error, reply_private, turned_away

@@ -36,7 +36,7 @@ from bot.features.fair_use import FairUse, FairUseLimits
 from bot.features.replays import Replays
 from bot.features.results import Results
 from bot.features.threads import GameThreads
-from bot.features.tournaments import Tournaments
+from bot.features.tournaments.runner import Tournaments
 from bot.features.turn_clock import TurnClock
 from bot.ui.controls import Controls
 from bot.ui.game_message import Table
