@@ -3,7 +3,8 @@ the pairings' and the standings' lines beside their pictures."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 import discord
 
@@ -16,18 +17,16 @@ from engines.tournament import Series, Tournament
 from render.tournament import points_text, result_words
 from render.wording import plural
 
-if TYPE_CHECKING:
-    from bot.features.tournaments.runner import Tournaments
-
 JOIN, LEAVE, START, STANDINGS_BUTTON = "tour_join", "tour_leave", "tour_start", "tour_standings"
 REPLAY_SELECT = "history_replay"  # the replays' own select (bot/features/replays.py): a game's replay, privately
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 Links = dict[tuple[int, int], tuple[int, int | None]]
 
 
-def card_message(runner: Tournaments, session: GameSession, links: Links) -> tuple[str, discord.ui.View | None]:
+def card_message(titles: Mapping[str, str], session: GameSession, links: Links) -> tuple[str, discord.ui.View | None]:
+    """The card's text and buttons; ``titles``: each game's title by name."""
     config = EventConfig.of(session.meta.options)
-    title = runner.games[config.game].title if config.game in runner.games else config.game
+    title = titles.get(config.game, config.game)
     record = session.record
     head = f"## 🏆 {config.name}\n{title} · {format_name(config)} · hosted by <@{record.host_id}>"
     if record.status == "lobby":

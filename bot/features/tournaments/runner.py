@@ -584,7 +584,8 @@ class Tournaments:
 
     # ============================================================ messages
     async def _build_card(self, session: GameSession, _: dict[str, Any]) -> Outgoing:
-        content, view = card_message(self, session, await self._links(session))
+        titles = {name: adapter.title for name, adapter in self.games.items()}
+        content, view = card_message(titles, session, await self._links(session))
         return Outgoing(
             content, view=view, edit=session.record.card_id, channel_id=session.record.channel_id, mentions=NO_MENTIONS
         )
