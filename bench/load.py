@@ -44,6 +44,7 @@ CHANNELS_PER_GUILD = 250  # Discord allows 500 channels in a server
 WARMUP_SECONDS = 5
 LAG_TICK = 0.02  # the loop-lag monitor's sleep
 GOT_IT_SHARE = 0.2  # of Octagion moves, the part that ends the round
+CLOCK_STEP_SECONDS = 0.1  # how often the simulated clock catches up with real time
 THREADS = True  # games in threads (the default on a server); --threads off plays in the channels
 
 
@@ -368,6 +369,18 @@ class ServerCpu:
         return total
 
 
+async def real_time_clock(env: Any, stop: asyncio.Event) -> None:
+    """SimCord's clock follows real time while the load runs, as Discord's does, so that what the
+    bot schedules (a card's edit 4 s after a move, a retry) falls due on time. SimCord's own jump
+    to each due timer is off meanwhile (``env._advancing``): stepping its clock through thousands of
+    pending timers at once stalls the loop for seconds, an artefact of the simulator that a bot on
+    Discord never meets."""
+    real, simulated = time.perf_counter(), env._virtual_time
+    while not stop.is_set():
+        await asyncio.sleep(CLOCK_STEP_SECONDS)
+        env._move_clock(simulated + time.perf_counter() - real)
+
+
 async def lag_monitor(samples: list[float], stop: asyncio.Event) -> None:
     """How late the event loop wakes a task that asked to sleep ``LAG_TICK``."""
     while not stop.is_set():
@@ -423,6 +436,9 @@ async def run(
                     return None
 
                 env._settle_internal = no_settling  # overlap interactions, as on Discord
+                advancing, env._advancing = env._advancing, True
+                stop_clock = asyncio.Event()
+                clock = asyncio.ensure_future(real_time_clock(env, stop_clock))
                 try:
                     driver = Driver(env, probe, tables)
                     print("warming up ...", flush=True)
@@ -431,7 +447,9 @@ async def run(
                         print(f"offering {rate:g} moves/s for {seconds:g} s ...", flush=True)
                         reports.append(await measured(driver, probe, saves, server, rate, seconds, sessions, database))
                 finally:
-                    env._settle_internal = settle
+                    stop_clock.set()
+                    await clock
+                    env._settle_internal, env._advancing = settle, advancing
                     env._work.callbacks = list(env._work.callbacks)
                     probe.detach()
                     saves.detach()

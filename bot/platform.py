@@ -69,7 +69,7 @@ class Platform:
             store, self.sessions, self.outbox, self.timers, self.table, self.games, bot, settings
         )
         self.results = Results(self.sessions, bot)
-        self.sessions.planners.append(self.threads.plan_archive)  # after results, which end a game's timers
+        self.sessions.planners.append(self.threads.plan_last)  # after results (they end a game's timers)
         self.challenges = Challenges(self.sessions, self.outbox, self.controls, self.timers, self.games, bot)
         self.computer = ComputerPlayers(self.sessions, self.games, bot, self.errors, self.thinking)
         self.menus = Menus(self.sessions, self.controls, self.table.done, self.pictures.draw)

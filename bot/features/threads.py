@@ -171,16 +171,19 @@ class GameThreads:
         if self._game_of_a_thread_ended(change):
             change.post(CARD)
             change.post(TURN_NOTICE, {"clear": True})
-        elif record.status == "active":
-            await self._plan_notice(change)
 
-    async def plan_archive(self, change: Change) -> None:
-        """When a game of a thread ends, its thread's archiving: planned last, after the planner
-        that ends the game's own timers (results)."""
+    async def plan_last(self, change: Change) -> None:
+        """Planned last: when a game of a thread ends, its thread's archiving (after the planner
+        that ends the game's own timers, results); while it runs, the "your move" notice, after
+        the game message, so that the board is redrawn before the ping that announces it."""
         record = change.record
-        if record.in_thread and self._game_of_a_thread_ended(change):
+        if not record.in_thread:
+            return
+        if self._game_of_a_thread_ended(change):
             minutes = await self.store.archive_minutes(record.guild_id)
             change.add_timer(ARCHIVE_THREAD, change.now + timedelta(minutes=minutes))
+        elif record.status == "active":
+            await self._plan_notice(change)
 
     @staticmethod
     def _game_of_a_thread_ended(change: Change) -> bool:
