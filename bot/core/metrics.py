@@ -28,7 +28,6 @@ import logging
 import time
 import weakref
 from collections.abc import Iterator
-from datetime import datetime
 from typing import Any
 
 import discord
@@ -38,7 +37,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from bot.core import workers
-from bot.core.store import LIVE_SQL, Store, iso, parse_iso
+from bot.core.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +154,7 @@ class Metrics:
         if not gateway_connected(self.bot):
             problems.append("gateway: not connected")
         try:
-            await asyncio.wait_for(self.store.database.rows("SELECT 1"), HEALTH_TIMEOUT_SECONDS)
+            await asyncio.wait_for(self.store.answers(), HEALTH_TIMEOUT_SECONDS)
         except Exception as error:
             problems.append(f"database: {type(error).__name__}")
         if problems:
@@ -172,22 +171,15 @@ class Metrics:
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     async def _read_database(self) -> dict[str, Any]:
-        database, now = self.store.database, discord.utils.utcnow()
-        [(backlog, oldest)] = [tuple(r) for r in await database.rows("SELECT COUNT(*), MIN(created_at) FROM outbox")]
-        [(due,)] = [
-            tuple(r) for r in await database.rows("SELECT COUNT(*) FROM timers WHERE deadline <= ?", (iso(now),))
-        ]
-        live = await database.rows(f"SELECT game, COUNT(*) FROM sessions WHERE {LIVE_SQL} GROUP BY game")
+        now = discord.utils.utcnow()
+        backlog = await self.store.backlog(now)
+        oldest = backlog.oldest_outbox
         return {
-            "outbox_backlog": backlog,
-            "outbox_oldest_seconds": _age(oldest, now),
-            "timers_due": due,
-            "live_sessions": {row[0]: row[1] for row in live},
+            "outbox_backlog": backlog.outbox,
+            "outbox_oldest_seconds": max((now - oldest).total_seconds(), 0.0) if oldest else 0.0,
+            "timers_due": backlog.timers_due,
+            "live_sessions": backlog.live,
         }
-
-
-def _age(stored: str | None, now: datetime) -> float:
-    return max((now - parse_iso(stored)).total_seconds(), 0.0) if stored else 0.0
 
 
 class _Figures:

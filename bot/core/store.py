@@ -131,6 +131,17 @@ class TimerRecord:
 
 
 @dataclass(frozen=True)
+class Backlog:
+    """What waits in the store, for the operator's metrics: outbox entries (and the oldest one's
+    time), timers already due, live sessions per game."""
+
+    outbox: int
+    oldest_outbox: datetime | None
+    timers_due: int
+    live: dict[str, int]
+
+
+@dataclass(frozen=True)
 class OutboxEntry:
     id: int
     session_id: int
@@ -349,6 +360,16 @@ class Store(RecordReads, SettingReads):
         shown = "(message_id IS NOT NULL OR card_id IS NOT NULL)"
         sql = f"SELECT id FROM sessions s WHERE {LIVE_SQL} AND {shown} AND {self._owned} ORDER BY id"
         return [row[0] for row in await self.query(sql)]
+
+    async def answers(self) -> None:
+        """One trivial query: whether the database answers at all (the health check)."""
+        await self.query("SELECT 1")
+
+    async def backlog(self, now: datetime) -> Backlog:
+        (count, oldest) = tuple(await self.query_one("SELECT COUNT(*), MIN(created_at) FROM outbox"))
+        (due,) = tuple(await self.query_one("SELECT COUNT(*) FROM timers WHERE deadline <= ?", (iso(now),)))
+        live = await self.query(f"SELECT game, COUNT(*) FROM sessions WHERE {LIVE_SQL} GROUP BY game")
+        return Backlog(count, parse_iso(oldest) if oldest else None, due, {row[0]: row[1] for row in live})
 
     async def shown_finished_sessions(self, per_channel: int) -> list[int]:
         """Ids of each channel's last ``per_channel`` finished sessions that had a message (or a card)."""
