@@ -402,6 +402,8 @@ def play_in_threads(tab: ChannelPage) -> None:
     tab.wait_for_text(re.compile("your move in Octego"))
 
 
+# One scene per game registered in engines/registry.py (checked before anything starts:
+# :func:`check_scenes`), in the order the screenshots are played.
 SCENES = {
     "octego": play_octego,
     "octagion": play_octagion,
@@ -409,6 +411,23 @@ SCENES = {
     "octagone": play_octagone,
     "octiles": play_octiles,
 }
+
+
+def check_scenes() -> None:
+    """Stop, naming the game, when a registered game has no scene here (or a scene plays a game
+    no longer registered), so no game's screenshot is forgotten silently."""
+    from engines.registry import games
+
+    registered = games()
+    missing = [game for game in registered if game not in SCENES]
+    if missing:
+        raise SystemExit(
+            f"take_screenshots: no scene for {', '.join(missing)}, registered in engines/registry.py: "
+            "add a play_<game> to SCENES in scripts/take_screenshots.py"
+        )
+    unknown = [game for game in SCENES if game not in registered]
+    if unknown:
+        raise SystemExit(f"take_screenshots: SCENES plays {', '.join(unknown)}, not registered in engines/registry.py")
 
 
 def game_message(tab: ChannelPage):
@@ -435,6 +454,7 @@ def save_phone_view(browser, address: str, game: str, path: Path) -> None:
 
 
 def take(out: Path) -> None:
+    check_scenes()
     out.mkdir(parents=True, exist_ok=True)
     with (
         tempfile.TemporaryDirectory() as data_dir,

@@ -10,6 +10,8 @@ import pytest
 
 from bot.core.sessions import STALE_TEXT
 from bot.dev.world import menu_endings, private_texts
+from bot.games import all_games
+from engines.registry import engine
 from tests.bot.test_octiles_bot import one_per_look
 from tests.bot.tinygame import TinyAdapter
 
@@ -80,7 +82,27 @@ async def test_a_menu_opened_before_a_restart_is_completed_after_it(world, games
 
 # ---------------------------------------------------------------- every real game's menus
 
-REAL_GAMES = [("octego", {}), ("octagone", {}), ("octiles", {"scramble": True}), ("octa", {})]
+# A game's options for the walk below when its defaults would leave part of its menus unwalked
+# (Octiles with a shuffled board); any other game is walked with its defaults.
+MENU_OPTIONS: dict[str, dict] = {"octiles": {"scramble": True}}
+
+
+def menu_games() -> list[tuple[str, dict]]:
+    """(game, options) for every registered game started by a two-player challenge, in the
+    registry's order: the games whose turns are played through menus."""
+    return [(adapter.name, MENU_OPTIONS.get(adapter.name, {})) for adapter in all_games() if adapter.challengeable]
+
+
+REAL_GAMES = menu_games()
+
+
+def test_every_challenged_game_is_walked_with_two_players():
+    """A challenged game the walk below could not start with two players fails here, named,
+    rather than in the middle of the walk; MENU_OPTIONS names only games the walk plays."""
+    walked = [game for game, _ in menu_games()]
+    not_two_player = [game for game in walked if not engine(game).min_players <= 2 <= engine(game).max_players]
+    assert not not_two_player, f"challenged games the walk cannot play two-player: {not_two_player}"
+    assert not set(MENU_OPTIONS) - set(walked), f"MENU_OPTIONS for games not walked: {set(MENU_OPTIONS) - set(walked)}"
 
 
 def key(action) -> str:

@@ -6,6 +6,7 @@ import discord
 import pytest
 
 from bot.dev.world import bot_member, private_messages, private_texts
+from bot.games import all_games
 from bot.platform import CONTROLS_KEY, CONTROLS_VERSION
 from tests.bot.tinygame import TinyAdapter, start_game
 
@@ -350,16 +351,25 @@ async def test_an_upgrade_that_changed_the_controls_redraws_live_game_messages_o
 @pytest.mark.parametrize("games", [None])  # every real game
 async def test_every_challenge_is_generated_with_the_same_options(world, games):
     """One option name for the computer's strength everywhere, and each game's own extras."""
+    # Each challenged game's options, in order; a registered game challenged but missing here
+    # fails below, named.
     expected = {
         "octego": ["opponent", "first", "level", "clock"],
         "octa": ["opponent", "level", "clock"],
         "octagone": ["opponent", "partner", "opponent2", "rules", "open_hands", "level", "clock"],
         "octiles": ["opponent", "scramble", "level", "clock"],
     }
+    challenged = [adapter.name for adapter in all_games() if adapter.challengeable]
+    unlisted = [game for game in challenged if game not in expected]
+    assert not unlisted, f"challenged games with no expected challenge options here: {unlisted}"
+    stale = [game for game in expected if game not in challenged]
+    assert not stale, f"expected challenge options for games not challenged: {stale}"
     for game, options in expected.items():
         challenge = world.bot.tree.get_command(game).get_command("challenge")
         assert [parameter.name for parameter in challenge.parameters] == options
         levels = next(p for p in challenge.parameters if p.name == "level").choices
         assert [choice.value for choice in levels] == ["easy", "medium", "hard"]
-    assert world.bot.tree.get_command("octagion").get_command("challenge") is None, "Octagion starts from a lobby"
-    assert {cog.lower() for cog in world.bot.cogs} >= {"octegoadapter", "octaadapter", "octagoneadapter"}
+    for adapter in all_games():
+        if not adapter.challengeable:  # Octagion: it starts from a lobby
+            assert world.bot.tree.get_command(adapter.name).get_command("challenge") is None, adapter.name
+    assert set(world.bot.cogs) >= {adapter.__cog_name__ for adapter in all_games()}

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from bot.dev.world import private_texts
+from bot.games import all_games
 from engines.octa import ENGINE as OCTA
 from engines.octagion import ENGINE as OCTAGION
 from engines.octagion import solution
@@ -77,7 +78,16 @@ def test_an_octa_table_lost_on_time_says_so():
     assert "Octa, turn 1. Bo wins on time." in render_table(lost, ["Ada", "Bo"]).description
 
 
-@pytest.mark.parametrize("game", ["octego", "octa", "octagone", "octiles"])
+def two_player_challenged_games() -> list[str]:
+    """Every registered game started by a challenge that two can play, in the registry's order."""
+    return [
+        adapter.name
+        for adapter in all_games()
+        if adapter.challengeable and adapter.engine.min_players <= 2 <= adapter.engine.max_players
+    ]
+
+
+@pytest.mark.parametrize("game", two_player_challenged_games())
 def test_a_game_lost_on_time_is_told_as_what_happened(game):
     """The narrator, the replay's phrase and the picture's text: "Bo won on time", never "(time forfeit)"."""
     rules, names = engine(game), ["Ada", "Bo"]

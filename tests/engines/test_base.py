@@ -1,9 +1,10 @@
-import importlib
 from dataclasses import dataclass
 
 import pytest
 
 from engines.base import Game, GameState, Outcome, ranks_from_scores
+from engines.registry import engine as registered_engine
+from engines.registry import games
 
 
 def test_sides_group_partners_and_default_to_one_seat_each():
@@ -45,9 +46,9 @@ def test_new_game_refuses_fewer_players_than_the_engine_declares():
     assert engine.new_game(3, {}, 7).players == 3
 
 
-@pytest.mark.parametrize("game", ["octa", "octagion", "octagone", "octego", "octiles"])
+@pytest.mark.parametrize("game", games())
 def test_every_engine_refuses_one_player_fewer_than_its_minimum(game):
-    engine = importlib.import_module(f"engines.{game}").ENGINE
+    engine = registered_engine(game)
     with pytest.raises(ValueError, match=f"^{engine.title} needs at least"):
         engine.new_game(engine.min_players - 1, {}, 7)
     assert engine.new_game(engine.min_players, {}, 7).players == engine.min_players
