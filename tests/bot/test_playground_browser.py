@@ -9,7 +9,9 @@ import os
 import re
 
 import pytest
+from discord import app_commands
 
+from bot.games import all_games
 from scripts.take_screenshots import (
     CHROMIUM,
     FIRST_SUGGESTION,
@@ -27,7 +29,26 @@ ROUND_SECONDS = 30  # the shortest round `/octagion start` allows
 # 0.2 s and the page polls every 0.5 s; the rest is slack for a busy two-core machine).
 SHOWN_WITHIN_MS = 5_000
 INSTALL_CHROMIUM = "apt-get install chromium"  # as root, or through sudo
-EVERY_GAME = ("octagion start", "octego challenge", "octa challenge", "octagone challenge", "octiles challenge")
+
+
+def every_games_commands() -> list[str]:
+    """Every registered game's slash commands, e.g. "octego move" or "octagion daily play": its
+    cog's own (Octagion's start among them) and the generated challenge of a game started by one."""
+
+    def names(command) -> list[str]:  # a group's are its subcommands'
+        if isinstance(command, app_commands.Group):
+            return [f"{command.name} {name}" for sub in command.commands for name in names(sub)]
+        return [command.name]
+
+    commands = []
+    for adapter in all_games():
+        own = [name for command in adapter.__cog_app_commands__ for name in names(command)]
+        generated = ["challenge"] if adapter.challengeable else []
+        commands += [f"{adapter.name} {name}" for name in own + generated]
+    return commands
+
+
+EVERY_GAME = every_games_commands()
 
 
 @pytest.fixture
@@ -79,7 +100,7 @@ def test_a_second_start_has_the_slash_commands_and_the_previous_game_playable(br
         tab.wait_for_text(re.compile(re.escape(ada_moved)))  # the game, posted again as it was
         assert tab.messages.get_by_role("button", name="Move", exact=True).count()
         listed = tab.listed_commands()
-        assert all(f"/{command}" in listed for command in EVERY_GAME), listed
+        assert [command for command in EVERY_GAME if f"/{command}" not in listed] == [], listed
         tab.view_as("Bo")
         tab.slash("octego move", path=FIRST_SUGGESTION)
         tab.wait_for_text(re.compile(r"Bo moved \S+\."))
