@@ -77,7 +77,7 @@ class Platform:
         self.challenges.new_seed = lambda: self.new_seed()
         self.challenges.threads = self.threads
         self.tournaments = Tournaments(
-            store, self.sessions, self.outbox, self.timers, self.controls, self.threads, self.games, PICTURES, bot
+            store, self.sessions, self.outbox, self.timers, self.threads, self.games, PICTURES, bot
         )
         self.tournaments.new_seed = lambda: self.new_seed()
         self.replays = Replays(self.sessions, REPLAYS, self.games, self.controls, self.table)

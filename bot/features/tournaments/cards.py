@@ -11,6 +11,7 @@ import discord
 import engines.tournament as kit
 from bot.core.change import GameSession
 from bot.core.text import NAME_LIMIT, escape
+from bot.features.replays import HISTORY_REPLAY  # a game's replay, privately
 from bot.features.tournaments.config import EventConfig, format_name, rules_paragraph, when_it_starts
 from bot.ui.controls import SessionButton, SessionSelect, view_of
 from engines.tournament import Series, Tournament
@@ -18,7 +19,6 @@ from render.tournament import points_text, result_words
 from render.wording import plural
 
 JOIN, LEAVE, START, STANDINGS_BUTTON = "tour_join", "tour_leave", "tour_start", "tour_standings"
-REPLAY_SELECT = "history_replay"  # the replays' own select (bot/features/replays.py): a game's replay, privately
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 Links = dict[tuple[int, int], tuple[int, int | None]]
 
@@ -50,12 +50,12 @@ def card_message(titles: Mapping[str, str], session: GameSession, links: Links) 
     if record.status == "finished":
         lines = [head, "**Final** " + podium_line(state), *final_lines(state, links)]
         return "\n".join(lines), _replay_view(session, state, links)
-    lines = [head, progress_line(session, state, config), f"-# {rules_paragraph(config, title, len(record.players))}"]
+    lines = [head, progress_line(state, config), f"-# {rules_paragraph(config, title, len(record.players))}"]
     view = view_of([SessionButton(record.id, STANDINGS_BUTTON, label="Standings")])
     return "\n".join(lines), view
 
 
-def progress_line(session: GameSession, state: Tournament | Series, config: EventConfig) -> str:
+def progress_line(state: Tournament | Series, config: EventConfig) -> str:
     ends = f" · time is up <t:{config.deadline}:R>" if config.deadline and not config.paused else ""
     paused = " · ⏸ paused" if config.paused else ""
     if isinstance(state, Series):
@@ -121,7 +121,7 @@ def _replay_view(session: GameSession, state: Tournament | Series, links: Links)
         options.append(discord.SelectOption(label=label, value=str(game_id)))
     if not options:
         return None
-    return view_of([SessionSelect(session.id, REPLAY_SELECT, options=options, placeholder="Replay a game privately")])
+    return view_of([SessionSelect(session.id, HISTORY_REPLAY, options=options, placeholder="Replay a game privately")])
 
 
 def pairings_text(state: Tournament, number: int, name: str) -> str:

@@ -37,7 +37,6 @@ from bot.features.tournaments import store as event_store
 from bot.features.tournaments.cards import card_message, final_lines, pairings_text, standings_text
 from bot.features.tournaments.config import SERIES, SERIES_RACES, EventConfig
 from bot.features.tournaments.store import KIT
-from bot.ui.controls import Controls
 from engines.base import Outcome
 from engines.tournament import Player, Series, Tournament, TournamentError
 from render.tournament import render_pairings, render_series_standings, render_standings
@@ -92,7 +91,6 @@ class Tournaments:
         sessions: Sessions,
         outbox: Outbox,
         timers: Scheduler,
-        controls: Controls,
         threads: GameThreads,
         games: Mapping[str, GameAdapter],
         pictures: WorkerPool,
@@ -112,7 +110,6 @@ class Tournaments:
         timers.register(RESULT, self._result_in)
         timers.register(ROUND_DUE, self._round_due)
         timers.register(STOP_GAME, self._stop_game)
-        self.controls = controls
 
     # ================================================================ the lobby
     async def create(self, *, guild_id: int, channel_id: int, host_id: int, config: EventConfig) -> Change:
@@ -240,18 +237,12 @@ class Tournaments:
             change.meta.options["remaining"] = config.round_seconds
         else:
             change.add_timer(ROUND_DUE, deadline, {"round": number})
-        change.post(PAIRINGS, {"round": number})
+        if isinstance(change.session.state, Tournament):  # a series' race has no pairings to post
+            change.post(PAIRINGS, {"round": number})
         change.post(OPEN_GAMES, {"round": number})
 
     def _next_race(self, change: Change) -> None:
-        series: Series = change.session.state
-        number = len(series.races) + 1
-        config = EventConfig.of(change.meta.options)
-        change.cancel_timers([ROUND_DUE])
-        deadline = change.now + timedelta(seconds=config.round_seconds)
-        change.meta.options["deadline"] = int(deadline.timestamp())
-        change.add_timer(ROUND_DUE, deadline, {"round": number})
-        change.post(OPEN_GAMES, {"round": number})
+        self._round_started(change, len(change.session.state.races) + 1)
 
     async def _open_games(self, session: GameSession, payload: dict[str, Any]) -> None:
         """The round's games that are not open yet (a retry after a crash skips those that are)."""
@@ -562,7 +553,7 @@ class Tournaments:
             if isinstance(state, Tournament) and state.rounds and not kit.is_round_complete(state):
                 change.session.state = kit.settle_deadline(state)
             change.post(ANNOUNCE, {"content": f"⏹ <@{user_id}> ended **{name}**: final standings below."})
-            change.post(STANDINGS, {"round": self._current_number(change.session.state), "final": True})
+            change.post(STANDINGS, {"round": self._current_number(change.session.state)})
             self._finish(change)
         return f"⏹ You ended **{name}**."
 
@@ -585,7 +576,8 @@ class Tournaments:
     # ============================================================ messages
     async def _build_card(self, session: GameSession, _: dict[str, Any]) -> Outgoing:
         titles = {name: adapter.title for name, adapter in self.games.items()}
-        content, view = card_message(titles, session, await self._links(session))
+        links = await self._links(session) if session.status == "finished" else {}  # only the final card lists games
+        content, view = card_message(titles, session, links)
         return Outgoing(
             content, view=view, edit=session.record.card_id, channel_id=session.record.channel_id, mentions=NO_MENTIONS
         )
@@ -614,10 +606,7 @@ class Tournaments:
         if state is None:
             return None
         name = session.meta.options["name"]
-        if isinstance(state, Series):
-            picture = await self.pictures.draw(drawing(render_series_standings, state, name))
-        else:
-            picture = await self.pictures.draw(drawing(render_standings, state, name))
+        picture = await self.standings_picture(session)
         content = standings_text(state, name, payload.get("round", 0), session.status == "finished")
         if session.status == "finished":
             content += "\n" + "\n".join(final_lines(state, await self._links(session)))
