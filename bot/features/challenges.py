@@ -84,9 +84,20 @@ class Challenges:
         starts. ``where``: a channel other than the interaction's (a rematch goes to its game's
         thread); the game is then played right there, without a thread of its own.
         """
-        adapter = self.games[game]
-        challenger = interaction.user
-        self.fair_use.check("challenge", interaction.guild_id, challenger.id)
+        with self.fair_use.counting("challenge", interaction.guild_id, interaction.user.id):
+            await self._post_challenge(interaction, game, invitees, options, level, clock, where)
+
+    async def _post_challenge(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        invitees: Sequence[discord.abc.User],
+        options: dict[str, Any],
+        level: str | None,
+        clock: str | None,
+        where: int | None,
+    ) -> None:
+        adapter, challenger = self.games[game], interaction.user
         self._check_invitees(adapter, challenger, invitees)
         clock_seconds = parse_clock(clock) if clock is not None else None
         if where is None:
@@ -125,7 +136,6 @@ class Challenges:
                 change.add_timer(EXPIRY, deadline)
                 change.show()
         await self.first_message_or_close(interaction, change)
-        self.fair_use.used("challenge", interaction.guild_id, challenger.id)
         if told:
             await reply_private(interaction, told)
         if not meta.pending:

@@ -4,8 +4,10 @@ challenges), and how many replays may be drawn at once for one member and for on
 Each kind of request has a limit per member and server over a sliding minute (the settings
 ``REPLAYS_PER_MINUTE``, ``RECORDS_PER_MINUTE``, ``HISTORY_PER_MINUTE``, ``CHALLENGES_PER_MINUTE``);
 a member has one replay in progress at a time, a server ``REPLAYS_PER_SERVER``. A refusal is a
-private sentence with the time to wait, and changes nothing. Only a request that was answered
-counts: one refused for another reason ("no such game") leaves the member's allowance alone.
+private sentence with the time to wait, and changes nothing. A request is checked and counted in
+one step (`counting`), with nothing awaited between, so requests sent at the same instant cannot all
+pass a check made before any of them was counted; one refused for another reason ("no such game")
+gives its count back, so only a request that was answered counts.
 
 The counts live in memory, per process: a restart forgets them, and with several processes each
 counts the servers of its own shards (a server is always served by the same process).
@@ -16,8 +18,8 @@ from __future__ import annotations
 import math
 import time
 from collections import defaultdict, deque
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 
 from bot.core.errors import UserError
@@ -63,27 +65,43 @@ class FairUse:
     def now() -> float:
         return time.monotonic()  # read at each call: the simulated Discord moves this clock in tests
 
-    def check(self, kind: str, guild_id: int | None, member_id: int) -> None:
-        """A private refusal with the time to wait when the member used up this minute's ``kind``."""
-        asked = self._recent(kind, guild_id, member_id)
-        if len(asked) >= self.limits.per_minute[kind]:
-            wait = asked[0] + WINDOW_SECONDS - self.now()
-            raise UserError(REFUSALS[kind].format(wait=wait_text(wait)))
+    @contextmanager
+    def counting(self, kind: str, guild_id: int | None, member_id: int) -> Iterator[None]:
+        """Around answering a request of ``kind``: refused when the member used up this minute's,
+        otherwise counted at once (before anything is awaited), and given back if the answer fails."""
+        stamp = self.take(kind, guild_id, member_id)
+        try:
+            yield
+        except BaseException:
+            self.give_back(kind, guild_id, member_id, stamp)
+            raise
 
-    def used(self, kind: str, guild_id: int | None, member_id: int) -> None:
-        """Count an answered request of ``kind``."""
-        asked = self._recent(kind, guild_id, member_id)
-        asked.append(self.now())
+    def take(self, kind: str, guild_id: int | None, member_id: int) -> float:
+        """Check and count one request of ``kind`` in one step: a private refusal with the time to
+        wait when the member used up this minute's, otherwise the moment it was counted."""
+        asked = self._allowed(kind, guild_id, member_id)
+        stamp = self.now()
+        asked.append(stamp)
         self._asked[(kind, guild_id, member_id)] = asked
+        return stamp
+
+    def give_back(self, kind: str, guild_id: int | None, member_id: int, stamp: float) -> None:
+        """Uncount a request that was not answered after all."""
+        asked = self._asked.get((kind, guild_id, member_id))
+        if asked is not None and stamp in asked:
+            asked.remove(stamp)
+            if not asked:
+                del self._asked[(kind, guild_id, member_id)]
 
     @asynccontextmanager
     async def replaying(self, guild_id: int | None, member_id: int) -> AsyncIterator[None]:
         """Around drawing a replay: refused while this member's last one, or too many of this
-        server's, are still being drawn, or after this minute's replays; counted once drawn."""
+        server's, are still being drawn, or after this minute's replays; counted from the start
+        (given back if the drawing fails)."""
         self.begin_replay(guild_id, member_id)
         try:
-            yield
-            self.used("replay", guild_id, member_id)
+            with self.counting("replay", guild_id, member_id):
+                yield
         finally:
             self.end_replay(guild_id, member_id)
 
@@ -94,7 +112,7 @@ class FairUse:
             raise UserError(ONE_REPLAY_AT_A_TIME)
         if self._server_replays[guild_id] >= self.limits.replays_per_server:
             raise UserError(SERVER_REPLAYS_BUSY)
-        self.check("replay", guild_id, member_id)
+        self._allowed("replay", guild_id, member_id)
         self._replaying.add(member)
         self._server_replays[guild_id] += 1
 
@@ -103,6 +121,14 @@ class FairUse:
         self._server_replays[guild_id] -= 1
         if not self._server_replays[guild_id]:
             del self._server_replays[guild_id]
+
+    def _allowed(self, kind: str, guild_id: int | None, member_id: int) -> deque[float]:
+        """This minute's requests of ``kind``, or a private refusal with the time to wait when used up."""
+        asked = self._recent(kind, guild_id, member_id)
+        if len(asked) >= self.limits.per_minute[kind]:
+            wait = asked[0] + WINDOW_SECONDS - self.now()
+            raise UserError(REFUSALS[kind].format(wait=wait_text(wait)))
+        return asked
 
     def _recent(self, kind: str, guild_id: int | None, member_id: int) -> deque[float]:
         """This minute's requests of ``kind`` (older ones forgotten, and a member's empty entry)."""

@@ -71,10 +71,9 @@ class MemberCommands(commands.Cog):
     ) -> None:
         await acknowledge(interaction)
         member = member or interaction.user
-        self.platform.fair_use.check("history", interaction.guild_id, interaction.user.id)
-        text, view = await self.platform.replays.history_message(interaction, member, game.value if game else None)
-        await reply_private(interaction, text, view=view)
-        self.platform.fair_use.used("history", interaction.guild_id, interaction.user.id)
+        with self.platform.fair_use.counting("history", interaction.guild_id, interaction.user.id):
+            text, view = await self.platform.replays.history_message(interaction, member, game.value if game else None)
+            await reply_private(interaction, text, view=view)
 
     async def _stats_row(self, guild_id: int | None, user_id: int, game: str, played: int, won: int) -> str:
         """ "**Octego**: 3 won of 5 · rating 1568": the rating once the member has a rated game."""

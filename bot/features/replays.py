@@ -110,7 +110,10 @@ class Replays:
         await self.send_replay(interaction, session, public=public)
 
     async def send_record(self, interaction: discord.Interaction, session: GameSession) -> None:
-        self.fair_use.check("record", interaction.guild_id, interaction.user.id)
+        with self.fair_use.counting("record", interaction.guild_id, interaction.user.id):
+            await self._send_record(interaction, session)
+
+    async def _send_record(self, interaction: discord.Interaction, session: GameSession) -> None:
         text = await self.record_text(session)
         file = discord.File(io.BytesIO(text.encode()), filename=f"{session.record.game}-{session.id}.txt")
         title = self.games[session.record.game].title
@@ -119,7 +122,6 @@ class Replays:
             file=file,
             ephemeral=True,
         )
-        self.fair_use.used("record", interaction.guild_id, interaction.user.id)
 
     async def send_replay(self, interaction: discord.Interaction, session: GameSession, *, public: bool) -> None:
         async with self.fair_use.replaying(interaction.guild_id, interaction.user.id):

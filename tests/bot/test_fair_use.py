@@ -4,8 +4,10 @@ time to wait, changing nothing. Time passes with SimCord's clock (`advance_time`
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
+import discord
 import pytest
 
 from bot.dev.world import private_texts
@@ -92,3 +94,36 @@ async def test_challenges_have_a_limit_per_member(world):
     assert await world.session() is None
     await world.bo.slash(world.channel, "octego challenge", opponent=world.ada)  # Bo's own allowance
     assert (await world.session()).status == "challenge"
+
+
+async def test_challenges_sent_at_the_same_instant_cannot_pass_the_limit_together(world):
+    """Ten challenges at once against a limit of 2: the check and the count are one step."""
+    owner = world.guild.add_member(
+        world.env.create_user("owner"),
+        roles=[world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))],
+    )
+    await owner.slash(world.channel, "settings game_threads", enabled=True)  # no challenge finds the channel busy
+    sent = await at_once(
+        world, [world.ada.slash(world.channel, "octego challenge", opponent=world.bo) for _ in range(10)]
+    )
+    answers = [private_texts(result)[-1] for result in sent]
+    assert sum(a.startswith("Challenge posted") for a in answers) == 2, answers
+    assert answers.count("You can send another challenge in 60 seconds.") == 8, answers
+    assert len(await world.platform.store.threaded_sessions(world.channel.id)) == 2
+
+
+async def at_once(world, interactions):
+    """Sends the interactions all before the bot handles any (as Discord delivers a burst), then
+    waits for the bot: SimCord's wait after each send is skipped for the burst, as bench/load.py does."""
+    env = world.env
+    settle, env._settle_internal = env._settle_internal, no_wait
+    try:
+        sent = await asyncio.gather(*interactions)
+    finally:
+        env._settle_internal = settle
+    await env.settle()
+    return sent
+
+
+async def no_wait(**_):
+    return None
