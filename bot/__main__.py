@@ -8,6 +8,7 @@ import argparse
 import os
 import sys
 
+from bot import __version__
 from bot.core import logs
 from bot.core.settings import Settings
 
@@ -26,6 +27,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="play locally in the browser against a simulated Discord, even if a token is set",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--memory", action="store_true", help="playground only: keep its database in memory")
     parser.add_argument(
         "--port", type=int, default=None, help="playground only: the loopback port of its page (default: a free one)"

@@ -8,10 +8,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import __version__
 from bot.features.game_choices import game_choices, offer_choices
 
 if TYPE_CHECKING:
     from bot.platform import Platform
+
+FOOTER = f"Octagon Games Bot {__version__}"
 
 
 class HelpCommands(commands.Cog):
@@ -26,6 +29,7 @@ class HelpCommands(commands.Cog):
             *(f"**{a.title}** (`/{a.name}`): {a.summary}" for a in self.games.values()),
             "",
             "`/rules` explains a game; `/stats` and `/leaderboard` keep score.",
+            f"-# {FOOTER}",
         ]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
@@ -36,4 +40,5 @@ class HelpCommands(commands.Cog):
         embed = discord.Embed(
             title=f"{adapter.title}: how to play", description=adapter.rules[:4000], colour=discord.Colour.blurple()
         )
+        embed.set_footer(text=FOOTER)
         await interaction.response.send_message(embed=embed, ephemeral=True)
