@@ -3,7 +3,8 @@ seeds meet as late as possible; byes go to the top seeds when the count is not a
 
 Table ``t`` of a round is match ``t`` of the bracket; its winner meets the winner of its
 neighbour (tables 1 and 2, 3 and 4 ...) in the next round. A drawn game is replayed once with the
-sides swapped (a pairing of its own, at a table after the bracket's), then the higher seed
+sides swapped (a pairing of its own, at a table after the bracket's: the round's match count plus
+the table it replays, so it is never read as a match whose players both withdrew), then the higher seed
 advances; a game still running at the round's deadline sends the higher seed through at once.
 Both players forfeiting sends nobody through: the next opponent advances unopposed.
 """
@@ -76,7 +77,7 @@ def replay(tournament: Tournament, round_: Round, drawn: Pairing) -> Pairing | N
     """The replay a drawn game needs (sides swapped), or None when it was a replay itself."""
     if drawn.replay_of is not None or drawn.result != DRAW:
         return None
-    table = max(pairing.table for pairing in round_.pairings) + 1
+    table = len(_tables(tournament, round_.number)) + drawn.table  # never a bracket match's number
     return Pairing(table, drawn.second, drawn.first, replay_of=drawn.table)  # type: ignore[arg-type]
 
 
