@@ -31,6 +31,7 @@ from engines.tournament import (
     Pairing,
     Series,
     Tournament,
+    final_forfeited,
     is_finished,
     is_series_finished,
     podium,
@@ -72,7 +73,7 @@ def points_text(points: float) -> str:
 def round_heading(tournament: Tournament) -> str:
     played = len(tournament.rounds)
     if is_finished(tournament):
-        return "Final standings"
+        return "Final standings · no champion" if final_forfeited(tournament) else "Final standings"
     if played == 0:
         return "Standings before round 1"
     return f"Standings after round {played} of {tournament.rounds_planned}"
@@ -133,6 +134,8 @@ def render_standings(tournament: Tournament, title: str | None = None) -> theme.
         for row in rows
     ]
     legend = " · ".join([*(f"{SHORT_NAMES[b]} {b}" for b in breaks), "G games"])
+    if final_forfeited(tournament):
+        legend = f"The final was forfeited by both: no champion. {legend}"
     places = podium(tournament) if is_finished(tournament) else ()
     names = {row.player: row.name for row in rows}
     image = _table_picture(
@@ -161,10 +164,8 @@ def _standings_words(tournament: Tournament, title: str | None, rows) -> str:
     leaders = [row.name for row in rows if row.rank == 1]
     lead = "Winner" if is_finished(tournament) else "Leader"
     lead += "s" if len(leaders) > 1 else ""
-    return (
-        f"{_event_title(tournament, title)}, {round_heading(tournament).lower()}: {'; '.join(lines)}{more}. "
-        f"{lead}: {' and '.join(leaders)}."
-    )
+    ending = f"{lead}: {' and '.join(leaders)}." if leaders else "No champion: the final was forfeited by both."
+    return f"{_event_title(tournament, title)}, {round_heading(tournament).lower()}: {'; '.join(lines)}{more}. {ending}"
 
 
 def _points_phrase(points: float) -> str:

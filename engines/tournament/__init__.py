@@ -18,7 +18,7 @@ game appears in the round when the draw is recorded, ``replay_of`` set); byes an
 withdrawn players come already scored.
 """
 
-from .knockout import bracket_order, champion
+from .knockout import bracket_order, champion, final_forfeited
 from .model import (
     BOTH_FORFEIT,
     BYE,
@@ -127,6 +127,7 @@ __all__ = [
     "dump",
     "dump_series",
     "entries_from_outcome",
+    "final_forfeited",
     "is_finished",
     "is_round_complete",
     "is_series_finished",

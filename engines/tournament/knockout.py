@@ -6,7 +6,8 @@ neighbour (tables 1 and 2, 3 and 4 ...) in the next round. A drawn game is repla
 sides swapped (a pairing of its own, at a table after the bracket's: the round's match count plus
 the table it replays, so it is never read as a match whose players both withdrew), then the higher seed
 advances; a game still running at the round's deadline sends the higher seed through at once.
-Both players forfeiting sends nobody through: the next opponent advances unopposed.
+Both players forfeiting sends nobody through: the next opponent advances unopposed; in the final,
+nobody is champion and both finalists share second place.
 """
 
 from __future__ import annotations
@@ -123,6 +124,21 @@ def champion(tournament: Tournament) -> int | None:
         return match_winner(tournament, tournament.rounds[-1], 1)
     except Undecided:
         return None
+
+
+def final_forfeited(tournament: Tournament) -> bool:
+    """Whether the final was played and nobody won it (both finalists forfeited): no champion,
+    and both finalists share second place (shared/rules, 2026-11-28)."""
+    if not tournament.rounds or len(tournament.rounds) < tournament.rounds_planned:
+        return False
+    final = tournament.rounds[-1]
+    game = next((p for p in final.pairings if p.table == 1), None)
+    if game is None or game.is_bye:
+        return False
+    try:
+        return match_winner(tournament, final, 1) is None
+    except Undecided:
+        return False
 
 
 def decided(tournament: Tournament, round_: Round) -> bool:

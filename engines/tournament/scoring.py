@@ -5,7 +5,9 @@
   drawn one's).
 - Round-robin: Sonneborn-Berger, then head-to-head (the points scored in the games between the
   players still tied).
-- Knockout: the round a player went out in (later is better); no tie-breaks.
+- Knockout: the round a player went out in (later is better); no tie-breaks. A final both
+  finalists forfeit has no champion: first place stays empty, the finalists share second (the
+  semi-finalists keep third).
 
 A bye counts in points and games, not in the tie-breaks (it has no opponent). Players level on
 every count share a rank, listed by seed.
@@ -17,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .knockout import exits
+from .knockout import exits, final_forfeited
 from .model import KNOCKOUT, ROUND_ROBIN, SWISS, Pairing, Tournament
 
 TIE_BREAKS = {SWISS: ("Buchholz", "Sonneborn-Berger"), ROUND_ROBIN: ("Sonneborn-Berger", "head-to-head"), KNOCKOUT: ()}
@@ -83,9 +85,10 @@ def standings(tournament: Tournament) -> tuple[Standing, ...]:
     keys = _ranking_keys(tournament, totals)
     outs = exits(tournament) if tournament.format == KNOCKOUT else {}
     order = sorted(tournament.players, key=lambda player: (_descending(keys[player.id]), player.seed))
+    first = 2 if tournament.format == KNOCKOUT and final_forfeited(tournament) else 1  # no champion: nobody is first
     return tuple(
         Standing(
-            rank=1 + sum(keys[other.id] > keys[player.id] for other in tournament.players),
+            rank=max(first, 1 + sum(keys[other.id] > keys[player.id] for other in tournament.players)),
             player=player.id,
             name=player.name,
             points=totals[player.id],

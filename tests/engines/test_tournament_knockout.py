@@ -25,6 +25,7 @@ from engines.tournament import (
     is_round_complete,
     new_tournament,
     pair_next_round,
+    podium,
     record_result,
     settle_deadline,
     standings,
@@ -151,3 +152,15 @@ def test_a_won_replay_after_the_last_bracket_match_does_not_pair_its_winner_with
     tournament = pair_next_round(tournament)
     check_sound(tournament)
     assert standings(tournament)[0].games == 2, "the drawn game and its replay, each once"
+
+
+def test_a_final_both_finalists_forfeit_has_no_champion_and_two_second_places():
+    """shared/rules, 2026-11-28: no champion, both finalists share second place."""
+    tournament = pair_next_round(new_tournament(KNOCKOUT, field(4)))
+    tournament = play_round(tournament, {1: FIRST_WINS, 2: FIRST_WINS})
+    tournament = play_round(pair_next_round(tournament), {1: BOTH_FORFEIT})
+    assert is_finished(tournament)
+    assert champion(tournament) is None
+    assert winners(tournament) == ()
+    assert podium(tournament) == ((2, (1, 2)), (3, (3, 4)))
+    assert [(row.rank, row.player) for row in standings(tournament)] == [(2, 1), (2, 2), (3, 3), (3, 4)]

@@ -73,9 +73,14 @@ def progress_line(state: Tournament | Series, config: EventConfig) -> str:
     return f"Round {number} of {state.rounds_planned} · {games}{ends}{paused}{rematch}"
 
 
+NO_CHAMPION = "no champion: the final was forfeited by both"
+
+
 def podium_line(state: Tournament | Series) -> str:
-    places = _places(state)
-    return " · ".join(f"{MEDALS[rank]} {' & '.join(escape(n, NAME_LIMIT) for n in names)}" for rank, names in places)
+    places = [f"{MEDALS[rank]} {' & '.join(escape(n, NAME_LIMIT) for n in names)}" for rank, names in _places(state)]
+    if isinstance(state, Tournament) and kit.final_forfeited(state):
+        places.insert(0, NO_CHAMPION)
+    return " · ".join(places)
 
 
 def _places(state: Tournament | Series) -> list[tuple[int, list[str]]]:
@@ -174,8 +179,10 @@ def summary(session: GameSession, titles: dict[str, str]) -> str:
     winners = ""
     if state is not None:
         places = _places(state)
-        if places:
+        if places and places[0][0] == 1:
             winners = ": 🥇 " + " & ".join(escape(n, NAME_LIMIT) for n in places[0][1])
+        elif isinstance(state, Tournament) and kit.final_forfeited(state):
+            winners = f": {NO_CHAMPION}"
     when = f"<t:{int(session.record.updated_at.timestamp())}:d>"
     title = titles.get(config.game, config.game)
     return f"**{escape(config.name, 60)}** ({title}, {format_name(config)}, {when}){winners}"
