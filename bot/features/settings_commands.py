@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.features.game_choices import extras_of
 from bot.features.tournaments.commands import HOST_ROLE_KEY
-from bot.features.turn_clock import clock_words, parse_clock
+from bot.features.turn_clock import LONGEST_CLOCK, clock_words, parse_clock, read_duration
 from bot.ui.replies import UserError, acknowledge, reply_private
 
 if TYPE_CHECKING:
@@ -71,9 +71,11 @@ class SettingsCommands(commands.GroupCog, group_name="settings", group_descripti
     @app_commands.checks.has_permissions(manage_guild=True)
     async def thread_archive(self, interaction: discord.Interaction, clock: str) -> None:
         await acknowledge(interaction)
-        seconds = parse_clock(clock)
-        if not seconds:
+        seconds = read_duration(clock)
+        if seconds is None:
             raise UserError("A finished game's thread is always archived in the end: give a time, e.g. `1h`.")
+        if not 60 <= seconds <= LONGEST_CLOCK:
+            raise UserError("A finished game's thread is archived 1 minute (`1m`) to 7 days (`7d`) after its end.")
         async with self.platform.store.transaction() as tx:
             await tx.set_archive_minutes(interaction.guild_id, seconds // 60)
         await reply_private(interaction, f"Finished games' threads are archived {clock_words(seconds)} after the end.")

@@ -20,9 +20,10 @@ import discord
 from bot.adapter import GameAdapter
 from bot.core.sessions import Change, Sessions
 from bot.core.store import Store, TimerRecord
+from bot.core.text import QUOTE_LIMIT
 from bot.core.timers import Scheduler
 from bot.ui.game_message import TEXT
-from bot.ui.replies import UserError, quote
+from bot.ui.replies import UserError
 
 WARNING, FORFEIT = "turn_warning", "turn_forfeit"
 LAST_HOUR = 3600
@@ -30,28 +31,48 @@ LAST_HOUR = 3600
 LAST_HOUR_WARNING_AFTER = 2 * 3600
 LONGEST_CLOCK = 7 * 24 * 3600  # a week
 UNITS = {"m": 60, "h": 3600, "d": 86400}
-DURATION = re.compile(r"(\d+)\s*([mhd])")
+DURATION = re.compile(r"([0-9]+)([mhd])")  # ASCII digits: "²" or "٣" are digits to str.isdigit, not to us
 OFF_WORDS = ("off", "0", "none", "no")
+# The longest typed duration read (spaces dropped): "1d23h59m" fits many times over; a longer text is
+# never a duration (Discord lets a member type 6,000 characters, and int() refuses past 4,300 digits).
+LONGEST_TYPED = 24
+TURN_CLOCK_RANGE = "A turn clock runs from 1 minute (`1m`) to 7 days (`7d`), or `off`."
+
+
+def read_duration(text: str, what: str = "a clock", examples: str = "`30m`, `4h`, `2d`, or `off`") -> int | None:
+    """Seconds from a typed duration: ``30m``, ``4h``, ``2d``, ``1h30m``, plain minutes (``45``), or
+    None for ``off``; its range is the caller's to check. A UserError saying the text is not
+    ``what`` explains anything else."""
+    typed = text.strip().lower().replace(" ", "")
+    if typed in OFF_WORDS:
+        return None
+    if len(typed) <= LONGEST_TYPED and typed.isascii():
+        if typed.isdigit():
+            return int(typed) * 60
+        parts = DURATION.findall(typed)
+        if parts and "".join(number + unit for number, unit in parts) == typed:
+            return sum(int(number) * UNITS[unit] for number, unit in parts)
+    raise UserError(f"{typed_back(text)} is not {what}: write minutes, hours or days, e.g. {examples}.")
 
 
 def parse_clock(text: str) -> int:
-    """Seconds from a typed clock: ``30m``, ``4h``, ``2d``, ``1h30m``, plain minutes (``45``), or
-    ``off`` (0). A UserError explains anything else."""
-    typed = text.strip().lower().replace(" ", "")
-    if typed in OFF_WORDS:
+    """Seconds from a typed turn clock (see ``read_duration``), from 1 minute to 7 days, or 0 for
+    ``off``. A UserError explains anything else."""
+    seconds = read_duration(text)
+    if seconds is None:
         return 0
-    if typed.isdigit():
-        seconds = int(typed) * 60
-    else:
-        parts = DURATION.findall(typed)
-        if not parts or "".join(number + unit for number, unit in parts) != typed:
-            raise UserError(
-                f"{quote(text)} is not a clock: write minutes, hours or days, e.g. `30m`, `4h`, `2d`, or `off`."
-            )
-        seconds = sum(int(number) * UNITS[unit] for number, unit in parts)
     if not 60 <= seconds <= LONGEST_CLOCK:
-        raise UserError("A turn clock runs from 1 minute (`1m`) to 7 days (`7d`), or `off`.")
+        raise UserError(TURN_CLOCK_RANGE)
     return seconds
+
+
+def typed_back(text: str) -> str:
+    """What a member typed, repeated in an answer as code (``-5m``, never an escaped ``\\-5m``):
+    on one line, short, without backticks; "That" when nothing was typed."""
+    shown = " ".join(text.replace("`", "'").split())
+    if not shown:
+        return "That"
+    return f"`{shown if len(shown) <= QUOTE_LIMIT else shown[: QUOTE_LIMIT - 1] + '…'}`"
 
 
 def clock_words(seconds: int) -> str:

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.core.errors import UserError
-from bot.core.text import escape, quote
-from bot.features.turn_clock import clock_words, parse_clock
+from bot.core.text import escape
+from bot.features.turn_clock import LONGEST_CLOCK, clock_words, read_duration, typed_back
 from engines.tournament import (
     FORMAT_NAMES,
     KNOCKOUT,
@@ -30,7 +30,7 @@ TYPICAL_TURNS = 40
 DEFAULT_ROUND_SECONDS = 24 * 3600
 SERIES_RACES = 3  # an Octagion series' races by default
 MAX_SERIES_RACES = 10
-CLOCK_TIME = re.compile(r"(\d{1,2}):(\d{2})")
+CLOCK_TIME = re.compile(r"([0-9]{1,2}):([0-9]{2})")  # ASCII digits only
 
 
 @dataclass
@@ -80,29 +80,33 @@ def parse_start(text: str | None, now: datetime) -> int | None:
     if clock:
         hour, minute = int(clock[1]), int(clock[2])
         if hour > 23 or minute > 59:
-            raise UserError(f"{quote(text)} is not a time of day: write it as `18:00` (UTC).")
+            raise UserError(f"{typed_back(text)} is not a time of day: write it as `18:00` (UTC).")
         at = now.astimezone(UTC).replace(hour=hour, minute=minute, second=0, microsecond=0)
         if at <= now:
             at += timedelta(days=1)
         return int(at.timestamp())
     typed = typed.removeprefix("in ").strip()
     try:
-        seconds = parse_clock(typed)
+        seconds = read_duration(typed)
     except UserError:
         raise UserError(
-            f"{quote(text)} is not a start time: write `in 30m`, `2h`, or a UTC time such as `18:00`."
+            f"{typed_back(text)} is not a start time: write `in 30m`, `2h`, or a UTC time such as `18:00`."
         ) from None
-    if not seconds:
+    if seconds is None:
         return None
+    if not 60 <= seconds <= LONGEST_CLOCK:
+        raise UserError(
+            "A tournament starts 1 minute to 7 days from now: write `in 30m`, `2h`, or a UTC time such as `18:00`."
+        )
     return int((now + timedelta(seconds=seconds)).timestamp())
 
 
 def parse_round_time(text: str | None) -> int:
     if text is None:
         return DEFAULT_ROUND_SECONDS
-    seconds = parse_clock(text)
-    if seconds < MIN_TURN_CLOCK:
-        raise UserError(f"A round lasts at least {MIN_TURN_CLOCK // 60} minutes (e.g. `1h` or `1d`).")
+    seconds = read_duration(text, "a round time", "`30m`, `1h` or `1d`")
+    if seconds is None or not MIN_TURN_CLOCK <= seconds <= LONGEST_CLOCK:
+        raise UserError(f"A round lasts from {MIN_TURN_CLOCK // 60} minutes to 7 days (e.g. `1h` or `1d`).")
     return seconds
 
 
