@@ -33,7 +33,7 @@ import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, wraps
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeGuard, TypeVar
 
 
 class IllegalAction(Exception):
@@ -143,7 +143,8 @@ class Game(Generic[S]):
         ``min_players`` and ``max_players``; any other number is refused here, in a sentence."""
         super().__init_subclass__(**kwargs)
         if "new_game" in cls.__dict__:
-            cls.new_game = _counting_players(cls.__dict__["new_game"])
+            # Wrapping the subclass's own method is the point; mypy forbids assigning to a method.
+            cls.new_game = _counting_players(cls.__dict__["new_game"])  # type: ignore[method-assign]
 
     # ------------------------------------------------------------ per game
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> S:
@@ -227,7 +228,7 @@ class Game(Generic[S]):
         """The action's type, once it is a dict naming a known type with the right fields."""
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise IllegalAction("An action is a dict with a type, like {'type': 'resign'}.")
-        kind = action["type"]
+        kind: str = action["type"]
         spec = {**ALWAYS, **self.actions}.get(kind)
         if spec is None:
             known = ", ".join(sorted({"resign", *self.actions}))  # a forfeit is the clock's, never typed
@@ -282,7 +283,7 @@ class Game(Generic[S]):
     # ------------------------------------------------------------ storage
     def dump(self, state: S) -> dict[str, Any]:
         """JSON-able data; :meth:`load` reads it back (older schemas through ``migrations``)."""
-        data = _to_plain(state)
+        data: dict[str, Any] = _to_plain(state)
         data["schema"] = self.schema
         return data
 
@@ -297,14 +298,15 @@ class Game(Generic[S]):
             data = self.migrations[version](data)
             version += 1
         data["schema"] = version
-        return _from_plain(self.state_class, data)
+        state: S = _from_plain(self.state_class, data)
+        return state
 
 
 def _counting_players(new_game: Callable[..., S]) -> Callable[..., S]:
     """``new_game`` behind the check of the number of players the engine declares."""
 
     @wraps(new_game)
-    def checked(self: Game, players: int, options: Mapping[str, Any], seed: int) -> S:
+    def checked(self: Game[Any], players: int, options: Mapping[str, Any], seed: int) -> S:
         if players < self.min_players:
             raise ValueError(f"{self.title} needs at least {_players(self.min_players)}, not {players}.")
         if players > self.max_players:
@@ -362,7 +364,7 @@ def _field_specs(spec: Mapping[str, Any]) -> dict[str, Any]:
     return {name.rstrip("?"): tp for name, tp in spec.items()}
 
 
-def _is_plain_word(text: Any) -> bool:
+def _is_plain_word(text: Any) -> TypeGuard[str]:
     """Text written as it is: no spaces, commas or '=', not empty, not starting like JSON."""
     return (
         isinstance(text, str)
@@ -489,7 +491,7 @@ def _loader(tp: Any) -> Callable[[Any], Any]:
     if origin in (typing.Union, types.UnionType):
         inner = [arg for arg in args if arg is not type(None)]
         return _or_none(_loader(inner[0]) if len(inner) == 1 else _copy_plain)
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         fields = {name: _loader(field_type) for name, field_type in _field_types(tp).items()}
         return _or_none(lambda value: tp(**{k: fields[k](v) for k, v in value.items() if k in fields}))
     if origin is list:

@@ -59,7 +59,7 @@ class GameRecord:
 # ---------------------------------------------------------------- writing
 
 
-def write_record(engine: Game, record: GameRecord) -> str:
+def write_record(engine: Game[Any], record: GameRecord) -> str:
     """The record as text; the notation of each action is worked out from the state before it."""
     if record.game != engine.name:
         raise ValueError(f"This record is of {record.game!r}, not {engine.name!r}.")
@@ -81,7 +81,7 @@ def write_record(engine: Game, record: GameRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-def changed_options(engine: Game, players: int, options: Mapping[str, Any], seed: int) -> dict[str, Any]:
+def changed_options(engine: Game[Any], players: int, options: Mapping[str, Any], seed: int) -> dict[str, Any]:
     """``options`` without those that leave the game as its defaults start it: a key goes when the
     game started without it (and without the keys gone before it) is the same state, so the
     options kept start exactly the game ``options`` start. Keys the engine's ``replay_options``
@@ -122,7 +122,7 @@ def _escaped(ch: str) -> str:
 # ---------------------------------------------------------------- reading
 
 
-def read_record(engine: Game, text: str) -> GameRecord:
+def read_record(engine: Game[Any], text: str) -> GameRecord:
     """The record ``text`` writes, replayed through the engine to read every action.
 
     ValueError names what is wrong with the header or a line; IllegalAction names the line
@@ -141,7 +141,7 @@ def read_record(engine: Game, text: str) -> GameRecord:
         state = engine.new_game(len(names), options, seed)
     except ValueError as error:
         raise ValueError(f"The record's players and options do not start a game of {engine.title}: {error}") from None
-    actions = []
+    actions: list[tuple[int, dict[str, Any]]] = []
     for number, line in enumerate(lines[first_action:], first_action + 1):
         if line.strip():
             seat, notation = _read_action_line(line, number, len(actions) + 1, names)
@@ -215,16 +215,17 @@ def _read_action_line(line: str, number: int, ply: int, names: tuple[str, ...]) 
     return seat, match.group(3)[len(name) :]
 
 
-def _parsed(engine: Game, state: GameState, seat: int, notation: str, number: int) -> dict[str, Any]:
+def _parsed(engine: Game[Any], state: GameState, seat: int, notation: str, number: int) -> dict[str, Any]:
     try:
         return engine.parse_notation(state, seat, notation)
     except IllegalAction as error:
         raise IllegalAction(f"Line {number}: I can't read {notation.strip()[:60]!r}: {error}") from None
 
 
-def _applied(engine: Game, state: GameState, seat: int, action: dict[str, Any], number: int) -> GameState:
+def _applied(engine: Game[Any], state: GameState, seat: int, action: dict[str, Any], number: int) -> GameState:
     try:
-        return engine.apply(state, seat, action)
+        after: GameState = engine.apply(state, seat, action)
+        return after
     except IllegalAction as error:
         raise IllegalAction(f"Line {number} does not replay: {error}") from None
 
@@ -232,9 +233,10 @@ def _applied(engine: Game, state: GameState, seat: int, action: dict[str, Any], 
 # ---------------------------------------------------------------- replaying
 
 
-def replay_record(engine: Game, record: GameRecord) -> GameState:
+def replay_record(engine: Game[Any], record: GameRecord) -> GameState:
     """The state the record's actions reach."""
-    return engine.replay(len(record.names), record.options, record.seed, record.actions)
+    state: GameState = engine.replay(len(record.names), record.options, record.seed, record.actions)
+    return state
 
 
 def result_of(state: GameState) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from importlib import import_module
 from types import ModuleType
+from typing import Any
 
 from engines.base import Game
 
@@ -49,8 +50,9 @@ def package(game: str) -> ModuleType:
     return import_module(found) if isinstance(found, str) else found
 
 
-def engine(game: str) -> Game:
-    return package(game).ENGINE
+def engine(game: str) -> Game[Any]:
+    found: Game[Any] = package(game).ENGINE
+    return found
 
 
 def register(game: str, found: str | ModuleType) -> None:

@@ -99,9 +99,10 @@ def extension_side(run_start: int, run_end: int, suit: str, cards: list[str]) ->
 
 def line_is_run(cards: list[str | None]) -> bool:
     """Three pool cards in reading order form an ascending run of one suit."""
-    if any(c is None for c in cards):
+    present = [c for c in cards if c is not None]
+    if len(present) != len(cards):
         return False
-    first, middle, last = cards
+    first, middle, last = present
     if len({suit_of(first), suit_of(middle), suit_of(last)}) != 1:
         return False
     for v0 in card_values(first):

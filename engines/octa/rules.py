@@ -70,7 +70,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engines.base import Game, GameState, IllegalAction, Outcome, ranks_from_scores, rng_from
 
@@ -161,7 +161,8 @@ def run_length(run: Mapping[str, Any]) -> int:
 
 
 def run_end(run: Mapping[str, Any]) -> int:
-    return run["start"] + len(run["slots"]) - 1
+    start: int = run["start"]
+    return start + len(run["slots"]) - 1
 
 
 def table_count(state: OctaState, seat: int) -> int:
@@ -185,9 +186,9 @@ def protected_positions(state: OctaState) -> set[int]:
     return protected
 
 
-def all_cards(state: OctaState) -> Counter:
+def all_cards(state: OctaState) -> Counter[str]:
     """Every card in every zone (face-down Jack cards included), for accounting checks."""
-    counter: Counter = Counter()
+    counter: Counter[str] = Counter()
     for hand in state.hands:
         counter.update(hand)
     counter.update(state.stock)
@@ -315,7 +316,7 @@ def _check_stock(state: OctaState) -> None:
         state.discard = []
         returned = 0
         for seat in range(PLAYERS):
-            kept = []
+            kept: list[dict[str, Any]] = []
             for index, run in enumerate(state.runs[seat]):
                 if len(run["slots"]) == 3:  # every card counts here, face-down ones too (decision)
                     new_stock.extend(slot.lstrip(FACE_DOWN) for slot in run["slots"])
@@ -477,7 +478,8 @@ def _dedupe(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _slot_code(run: Mapping[str, Any], offset: int) -> str:
     value = run["start"] + offset
-    return ("A" if value in (1, 11) else str(value)) + run["suit"]
+    suit: str = run["suit"]
+    return ("A" if value in (1, 11) else str(value)) + suit
 
 
 def _action_uses(state: OctaState, seat: int) -> list[dict[str, Any]]:
@@ -497,7 +499,7 @@ def _action_uses(state: OctaState, seat: int) -> list[dict[str, Any]]:
         open_positions = [p for p in range(1, POOL_SIZE + 1) if state.pool[p - 1] and p not in protected]
         for i, a in enumerate(open_positions):
             for b in open_positions[i + 1 :]:
-                if suit_of(state.pool[a - 1]) == suit_of(state.pool[b - 1]):
+                if suit_of(cast(str, state.pool[a - 1])) == suit_of(cast(str, state.pool[b - 1])):
                     uses.append({"type": "use_action", "action": "queen", "positions": [a, b]})
     elif kind == "king":
         for source, pile in (("stock", state.stock), ("discard", state.discard)):
@@ -517,7 +519,7 @@ def _line_takeable(state: OctaState, seat: int, line: str) -> bool:
     positions = POOL_LINES[line]
     if any(state.pool[p - 1] is None for p in positions) or set(positions) & protected_positions(state):
         return False
-    taken = [state.pool[p - 1] for p in positions]
+    taken = cast("list[str]", [state.pool[p - 1] for p in positions])  # all there: checked above
     return _can_play_any(state, seat, state.hands[seat] + taken, taken)
 
 
@@ -556,9 +558,7 @@ def _exchanges(state: OctaState, seat: int) -> list[dict[str, Any]]:
 
 
 def _touches_neighbour(state: OctaState, card: str, position: int) -> bool:
-    return any(
-        state.pool[n - 1] is not None and ranks_touch(card, state.pool[n - 1]) for n in pool_neighbours(position)
-    )
+    return any((other := state.pool[n - 1]) is not None and ranks_touch(card, other) for n in pool_neighbours(position))
 
 
 def _exchange_allowed(state: OctaState, seat: int, card: str, position: int) -> bool:
@@ -734,7 +734,7 @@ class OctaEngine(Game[OctaState]):
         pile = action["pile"]
         if pile not in (0, 1):
             raise IllegalAction("choose action pile 1 or 2")
-        card = state.revealed
+        card = cast(str, state.revealed)  # the flip step always has a revealed card
         state.action_piles[pile].append(card)
         state.revealed, state.new_pile = None, pile
         tops = [p[-1] for p in state.action_piles]
@@ -815,7 +815,7 @@ class OctaEngine(Game[OctaState]):
                 "you cannot take that line: it is incomplete, protected by a token, "
                 "or none of its cards could be played at once"
             )
-        taken = [state.pool[p - 1] for p in POOL_LINES[line]]
+        taken = cast("list[str]", [state.pool[p - 1] for p in POOL_LINES[line]])  # a takeable line is whole
         for p in POOL_LINES[line]:
             state.pool[p - 1] = None
         state.hands[seat].extend(taken)
@@ -828,10 +828,10 @@ class OctaEngine(Game[OctaState]):
         line = _claimable_line(state, seat)
         if line is None:
             raise IllegalAction("option C needs your token on a run in the pool")
-        cards = [state.pool[p - 1] for p in POOL_LINES[line]]
+        cards = cast("list[str]", [state.pool[p - 1] for p in POOL_LINES[line]])  # a claimable line is a run
         for p in POOL_LINES[line]:
             state.pool[p - 1] = None
-        state.runs[seat].append(_make_run(cards, run_start_for(cards)))
+        state.runs[seat].append(_make_run(cards, cast(int, run_start_for(cards))))
         state.tokens[seat] = CENTRE
         state.record("claim_pool_run", seat, line=line, cards=cards, run=len(state.runs[seat]) - 1)
         _refill_pool(state, discard_first=True)

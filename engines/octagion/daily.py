@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
+from typing import Any
 
 from engines.base import IllegalAction
 
@@ -118,7 +119,7 @@ def time_bonus(seconds_left: float, perfect: bool) -> int:
 
 @dataclass(frozen=True)
 class DailyScore:
-    positions: tuple[dict, ...]  # per position: card, letter, reason, points (as score_variant)
+    positions: tuple[dict[str, Any], ...]  # per position: card, letter, reason, points (as score_variant)
     penalties: int
     bonus: int
 

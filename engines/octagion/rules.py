@@ -30,7 +30,7 @@ import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engines.base import Game, GameState, IllegalAction, Outcome, rng_from
 
@@ -217,7 +217,8 @@ def _compute_seconds(state: OctagionState) -> int:
         return ALPHA_START_SECONDS - ALPHA_STEP_SECONDS * (state.round - 1)
     if has(state, "gamma") and state.countdown is not None:
         return COUNTDOWN_CARDS[state.countdown].seconds
-    return state.options["seconds"]
+    seconds: int = state.options["seconds"]
+    return seconds
 
 
 def sequence_for(state: OctagionState, seat: int) -> str:
@@ -244,7 +245,8 @@ def _start_round(state: OctagionState) -> None:
 
 def _edition(state: OctagionState) -> int:
     """The edition of the Word Cards the game deals from (a game keeps the cards it started with)."""
-    return state.options["word_cards"]
+    edition: int = state.options["word_cards"]
+    return edition
 
 
 def _select_word_at_random(state: OctagionState) -> None:
@@ -267,7 +269,7 @@ def _select_words_delta(state: OctagionState) -> None:
     the next Word Card and draws again. (reconstruction) After every Word Card was tried the
     team takes the first entry nobody has.
     """
-    offset = COUNTDOWN_CARDS[state.countdown].offset
+    offset = COUNTDOWN_CARDS[cast(int, state.countdown)].offset  # delta always turns a countdown card
     zeta = has(state, "zeta")
     per_team = has(state, "epsilon")
     state.flipped_word_cards = 1
@@ -440,7 +442,7 @@ def keep_cards(cells: Sequence[str | None], typed: Sequence[int], treatments_lef
         if cell == TREATMENT:
             problem = None if kept.count(TREATMENT) < treatments_left else _no_more_treatments(treatments_left)
         else:
-            problem = _not_a_card(cell) or (
+            problem = _not_a_card(cast(str, cell)) or (  # a typed position holds what was typed
                 f"{cell} is already at position {kept.index(cell) + 1}" if cell in kept else None
             )
         if problem:
@@ -517,7 +519,7 @@ def left_empty(state: OctagionState) -> list[str]:
 
 def score_variant(variant: Sequence[str | None], sequence: str, got_it: bool = False) -> dict[str, Any]:
     """Score one team's frozen variant: per-position breakdown, penalties and round points."""
-    positions = []
+    positions: list[dict[str, Any]] = []
     seen_numbers: set[int] = set()
     for index, cell in enumerate(list(variant)[:WORD_LENGTH]):
         if cell is None:
@@ -549,7 +551,7 @@ def score_variant(variant: Sequence[str | None], sequence: str, got_it: bool = F
 
 
 def _end_round(state: OctagionState, reason: str, caller_team: int | None) -> None:
-    results = []
+    results: list[dict[str, Any] | None] = []
     solutions: dict[str, dict[str, Any]] = {}
     for team in range(state.team_count):
         word = state.words[team]
@@ -716,6 +718,7 @@ def merge_own_cards(state: OctagionState, seat: int, text: str) -> list[str | No
     team = team_of(state, seat)
     word = state.words[team]
     cells = list(state.variants[team])
+    position: int | None
     for position in own_cells(state, seat):
         cells[position - 1] = None
     taken = {index + 1 for index, cell in enumerate(cells) if cell is not None}
@@ -789,10 +792,11 @@ def _fewest_actions(data: Mapping[str, Any], phase: str) -> int:
     def placed(variants: Sequence[Sequence[str | None]]) -> int:
         return sum(any(cell is not None for cell in variant) for variant in variants)
 
-    count = data["round"] - 1 + sum(1 + placed(record["variants"]) for record in data["history"])
+    count: int = data["round"] - 1 + sum(1 + placed(record["variants"]) for record in data["history"])
     if phase == "playing":
         count += placed(data["variants"])
-    return count + sum(map(bool, data["resigned"]))
+    resigned: list[bool] = data["resigned"]
+    return count + sum(map(bool, resigned))
 
 
 def _from_schema_1(data: dict[str, Any]) -> dict[str, Any]:

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from engines.base import rng_from
 from engines.octagone.board import BOXES, COLOURS, DIRECTIONS, JOKER, SHIELDS_PER_COLOUR, WHITE_LADY, box_colour, ray
@@ -118,10 +119,10 @@ def _lines(advanced: bool) -> tuple[tuple[tuple[int, bool], ...], ...]:
             line = ray(box, direction)
             if not line and advanced:
                 line = _connection_line(box, direction)
-            line = [BOX_INDEX[other] for other in line]
-            ascending = line == sorted(line)
-            assert ascending or line == sorted(line, reverse=True)
-            per_direction.append((sum(1 << other for other in line), ascending))
+            indices = [BOX_INDEX[other] for other in line]
+            ascending = indices == sorted(indices)
+            assert ascending or indices == sorted(indices, reverse=True)
+            per_direction.append((sum(1 << other for other in indices), ascending))
         table.append(tuple(per_direction))
     return tuple(table)
 
@@ -392,7 +393,8 @@ class Search:
         self.weights = weights
         self.ours = team_seats(position.players, seat)
         self.nodes = nodes
-        self.table: dict[tuple, tuple] = {}
+        # position key -> (depth searched, EXACT/LOWER/UPPER, value, best move)
+        self.table: dict[tuple[int, ...], tuple[int, int, float, tuple[int, int, int] | None]] = {}
         self.horizon_reached = False  # some line was cut short: a deeper search could tell more
 
     def root_values(self, max_depth: int, exact: bool) -> dict[tuple[int, int, int], float]:
@@ -412,7 +414,7 @@ class Search:
             deeper: dict[tuple[int, int, int], float] = {}
             best = -math.inf
             try:
-                for move in sorted(values, key=values.get, reverse=True):
+                for move in sorted(values, key=values.__getitem__, reverse=True):
                     saved = position.play(move)
                     try:
                         value = self.value(depth, -math.inf if exact else best, math.inf)
@@ -474,7 +476,9 @@ class Search:
         self.horizon_reached |= outer_cut
         return best
 
-    def _ordered(self, moves: list[tuple[int, int, int]], first: tuple[int, int, int] | None) -> list:
+    def _ordered(
+        self, moves: list[tuple[int, int, int]], first: tuple[int, int, int] | None
+    ) -> list[tuple[int, int, int]]:
         """The stored best move first, then moves aiming at a colour the next seat lacks, coloured before jokers."""
         position = self.position
         after = position.hands[(position.to_move + 1) % position.players]
@@ -525,7 +529,7 @@ def _played_out_value(left: list[int], ours: tuple[int, ...]) -> float:
     return (margin > 0) - (margin < 0) + ROLLOUT_MARGIN * margin
 
 
-def play_out(position: Position, rng: random.Random, trace: list | None = None) -> list[int]:
+def play_out(position: Position, rng: random.Random, trace: list[tuple[int, int]] | None = None) -> list[int]:
     """Plays a copy of ``position`` to the end, every seat with the same quick, sensible policy, and
     returns the shields each seat has left. The policy: make the next seat skip if the deal says
     it can, rather a coloured shield than a joker, otherwise at random.
@@ -613,6 +617,7 @@ def choose_action(state: OctagoneState, seat: int, level: str = "medium", seed: 
     totals: dict[Any, float] = {}
     for _ in range(deals):
         hands = view.deal(rng, plan.joker_hints) if view else None
+        values: Mapping[tuple[Any, ...], float]
         if state.opening:
             values = _opening_values(state, seat, hands, plan.weights)
         else:
@@ -626,13 +631,13 @@ def _pick(values: dict[Any, float], temperature: float, rng: random.Random) -> A
     moves = sorted(values)  # a fixed order, so the seed alone decides
     if temperature <= 0:
         rng.shuffle(moves)  # ties go differently from game to game
-        return max(moves, key=values.get)
+        return max(moves, key=values.__getitem__)
     best = max(values.values())
     weights = [math.exp((values[move] - best) / temperature) for move in moves]
     return rng.choices(moves, weights)[0]
 
 
-def _as_action(move: tuple) -> dict[str, Any]:
+def _as_action(move: tuple[Any, ...]) -> dict[str, Any]:
     if move[0] == WHITE_LADY:
         return {"type": "white_lady", "box": BOXES[move[1]], "direction": DIRECTION_NAMES[move[2]]}
     return {"type": "place", "shield": KIND_NAMES[move[0]], "direction": DIRECTION_NAMES[move[1]]}
@@ -640,7 +645,7 @@ def _as_action(move: tuple) -> dict[str, Any]:
 
 def _opening_values(
     state: OctagoneState, seat: int, hands: list[list[int]] | None, weights: tuple[float, ...]
-) -> dict[tuple, float]:
+) -> dict[tuple[Any, ...], float]:
     """The White Lady's openings, one per (box, designated box), judged by the position each leads
     to (about 300 of them; with nothing on the board yet, looking further tells little)."""
     values = {}
@@ -710,7 +715,7 @@ class _HiddenHands:
         hands = [list(self.own) if other not in self.room else None for other in range(len(lacking))]
         for other, counts in self._colours(lacking, rng).items():
             hands[other] = [*counts, self.jokers[other]]
-        return hands
+        return cast("list[list[int]]", hands)  # every hand is dealt: the own one and each in the room
 
     def _colours(self, lacking: list[set[int]], rng: random.Random) -> dict[int, list[int]]:
         """Coloured shields per other seat; a dead end (rare) starts again, and after a few tries

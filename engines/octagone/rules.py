@@ -433,7 +433,7 @@ def _short_action(text: str) -> dict[str, Any] | None:
 
 
 def _direction(action: Mapping[str, Any]) -> str:
-    direction = action["direction"]
+    direction: str = action["direction"]
     if direction not in DIRECTIONS:
         raise IllegalAction("Aim the arrow at one of N, NE, E, SE, S, SW, W, NW.")
     return direction
@@ -454,7 +454,7 @@ def _extra_joker_seats(chosen: Any) -> tuple[int, int]:
         or sorted(seat % 2 for seat in seats) != [0, 1]
     ):
         raise ValueError("extra_joker_seats names one seat of each pair, e.g. [2, 1]")
-    return seats  # type: ignore[return-value]
+    return seats
 
 
 def _a(word: str) -> str:

@@ -12,6 +12,7 @@ square give the same position.
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
@@ -120,7 +121,7 @@ class Search:
     The search stops after ``max_nodes`` nodes (or :data:`SAFETY_SECONDS`) and plays the best
     move of the deepest iteration it finished."""
 
-    def __init__(self, state: OctegoState, seat: int, max_nodes: int, rng) -> None:
+    def __init__(self, state: OctegoState, seat: int, max_nodes: int, rng: random.Random) -> None:
         self.state, self.seat, self.rng = state, seat, rng
         self.max_nodes = max_nodes
         self.deadline = time.perf_counter() + SAFETY_SECONDS
@@ -139,7 +140,7 @@ class Search:
             if _wins(board, seat, plan):
                 return plan
         scores = {plan: self._static_order(board, plan) for plan in root}
-        best_plan = max(root, key=scores.get)
+        best_plan = max(root, key=scores.__getitem__)
         for depth in range(1, max_depth + 1):
             try:
                 scores = self._root(board, seat, root, scores, depth)
@@ -148,16 +149,20 @@ class Search:
             self.depth_reached = depth
             top = max(scores.values())
             candidates = [p for p in root if scores[p] >= top - noise]
-            best_plan = self.rng.choice(candidates) if abs(top) < WIN // 2 else max(root, key=scores.get)
+            best_plan = self.rng.choice(candidates) if abs(top) < WIN // 2 else max(root, key=scores.__getitem__)
             if abs(top) >= WIN // 2:
                 break  # a forced result is known; deeper search cannot change it
         return best_plan
 
-    def _root(self, board, seat, root, previous, depth) -> dict[Plan, float]:
-        root.sort(key=previous.get, reverse=True)
-        alpha, scores = -WIN * 2, {}
+    def _root(
+        self, board: list[str], seat: int, root: list[Plan], previous: dict[Plan, float], depth: int
+    ) -> dict[Plan, float]:
+        root.sort(key=previous.__getitem__, reverse=True)
+        alpha: float = -WIN * 2
+        scores: dict[Plan, float] = {}
         for plan in root:
             child = _after(board, plan)
+            score: float
             if position_key(child, 1 - seat) in self.seen:
                 score = -DRAW_CONTEMPT  # heading back into a repetition: the draw it can become
             else:
@@ -167,7 +172,7 @@ class Search:
             alpha = max(alpha, score)
         return scores
 
-    def _negamax(self, board, seat, depth, alpha, beta, ply) -> float:
+    def _negamax(self, board: list[str], seat: int, depth: int, alpha: float, beta: float, ply: int) -> float:
         self.nodes += 1
         if self.nodes > self.max_nodes or (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline):
             raise _OutOfBudget
@@ -183,7 +188,7 @@ class Search:
             if _wins(board, seat, plan):
                 return WIN - ply
         moves.sort(key=lambda plan: self._order(board, plan, ply), reverse=True)
-        best = -WIN * 2
+        best: float = -WIN * 2
         for plan in moves:
             score = -self._negamax(_after(board, plan), 1 - seat, depth - 1, -beta, -alpha, ply + 1)
             if score > best:
@@ -196,13 +201,13 @@ class Search:
                 break
         return best
 
-    def _order(self, board, plan: Plan, ply: int) -> float:
+    def _order(self, board: list[str], plan: Plan, ply: int) -> float:
         if self.killers.get(ply) == plan:
             return 500
         return self._static_order(board, plan)
 
     @staticmethod
-    def _static_order(board, plan: Plan) -> float:
+    def _static_order(board: list[str], plan: Plan) -> float:
         start, end = plan
         taken = board[end]
         score = 1000 + PIECE_VALUE[taken[1]] if taken else 0

@@ -135,7 +135,7 @@ def owner(cell: str) -> int | None:
 
 def _walks(square: int, steps: int) -> list[tuple[int, ...]]:
     """Every walk of ``steps`` diagonal steps from ``square`` that never revisits a space."""
-    walks = [(square,)]
+    walks: list[tuple[int, ...]] = [(square,)]
     for _ in range(steps):
         walks = [(*walk, nxt) for walk in walks for nxt in DIAGONAL_NEIGHBOURS[walk[-1]] if nxt not in walk]
     return walks
@@ -168,9 +168,9 @@ def piece_moves(board: Board, square: int, occupied: int | None = None) -> list[
         elif can_capture and target[0] != seat:
             moves.append(Move(path, capture=True))
     if can_capture:  # i.e. not an Octego: Octegos never change grids
-        for target in GRID_CHANGE_TARGETS[square]:
-            if not board[target]:  # a grid change never captures
-                moves.append(Move((square, target), grid_change=True))
+        for destination in GRID_CHANGE_TARGETS[square]:
+            if not board[destination]:  # a grid change never captures
+                moves.append(Move((square, destination), grid_change=True))
     return moves
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from .board import CIRCLES, RING, SPACES, move_graph, routes_from
 from .rules import (
@@ -44,7 +44,7 @@ SCRAMBLE_FROM = {"easy": PRIZES_TO_WIN + 1, "medium": PRIZES_TO_WIN - 1, "hard":
 
 
 @lru_cache(maxsize=4096)
-def _graph(tiles_key: tuple) -> dict[str, tuple[str, ...]]:
+def _graph(tiles_key: tuple[tuple[int, ...], ...]) -> dict[str, tuple[str, ...]]:
     return move_graph({space: placed for space, placed in zip(SPACES, tiles_key, strict=True)})
 
 
@@ -55,11 +55,11 @@ def graph_of(state: OctilesState) -> dict[str, tuple[str, ...]]:
 def targets_of(state: OctilesState, colour: str) -> set[str]:
     """Where ``colour`` wants to go next: its marker if placed, else its prize circles."""
     if marker_owner(state) == colour:
-        return {state.marker["stop"]}
+        return {cast(dict[str, str], state.marker)["stop"]}
     return set(prizes_left(state, colour))
 
 
-def blocked_for(state: OctilesState, colour: str) -> set[str]:
+def blocked_for(state: OctilesState, colour: str) -> set[str | None]:
     opponent = "teal" if colour == "gold" else "gold"
     blocked = {state.runners[opponent]}
     if state.marker and marker_owner(state) == opponent:
@@ -67,7 +67,9 @@ def blocked_for(state: OctilesState, colour: str) -> set[str]:
     return blocked
 
 
-def distances(graph, start: str, blocked: set[str], limit: int = UNREACHABLE) -> dict[str, int]:
+def distances(
+    graph: dict[str, tuple[str, ...]], start: str, blocked: set[str | None], limit: int = UNREACHABLE
+) -> dict[str, int]:
     """Moves needed from ``start`` to every stop (circles end a move, so they are leaves)."""
     seen = {start: 0}
     queue = deque([start])
@@ -82,7 +84,7 @@ def distances(graph, start: str, blocked: set[str], limit: int = UNREACHABLE) ->
     return seen
 
 
-def distance_to_target(state: OctilesState, colour: str, graph=None) -> int:
+def distance_to_target(state: OctilesState, colour: str, graph: dict[str, tuple[str, ...]] | None = None) -> int:
     targets = targets_of(state, colour)
     start = state.runners[colour]
     if not targets or start is None:
@@ -111,19 +113,20 @@ def evaluate(state: OctilesState, colour: str) -> float:
     return score
 
 
-def _assume_marker(state: OctilesState, graph) -> OctilesState:
+def _assume_marker(state: OctilesState, graph: dict[str, tuple[str, ...]]) -> OctilesState:
     """If a marker is waiting to be placed, assume the placer puts it as far as possible."""
     if state.phase != "marker":
         return state
-    owner = "gold" if state.pending_marker["colour"] == PRIZE_COLOUR["gold"] else "teal"
+    pending = cast(dict[str, Any], state.pending_marker)  # the marker phase always has one
+    owner = "gold" if pending["colour"] == PRIZE_COLOUR["gold"] else "teal"
     stop = best_marker_stop(state, owner, graph)
-    return _ENGINE.apply(state, state.pending_marker["placer"], {"type": "place_marker", "stop": stop})
+    return _ENGINE.apply(state, pending["placer"], {"type": "place_marker", "stop": stop})
 
 
-def best_marker_stop(state: OctilesState, owner: str, graph=None) -> str:
+def best_marker_stop(state: OctilesState, owner: str, graph: dict[str, tuple[str, ...]] | None = None) -> str:
     """The free stop furthest (in moves) from ``owner``'s runner."""
     graph = graph or graph_of(state)
-    reach = distances(graph, state.runners[owner], blocked_for(state, owner))
+    reach = distances(graph, cast(str, state.runners[owner]), blocked_for(state, owner))  # runners placed
     return max(free_stops(state), key=lambda stop: (reach.get(stop, UNREACHABLE + 1), stop))
 
 
@@ -138,7 +141,7 @@ def choose_action(state: OctilesState, seat: int, level: str = "medium", seed: i
     if state.phase == "prizes":
         return _choose_first_circle(state, level, rng)
     if state.phase == "marker":
-        owner = "gold" if state.pending_marker["colour"] == PRIZE_COLOUR["gold"] else "teal"
+        owner = "gold" if cast(dict[str, Any], state.pending_marker)["colour"] == PRIZE_COLOUR["gold"] else "teal"
         stop = rng.choice(free_stops(state)) if level == "easy" else best_marker_stop(state, owner)
         return {"type": "place_marker", "stop": stop}
     if state.phase == "scramble":  # a game stored at the old scramble offer
@@ -220,7 +223,7 @@ def _choose_first_circle(state: OctilesState, level: str, rng: random.Random) ->
         return {"type": "first_circle", "circle": rng.choice(RING)}
     teal_seat = seat_of(state, "teal")
 
-    def score(circle: str) -> float:
+    def score(circle: str) -> tuple[float, str]:
         trial = _ENGINE.apply(state, teal_seat, {"type": "first_circle", "circle": circle})
         return (_near_prizes(trial, "gold") - _near_prizes(trial, "teal"), circle)
 
@@ -228,7 +231,7 @@ def _choose_first_circle(state: OctilesState, level: str, rng: random.Random) ->
 
 
 def _near_prizes(state: OctilesState, colour: str) -> float:
-    reach = distances(graph_of(state), state.runners[colour], blocked_for(state, colour))
+    reach = distances(graph_of(state), cast(str, state.runners[colour]), blocked_for(state, colour))
     found = sorted(reach.get(circle, UNREACHABLE) for circle in prizes_left(state, colour))
     return sum(found[:3])
 
@@ -258,7 +261,7 @@ def _scramble_choice(state: OctilesState, colour: str, level: str) -> list[str] 
     if state.collected[opponent] < SCRAMBLE_FROM[level] or distance_to_target(state, opponent) > 1:
         return None
     spaces: list[str] = []
-    for route in routes_from(state.tiles, state.runners[opponent]):
+    for route in routes_from(state.tiles, cast(str, state.runners[opponent])):
         if route.end in targets_of(state, opponent):
             spaces.extend(space for space in route.spaces if space not in spaces)
     for space in SPACES:  # pad with the central tiles if the route was short

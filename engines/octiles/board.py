@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 BOARD_DATA = json.loads(Path(__file__).with_name("board.json").read_text(encoding="utf-8"))
 
@@ -66,7 +66,7 @@ NEIGHBOUR: dict[tuple[str, int], Neighbour] = _neighbours()
 
 # Lines printed on the board between tile edges that do not touch (each listed once).
 PRINTED_LINES: tuple[tuple[tuple[str, int], tuple[str, int]], ...] = tuple(
-    ((space, edge), (n.ident, n.edge))
+    ((space, edge), (n.ident, cast(int, n.edge)))  # a tile's neighbour always names its edge
     for (space, edge), n in sorted(NEIGHBOUR.items())
     if n.kind == "tile" and n.printed and (space, edge) < (n.ident, n.edge)
 )
@@ -132,7 +132,7 @@ class Route(NamedTuple):
     def spaces(self) -> tuple[str, ...]:
         return tuple(step[0] for step in self.steps)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"start": self.start, "via": self.via, "end": self.end, "steps": [list(s) for s in self.steps]}
 
 
@@ -155,7 +155,7 @@ def trace(tiles: Tiles, start: str, space: str, edge: int) -> Route | None:
         steps.append((current_space, current_edge, out_edge))
         neighbour = NEIGHBOUR[(current_space, out_edge)]
         if neighbour.kind == "tile":
-            current_space, current_edge = neighbour.ident, neighbour.edge
+            current_space, current_edge = neighbour.ident, cast(int, neighbour.edge)
             continue
         return Route(start, edge_id(space, edge), neighbour.ident, tuple(steps))
     raise AssertionError("a path cannot loop: the board data is inconsistent")

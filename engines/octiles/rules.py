@@ -47,7 +47,7 @@ import itertools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engines.base import Game, GameState, IllegalAction, Outcome, rng_from
 
@@ -134,7 +134,7 @@ def seat_of(state: OctilesState, colour: str) -> int:
 
 def prizes_collected(state: OctilesState) -> tuple[int, int]:
     """Prizes collected, by seat."""
-    return tuple(state.collected[colour_of(state, seat)] for seat in (0, 1))
+    return state.collected[colour_of(state, 0)], state.collected[colour_of(state, 1)]
 
 
 def prizes_left(state: OctilesState, colour: str) -> list[str]:
@@ -189,8 +189,9 @@ def acting(state: OctilesState) -> tuple[int | None, str]:
     if state.phase == "prizes":
         return seat_of(state, "teal"), "set-up: Teal chooses the circle for the first Plum prize"
     if state.phase == "marker":
-        owner = OWNER_OF_PRIZE[state.pending_marker["colour"]].title()
-        return state.pending_marker["placer"], f"place {owner}'s {state.pending_marker['colour']} marker on a free stop"
+        pending = cast(dict[str, Any], state.pending_marker)  # the marker phase always has one
+        owner = OWNER_OF_PRIZE[pending["colour"]].title()
+        return pending["placer"], f"place {owner}'s {pending['colour']} marker on a free stop"
     if state.phase == "scramble":
         return state.turn_seat, "scramble four tiles (once per game) or skip"
     colour = colour_of(state, state.turn_seat).title()
@@ -208,7 +209,8 @@ def destination_problem(state: OctilesState, colour: str, end: str) -> str | Non
             return f"circle {end} holds {opponent.title()}'s {prize} prize"
         if marker_owner(state) == colour:
             return (
-                f"your {PRIZE_COLOUR[colour]} marker is on {state.marker['stop']}: reach it before collecting a prize"
+                f"your {PRIZE_COLOUR[colour]} marker is on {cast(dict[str, str], state.marker)['stop']}: "
+                "reach it before collecting a prize"
             )
         return None
     if state.runners[opponent] == end:
@@ -219,7 +221,7 @@ def destination_problem(state: OctilesState, colour: str, end: str) -> str | Non
 
 
 def legal_routes(
-    state: OctilesState, seat: int, tiles: Mapping | None = None, crossing: str | None = None
+    state: OctilesState, seat: int, tiles: Mapping[str, Any] | None = None, crossing: str | None = None
 ) -> dict[str, list[Route]]:
     """Destinations of ``seat``'s runner with every route to each (option 2 on the current tiles).
 
@@ -253,7 +255,7 @@ def replaced_tiles(state: OctilesState, space: str, orientation: int) -> dict[st
     return tiles
 
 
-def _move_actions(kind: str, destinations: Mapping[str, list[Route]], extra: Mapping[str, Any]) -> list[dict]:
+def _move_actions(kind: str, destinations: Mapping[str, list[Route]], extra: Mapping[str, Any]) -> list[dict[str, Any]]:
     actions = []
     for end, routes in destinations.items():
         if len(routes) == 1:
@@ -263,12 +265,13 @@ def _move_actions(kind: str, destinations: Mapping[str, list[Route]], extra: Map
     return actions
 
 
-def change_options(state: OctilesState, seat: int) -> tuple[list[dict], list[dict]]:
+def change_options(state: OctilesState, seat: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Option 3 actions (rotations, replacements) legal for ``seat`` now."""
     if not _on_turn(state, seat) or state.last_option[seat] == 3:
         return [], []
     barred = restricted_space(state, seat)
-    rotations, replacements = [], []
+    rotations: list[dict[str, Any]] = []
+    replacements: list[dict[str, Any]] = []
     for space in SPACES:
         if space == barred:
             continue
@@ -285,7 +288,7 @@ def change_options(state: OctilesState, seat: int) -> tuple[list[dict], list[dic
     return rotations, replacements
 
 
-def replace_move_actions(state: OctilesState, seat: int) -> list[dict]:
+def replace_move_actions(state: OctilesState, seat: int) -> list[dict[str, Any]]:
     """Option 1 actions legal for ``seat`` now."""
     if not _on_turn(state, seat):
         return []
@@ -297,7 +300,7 @@ def replace_move_actions(state: OctilesState, seat: int) -> list[dict]:
     return actions
 
 
-def turn_actions(state: OctilesState, seat: int) -> list[dict]:
+def turn_actions(state: OctilesState, seat: int) -> list[dict[str, Any]]:
     """Every option-1/2/3 action for ``seat`` (no pass)."""
     rotations, replacements = change_options(state, seat)
     return (
@@ -355,7 +358,8 @@ def _resigned(old: Mapping[str, Any]) -> bool:
 
 def _collected_by_seat(old: Mapping[str, Any]) -> tuple[float, float]:
     gold = old["gold_seat"]
-    return tuple(float(old["collected"]["gold" if seat == gold else "teal"]) for seat in (0, 1))
+    collected = old["collected"]
+    return float(collected["gold" if gold == 0 else "teal"]), float(collected["gold" if gold == 1 else "teal"])
 
 
 def _outcome_of_schema_1(old: Mapping[str, Any]) -> dict[str, Any]:
@@ -658,7 +662,7 @@ class OctilesEngine(Game[OctilesState]):
             raise IllegalAction(f"{stop[:20] or '?'} is not a stop")
         if stop not in free_stops(state):
             raise IllegalAction(f"stop {stop} has a runner on it: choose a free stop")
-        colour = state.pending_marker["colour"]
+        colour = cast(dict[str, Any], state.pending_marker)["colour"]
         state.marker = {"colour": colour, "stop": stop}
         state.pending_marker = None
         state.record("marker", seat, stop=stop, colour=colour, owner=seat_of(state, OWNER_OF_PRIZE[colour]))
@@ -783,7 +787,9 @@ def _space_and_orientation(action: Mapping[str, Any]) -> tuple[str, int]:
     return space, orientation
 
 
-def _routes_or_reason(state: OctilesState, seat: int, tiles, crossing: str | None, action) -> list[Route]:
+def _routes_or_reason(
+    state: OctilesState, seat: int, tiles: Mapping[str, Any], crossing: str | None, action: Mapping[str, Any]
+) -> list[Route]:
     """The routes to the action's destination on ``tiles`` (crossing ``crossing``), or why there are none."""
     target = action["to"].strip().upper()
     if target not in CIRCLES and target not in STOPS:
@@ -792,7 +798,7 @@ def _routes_or_reason(state: OctilesState, seat: int, tiles, crossing: str | Non
     start = state.runners[colour]
     if target == start:
         raise IllegalAction(f"your runner is already on {target}: a move must end somewhere else")
-    routes = [route for route in routes_from(tiles, start) if route.end == target]
+    routes = [route for route in routes_from(tiles, cast(str, start)) if route.end == target]  # runners placed
     if not routes:
         raise IllegalAction(f"no path leads from {start} to {target}")
     if crossing is not None:

@@ -42,7 +42,8 @@ def bracket_order(size: int) -> list[int]:
 
 
 def bracket_size(tournament: Tournament) -> int:
-    return 2**tournament.rounds_planned
+    size: int = 2**tournament.rounds_planned
+    return size
 
 
 def entrants(tournament: Tournament, number: int) -> list[int | None]:

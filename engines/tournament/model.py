@@ -233,7 +233,7 @@ SCHEMA = 1
 
 def dump(tournament: Tournament) -> dict[str, Any]:
     """JSON-able data; :func:`load` reads it back."""
-    data = _to_plain(tournament)
+    data: dict[str, Any] = _to_plain(tournament)
     data["schema"] = SCHEMA
     return data
 
@@ -242,4 +242,5 @@ def load(data: Mapping[str, Any]) -> Tournament:
     version = data.get("schema")
     if version != SCHEMA:
         raise ValueError(f"cannot load a tournament of schema {version!r} (this code has {SCHEMA})")
-    return _from_plain(Tournament, dict(data))
+    tournament: Tournament = _from_plain(Tournament, dict(data))
+    return tournament

@@ -160,7 +160,7 @@ SERIES_SCHEMA = 1
 
 
 def dump_series(series: Series) -> dict[str, Any]:
-    data = _to_plain(series)
+    data: dict[str, Any] = _to_plain(series)
     data["schema"] = SERIES_SCHEMA
     return data
 
@@ -168,4 +168,5 @@ def dump_series(series: Series) -> dict[str, Any]:
 def load_series(data: dict[str, Any]) -> Series:
     if data.get("schema") != SERIES_SCHEMA:
         raise ValueError(f"cannot load a series of schema {data.get('schema')!r} (this code has {SERIES_SCHEMA})")
-    return _from_plain(Series, dict(data))
+    series: Series = _from_plain(Series, dict(data))
+    return series

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import networkx as nx
 
@@ -99,12 +100,13 @@ def _tables(ranked: Sequence[Entrant], matched: set[tuple[object, object]]) -> S
     rank = {entrant.id: index for index, entrant in enumerate(ranked)}
     by_id = {entrant.id: entrant for entrant in ranked}
     bye = None
-    pairs = []
+    pairs: list[tuple[int, int]] = []
     for a, b in matched:
         if BYE_NODE in (a, b):
             bye = b if a == BYE_NODE else a
         else:
-            pairs.append(tuple(sorted((a, b), key=rank.__getitem__)))
+            first, second = sorted((cast(int, a), cast(int, b)), key=rank.__getitem__)  # entrants' nodes: ids
+            pairs.append((first, second))
     pairs.sort(key=lambda pair: rank[pair[0]])
     games = []
     for table, (higher, lower) in enumerate(pairs, 1):

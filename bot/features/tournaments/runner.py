@@ -224,7 +224,7 @@ class Tournaments:
                 self._round_started(change, state.current_round.number)
                 return
             change.session.state = state  # byes and forfeits only: on to the next round
-            change.post(STANDINGS, {"round": state.current_round.number})
+            self._post_standings(change, state.current_round.number, final=kit.is_finished(state))
         change.session.state = state
         self._finish(change)
 
@@ -244,8 +244,9 @@ class Tournaments:
     def _next_race(self, change: Change) -> None:
         self._round_started(change, len(change.session.state.races) + 1)
 
-    async def _open_games(self, session: GameSession, payload: dict[str, Any]) -> None:
-        """The round's games that are not open yet (a retry after a crash skips those that are)."""
+    async def _open_games(self, session: GameSession, payload: dict[str, Any], _nonce: str | None = None) -> None:
+        """The round's games that are not open yet (a retry after a crash skips those that are);
+        it posts nothing itself, so the outbox entry's nonce is not needed."""
         number = payload["round"]
         for _ in range(3):  # a withdrawal found here changes the tournament: look again
             session = await self.sessions.load(session.id)
@@ -374,7 +375,7 @@ class Tournaments:
         if not kit.is_round_complete(state):
             return
         change.cancel_timers([ROUND_DUE])
-        change.post(STANDINGS, {"round": state.current_round.number})
+        self._post_standings(change, state.current_round.number, final=kit.is_finished(state))
         if kit.is_finished(state):
             self._finish(change)
         elif not EventConfig.of(change.meta.options).paused:
@@ -383,12 +384,21 @@ class Tournaments:
     def _race_done(self, change: Change, series: Series) -> None:
         change.session.state = series
         change.cancel_timers([ROUND_DUE])
-        change.post(STANDINGS, {"round": len(series.races)})
+        final = kit.is_series_finished(series) or len(series.active) < 2
+        self._post_standings(change, len(series.races), final=final)
         change.post(CARD)
-        if kit.is_series_finished(series) or len(series.active) < 2:
+        if final:
             self._finish(change)
         elif not EventConfig.of(change.meta.options).paused:
             self._next_race(change)
+
+    @staticmethod
+    def _post_standings(change: Change, number: int, *, final: bool) -> None:
+        """The standings after round (or race) ``number``, drawn from the state as it is now, when
+        that round's last result is recorded: the post may go out after the next round is paired,
+        or late after an outage, and still shows and names this round."""
+        state = TournamentStorage.dump(change.session.state)
+        change.post(STANDINGS, {"round": number, "final": final, "state": state})
 
     def _finish(self, change: Change) -> None:
         change.record.status = "finished"
@@ -553,7 +563,7 @@ class Tournaments:
             if isinstance(state, Tournament) and state.rounds and not kit.is_round_complete(state):
                 change.session.state = kit.settle_deadline(state)
             change.post(ANNOUNCE, {"content": f"⏹ <@{user_id}> ended **{name}**: final standings below."})
-            change.post(STANDINGS, {"round": self._current_number(change.session.state)})
+            self._post_standings(change, self._current_number(change.session.state), final=True)
             self._finish(change)
         return f"⏹ You ended **{name}**."
 
@@ -602,13 +612,14 @@ class Tournaments:
         return Outgoing(content, [picture], channel_id=session.record.channel_id, mentions=mentions)
 
     async def _build_standings(self, session: GameSession, payload: dict[str, Any]) -> Outgoing | None:
-        state = session.state
+        state = TournamentStorage.load(payload["state"]) if "state" in payload else session.state
         if state is None:
             return None
         name = session.meta.options["name"]
-        picture = await self.standings_picture(session)
-        content = standings_text(state, name, payload.get("round", 0), session.status == "finished")
-        if session.status == "finished":
+        final = payload.get("final", session.status == "finished")
+        picture = await self._standings_picture(state, name)
+        content = standings_text(state, name, payload.get("round", 0), final)
+        if final:
             content += "\n" + "\n".join(final_lines(state, await self._links(session)))
         return Outgoing(content, [picture], channel_id=session.record.channel_id, mentions=NO_MENTIONS)
 
@@ -616,8 +627,10 @@ class Tournaments:
         return Outgoing(payload["content"], channel_id=session.record.channel_id, mentions=NO_MENTIONS)
 
     async def standings_picture(self, session: GameSession) -> Any:
-        state = session.state
-        name = session.meta.options["name"]
+        """The standings now (/tournament standings, the card's button)."""
+        return await self._standings_picture(session.state, session.meta.options["name"])
+
+    async def _standings_picture(self, state: Tournament | Series, name: str) -> Any:
         if isinstance(state, Series):
             return await self.pictures.draw(drawing(render_series_standings, state, name))
         return await self.pictures.draw(drawing(render_standings, state, name))
