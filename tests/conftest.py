@@ -20,6 +20,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.dev import discord_rules
+
+# Every SimCord world in the tests plays by Discord's rules where SimCord is lenient (nonces,
+# archived threads, the global rate limit, token lifetimes, invalid requests).
+discord_rules.use_discord_rules()
+
 _databases = itertools.count(1)
 
 
@@ -42,3 +48,17 @@ def postgres_url(postgres_server) -> str:
     name = f"test_{os.getpid()}_{next(_databases)}"
     postgres_server.psql(f"CREATE DATABASE {name};")
     return postgres_server.get_uri(name)
+
+
+@pytest.fixture(autouse=True)
+def discord_rules_checked(request):
+    """Each SimCord world of the test under Discord's rules (a ``discord_rules`` marker turns one
+    off), and a bot that broke one (a nonce shared by two posts, too many invalid requests) fails."""
+    marker = request.node.get_closest_marker("discord_rules")
+    previous = discord_rules.set_defaults(**(marker.kwargs if marker else {}))
+    discord_rules.made.clear()
+    yield
+    discord_rules.restore_defaults(previous)
+    seen, discord_rules.made[:] = list(discord_rules.made), []
+    for rules in seen:
+        rules.check()

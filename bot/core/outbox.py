@@ -11,6 +11,16 @@ by the builder registered for its kind. ``after`` runs once a new message is out
 needs nothing more), in a session change that also removes the entry: e.g. to remember the
 new game message's id, or to start a round's clock once players can see it.
 
+Every post carries a nonce derived from its entry (``nonce_of``), the same at every try and after a
+restart: Discord returns the message it already has for a nonce it saw in the last few minutes
+instead of posting it again, so a post whose entry could not be removed in time never appears
+twice, and no two entries' posts ever share a nonce (Discord would swallow the second).
+
+A post that Discord keeps refusing is tried again with a capped backoff for as long as its game
+is live (its later entries wait, so that messages never appear out of order); only an entry of a
+game that has ended, or one that Discord refuses for good (a 4xx answer that no retry changes),
+is given up after ``GIVE_UP_AFTER`` tries, and then the entries behind it go on at once.
+
 When the database goes away, failing sends need nothing from it: the sender keeps what it could
 not record in memory (an entry to try again, a message sent whose entry could not be removed)
 and a sweep looks at the pending entries every few seconds until none is left, so whatever was
@@ -33,7 +43,7 @@ from bot.core.attachments import as_file
 from bot.core.errors import ErrorLog
 from bot.core.outage import SWEEP_SECONDS, database_unavailable, note_unreachable
 from bot.core.sessions import Change, GameSession, Sessions
-from bot.core.store import OutboxEntry, Store
+from bot.core.store import LIVE_STATUSES, OutboxEntry, Store
 from bot.core.text import fit
 from render.theme import Picture
 
@@ -42,13 +52,17 @@ log = logging.getLogger(__name__)
 FIRST_RETRY_SECONDS = 2
 LONGEST_RETRY_SECONDS = 300
 FILES_PER_MESSAGE = 10
-GIVE_UP_AFTER = 10  # attempts (about 25 minutes of retries); then the entry is dropped and logged
+# Tries before an entry that will never go out is dropped (2 + 4 + ... + 256 + 300 s: about 13.5
+# minutes); an entry of a live game that fails for a passing reason (Discord down, rate limited,
+# the database away) is never dropped.
+GIVE_UP_AFTER = 10
 STOP_GRACE_SECONDS = 5  # how long stopping waits for the sends in progress to finish
 
 
 # Discord's answers that mean a channel will never take this message: Unknown Channel, Missing
 # Access, Missing Permissions, Thread Locked. A game's thread that answers so has gone.
 GONE_CODES = frozenset({10003, 50001, 50013, 160005})
+THREAD_ARCHIVED = 50083  # the thread is archived: the bot unarchives its game's thread and tries again
 GONE = object()  # what sending answers when the game's thread has gone
 WAITING = object()  # what sending answers when a message waits for the game's thread
 
@@ -58,8 +72,7 @@ class Outgoing:
     """One message to post (or, with ``edit``, the id of a message to edit).
 
     ``channel_id``: where, when not where the game is played (a game's card in its channel);
-    ``mentions``: who may be pinged (by default the bot's rule: members named, never roles);
-    ``nonce``: lets Discord drop a second post of the same message after a crash.
+    ``mentions``: who may be pinged (by default the bot's rule: members named, never roles).
     """
 
     content: str
@@ -68,7 +81,6 @@ class Outgoing:
     edit: int | None = None
     channel_id: int | None = None
     mentions: discord.AllowedMentions | None = None
-    nonce: str | None = None
 
 
 class NotYet(Exception):
@@ -77,8 +89,11 @@ class NotYet(Exception):
 
 Builder = Callable[[GameSession, dict[str, Any]], Awaitable[Outgoing | None]]
 After = Callable[[Change, dict[str, Any], Any], Awaitable[None]]
-# A kind that does something other than post or edit a message (open a thread): what it did.
+# A kind that does something other than post or edit a message (open a thread, a notice that
+# replaces the previous one): what it did. A post it makes carries the entry's nonce, which it
+# finds in its payload under NONCE.
 Deliver = Callable[[GameSession, dict[str, Any]], Awaitable[Any]]
+NONCE = "nonce"
 # Told when a game's thread answers that it is gone (the game ends there).
 Gone = Callable[[int, discord.HTTPException], Awaitable[None]]
 
@@ -243,9 +258,10 @@ class Outbox:
         ``GONE`` if the game's thread has gone (and the session's entries with it)."""
         entry = batch[-1]
         kind = self.kinds.get(entry.kind)
-        payload = dict(entry.payload)
-        for earlier in batch[:-1]:  # e.g. one repost asked for anywhere in the run
+        payload: dict[str, Any] = {}
+        for earlier in batch[:-1]:  # e.g. one repost asked for anywhere in the run ...
             payload.update({k: v for k, v in earlier.payload.items() if v})
+        payload.update(entry.payload)  # ... while what the newest entry says wins
         session = None
         outgoing = None
         try:
@@ -253,10 +269,10 @@ class Outbox:
                 raise LookupError(f"no outbox kind {entry.kind!r}")
             session = await self.sessions.load(entry.session_id)
             if kind.deliver is not None:
-                message = await kind.deliver(session, payload)
+                message = await kind.deliver(session, {**payload, NONCE: nonce_of(entry)})
             else:
                 outgoing = await kind.build(session, payload)
-                message = await self._deliver(session, outgoing) if outgoing is not None else None
+                message = await self._deliver(session, outgoing, nonce_of(entry)) if outgoing is not None else None
         except NotYet:
             self._retry_at(entry.session_id, FIRST_RETRY_SECONDS)
             return WAITING
@@ -264,16 +280,13 @@ class Outbox:
             if self._thread_gone(session, outgoing, error):
                 await self.gone(session.id, error)  # the game ends there: its entries are dropped
                 return GONE
-            await self._failed(entry, f"Discord answered {error.status}")
-            return False
+            return await self._failed(entry, f"Discord answered {error.status}", session, lasting=_lasting(error))
         except Exception as error:
             if database_unavailable(error):
-                await self._failed(entry, "the database is unavailable")
-                return False
+                return await self._failed(entry, "the database is unavailable", session)
             self.errors.append(error)
             log.exception("outbox entry %s (%s) of session %s failed", entry.id, entry.kind, entry.session_id)
-            await self._failed(entry, "an error")
-            return False
+            return await self._failed(entry, "an error", session, lasting=True)
         ids = [e.id for e in batch]
         posted = message is not None and (outgoing is None or outgoing.edit is None or message.id != outgoing.edit)
         if kind.after is not None and posted:
@@ -285,11 +298,11 @@ class Outbox:
                     await kind.after(change, payload, message)
                 return True
             except Exception as error:
-                if not database_unavailable(error):
+                lasting = not database_unavailable(error)
+                if lasting:
                     self.errors.append(error)
                     log.exception("after sending outbox entry %s of session %s", entry.id, entry.session_id)
-                await self._failed(entry, "what follows the message failed")
-                return False
+                return await self._failed(entry, "what follows the message failed", session, lasting=lasting)
         try:
             async with self.store.transaction() as tx:
                 await tx.outbox_done(ids)
@@ -316,38 +329,67 @@ class Outbox:
             return False
         return outgoing is None or outgoing.channel_id in (None, session.record.thread_id)
 
-    async def _deliver(self, session: GameSession, outgoing: Outgoing) -> discord.Message | None:
+    async def _deliver(self, session: GameSession, outgoing: Outgoing, nonce: str) -> discord.Message | None:
         if outgoing.channel_id is None and session.record.thread_pending:
             raise NotYet  # the game's messages go to its thread, once it is open
-        channel = self.bot.get_partial_messageable(outgoing.channel_id or session.record.play_channel_id)
-        files = [as_file(p) for p in outgoing.pictures]
-        view = outgoing.view or discord.utils.MISSING
-        mentions = outgoing.mentions or discord.utils.MISSING
+        channel_id = outgoing.channel_id or session.record.play_channel_id
+        channel = self.bot.get_partial_messageable(channel_id)
         if outgoing.edit is not None:
             message = channel.get_partial_message(outgoing.edit)
             try:
-                return await message.edit(content=fit(outgoing.content), attachments=files, view=outgoing.view)
+                return await self.in_thread(
+                    session,
+                    channel_id,
+                    lambda: message.edit(
+                        content=fit(outgoing.content),
+                        attachments=[as_file(p) for p in outgoing.pictures],
+                        view=outgoing.view,
+                    ),
+                )
             except discord.NotFound:  # deleted by someone: post it anew instead
-                files = [as_file(p) for p in outgoing.pictures]
+                pass
+        files = [as_file(p) for p in outgoing.pictures]
         first = None
-        for start in range(0, max(len(files), 1), FILES_PER_MESSAGE):
-            chunk = files[start : start + FILES_PER_MESSAGE]
+        for part, start in enumerate(range(0, max(len(files), 1), FILES_PER_MESSAGE)):
+            # Only the first part has the text and the controls; the rest are more pictures.
             sent = await channel.send(
                 fit(outgoing.content) if start == 0 else "",
-                files=chunk,
-                view=view if start == 0 else discord.utils.MISSING,
-                allowed_mentions=mentions,
-                nonce=outgoing.nonce if start == 0 and outgoing.nonce else discord.utils.MISSING,
+                files=files[start : start + FILES_PER_MESSAGE],
+                view=(outgoing.view or discord.utils.MISSING) if start == 0 else discord.utils.MISSING,
+                allowed_mentions=outgoing.mentions or discord.utils.MISSING,
+                nonce=nonce if part == 0 else f"{nonce}.{part}",
             )
             first = first or sent
         return first
 
-    async def _failed(self, entry: OutboxEntry, why: str) -> None:
-        if entry.attempts + 1 >= GIVE_UP_AFTER:
+    async def in_thread(self, session: GameSession, channel_id: int, call: Callable[[], Awaitable[Any]]) -> Any:
+        """Make ``call`` (an edit or a delete in ``channel_id``); where that is the game's thread and
+        Discord answers that it is archived (a week without a new message, or archived after an
+        earlier game in it), unarchive it and make the call again."""
+        try:
+            return await call()
+        except discord.HTTPException as error:
+            if error.code != THREAD_ARCHIVED or channel_id != session.record.thread_id:
+                raise
+        await self.bot.http.edit_channel(channel_id, archived=False)
+        return await call()
+
+    async def _failed(
+        self, entry: OutboxEntry, why: str, session: GameSession | None, *, lasting: bool = False
+    ) -> bool:
+        """Try ``entry`` again later, or give it up: after ``GIVE_UP_AFTER`` tries, when its game has
+        ended or the failure is ``lasting`` (no retry will change it). Whether it was given up
+        (then the entries behind it go on)."""
+        live = session is not None and session.status in LIVE_STATUSES
+        if entry.attempts + 1 >= GIVE_UP_AFTER and (lasting or not live):
             log.error("giving up outbox entry %s (%s) of session %s: %s", entry.id, entry.kind, entry.session_id, why)
-            async with self.store.transaction() as tx:
-                await tx.outbox_done([entry.id])
-            return
+            try:
+                async with self.store.transaction() as tx:
+                    await tx.outbox_done([entry.id])
+            except Exception as error:  # the sweep tries the entry again
+                self._unreachable(f"giving up outbox entry {entry.id}", error)
+                return False
+            return True
         delay = min(FIRST_RETRY_SECONDS * 2**entry.attempts, LONGEST_RETRY_SECONDS)
         log.warning(
             "could not send outbox entry %s (%s) of session %s: %s; retrying in %ss",
@@ -364,6 +406,7 @@ class Outbox:
             self._unreachable(f"delaying outbox entry {entry.id}", error)
             delay = min(delay, SWEEP_SECONDS)
         self._retry_at(entry.session_id, delay)
+        return False
 
     def _unreachable(self, doing: str, error: Exception) -> None:
         """Something the sender needed from the database failed: the sweep tries again soon."""
@@ -408,3 +451,16 @@ class Outbox:
         await asyncio.sleep(max(delay, 0.0))
         self._retries.pop(session_id, None)
         self.wake(session_id)
+
+
+def nonce_of(entry: OutboxEntry) -> str:
+    """The nonce of an entry's post: the same at every try and after a restart, never the same for
+    two entries (the entry's id, and the instant it was written, so that a database started anew
+    does not repeat the nonces of the one before it); within Discord's 25 characters."""
+    written = int(entry.created_at.timestamp() * 1000) % 10**11 if entry.created_at is not None else 0
+    return f"{entry.id}-{written}"
+
+
+def _lasting(error: discord.HTTPException) -> bool:
+    """Discord refused for good: a 4xx answer other than a rate limit (trying again changes nothing)."""
+    return 400 <= error.status < 500 and error.status != 429

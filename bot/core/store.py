@@ -149,6 +149,7 @@ class OutboxEntry:
     payload: dict[str, Any]
     attempts: int
     next_attempt_at: datetime
+    created_at: datetime | None = None
 
 
 class Transaction(RecordWrites, SettingWrites):
@@ -431,6 +432,7 @@ class Store(RecordReads, SettingReads):
                 json.loads(row["payload"]),
                 row["attempts"],
                 parse_iso(row["next_attempt_at"]),
+                parse_iso(row["created_at"]),
             )
             for row in rows
         ]

@@ -25,7 +25,7 @@ from typing import Any
 import discord
 
 from bot.adapter import GameAdapter
-from bot.core.outbox import NotYet, Outbox, Outgoing
+from bot.core.outbox import NONCE, NotYet, Outbox, Outgoing
 from bot.core.sessions import Change, GameSession, Sessions
 from bot.core.settings import Settings
 from bot.core.store import LIVE_STATUSES, SessionRecord, Store, TimerRecord
@@ -40,6 +40,10 @@ OPEN_THREAD = "open_thread"
 THREAD_INTRO = "thread_intro"  # the thread's first message, mentioning the players (adds them to it)
 TURN_NOTICE = "turn_notice"  # "@Bo, your move": a new message, so that it notifies
 ARCHIVE_THREAD = "archive_thread"  # a timer, and the outbox entry it posts
+# A timer: a game whose thread has had no new message for REMINDER_DAYS gets one (Discord archives
+# a thread after a week without a new message, and moves only edit the game message).
+THREAD_REMINDER = "thread_reminder"
+REMINDER_DAYS = 6
 # A day-long game must not be archived mid-game: the longest auto-archive Discord has.
 LONGEST_ARCHIVE_MINUTES = 10080
 CARD_PAUSE_SECONDS = 4  # a card is edited at most about this often (moves meanwhile share the edit)
@@ -80,6 +84,7 @@ class GameThreads:
         outbox.register(ARCHIVE_THREAD, None, deliver=self._archive)
         outbox.gone = self.thread_gone
         timers.register(ARCHIVE_THREAD, self._archive_due)
+        timers.register(THREAD_REMINDER, self._reminder_due)
 
     # --------------------------------------------------------------- placement
     async def placement(self, interaction: discord.Interaction) -> tuple[bool, str | None]:
@@ -170,7 +175,7 @@ class GameThreads:
             change.post(CARD)
         if self._game_of_a_thread_ended(change):
             change.post(CARD)
-            change.post(TURN_NOTICE, {"clear": True})
+            change.post(TURN_NOTICE, notice(clear=True))
 
     async def plan_last(self, change: Change) -> None:
         """Planned last: when a game of a thread ends, its thread's archiving (after the planner
@@ -183,6 +188,8 @@ class GameThreads:
             minutes = await self.store.archive_minutes(record.guild_id)
             change.add_timer(ARCHIVE_THREAD, change.now + timedelta(minutes=minutes))
         elif record.status == "active":
+            if change.was_status != "active":
+                change.add_timer(THREAD_REMINDER, change.now + timedelta(days=REMINDER_DAYS))
             await self._plan_notice(change)
 
     @staticmethod
@@ -209,8 +216,10 @@ class GameThreads:
         if member in (self.bot.user.id, acted):
             return
         if not await self.wants_notices(change.record.guild_id, member):
+            if change.meta.notice_id is not None:  # the previous notice is out of date: it goes
+                change.post(TURN_NOTICE, notice(clear=True))
             return
-        change.post(TURN_NOTICE, {"member": member, "seq": change.record.actions})
+        change.post(TURN_NOTICE, notice(member=member, seq=change.record.actions))
 
     async def round_notice(self, change: Change, what: str) -> None:
         """A ping to every member of a game played in a thread when a new round starts (those who
@@ -221,7 +230,7 @@ class GameThreads:
         humans = [p for p in dict.fromkeys(record.players) if p != self.bot.user.id]
         members = [p for p in humans if await self.wants_notices(record.guild_id, p)]
         if members:
-            change.post(TURN_NOTICE, {"members": members, "seq": record.actions, "what": what})
+            change.post(TURN_NOTICE, notice(members=members, seq=record.actions, what=what))
 
     async def wants_notices(self, guild_id: int | None, member: int) -> bool:
         key = (guild_id or 0, member)
@@ -354,7 +363,6 @@ class GameThreads:
         return Outgoing(
             text,
             mentions=discord.AllowedMentions(users=[discord.Object(p) for p in humans], everyone=False, roles=False),
-            nonce=f"intro{session.id}",
         )
 
     @staticmethod
@@ -374,29 +382,48 @@ class GameThreads:
 
     # ------------------------------------------------------------------ notices
     async def _post_notice(self, session: GameSession, payload: dict[str, Any]) -> Any:
+        """The new notice, then the previous one deleted: posting first means a thread archived in
+        the meantime is unarchived by the post (a delete there would be refused), and a member is
+        never left without the notice when Discord fails between the two calls."""
         record = session.record
         if record.thread_id is None:
             return None
         channel = self.bot.get_partial_messageable(record.thread_id)
-        if session.meta.notice_id is not None:
-            with contextlib.suppress(discord.NotFound):
-                await channel.get_partial_message(session.meta.notice_id).delete()
         fresh = record.status == "active" and record.actions == payload.get("seq")
-        if payload.get("clear") or not fresh:
-            return None  # the game moved on or ended: the newer notice (if any) is its own entry
-        members = payload.get("members") or [payload["member"]]
-        if "what" in payload:  # a new round: everyone who plays
-            title = self.games[record.game].title
-            text = f"🔔 {' '.join(f'<@{m}>' for m in members)}: {title} {payload['what']} starts now."
-        else:
-            text = self.notice_text(session, members[0])
-        return await channel.send(
-            text,
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(m) for m in members], everyone=False, roles=False
-            ),
-            nonce=f"n{session.id}:{record.actions}",
-        )
+        posted = None
+        if fresh and not payload.get("clear"):  # else the game moved on or ended: a newer entry says so
+            members = payload.get("members") or [m for m in [payload.get("member")] if m is not None]
+            posted = await channel.send(
+                self._notice_wording(session, payload, members),
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(m) for m in members], everyone=False, roles=False
+                ),
+                nonce=payload[NONCE],
+            )
+        previous = session.meta.notice_id
+        if previous is not None and (posted is None or posted.id != previous):
+            with contextlib.suppress(discord.NotFound):
+                await self.outbox.in_thread(session, record.thread_id, channel.get_partial_message(previous).delete)
+        if posted is None and previous is not None:
+            return _NoticeCleared()  # recorded like a post: the deleted notice is forgotten
+        return posted
+
+    def _notice_wording(self, session: GameSession, payload: dict[str, Any], members: list[int]) -> str:
+        title = self.games[session.record.game].title
+        if payload.get("what"):  # a new round: everyone who plays
+            return f"🔔 {' '.join(f'<@{m}>' for m in members)}: {title} {payload['what']} starts now."
+        if payload.get("reminder"):
+            return self.reminder_text(session, payload.get("waiting"), pinged=bool(members))
+        return self.notice_text(session, members[0])
+
+    def reminder_text(self, session: GameSession, waiting: int | None, *, pinged: bool) -> str:
+        title = self.games[session.record.game].title
+        if waiting is None:
+            return f"⏳ This game of {title} goes on."
+        if pinged:
+            return f"🔔 <@{waiting}>, it is still your move in {title}."
+        seat = session.record.players.index(waiting)
+        return f"⏳ It is still {session.names[seat]}'s move in {title}."
 
     def notice_text(self, session: GameSession, member: int) -> str:
         title = self.games[session.record.game].title
@@ -407,8 +434,31 @@ class GameThreads:
         return fit(text)
 
     @staticmethod
-    async def _notice_posted(change: Change, _: dict[str, Any], message: discord.Message) -> None:
-        change.meta.notice_id = message.id
+    async def _notice_posted(change: Change, _: dict[str, Any], message: Any) -> None:
+        change.meta.notice_id = None if isinstance(message, _NoticeCleared) else message.id
+
+    async def _reminder_due(self, change: Change, _: TimerRecord) -> None:
+        """No new message in the game's thread for REMINDER_DAYS (the latest notice is the newest
+        message the bot knows of): a short one, so that Discord never archives the thread mid-game."""
+        record = change.record
+        if record.status != "active" or not record.in_thread:
+            return
+        last = discord.utils.snowflake_time(change.meta.notice_id) if change.meta.notice_id else None
+        due = last + timedelta(days=REMINDER_DAYS) if last is not None else change.now
+        if due > change.now:
+            change.add_timer(THREAD_REMINDER, due)
+            return
+        change.add_timer(THREAD_REMINDER, change.now + timedelta(days=REMINDER_DAYS))
+        adapter = self.games[record.game]
+        to_act = [] if adapter.simultaneous else adapter.engine.to_act(change.state)
+        waiting = record.players[to_act[0]] if len(to_act) == 1 else None
+        if waiting == self.bot.user.id:
+            waiting = None
+        pinged = waiting is not None and await self.wants_notices(record.guild_id, waiting)
+        change.post(
+            TURN_NOTICE,
+            notice(members=[waiting] if pinged else [], seq=record.actions, reminder=True, waiting=waiting),
+        )
 
     # ----------------------------------------------------------- the end of a thread
     async def _archive_due(self, change: Change, _: TimerRecord) -> None:
@@ -417,7 +467,9 @@ class GameThreads:
     async def _archive(self, session: GameSession, _: dict[str, Any]) -> None:
         thread_id = session.record.thread_id
         if thread_id is None or session.status in LIVE_STATUSES:
-            return None  # a rematch in the thread keeps it open
+            return None
+        if await self.store.sessions_in_threads([thread_id]):
+            return None  # a rematch in the thread keeps it open (it archives the thread when it ends)
         with contextlib.suppress(discord.NotFound):
             await self.bot.http.edit_channel(thread_id, archived=True)
         return None
@@ -448,3 +500,31 @@ class GameThreads:
             change.quiet()
             if show_card:
                 change.during_commit(lambda tx: tx.add_outbox(session_id, CARD, {}, change.now))
+
+
+def notice(
+    *,
+    member: int | None = None,
+    members: list[int] | None = None,
+    seq: int | None = None,
+    what: str = "",
+    clear: bool = False,
+    reminder: bool = False,
+    waiting: int | None = None,
+) -> dict[str, Any]:
+    """A TURN_NOTICE entry's payload, every key written: notices coalesce, and the newest wins whole."""
+    return {
+        "member": member,
+        "members": members or [],
+        "seq": seq,
+        "what": what,
+        "clear": clear,
+        "reminder": reminder,
+        "waiting": waiting,
+    }
+
+
+class _NoticeCleared:
+    """What posting a notice answers when it only deleted the previous one (there is no new one)."""
+
+    id = None
