@@ -5,12 +5,13 @@ the URL that adds the bot to a server with the permissions it needs."""
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 
 from bot import __version__
 from bot.core import logs
-from bot.core.settings import Settings
+from bot.core.settings import SettingError, Settings
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -35,17 +36,39 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+# Exit statuses (README, "Exit statuses"): the systemd unit restarts on every other one.
+EXIT_FAILED = 1  # anything else: a restart may fix it
+EXIT_BAD_SETTING = 78  # a setting that is not allowed (sysexits' EX_CONFIG): nor this
+
+log = logging.getLogger("bot")
+
+
 def main(argv: list[str] | None = None) -> int:
     arguments = parse_arguments(argv)
-    settings = Settings.from_environment()  # reads .env into the environment too
+    try:
+        settings = Settings.from_environment()  # reads .env into the environment too
+    except SettingError as error:
+        configure_logs_anyway()
+        log.error("%s", error)
+        return EXIT_BAD_SETTING
     if arguments.command == "invite":
         return invite(settings)
     playground = arguments.playground or not settings.token
+    logs.configure(settings.log_level, settings.log_format, playground=playground)
     try:
-        logs.configure(settings.log_level, os.environ.get("LOG_FORMAT", "text").strip().lower(), playground=playground)
-    except ValueError as error:
-        print(error, file=sys.stderr)
-        return 2
+        return run(settings, arguments, playground)
+    except Exception as error:  # logged through the set-up above: one JSON object under LOG_FORMAT=json
+        log.exception("The bot stopped: %s", error)
+        return EXIT_FAILED
+
+
+def configure_logs_anyway() -> None:
+    """The logging set-up when the settings are refused: LOG_FORMAT if it is allowed, else text."""
+    given = os.environ.get("LOG_FORMAT", "").strip().lower()
+    logs.configure("INFO", given if given in logs.FORMATS else "text")
+
+
+def run(settings: Settings, arguments: argparse.Namespace, playground: bool) -> int:
     if playground:
         from bot.dev import playground as local
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import threading
 from datetime import UTC, datetime
 from typing import TextIO
 
@@ -79,6 +80,11 @@ def configure(level: str = "INFO", log_format: str = "text", *, playground: bool
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonLines() if log_format == "json" else logging.Formatter(TEXT_FORMAT))
     logging.basicConfig(level=level, handlers=[handler], force=True)
+    # Whatever else would print to stderr goes through the same handler: warnings, and an
+    # exception no code caught (in a thread too), so under JSON every line is one object.
+    logging.captureWarnings(True)
+    sys.excepthook = log_uncaught
+    threading.excepthook = log_uncaught_in_thread
     dropped = [*VOICE_WARNINGS, *([PROBE_INTENTS_WARNING] if playground else [])]
     # Every logger a set-up may filter, so that an earlier set-up's filters (the playground's) go.
     for name in {logger for logger, _ in (*VOICE_WARNINGS, PROBE_INTENTS_WARNING, LOGIN_LINE)}:
@@ -87,3 +93,19 @@ def configure(level: str = "INFO", log_format: str = "text", *, playground: bool
             logger.removeFilter(old)
         once = {LOGIN_LINE[1]} if name == LOGIN_LINE[0] else set()
         logger.addFilter(Quiet({message for where, message in dropped if where == name}, once))
+
+
+def log_uncaught(kind: type[BaseException], error: BaseException, traceback) -> None:
+    logging.getLogger("bot").critical("uncaught %s: %s", kind.__name__, error, exc_info=(kind, error, traceback))
+
+
+def log_uncaught_in_thread(hook: threading.ExceptHookArgs) -> None:
+    if hook.exc_type is SystemExit:
+        return
+    logging.getLogger("bot").error(
+        "uncaught %s in thread %s: %s",
+        hook.exc_type.__name__,
+        hook.thread.name if hook.thread else "?",
+        hook.exc_value,
+        exc_info=(hook.exc_type, hook.exc_value, hook.exc_traceback),
+    )

@@ -1,80 +1,163 @@
-"""Settings from the environment or a ``.env`` file (``.env.example`` lists every one)."""
+"""Settings from the environment or a ``.env`` file (``.env.example`` lists every one, README's
+settings table explains each; a test keeps both in step with this class).
+
+Each field names the environment variable it is read from and what that variable allows. An
+empty variable means the default; anything else that is not allowed is refused at start with
+one sentence naming the variable and what it allows (:class:`SettingError`), never a traceback.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import os
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from dotenv import load_dotenv
 
 from bot.core.store import ShardScope
 from bot.core.workers import CORES, PICTURE_QUEUE_LIMIT, REPLAY_QUEUE_LIMIT, THINKING_QUEUE_LIMIT
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("text", "json")
+SWITCH = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
+POSTGRES_PREFIXES = ("postgresql://", "postgres://")
+
+
+class SettingError(ValueError):
+    """A setting that is not allowed: its message is one sentence naming it and what it allows."""
+
+
+@dataclass(frozen=True)
+class Reader:
+    """How one environment variable becomes a value: ``parse`` raises ValueError for what is not
+    ``allowed`` (words that finish "VARIABLE must be ..."); ``secret``: never repeat the value."""
+
+    allowed: str
+    parse: Callable[[str], Any]
+    secret: bool = False
+
+
+def _whole(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        number = int(text)  # ValueError for "abc", "1.5"
+        if number < minimum or (maximum is not None and number > maximum):
+            raise ValueError(text)
+        return number
+
+    return parse
+
+
+def _choice(choices: tuple[str, ...], fold: Callable[[str], str]) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if fold(text) not in choices:
+            raise ValueError(text)
+        return fold(text)
+
+    return parse
+
+
+def _switch(text: str) -> bool:
+    return SWITCH[text.lower()] if text.lower() in SWITCH else _refuse(text)
+
+
+def _postgres_url(text: str) -> str:
+    return text if text.startswith(POSTGRES_PREFIXES) else _refuse(text)
+
+
+def _shard_ids(text: str) -> tuple[int, ...]:
+    """``0-3``, ``0,2,4`` or ``0-1,6``: the shards, sorted, each once."""
+    chosen: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        first, _, last = part.partition("-")
+        start, end = _whole(0)(first), _whole(0)(last or first)
+        if end < start:
+            raise ValueError(part)
+        chosen += range(start, end + 1)
+    return tuple(sorted(set(chosen)))
+
+
+def _refuse(text: str) -> Any:
+    raise ValueError(text)
+
+
+TEXT = Reader("text", str)
+COUNT = Reader("a whole number of 1 or more", _whole(1))
+SNOWFLAKE = Reader("an id of digits (Developer Mode, then right-click, Copy ID)", _whole(1))
+PORT = Reader("a port number from 0 to 65535 (0: any free port)", _whole(0, 65535))
+SWITCH_READER = Reader("on or off", _switch)
+LEVEL = Reader(f"one of {', '.join(LOG_LEVELS)}", _choice(LOG_LEVELS, str.upper))
+FORMAT = Reader(f"one of {', '.join(LOG_FORMATS)}", _choice(LOG_FORMATS, str.lower))
+POSTGRES = Reader("a PostgreSQL URL, postgresql://user:password@host/database", _postgres_url, secret=True)
+SHARD_IDS = Reader("shard numbers such as 0-3, 0,2,4 or 0-1,6", _shard_ids)
+
+
+def setting(default: Any, variable: str, reader: Reader) -> Any:
+    """A field read from the environment variable ``variable`` by ``reader``."""
+    return field(default=default, metadata={"variable": variable, "reader": reader})
+
 
 @dataclass(frozen=True)
 class Settings:
-    token: str | None = None
-    database_path: str = "octagon.db"  # SQLite, the default
-    database_url: str | None = None  # postgresql://... : PostgreSQL instead, shared by several processes
+    token: str | None = setting(None, "DISCORD_TOKEN", Reader("the bot's token", str, secret=True))
+    client_id: int | None = setting(None, "DISCORD_CLIENT_ID", SNOWFLAKE)  # python -m bot invite
+    database_path: str = setting("octagon.db", "DATABASE_PATH", TEXT)  # SQLite, the default
+    # postgresql://... : PostgreSQL instead, shared by several processes
+    database_url: str | None = setting(None, "DATABASE_URL", POSTGRES)
     # PostgreSQL connections per process. A task holds one only across its consecutive statements
     # (a change's reads and its transaction share one), so at the rated load (100 moves/s, ~1,000
     # sessions: about 6 stretches a move) a few are in use at once and bursts reach 15-20; 20 covers
     # them, and four processes stay under PostgreSQL's default max_connections (100).
-    database_pool_size: int = 20
-    shard_count: int | None = None  # sharded: Discord shards in all, over every process
-    shard_ids: tuple[int, ...] | None = None  # sharded: the shards this process runs (default all)
-    dev_guild_id: int | None = None
-    log_level: str = "INFO"
-    render_workers: int = CORES  # processes drawing pictures
-    thinking_workers: int = CORES  # processes where computer players think
+    database_pool_size: int = setting(20, "DATABASE_POOL_SIZE", COUNT)
+    shard_count: int | None = setting(None, "SHARD_COUNT", COUNT)  # sharded: Discord shards in all
+    shard_ids: tuple[int, ...] | None = setting(None, "SHARD_IDS", SHARD_IDS)  # the shards this process runs
+    dev_guild_id: int | None = setting(None, "DEV_GUILD_ID", SNOWFLAKE)
+    log_level: str = setting("INFO", "LOG_LEVEL", LEVEL)
+    log_format: str = setting("text", "LOG_FORMAT", FORMAT)
+    render_workers: int = setting(CORES, "RENDER_WORKERS", COUNT)  # processes drawing pictures
+    thinking_workers: int = setting(CORES, "THINKING_WORKERS", COUNT)  # processes where computer players think
     # Pictures waiting or drawing before a player starting a move is told "busy" (about 0.5 s on 2 cores).
-    picture_queue_limit: int = PICTURE_QUEUE_LIMIT
+    picture_queue_limit: int = setting(PICTURE_QUEUE_LIMIT, "PICTURE_QUEUE_LIMIT", COUNT)
     # Computer moves waiting or thinking before a player starting a move is told "busy".
-    thinking_queue_limit: int = THINKING_QUEUE_LIMIT
+    thinking_queue_limit: int = setting(THINKING_QUEUE_LIMIT, "THINKING_QUEUE_LIMIT", COUNT)
     # Replays waiting or drawing (in their own worker) before a member asking for one is told "busy".
-    replay_queue_limit: int = REPLAY_QUEUE_LIMIT
+    replay_queue_limit: int = setting(REPLAY_QUEUE_LIMIT, "REPLAY_QUEUE_LIMIT", COUNT)
     # Fair use (bot/features/fair_use.py): what one member may ask for in any minute in a server,
     # and replays being drawn at once for one server (a member has one at a time).
-    replays_per_minute: int = 3
-    records_per_minute: int = 6
-    history_per_minute: int = 6
-    challenges_per_minute: int = 6
-    replays_per_server: int = 2
+    replays_per_minute: int = setting(3, "REPLAYS_PER_MINUTE", COUNT)
+    records_per_minute: int = setting(6, "RECORDS_PER_MINUTE", COUNT)
+    history_per_minute: int = setting(6, "HISTORY_PER_MINUTE", COUNT)
+    challenges_per_minute: int = setting(6, "CHALLENGES_PER_MINUTE", COUNT)
+    replays_per_server: int = setting(2, "REPLAYS_PER_SERVER", COUNT)
     # Days a server's data is kept after the bot is removed from it (deleted then, unless it is added back).
-    removed_server_days: int = 30
+    removed_server_days: int = setting(30, "REMOVED_SERVER_DAYS", COUNT)
     # Each game in a thread of its own where a channel allows it (GAME_THREADS=off: every game in
     # its channel, one at a time, unless `/settings game_threads` turns threads on for a channel).
-    game_threads: bool = True
+    game_threads: bool = setting(True, "GAME_THREADS", SWITCH_READER)
     # /healthz and /metrics (Prometheus) on this port (None: off; 0: any free port, for tests),
     # served on METRICS_HOST, the loopback interface unless told otherwise.
-    metrics_port: int | None = None
-    metrics_host: str = "127.0.0.1"
+    metrics_port: int | None = setting(None, "METRICS_PORT", PORT)
+    metrics_host: str = setting("127.0.0.1", "METRICS_HOST", TEXT)
 
     @classmethod
     def from_environment(cls) -> Settings:
+        """The settings the environment gives (after reading ``.env`` into it); SettingError
+        for the first one that is not allowed."""
         load_dotenv()
-        guild = os.environ.get("DEV_GUILD_ID", "").strip()
-        metrics_port = os.environ.get("METRICS_PORT", "").strip()
-        return cls(
-            token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
-            database_path=os.environ.get("DATABASE_PATH", cls.database_path),
-            dev_guild_id=int(guild) if guild else None,
-            log_level=os.environ.get("LOG_LEVEL", cls.log_level).upper(),
-            database_url=os.environ.get("DATABASE_URL", "").strip() or None,
-            game_threads=os.environ.get("GAME_THREADS", "on").strip().lower() not in ("off", "0", "false", "no"),
-            metrics_port=int(metrics_port) if metrics_port else None,
-            metrics_host=os.environ.get("METRICS_HOST", "").strip() or cls.metrics_host,
-            **_shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
-            **{name: _count(name, getattr(cls, name)) for name in _COUNTS},
-        )
+        given = {}
+        for name, variable, reader in variables():
+            text = os.environ.get(variable, "").strip()
+            if text:
+                given[name] = read(variable, reader, text)
+        return cls(**given)
 
     def __post_init__(self) -> None:
         if self.shard_ids is not None and self.shard_count is None:
-            raise ValueError("SHARD_IDS needs SHARD_COUNT (the number of shards over every process)")
+            raise SettingError("SHARD_IDS needs SHARD_COUNT, the number of shards over every process.")
         if self.shard_count is not None and not all(0 <= shard < self.shard_count for shard in self.shard_ids or ()):
-            raise ValueError(f"SHARD_IDS must be between 0 and SHARD_COUNT - 1 ({self.shard_count - 1})")
+            raise SettingError(f"SHARD_IDS must be between 0 and SHARD_COUNT - 1 ({self.shard_count - 1}).")
 
     @property
     def database(self) -> str:
@@ -96,36 +179,15 @@ class Settings:
         return f"Settings(token={'set' if self.token else 'unset'}, {listed})"
 
 
-_COUNTS = (
-    "render_workers",
-    "thinking_workers",
-    "picture_queue_limit",
-    "thinking_queue_limit",
-    "replay_queue_limit",
-    "database_pool_size",
-    "replays_per_minute",
-    "records_per_minute",
-    "history_per_minute",
-    "challenges_per_minute",
-    "replays_per_server",
-    "removed_server_days",
-)
+def variables() -> list[tuple[str, str, Reader]]:
+    """Every setting as (field name, environment variable, reader), in the class's order."""
+    return [(f.name, f.metadata["variable"], f.metadata["reader"]) for f in dataclasses.fields(Settings)]
 
 
-def _shards(count: str, ids: str) -> dict[str, object]:
-    """SHARD_COUNT=8 and SHARD_IDS=0-3 (or 0,2,4 or 0-1,6): this process runs shards 0 to 3 of 8."""
-    found: dict[str, object] = {}
-    if count.strip():
-        found["shard_count"] = int(count)
-    if ids.strip():
-        chosen: list[int] = []
-        for part in ids.replace(" ", "").split(","):
-            first, _, last = part.partition("-")
-            chosen += range(int(first), int(last or first) + 1)
-        found["shard_ids"] = tuple(sorted(set(chosen)))
-    return found
-
-
-def _count(name: str, default: int) -> int:
-    """A positive whole number from the environment variable of the same name in capitals."""
-    return max(1, int(os.environ.get(name.upper(), "").strip() or default))
+def read(variable: str, reader: Reader, text: str) -> Any:
+    """``text`` as the value of ``variable``, or SettingError saying what it allows."""
+    try:
+        return reader.parse(text)
+    except (ValueError, KeyError):
+        shown = "" if reader.secret else f", not {text!r}"
+        raise SettingError(f"{variable} must be {reader.allowed}{shown}.") from None
