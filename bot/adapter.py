@@ -96,7 +96,7 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
         await acknowledge(interaction)
         session_id = await self.ctx.running_id(interaction, self.name)
         async with self.ctx.sessions.change(session_id) as change:
-            change.show(repost=True)
+            self.ctx.table.post_again(change)
         await reply_private(interaction, "Here is the current board.")
 
     @app_commands.command(name="replay", description="Watch a finished game again, as an animated picture.")

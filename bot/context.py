@@ -48,6 +48,8 @@ class GameMessage(Protocol):
 
     def side_seats(self, session: GameSession) -> list[list[int]]: ...
 
+    def post_again(self, change: Change) -> None: ...
+
 
 class ThreadPlacement(Protocol):
     """Games in threads (bot.features.threads.GameThreads)."""

@@ -8,6 +8,7 @@ challenge or lobby the sentence that closed it. A change that should be seen ask
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -29,7 +30,10 @@ EDIT_TEXT = "edit_text"  # replace an older message's text and remove its contro
 RESIGN = "resign"  # the Resign button's control: it asks to confirm (bot/features/game_buttons.py)
 RESIGN_ROW = 1  # the row under the game's own controls
 REPLAY = "replay"  # a finished game's Replay button (bot/replays.py)
+RETIRE = "retire_game_message"  # an older game message, left behind by a repost: a line pointing down
 
+
+POSTED_AGAIN = "⬇ This board was posted again below: play on that one."
 
 # A game conceded by a seat (its last action's event) and the final header that tells it.
 CONCEDED_ENDINGS = {"resign": "resigned", "forfeit": "out_of_time"}
@@ -77,10 +81,12 @@ class Table:
         bot: discord.Client,
     ):
         self.sessions = sessions
+        self.outbox = outbox
         self.pictures = pictures
         self.games = games
         self.bot = bot
         outbox.register(GAME_MESSAGE, self._build, self._remember_message, coalesce=True)
+        outbox.register(RETIRE, None, deliver=self._retire)
         outbox.register(TEXT, self._build_text)
         outbox.register(EDIT_TEXT, self._build_edit_text)
         sessions.planners.append(self.plan)
@@ -89,7 +95,24 @@ class Table:
         if change.show_table:
             change.post(GAME_MESSAGE, {"repost": change.repost_table})
 
+    def post_again(self, change: Change) -> None:
+        """The game message posted anew at the bottom (`/<game> board`): the older one becomes a
+        line pointing down, without picture or controls, so that no twin looks live and none
+        keeps a turn's deadline after the game ends."""
+        if change.record.message_id:
+            change.post(RETIRE, {"message_id": change.record.message_id})
+        change.show(repost=True)
+
     # ------------------------------------------------------------------ sending
+    async def _retire(self, session: GameSession, payload: dict[str, Any]) -> None:
+        channel_id = session.record.play_channel_id
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(payload["message_id"])
+        content = f"## {self.games[session.record.game].title}\n{self.sides(session)}\n{POSTED_AGAIN}"
+        with contextlib.suppress(discord.NotFound):  # deleted by someone: nothing is left to retire
+            await self.outbox.in_thread(
+                session, channel_id, lambda: message.edit(content=content, attachments=[], view=None)
+            )
+
     async def _build(self, session: GameSession, payload: dict[str, Any]) -> Outgoing | None:
         adapter = self.games[session.record.game]
         record = session.record
