@@ -97,7 +97,11 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
         session_id = await self.ctx.running_id(interaction, self.name)
         async with self.ctx.sessions.change(session_id) as change:
             self.ctx.table.post_again(change)
-        await reply_private(interaction, "Here is the current board.")
+        where = change.record.play_channel_id
+        if where == interaction.channel_id:
+            await reply_private(interaction, "Here is the current board.")
+        else:  # typed in the channel of the game's thread: the link to it
+            await reply_private(interaction, f"The current board is posted again in <#{where}>.")
 
     @app_commands.command(name="replay", description="Watch a finished game again, as an animated picture.")
     @app_commands.describe(game_id="The game's number (see /history); by default this channel's last game")

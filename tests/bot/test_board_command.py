@@ -4,6 +4,7 @@ becomes a line pointing down, without picture or controls, so that no live-looki
 
 from __future__ import annotations
 
+import discord
 import pytest
 
 from bot.dev.world import private_texts
@@ -60,3 +61,19 @@ async def test_a_deleted_game_message_is_posted_again_without_a_stray_line(world
     assert len(world.channel.history()) == posted + 1, "the board alone"
     assert "Resign" in labels(world.channel.last_message)
     assert world.platform.errors == []
+
+
+async def test_the_board_typed_in_the_parent_channel_answers_with_a_link_to_the_thread(world):
+    owner = world.guild.add_member(
+        world.env.create_user("owner"),
+        roles=[world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))],
+    )
+    await owner.slash(world.channel, "settings game_threads", enabled=True)
+    await world.ada.slash(world.channel, "octego challenge", opponent=world.bo)
+    await world.bo.click(world.channel.last_message, label="Accept")
+    [record] = await world.platform.store.threaded_sessions(world.channel.id)
+    answer = await world.ada.slash(world.channel, "octego board")
+    assert private_texts(answer) == [f"The current board is posted again in <#{record.thread_id}>."]
+    thread = next(t for t in world.channel.threads if t.id == record.thread_id)
+    in_thread = await world.bo.slash(thread, "octego board")
+    assert private_texts(in_thread) == ["Here is the current board."]
