@@ -126,7 +126,7 @@ def _computer_thinking_beside_moves(repeat: int = 15) -> list[Row]:
             f"platform: that move while {THINKERS} hard computer moves think in the process pool",
             asyncio.run(_other_channel_moves(processes, repeat)),
             baseline=QUIET_MOVE_ROW,
-            note=f"{CORES} spawned workers, as bot/workers.py",
+            note=f"{CORES} spawned workers, as bot/core/workers.py",
         ),
     ]
 

@@ -74,7 +74,7 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
     simultaneous: bool = False  # everyone acts at once: no "it is @x's turn" line on the game message
     computer_levels: Sequence[str] = ("easy", "medium", "hard")
     private_view_label: str | None = None  # e.g. "My hand": a button on the game message
-    menus: Sequence[ActionMenu] = ()  # the game's turn menus, declared as steps (bot/menus.py)
+    menus: Sequence[ActionMenu] = ()  # the game's turn menus, declared as steps (bot/ui/menus.py)
     # `/<game> challenge` is generated: an opponent, these options, and ``level`` for the computer.
     challenge_extras: Sequence[ChallengeOption] = ()
     team_play: bool = False  # four players in pairs: the challenge also asks for a partner and opponent2
@@ -123,7 +123,7 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
 
     # ------------------------------------------------------------ pictures
     # A game names its pictures as drawings (a render function and its arguments): they are drawn
-    # in a worker process (bot/workers.py).
+    # in a worker process (bot/core/workers.py).
     def public_picture(self, session: GameSession) -> Drawing:
         """The game message's picture: the game's public picture as render/registry.py names it
         (imported here, so that importing one game's module loads no other game's renderer)."""

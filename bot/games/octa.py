@@ -1,7 +1,7 @@
 """Octa on Discord: `/octa challenge`, the public table picture and the private turn menu.
 
 The game message carries a "Turn panel" button: it opens, for the player on turn, a private
-menu declared as steps (bot/menus.py) over the engine's legal actions, with their hand drawn
+menu declared as steps (bot/ui/menus.py) over the engine's legal actions, with their hand drawn
 as cards: first what to do (a pile, an action card, option A/B/C, an exchange, a discard, an
 addition to a run...), then its details (a run, a hand card, a pool position, the cards of a
 run). Each choice plays one engine action; the next step of the turn is a new menu.

@@ -1,6 +1,6 @@
 """Octagone on Discord (rules in ``engines/octagone``, pictures and words in ``render/octagone``).
 
-The Place menu (bot/menus.py) narrows the legal actions: the White Lady's row and column
+The Place menu (bot/ui/menus.py) narrows the legal actions: the White Lady's row and column
 (opening only), the shield (other turns), then the direction, each saying which box it designates.
 
 Four players: while the challenge is open, any player of a pair takes the pair's extra joker

@@ -1,7 +1,7 @@
 """Octego on Discord: `/octego challenge`, `/octego move` (with autocomplete) and the Move flow.
 
 Thin glue only: the rules live in ``engines/octego`` and the picture in ``render/octego``.
-The Move menu is declared as steps (bot/menus.py): the piece, then its destination, then the
+The Move menu is declared as steps (bot/ui/menus.py): the piece, then its destination, then the
 path only when several paths lead there; `/octego move` suggests from the same actions.
 """
 

@@ -29,7 +29,7 @@ TEXT = "text"
 EDIT_TEXT = "edit_text"  # replace an older message's text and remove its controls
 RESIGN = "resign"  # the Resign button's control: it asks to confirm (bot/features/game_buttons.py)
 RESIGN_ROW = 1  # the row under the game's own controls
-REPLAY = "replay"  # a finished game's Replay button (bot/replays.py)
+REPLAY = "replay"  # a finished game's Replay button (bot/features/replays.py)
 RETIRE = "retire_game_message"  # an older game message, left behind by a repost: a line pointing down
 
 

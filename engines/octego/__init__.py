@@ -1,4 +1,4 @@
-"""Octego: a two-player race on two overlaid diagonal grids (see /work/shared/rules/octego.md).
+"""Octego: a two-player race on two overlaid diagonal grids (rules: bot/games/rules/octego.md).
 
 ``ENGINE`` is built on :mod:`engines.base`. Actions: ``{"type": "move", "path": "c1-d2-e3"}``
 (full path, ``x`` before a captured square, or the short form ``"c1-e3"`` when only one path

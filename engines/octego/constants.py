@@ -1,5 +1,5 @@
 """Octego's rule data. Values marked (reconstruction) fill gaps in the published rules
-(see /work/shared/rules/octego.md) and live only here, so they can be corrected as data."""
+(bot/games/rules/octego.md) and live only here, so they can be corrected as data."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Tournaments: Swiss, round-robin (single or double) and knockout events of two-player games,
-and Octagion series of races (see /work/shared/rules/README.md, "Tournaments (2026-11-27)").
+and Octagion series of races (README's Tournaments says how they run).
 
 Pure data and rules, like the game engines: a :class:`Tournament` is frozen plain data that
 dumps to JSON (:func:`dump`, :func:`load`); each step returns a new one or raises a
