@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -118,9 +118,10 @@ class MemberCommands(commands.Cog):
 
     @app_commands.command(name="notify", description="Whether I ping you with a new message when it is your turn.")
     @app_commands.guild_only()
-    @app_commands.describe(enabled="on (the default) or off; clock warnings still mention you")
-    async def notify_command(self, interaction: discord.Interaction, enabled: bool) -> None:
+    @app_commands.describe(pings="on (the default) or off; clock warnings still mention you")
+    async def notify_command(self, interaction: discord.Interaction, pings: Literal["on", "off"]) -> None:
         await acknowledge(interaction)
+        enabled = pings == "on"
         await self.platform.threads.set_notices(interaction.guild_id, interaction.user.id, enabled)
         if enabled:
             text = "🔔 I will ping you in a game's thread when it is your move (and when a round starts)."

@@ -42,7 +42,7 @@ async def test_delete_resigns_running_games_and_leaves_every_finished_game_repla
     await world.ada.slash(elsewhere, "octiles challenge", opponent=world.cy)
     await world.cy.click(elsewhere.last_message, label="Accept")
     running = await world.platform.sessions.live_in_channel(elsewhere.id)
-    await world.ada.slash(world.channel, "notify", enabled=False)
+    await world.ada.slash(world.channel, "notify", pings="off")
     assert await rows(world, "SELECT * FROM member_settings WHERE user_id = ?", world.ada.id)
 
     question = await ask_to_delete(world, world.ada)
@@ -93,7 +93,7 @@ async def test_the_confirmation_can_be_declined_and_keeps_everything(world):
 
 async def test_a_server_that_removes_the_bot_has_its_data_deleted_after_the_grace_period(world):
     await finish_by_resigning(world, "octego", 4)
-    await world.bo.slash(world.channel, "notify", enabled=False)
+    await world.bo.slash(world.channel, "notify", pings="off")
     guild = world.guild.id
     async with world.platform.store.transaction() as tx:  # another server's settings stay
         await tx.set_turn_notices(guild + 1, world.bo.id, False)

@@ -157,7 +157,7 @@ async def test_the_player_to_move_gets_a_new_message_and_the_old_notice_goes(wor
 
 
 async def test_notify_off_stops_the_notices_for_that_member_only(world, settings, games):
-    answer = await world.bo.slash(world.channel, "notify", enabled=False)
+    answer = await world.bo.slash(world.channel, "notify", pings="off")
     assert "No more" in private_texts(answer)[-1]
     await world.restart(settings, games)  # the choice is stored, not only remembered
     session, _ = await accepted_game(world, world.ada, world.bo)
@@ -166,7 +166,7 @@ async def test_notify_off_stops_the_notices_for_that_member_only(world, settings
     await octego_move(world, world.bo, session)
     [notice] = notices(world, session)
     assert world.ada.mention in notice.content
-    await world.bo.slash(world.channel, "notify", enabled=True)
+    await world.bo.slash(world.channel, "notify", pings="on")
     await octego_move(world, world.ada, session)
     assert world.bo.mention in notices(world, session)[0].content
 
@@ -389,7 +389,7 @@ async def test_notices_are_restricted_to_the_member_meant(world):
 
 async def test_an_octagion_race_plays_in_its_thread_and_pings_its_members_at_each_round(world):
     world.platform.new_seed = lambda: SEED
-    await world.bo.slash(world.channel, "notify", enabled=False)
+    await world.bo.slash(world.channel, "notify", pings="off")
     await world.ada.slash(world.channel, "octagion start", rounds=2)
     lobby = world.channel.last_message
     assert lobby.content.startswith("## Octagion lobby"), "the lobby is the game's card"
