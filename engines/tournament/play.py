@@ -133,14 +133,15 @@ def turn_clock(round_seconds: int, typical_turns: int, minimum: int = MIN_TURN_C
     return min(round_seconds, max(minimum, round_seconds // typical_turns))
 
 
-def result_from_outcome(outcome: Outcome) -> str:
-    """A two-player game's end as a pairing's result (seat 0 is the first player)."""
+def result_from_outcome(outcome: Outcome, first_seat: int = 0) -> str:
+    """A two-player game's end as a pairing's result; the pairing's first player sat at
+    ``first_seat`` (the seat that moved first in that game)."""
     if outcome.is_draw:
         return DRAW
-    winner = outcome.winners[0]
+    first_won = outcome.winners[0] == first_seat
     if outcome.reason == "time forfeit":
-        return SECOND_FORFEITS if winner == 0 else FIRST_FORFEITS
-    return FIRST_WINS if winner == 0 else SECOND_WINS
+        return SECOND_FORFEITS if first_won else FIRST_FORFEITS
+    return FIRST_WINS if first_won else SECOND_WINS
 
 
 def winners(tournament: Tournament) -> tuple[int, ...]:

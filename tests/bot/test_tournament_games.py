@@ -1,5 +1,6 @@
 """Every registered two-player game can be a tournament's game: its pairing opens the game in a
-thread of its own, with the event's turn clock, and a resignation there scores the pairing."""
+thread of its own, with the event's turn clock and the pairing's first player moving first, and a
+resignation there scores the pairing."""
 
 from __future__ import annotations
 
@@ -33,7 +34,10 @@ async def test_each_two_player_game_plays_a_tournament_pairing(world, game):
     assert played.status == "active"
     assert played.record.game == game
     assert played.meta.clock_seconds == 4 * 3600 // 40, "the event's turn clock"
-    loser = next(m for m in world.members if m.id == played.players[1])
+    pairing = next(p for p in (await event(world, event_id)).state.round(1).pairings if not p.is_bye)
+    (on_turn,) = world.platform.games[game].engine.to_act(played.state)
+    assert played.players[on_turn] == pairing.first, "the pairing's first player moves first in the game"
+    loser = next(m for m in world.members if m.id == pairing.second)
     result = await loser.slash(thread_of(world, played), f"{game} resign")
     assert "resign" in private_texts(result)[-1].lower()
     await world.env.settle()

@@ -7,9 +7,22 @@ from __future__ import annotations
 import pytest
 
 from bot.core.settings import Settings
+from bot.dev.world import private_texts
 from bot.games.octego import OctegoAdapter
 from bot.games.octiles import OctilesAdapter
-from tests.bot.test_tournaments import event, play_round_by_resignations, started
+from tests.bot.test_tournaments import (
+    create,
+    event,
+    games_of_round,
+    host_of,
+    join_all,
+    member,
+    play_round_by_resignations,
+    players,
+    start,
+    started,
+    thread_of,
+)
 
 
 @pytest.fixture
@@ -38,3 +51,57 @@ async def test_each_standings_picture_names_the_round_its_post_names(world, form
     final = standings_posts(world)[-1]
     assert "final standings" in final.content
     assert "final standings" in final.attachments[0].description
+
+
+# Octiles deals Gold (who plays first) from the game's seed: seat 1 with 99, seat 0 with 100.
+GOLD_SECOND, GOLD_FIRST = 99, 100
+
+
+async def test_who_moves_first_is_the_same_player_in_the_pairings_their_picture_and_the_game(world):
+    host = host_of(world)
+    everyone = players(world, 4)
+    event_id = await create(world, host, game="octiles", format="swiss", rounds=1, round_time="1d")
+    seeds = iter([GOLD_SECOND, GOLD_FIRST])
+    world.platform.new_seed = lambda: next(seeds)
+    await join_all(world, event_id, everyone)
+    await start(world, host, event_id)
+    state = (await event(world, event_id)).state
+    posted = next(m for m in world.channel.history() if "round 1 of 1" in m.content)
+    engine = world.platform.games["octiles"].engine
+    for table, game in sorted((await games_of_round(world, event_id, 1)).items()):
+        pairing = state.round(1).pairing(table)
+        first, second = (state.name(p) for p in pairing.players)
+        assert f"Table {table}: <@{pairing.first}> (moves first) v <@{pairing.second}>" in posted.content
+        assert f"{first} moves first against {second}" in posted.attachments[0].description
+        (on_turn,) = engine.to_act(game.state)
+        assert game.players[on_turn] == pairing.first, f"table {table}: the game's first player is the pairing's"
+    games = await games_of_round(world, event_id, 1)
+    for table, game in games.items():  # the pairing's second player resigns, whatever seat they hold
+        pairing = state.round(1).pairing(table)
+        loser = member(world, everyone, pairing.second)
+        result = await loser.slash(thread_of(world, game), "octiles resign")
+        assert "resign" in private_texts(result)[-1].lower(), private_texts(result)
+    await world.env.settle()
+    scored = (await event(world, event_id)).state.round(1)
+    assert [p.result for p in scored.pairings] == ["first", "first"], "each pairing's first player won"
+
+
+async def test_a_withdrawal_resigns_the_withdrawn_players_own_seat_wherever_they_sit(world):
+    host = host_of(world)
+    everyone = players(world, 3)
+    event_id = await create(world, host, game="octiles", format="swiss", rounds=1, round_time="1d")
+    world.platform.new_seed = lambda: GOLD_SECOND
+    await join_all(world, event_id, everyone)
+    await start(world, host, event_id)
+    (game,) = (await games_of_round(world, event_id, 1)).values()
+    pairing = next(p for p in (await event(world, event_id)).state.round(1).pairings if not p.is_bye)
+    assert game.players[1] == pairing.first, "Gold (seat 1) is the pairing's first player"
+    result = await member(world, everyone, pairing.first).slash(world.channel, "tournament withdraw")
+    assert "withdrew" in private_texts(result)[-1], private_texts(result)
+    await world.env.settle()
+    ended = await world.platform.sessions.load(game.id)
+    assert ended.status == "finished"
+    engine = world.platform.games["octiles"].engine
+    assert list(engine.outcome(ended.state).winners) == [0], "the one who stayed wins the game"
+    scored = next(p for p in (await event(world, event_id)).state.round(1).pairings if not p.is_bye)
+    assert scored.result == "first forfeits"

@@ -292,11 +292,16 @@ class Tournaments:
         config = EventConfig.of(event.meta.options)
         adapter = self.games[config.game]
         state = event.state
-        names = [state.name(uid) for uid in players]
         in_series = isinstance(state, Series)
         options = {} if in_series else adapter.challenge_options({}, {"challenger": players[0], "opponent": players[1]})
+        seed = self.new_seed()
+        first_seat = 0 if in_series else _first_seat(adapter, options, seed)
+        if first_seat:  # the pairing's first player sits where this deal moves first
+            players = [players[1], players[0]]
+        names = [state.name(uid) for uid in players]
         options = adapter.seated_options(options, players)
         link = {"id": event.id, "round": number, "table": table, "name": config.name, "rated": config.rated}
+        link["first_seat"] = first_seat
         meta = SessionMeta(
             names=names,
             options=options,
@@ -316,7 +321,7 @@ class Tournaments:
             busy_text=lambda _: "A race of this series is still running in its thread.",
             in_thread=place is None,
         ) as change:
-            change.start(players, names, options, self.new_seed())
+            change.start(players, names, options, seed)
             adapter.tournament_started(change)
             opened = change.record
 
@@ -341,7 +346,7 @@ class Tournaments:
         outcome = change.outcome or (change.game.engine.outcome(change.state) if change.state is not None else None)
         if change.record.players and isinstance(outcome, Outcome):
             payload["outcome"] = {
-                "result": _pairing_result(outcome),
+                "result": _pairing_result(outcome, link.get("first_seat", 0)),
                 "entries": [
                     [e.player, e.place, e.score] for e in kit.entries_from_outcome(outcome, change.record.players)
                 ],
@@ -479,7 +484,7 @@ class Tournaments:
                     running = state.current_pairing(user_id)
                     change.session.state = kit.withdraw(state, user_id)
                     if running is not None:
-                        await self._resign_in_game(change, len(state.rounds), running.table, running.side_of(user_id))
+                        await self._resign_in_game(change, len(state.rounds), running.table, user_id)
             except TournamentError as error:
                 raise UserError(str(error)) from None
             who = change.session.state.name(user_id)
@@ -493,11 +498,11 @@ class Tournaments:
                 self._after_result(change)
         return f"🚪 {who} withdrew from **{name}**: their remaining games are forfeited."
 
-    async def _resign_in_game(self, change: Change, number: int, table: int, side: str) -> None:
+    async def _resign_in_game(self, change: Change, number: int, table: int, user_id: int) -> None:
         game_id = (await event_store.games_of_round(self.store, change.record.id, number)).get(table)
-        if game_id is not None:
-            seat = 0 if side == kit.FIRST else 1
-            change.add_timer_elsewhere(game_id, STOP_GAME, change.now, {"resign": seat})
+        record = await self.store.get_session(game_id) if game_id is not None else None
+        if record is not None and user_id in record.players:
+            change.add_timer_elsewhere(game_id, STOP_GAME, change.now, {"resign": record.players.index(user_id)})
 
     async def pause(self, tournament_id: int, user_id: int, pause: bool) -> str:
         async with self.sessions.change(tournament_id) as change:
@@ -636,8 +641,17 @@ class Tournaments:
         return await self.pictures.draw(drawing(render_standings, state, name))
 
 
-def _pairing_result(outcome: Outcome) -> str | None:
-    """A two-player game's result for its pairing (None: not a two-player game)."""
+def _pairing_result(outcome: Outcome, first_seat: int) -> str | None:
+    """A two-player game's result for its pairing (None: not a two-player game); the pairing's
+    first player sat at ``first_seat``."""
     if len(outcome.scores) != 2:
         return None
-    return kit.result_from_outcome(outcome)
+    return kit.result_from_outcome(outcome, first_seat)
+
+
+def _first_seat(adapter: GameAdapter, options: dict[str, Any], seed: int) -> int:
+    """The seat that moves first in a two-player game dealt from ``seed`` (Octa, Octagone and
+    Octiles draw it at random, Octego's is seat 0): the tournament seats its pairing's first
+    player there, so the pairing, its picture, the card and the game name the same player."""
+    acting = adapter.engine.to_act(adapter.engine.new_game(2, options, seed))
+    return acting[0] if len(acting) == 1 else 0
