@@ -38,6 +38,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
 
 # Exit statuses (README, "Exit statuses"): the systemd unit restarts on every other one.
 EXIT_FAILED = 1  # anything else: a restart may fix it
+EXIT_BAD_TOKEN = 77  # Discord refused DISCORD_TOKEN (sysexits' EX_NOPERM): a restart cannot fix it
 EXIT_BAD_SETTING = 78  # a setting that is not allowed (sysexits' EX_CONFIG): nor this
 
 log = logging.getLogger("bot")
@@ -58,8 +59,17 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return run(settings, arguments, playground)
     except Exception as error:  # logged through the set-up above: one JSON object under LOG_FORMAT=json
+        if refused_token(error):
+            log.error("Discord refused DISCORD_TOKEN: reset the token on the developer portal (Bot, Reset Token).")
+            return EXIT_BAD_TOKEN
         log.exception("The bot stopped: %s", error)
         return EXIT_FAILED
+
+
+def refused_token(error: Exception) -> bool:
+    import discord  # loaded by then: only a start with a token gets here
+
+    return isinstance(error, discord.LoginFailure)
 
 
 def configure_logs_anyway() -> None:

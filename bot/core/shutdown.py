@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from bot.core import workers
+from bot.core import startup, workers
 
 log = logging.getLogger(__name__)
 
@@ -132,5 +132,5 @@ async def serve(bot: Any, token: str) -> None:
     """Run the bot until it is closed; SIGTERM and SIGINT stop it gracefully."""
     install_signal_handlers(bot)
     async with bot:
-        await bot.start(token)
+        await startup.start(bot, token)  # login and first connection retried while Discord is unreachable
     await stopped(bot)

@@ -5,6 +5,7 @@ The bot process reaches it through ``tests.bot.start_driver``, which points disc
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from aiohttp import web
@@ -28,6 +29,7 @@ class FakeDiscord:
     def __init__(self) -> None:
         self.paths: list[str] = []
         self.runner: web.AppRunner | None = None
+        self.gateway_reached = asyncio.Event()
 
     async def start(self, port: int) -> None:
         app = web.Application()
@@ -42,15 +44,23 @@ class FakeDiscord:
 
     async def answer(self, request: web.Request) -> web.Response:
         self.paths.append(request.path)
+        if request.path == "/gateway":
+            self.gateway_reached.set()
         if request.headers.get("Authorization") != f"Bot {GOOD_TOKEN}":
             return reply({"message": "401: Unauthorized", "code": 0}, status=401)
         if request.path.endswith("/users/@me"):
             return reply(USER)
         if request.path.endswith("/oauth2/applications/@me"):
             return reply(APPLICATION)
+        if request.path.endswith("/commands") and request.method == "PUT":
+            return reply([])
+        if request.path.endswith("/gateway/bot"):  # where connecting begins; no gateway answers at /gateway
+            url = f"ws://{request.host}/gateway"
+            limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+            return reply({"url": url, "shards": 1, "session_start_limit": limit})
         return reply({"message": "404: Not Found", "code": 0}, status=404)
 
 
-def reply(body: dict, status: int = 200) -> web.Response:
+def reply(body: object, status: int = 200) -> web.Response:
     """JSON as Discord sends it: discord.py reads a body as JSON only under exactly this type."""
     return web.Response(body=json.dumps(body).encode(), status=status, headers={"Content-Type": "application/json"})
