@@ -181,15 +181,15 @@ def _plan(
             conceded = words
         elif kind.frame_on is None or any(event.kind == kind.frame_on for event in state.events):
             moves.append((index, words))
-    if not state.over:
-        raise ValueError("a replay is only drawn for a finished game")
+    if not state.over and not ending:
+        raise ValueError("a replay is only drawn for a finished game, or one stopped (its ending says how)")
     total, each = len(moves), _frame_ms(len(moves))
     shots = [
         Shot(index, kind.counter.format(n=n, total=total), words, each) for n, (index, words) in enumerate(moves, 1)
     ]
     if conceded and actions[-1][1].get("type") not in CONCESSIONS:
         conceded = ()  # a member left earlier and their team played on: the result tells the end
-    closing = conceded or (f"{outcome_phrase(state.outcome, names)}.",)
+    closing = conceded or (f"{outcome_phrase(state.outcome, names) if state.over else ending}.",)
     shots.append(Shot(None, counted(game, total), closing, FINAL_MS))
     final = _pixels(kind.final, state, names, ending).convert("RGB")
     size = caption_size(final.width)
@@ -380,7 +380,7 @@ def replay_picture(
     again with fewer frames."""
     plan = _plan(game, players, options, seed, actions, names, ending)
     shots = plan.shots
-    description = _description(game, plan.state, names, len(shots) - 1)
+    description = _description(game, plan.state, names, len(shots) - 1, ending)
 
     def encoded(chosen: list[Shot]) -> bytes:
         frames = _frames(game, players, options, seed, actions, names, plan, chosen)
@@ -492,8 +492,8 @@ def _gif(frames: Iterable[Frame], durations: list[int]) -> bytes:
     return buffer.getvalue()
 
 
-def _description(game: str, state: GameState, names: Sequence[str], steps: int) -> str:
-    """Alt text: who played, the result and the number of moves (Octagion: rounds)."""
-    result = outcome_phrase(state.outcome, names)
+def _description(game: str, state: GameState, names: Sequence[str], steps: int, ending: str | None) -> str:
+    """Alt text: who played, the result (a stopped game: its ending) and the number of moves (Octagion: rounds)."""
+    result = outcome_phrase(state.outcome, names) if state.over else ending
     title = registered_engine(game).title
     return f"Replay of {title} ({', '.join(names[: state.players])}): {result}, {counted(game, steps)}."

@@ -93,7 +93,7 @@ class Replays:
             raise UserError(f"Game #{session_id} is a game of {other.title}: try `/{other.name}` instead.")
         if record.status in LIVE_STATUSES:
             raise UserError(IN_PROGRESS)
-        if record.status != "finished" or not record.state:
+        if record.status not in ("finished", "stopped") or not record.state:
             raise UserError(f"Game #{session_id} did not finish (it was {record.status}), so it has no replay.")
         return await self.sessions.load(session_id)
 

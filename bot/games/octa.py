@@ -236,7 +236,8 @@ class OctaAdapter(GameAdapter):
             f"{name}: {table_count(state, seat)}/{WIN_TABLE_CARDS} on the table, {len(state.hands[seat])} in hand"
             for seat, name in enumerate(session.shown_names)
         )
-        return tables if state.over else f"Step: {step_text(state)}.\n{tables}"
+        playing = session.status == "active" and not state.over  # a stopped game has no step to take
+        return f"Step: {step_text(state)}.\n{tables}" if playing else tables
 
     def components(self, session: GameSession) -> list[discord.ui.Item]:
         return [self.ctx.menus.button(session, TURN_MENU)]

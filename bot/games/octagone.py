@@ -259,6 +259,8 @@ class OctagoneAdapter(GameAdapter):
             counts += "\nPairs: " + " · ".join(pairs)
         if state.over:
             return final_count_line(session, names) + counts
+        if session.status != "active":  # stopped: no target to play on
+            return counts
         if state.opening:
             return "🎯 Opening: the White Lady goes on any box.\n" + extra_jokers_line(state, names) + counts
         target, colour = state.target, colour_words(box_colour(state.target))

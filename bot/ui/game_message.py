@@ -203,8 +203,12 @@ class Table:
         ]
 
     def outcome_phrase(self, session: GameSession, names: Sequence[str]) -> str:
-        """How a finished game ended, partners together: "**Ada** & **Bo** won (all rounds played)"."""
+        """How a finished game ended, partners together: "**Ada** & **Bo** won (all rounds played)";
+        a stopped one "stopped by Ada"."""
         outcome = self.games[session.record.game].engine.outcome(session.state)
+        if outcome is None:
+            header = self.final_header(session) or "Stopped"
+            return header[:1].lower() + header[1:]
         if outcome.is_draw:
             return f"a draw ({outcome.reason})"
         return f"{' and '.join(winning_sides(self.side_seats(session), outcome.winners, names))} won ({outcome.reason})"
@@ -275,12 +279,18 @@ class Table:
             items.append(SessionButton(session.id, REPLAY, label="Replay", emoji="🎞️"))
         return items
 
+    @staticmethod
+    def ended(session: GameSession) -> bool:
+        """A game that was played and is over: finished, or stopped after its start (it keeps
+        Replay and Rematch too)."""
+        return session.status == "finished" or (session.status == "stopped" and session.state is not None)
+
     def finished_view(self, session: GameSession) -> discord.ui.View | None:
         return view_of(self.finished_items(session))
 
     def components(self, session: GameSession) -> list[discord.ui.Item]:
         adapter = self.games[session.record.game]
-        if session.status == "finished":
+        if self.ended(session):
             return self.finished_items(session)
         if session.status != "active" or not adapter.playing_now(session):
             return []

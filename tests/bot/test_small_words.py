@@ -1,8 +1,12 @@
-"""Small words members read (issue #36, item 16): `/notify on|off` as README says it, ..."""
+"""Small words members read (issue #36, item 16): `/notify on|off` as README says it; a stopped
+game keeps Replay and Rematch and no step to take, ..."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.dev.world import private_texts
+from tests.bot.test_replays import play
 
 
 async def test_notify_takes_on_or_off(world):
@@ -14,3 +18,40 @@ async def test_notify_takes_on_or_off(world):
     on = await world.bo.slash(world.channel, "notify", pings="on")
     assert private_texts(on)[0].startswith("🔔 I will ping you")
     assert await world.platform.threads.wants_notices(world.guild.id, world.bo.id)
+
+
+def labels(message) -> list[str]:
+    return [child.label for row in message.components for child in row.children]
+
+
+@pytest.mark.parametrize("game", ["octa", "octagone", "octego", "octiles"])
+async def test_a_stopped_game_keeps_replay_and_rematch_and_no_step_to_take(world, game):
+    session = await play(world, game, 4)
+    await world.ada.slash(world.channel, "stop")
+    message = world.message(session.record.message_id)
+    assert "⏹" in message.content
+    assert "Step:" not in message.content
+    assert "🎯" not in message.content, "no target to play on"
+    assert labels(message) == ["Rematch", "Replay"], "as README says: they stay"
+
+    await world.cy.click(message, label="Replay")
+    replay = world.channel.last_message
+    assert replay.content.startswith(f"🎞️ Replay of {world.platform.games[game].title} #{session.id}: ")
+    assert ", stopped by Ada, " in replay.content
+    assert replay.attachments
+
+    await world.bo.click(message, label="Rematch")
+    assert (await world.session()).status == "challenge"
+
+
+async def test_a_stopped_octagion_round_asks_nothing_more(world):
+    world.platform.new_seed = lambda: 5
+    await world.ada.slash(world.channel, "octagion start", rounds=2)
+    lobby = world.channel.last_message
+    await world.bo.click(lobby, label="Join")
+    await world.ada.click(lobby, label="Start")
+    session = await world.session()
+    await world.ada.slash(world.channel, "stop")
+    message = world.message(session.record.message_id)
+    assert "Build your variant" not in message.content
+    assert "Got it!" not in labels(message)

@@ -59,6 +59,8 @@ class OctagionAdapter(GameAdapter):
             return "Final totals: " + show.totals_text(state, session.shown_names)
         if state.phase != "playing":
             return f"{heading} is over: the result is below."
+        if session.status != "active":  # stopped mid-round: nothing to build any more
+            return heading
         deadline = session.meta.round_deadline
         ends = f" · ends <t:{deadline}:R>" if deadline and session.status == "active" else ""
         return (
