@@ -75,6 +75,13 @@ def typed_back(text: str) -> str:
     return f"`{shown if len(shown) <= QUOTE_LIMIT else shown[: QUOTE_LIMIT - 1] + '…'}`"
 
 
+def deadline_time(deadline: int, now: float) -> str:
+    """A deadline as Discord shows a clock time in each reader's zone: the time alone when it is
+    under half a day away, else with its date. Never a relative time ("in 29 minutes"), which a
+    message never edited would read as "29 minutes ago" once the turn is over."""
+    return f"<t:{deadline}:{'t' if deadline - now < 12 * 3600 else 'f'}>"
+
+
 def clock_words(seconds: int) -> str:
     """``2 days``, ``4 hours``, ``1 hour 30 minutes``, ``off``."""
     if not seconds:
@@ -147,10 +154,8 @@ class TurnClock:
             return
         who = change.session.mention(timer.payload["seat"])
         gone = "your turn time is almost up" if timer.payload.get("last_hour") else "half of your turn time is gone"
-        change.post(
-            TEXT,
-            {"content": f"⏳ {who}, {gone}; you forfeit <t:{change.meta.turn_deadline}:R> unless you move."},
-        )
+        by = deadline_time(change.meta.turn_deadline, change.now.timestamp())
+        change.post(TEXT, {"content": f"⏳ {who}, {gone}: move by {by} or you forfeit the game."})
 
     async def _forfeit(self, change: Change, timer: TimerRecord) -> None:
         if not self._still_pending(change, timer):

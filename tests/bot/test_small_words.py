@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.dev.world import private_texts
+from bot.features.turn_clock import parse_clock
 from tests.bot.test_replays import play
 
 
@@ -55,3 +56,19 @@ async def test_a_stopped_octagion_round_asks_nothing_more(world):
     message = world.message(session.record.message_id)
     assert "Build your variant" not in message.content
     assert "Got it!" not in labels(message)
+
+
+@pytest.mark.parametrize(("clock", "shown"), [("30m", "t"), ("2d", "f")])
+async def test_a_clock_warning_names_the_deadline_as_a_time_that_stays_true(world, clock, shown):
+    """Never a relative time: the warning is never edited, and "you forfeit <t:…:R>" read "you
+    forfeit 29 minutes ago unless you move" once the game was over."""
+    await world.ada.slash(world.channel, "octego challenge", opponent=world.bo, clock=clock)
+    await world.bo.click(world.channel.last_message, label="Accept")
+    deadline = (await world.session()).meta.turn_deadline
+    await world.env.advance_time(parse_clock(clock) // 2 + 1)
+    warning = world.channel.last_message
+    gone = "half of your turn time is gone"
+    assert warning.content == f"⏳ {world.ada.mention}, {gone}: move by <t:{deadline}:{shown}> or you forfeit the game."
+    await world.env.advance_time(parse_clock(clock))
+    assert "ran out of time" in world.channel.last_message.content, "the game is over"
+    assert ":R>" not in world.message(warning.id).content
