@@ -18,14 +18,15 @@ writes during a copy is not copied. Either direction works (back to SQLite too).
 ``sqlite:path``, a bare path, or ``postgresql://...``. The rows' checks of ``check`` need the
 newest schema; an older one is reported as such.
 
-    python -m bot.db backup PATH [--database SOURCE] [--force]
+    python -m bot.db backup PATH [--database SOURCE] [--force] [--keep N]
     python -m bot.db restore PATH [--database TARGET] [--force]
 
 ``backup`` copies the SQLite store (default: the settings' database) to ``PATH`` with SQLite's
 online backup API, safe while the bot runs: one consistent snapshot (the bot's writes go on
 meanwhile, thanks to WAL), written to a temporary file, checked (integrity, schema version) and
-only then renamed to ``PATH``, a single self-contained file. It refuses an existing ``PATH``
-unless ``--force``.
+only then renamed to ``PATH``, a single self-contained file that only its user can read (0600),
+in a folder created if missing (0700). It refuses an existing ``PATH`` unless ``--force``.
+``--keep N`` then deletes the oldest backups named like ``PATH`` with other digits beyond N.
 
 ``restore`` checks the backup first (an SQLite database, its integrity, a schema version this
 code knows; an older one is migrated when the bot next starts), then copies it into the target
@@ -304,8 +305,10 @@ def postgres_guidance(url: str, path: str, action: str) -> None:
     print("Give the password through PGPASSWORD or ~/.pgpass rather than in the URL.")
 
 
-def backup(source_url: str, path: str, force: bool = False) -> bool:
-    """Copy the SQLite store at ``source_url`` to ``path`` while the bot may be running; whether it worked."""
+def backup(source_url: str, path: str, force: bool = False, keep: int | None = None) -> bool:
+    """Copy the SQLite store at ``source_url`` to ``path`` while the bot may be running, readable
+    by this user only, creating its folder; with ``keep``, delete the oldest backups of the same
+    name pattern beyond ``keep`` (:func:`older_backups`). Whether it worked."""
     if is_postgres(source_url):
         postgres_guidance(source_url, path, "back it up")
         return False
@@ -316,12 +319,43 @@ def backup(source_url: str, path: str, force: bool = False) -> bool:
     if _same_file(source, target):
         print("the backup must go to another file than the database")
         return False
+    if target.is_dir():
+        print(f"{target} is a folder: give the backup's file name, e.g. {target / 'octagon.db'}")
+        return False
     if target.exists() and not force:
         print(f"{target} already exists: nothing written. --force replaces it.")
         return False
+    try:
+        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        version, contents = _write_backup(source, target)
+    except (OSError, sqlite3.Error) as error:
+        reason = _not_a_folder(target) or getattr(error, "strerror", None) or str(error)
+        print(f"could not write the backup {target}: {reason}")
+        return False
+    if version is None:
+        return False
+    print(f"backed up {source} to {target}: schema version {version}, {contents}, integrity ok")
+    for old in older_backups(target, keep) if keep is not None else []:
+        old.unlink()
+        print(f"deleted the older backup {old} (--keep {keep})")
+    return True
+
+
+def _not_a_folder(target: Path) -> str | None:
+    """Why ``target``'s folder cannot be made, when a file stands where a folder should."""
+    for folder in target.parents:
+        if folder.exists():
+            return None if folder.is_dir() else f"{folder} is a file, not a folder"
+    return None
+
+
+def _write_backup(source: Path, target: Path) -> tuple[int | None, str]:
+    """The snapshot written beside ``target`` as a file only its owner reads, checked, then
+    renamed to it; (schema version, contents), or (None, "") when the copy failed its check."""
     partial = _partial(target)
     _remove(partial)
     try:
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))  # SQLite keeps the mode
         with contextlib.closing(_connect(source, "rw")) as reader, contextlib.closing(sqlite3.connect(partial)) as copy:
             # pages=-1: the whole database in one step, i.e. one read transaction, one snapshot.
             # (In steps, every write of the bot would start the copy over.)
@@ -330,12 +364,24 @@ def backup(source_url: str, path: str, force: bool = False) -> bool:
             integrity, version, contents = describe(copy)
         if integrity != "ok":
             print(f"the copy's integrity check failed ({integrity}): nothing written to {target}")
-            return False
+            return None, ""
+        os.chmod(partial, 0o600)
         os.replace(partial, target)
     finally:
         _remove(partial)
-    print(f"backed up {source} to {target}: schema version {version}, {contents}, integrity ok")
-    return True
+    return version, contents
+
+
+def older_backups(target: Path, keep: int) -> list[Path]:
+    """The backups beside ``target`` beyond the newest ``keep``, oldest first. A backup is a
+    file whose name is ``target``'s with other digits (``octagon-2026-11-28.db`` for
+    ``octagon-2026-11-29.db``): no other file in the folder is ever deleted."""
+    pattern = re.compile(
+        "".join(r"\d+" if part.isdigit() else re.escape(part) for part in re.split(r"(\d+)", target.name))
+    )
+    backups = [path for path in target.parent.iterdir() if path.is_file() and pattern.fullmatch(path.name)]
+    backups.sort(key=lambda path: (path.stat().st_mtime, path.name))
+    return backups[: max(0, len(backups) - keep)]
 
 
 def restore(path: str, target_url: str, force: bool = False) -> bool:
@@ -424,6 +470,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     backing_up.add_argument("path", help="the backup file to write")
     backing_up.add_argument("--database", help="the SQLite path (default: DATABASE_URL, else DATABASE_PATH)")
     backing_up.add_argument("--force", action="store_true", help="replace PATH if it exists")
+    backing_up.add_argument(
+        "--keep", type=_at_least_one, metavar="N", help="then delete the oldest backups named like PATH beyond N"
+    )
     restoring = commands.add_parser("restore", help="check a backup and copy it into the store (bot stopped)")
     restoring.add_argument("path", help="the backup file to restore")
     restoring.add_argument("--database", help="the SQLite path (default: DATABASE_URL, else DATABASE_PATH)")
@@ -434,10 +483,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif options.command == "copy":
         ok = asyncio.run(copy(options.source, options.target, options.replace, options.batch))
     elif options.command == "backup":
-        ok = backup(options.database or _configured_database(), options.path, options.force)
+        ok = backup(options.database or _configured_database(), options.path, options.force, options.keep)
     else:
         ok = restore(options.path, options.database or _configured_database(), options.force)
     return 0 if ok else 1
+
+
+def _at_least_one(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, not {text!r}")
+    return int(text)
 
 
 def _configured_database() -> str:
