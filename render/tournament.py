@@ -24,6 +24,7 @@ from engines.tournament import (
     FIRST_WINS,
     FORMAT_NAMES,
     KNOCKOUT,
+    NOT_PLAYED,
     SECOND_FORFEITS,
     SECOND_WINS,
     SHORT_NAMES,
@@ -31,6 +32,7 @@ from engines.tournament import (
     Pairing,
     Series,
     Tournament,
+    champion,
     final_forfeited,
     is_finished,
     is_series_finished,
@@ -72,6 +74,9 @@ def points_text(points: float) -> str:
 
 def round_heading(tournament: Tournament) -> str:
     played = len(tournament.rounds)
+    if tournament.ended_after is not None:
+        after = tournament.ended_after
+        return f"Ended by the host after round {after}" if after else "Ended by the host in round 1"
     if is_finished(tournament):
         return "Final standings · no champion" if final_forfeited(tournament) else "Final standings"
     if played == 0:
@@ -88,7 +93,7 @@ def _status(tournament: Tournament, row) -> str:
     if row.withdrawn:
         return "withdrew"
     if row.out_in is None:
-        return "won" if is_finished(tournament) else "in"
+        return "won" if row.player == champion(tournament) else "in"
     return f"out R{row.out_in}"
 
 
@@ -110,6 +115,7 @@ def result_words(tournament: Tournament, pairing: Pairing) -> tuple[str, str]:
         FIRST_FORFEITS: ("forfeit", "won"),
         SECOND_FORFEITS: ("won", "forfeit"),
         BOTH_FORFEIT: ("forfeit", "forfeit"),
+        NOT_PLAYED: ("not played", "not played"),
     }[result]
 
 
@@ -164,6 +170,8 @@ def _standings_words(tournament: Tournament, title: str | None, rows) -> str:
     leaders = [row.name for row in rows if row.rank == 1]
     lead = "Winner" if is_finished(tournament) else "Leader"
     lead += "s" if len(leaders) > 1 else ""
+    if tournament.format == KNOCKOUT and tournament.ended_after is not None and champion(tournament) is None:
+        lead = "Still in when the host ended it"
     ending = f"{lead}: {' and '.join(leaders)}." if leaders else "No champion: the final was forfeited by both."
     return f"{_event_title(tournament, title)}, {round_heading(tournament).lower()}: {'; '.join(lines)}{more}. {ending}"
 
@@ -303,6 +311,8 @@ def _pairings_words(tournament: Tournament, number: int, title: str | None) -> s
             outcome = "running"
         elif pairing.result == BOTH_FORFEIT:
             outcome = "both forfeited"
+        elif pairing.result == NOT_PLAYED:
+            outcome = "not played (the host ended the event)"
         elif pairing.result == DRAW or (pairing.result == DEADLINE and tournament.format != KNOCKOUT):
             outcome = "a draw" + (" when the round's time was up" if pairing.result == DEADLINE else "")
         else:

@@ -31,6 +31,7 @@ from .model import (
     FORMATS,
     KNOCKOUT,
     MIN_PLAYERS,
+    NOT_PLAYED,
     POINTS,
     RESULTS,
     ROUND_ROBIN,
@@ -50,6 +51,7 @@ from .model import (
 )
 from .play import (
     MIN_TURN_CLOCK,
+    end_by_host,
     is_finished,
     is_round_complete,
     pair_next_round,
@@ -97,6 +99,7 @@ __all__ = [
     "KNOCKOUT",
     "MIN_PLAYERS",
     "MIN_TURN_CLOCK",
+    "NOT_PLAYED",
     "PLACING",
     "POINTS",
     "RESULTS",
@@ -126,6 +129,7 @@ __all__ = [
     "choose_sides",
     "dump",
     "dump_series",
+    "end_by_host",
     "entries_from_outcome",
     "final_forfeited",
     "is_finished",

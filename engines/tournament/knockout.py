@@ -19,6 +19,7 @@ from .model import (
     DRAW,
     FIRST_FORFEITS,
     FIRST_WINS,
+    NOT_PLAYED,
     SECOND_FORFEITS,
     SECOND_WINS,
     Pairing,
@@ -161,7 +162,7 @@ def _tables(tournament: Tournament, number: int) -> range:
 
 def _winner(tournament: Tournament, game: Pairing) -> int | None:
     result = game.result
-    if result is None:
+    if result is None or result == NOT_PLAYED:  # not played (the host ended the event): nobody went out
         raise Undecided(game.table)
     if result in (FIRST_WINS, SECOND_FORFEITS, BYE):
         return game.first

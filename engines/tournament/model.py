@@ -32,6 +32,7 @@ SECOND_FORFEITS = "second forfeits"
 BOTH_FORFEIT = "both forfeit"
 DEADLINE = "deadline"  # still running when the round's time was up (scored a draw; knockout: the higher seed advances)
 BYE = "bye"  # no opponent: scored as a win
+NOT_PLAYED = "not played"  # still running when the host ended the event: no points, in no tie-break
 RESULTS = (FIRST_WINS, SECOND_WINS, DRAW, FIRST_FORFEITS, SECOND_FORFEITS, BOTH_FORFEIT, DEADLINE, BYE)
 # Points for (first, second): win 1, draw 1/2, loss and forfeit 0, a bye 1.
 POINTS = {
@@ -43,6 +44,7 @@ POINTS = {
     BOTH_FORFEIT: (0.0, 0.0),
     DEADLINE: (0.5, 0.5),
     BYE: (1.0, 0.0),
+    NOT_PLAYED: (0.0, 0.0),
 }
 
 FIRST, SECOND = "first", "second"  # the sides of a game: who moves first
@@ -121,7 +123,8 @@ class Round:
 @dataclass(frozen=True)
 class Tournament:
     """``rounds_planned``: Swiss, as chosen (at most players - 1); round-robin, as the schedule
-    needs (twice with ``double``); knockout, as the bracket needs. ``withdrawn``: ids, in order."""
+    needs (twice with ``double``); knockout, as the bracket needs. ``withdrawn``: ids, in order.
+    ``ended_after``: set when the host ended the event, the last round that had every result."""
 
     format: str
     players: tuple[Player, ...]
@@ -130,6 +133,7 @@ class Tournament:
     rounds: tuple[Round, ...] = ()
     withdrawn: tuple[int, ...] = ()
     schema: int = 1
+    ended_after: int | None = None
 
     # ------------------------------------------------------------ looking up
     def player(self, player_id: int) -> Player:

@@ -18,6 +18,7 @@ from .model import (
     FIRST_FORFEITS,
     FIRST_WINS,
     KNOCKOUT,
+    NOT_PLAYED,
     RESULTS,
     ROUND_ROBIN,
     SECOND_FORFEITS,
@@ -49,6 +50,8 @@ def is_round_complete(tournament: Tournament) -> bool:
 def is_finished(tournament: Tournament) -> bool:
     """Whether the tournament is over: its last round complete, a knockout's final decided, or
     (Swiss) fewer than two players left to pair."""
+    if tournament.ended_after is not None:
+        return True
     if not tournament.rounds or not is_round_complete(tournament):
         return False
     if len(tournament.rounds) >= tournament.rounds_planned:
@@ -106,6 +109,20 @@ def settle_deadline(tournament: Tournament) -> Tournament:
         raise TournamentError("No round has been paired yet.")
     pairings = tuple(_with_result(p, DEADLINE) if p.result is None else p for p in current.pairings)
     return _with_round(tournament, Round(current.number, pairings, current.rematches), replacing=True)
+
+
+def end_by_host(tournament: Tournament) -> Tournament:
+    """The host ends the event now (shared/rules, 2026-11-28): games still running are not played
+    (no points to either player, in no tie-break), and the standings are final, "ended by the host
+    after round N" (``ended_after``: N, the last round with every result; 0 during round 1)."""
+    if is_finished(tournament):
+        raise TournamentError("The tournament is over: there is nothing to end.")
+    complete = len(tournament.rounds) if is_round_complete(tournament) else len(tournament.rounds) - 1
+    current = tournament.current_round
+    if current is not None:
+        pairings = tuple(_with_result(p, NOT_PLAYED) if p.result is None else p for p in current.pairings)
+        tournament = _with_round(tournament, Round(current.number, pairings, current.rematches), replacing=True)
+    return replace(tournament, ended_after=max(0, complete))
 
 
 def withdraw(tournament: Tournament, player: int) -> Tournament:

@@ -9,7 +9,8 @@
   finalists forfeit has no champion: first place stays empty, the finalists share second (the
   semi-finalists keep third).
 
-A bye counts in points and games, not in the tie-breaks (it has no opponent). Players level on
+A bye counts in points and games, not in the tie-breaks (it has no opponent); a game not played
+(still running when the host ended the event) counts nowhere. Players level on
 every count share a rank, listed by seed.
 """
 
@@ -20,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .knockout import exits, final_forfeited
-from .model import KNOCKOUT, ROUND_ROBIN, SWISS, Pairing, Tournament
+from .model import KNOCKOUT, NOT_PLAYED, ROUND_ROBIN, SWISS, Pairing, Tournament
 
 TIE_BREAKS = {SWISS: ("Buchholz", "Sonneborn-Berger"), ROUND_ROBIN: ("Sonneborn-Berger", "head-to-head"), KNOCKOUT: ()}
 SHORT_NAMES = {"Buchholz": "Bh", "Sonneborn-Berger": "SB", "head-to-head": "H2H"}
@@ -137,7 +138,8 @@ def _descending(key: tuple[float, ...]) -> tuple[float, ...]:
 
 
 def _finished(tournament: Tournament) -> Iterable[Pairing]:
-    return (p for round_ in tournament.rounds for p in round_.pairings if p.result is not None)
+    """Pairings with a result that counts (not those left unplayed when the host ended the event)."""
+    return (p for round_ in tournament.rounds for p in round_.pairings if p.result not in (None, NOT_PLAYED))
 
 
 def _games(tournament: Tournament) -> Iterable[Pairing]:

@@ -11,6 +11,7 @@ from bot.dev.world import private_texts
 from bot.games.octego import OctegoAdapter
 from bot.games.octiles import OctilesAdapter
 from tests.bot.test_tournaments import (
+    card_of,
     create,
     event,
     games_of_round,
@@ -19,6 +20,8 @@ from tests.bot.test_tournaments import (
     member,
     play_round_by_resignations,
     players,
+    resign,
+    standings_lines,
     start,
     started,
     thread_of,
@@ -105,3 +108,33 @@ async def test_a_withdrawal_resigns_the_withdrawn_players_own_seat_wherever_they
     assert list(engine.outcome(ended.state).winners) == [0], "the one who stayed wins the game"
     scored = next(p for p in (await event(world, event_id)).state.round(1).pairings if not p.is_bye)
     assert scored.result == "first forfeits"
+
+
+async def test_games_running_when_the_host_ends_are_stopped_and_not_played(world):
+    host, everyone, event_id = await started(world, 4, game="octego", format="round_robin", round_time="1d")
+    await play_round_by_resignations(world, everyone, event_id, 1)
+    games = await games_of_round(world, event_id, 2)
+    won_table, running_table = sorted(games)
+    won, running = games[won_table], games[running_table]
+    await resign(world, everyone, won, won.players[1])
+    ended = await host.slash(world.channel, "tournament end")
+    assert "ended" in private_texts(ended)[-1]
+    await world.env.settle()
+    stopped = await world.platform.sessions.load(running.id)
+    assert stopped.status == "stopped"
+    assert "draw" not in stopped.meta.final_header
+    assert "Round time" not in stopped.meta.final_header
+    assert "ended the tournament" in stopped.meta.final_header
+    session = await event(world, event_id)
+    assert session.status == "finished"
+    assert session.state.round(2).pairing(running_table).result == "not played"
+    final = standings_posts(world)[-1]
+    assert "final standings (ended by the host after round 1)" in final.content
+    assert "not played" in final.content
+    assert "draw" not in final.content
+    assert "ended by the host after round 1" in final.attachments[0].description
+    assert "(ended by the host after round 1)" in card_of(world, session).content
+    lines = await standings_lines(world, everyone[0])
+    for player in running.players:  # one win in round 1 or none: the unplayed game adds nothing
+        line = next(line for line in lines if session.state.name(player) in line)
+        assert line.endswith((": 1 point", ": 0 points")), line

@@ -48,7 +48,7 @@ def card_message(titles: Mapping[str, str], session: GameSession, links: Links) 
         return f"{head}\n{session.meta.ended_note or 'This tournament was cancelled.'}", None
     state = session.state
     if record.status == "finished":
-        lines = [head, "**Final** " + podium_line(state), *final_lines(state, links)]
+        lines = [head, f"**Final**{ended_words(state)} " + podium_line(state), *final_lines(state, links)]
         return "\n".join(lines), _replay_view(session, state, links)
     lines = [head, progress_line(state, config), f"-# {rules_paragraph(config, title, len(record.players))}"]
     view = view_of([SessionButton(record.id, STANDINGS_BUTTON, label="Standings")])
@@ -74,6 +74,14 @@ def progress_line(state: Tournament | Series, config: EventConfig) -> str:
 
 
 NO_CHAMPION = "no champion: the final was forfeited by both"
+
+
+def ended_words(state: Tournament | Series) -> str:
+    """ " (ended by the host after round 2)" when the host ended the event; else nothing."""
+    if not isinstance(state, Tournament) or state.ended_after is None:
+        return ""
+    after = state.ended_after
+    return f" (ended by the host after round {after})" if after else " (ended by the host in round 1)"
 
 
 def podium_line(state: Tournament | Series) -> str:
@@ -148,7 +156,7 @@ def pairings_text(state: Tournament, number: int, name: str) -> str:
 
 def standings_text(state: Tournament | Series, name: str, number: int, final: bool) -> str:
     if final:
-        return f"### 🏆 {escape(name, 60)}: final standings\n{podium_line(state)}"
+        return f"### 🏆 {escape(name, 60)}: final standings{ended_words(state)}\n{podium_line(state)}"
     if isinstance(state, Series):
         return f"### {escape(name, 60)}: standings after race {number} of {state.races_planned}"
     return f"### {escape(name, 60)}: standings after round {number} of {state.rounds_planned}"

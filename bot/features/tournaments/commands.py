@@ -205,7 +205,7 @@ class TournamentCommands(
         await reply_private(interaction, answer)
 
     @app_commands.command(
-        name="end", description="End the tournament now; running games are scored as at the deadline (its host)."
+        name="end", description="End the tournament now; running games are stopped, not played (its host)."
     )
     async def end(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)

@@ -448,6 +448,11 @@ class Tournaments:
             name = change.session.shown_names[seat]
             change.apply(seat, {"type": "resign"}, by=None, event=f"**{name}** withdrew from the tournament.")
             return
+        if timer.payload.get("why") == "ended":
+            header = "The host ended the tournament: not played"
+            change.meta.final_header = header
+            change.end("stopped", f"⏹ {header} (no points to either player).")
+            return
         header = (
             "Round time is up: the higher seed advances"
             if timer.payload.get("knockout")
@@ -549,7 +554,8 @@ class Tournaments:
         return len(state.races) + 1 if isinstance(state, Series) else len(state.rounds)
 
     async def end(self, tournament_id: int, user_id: int) -> str:
-        """The host ends it now: a lobby is cancelled; running games are scored as at the deadline."""
+        """The host ends it now: a lobby is cancelled; running games are stopped and not played (no
+        points to either player, in no tie-break), and the final standings say when it ended."""
         async with self.sessions.change(tournament_id) as change:
             self._check_kit(change)
             self._check_host(change, user_id, "end it")
@@ -565,8 +571,8 @@ class Tournaments:
             state = change.session.state
             for game_id in await self._running_games(change, self._current_number(state)):
                 change.add_timer_elsewhere(game_id, STOP_GAME, change.now, {"why": "ended"})
-            if isinstance(state, Tournament) and state.rounds and not kit.is_round_complete(state):
-                change.session.state = kit.settle_deadline(state)
+            if isinstance(state, Tournament):
+                change.session.state = kit.end_by_host(state)
             change.post(ANNOUNCE, {"content": f"⏹ <@{user_id}> ended **{name}**: final standings below."})
             self._post_standings(change, self._current_number(change.session.state), final=True)
             self._finish(change)
