@@ -139,11 +139,22 @@ def counted(game: str, count: int) -> str:
 
 def length(game: str, state: GameState, actions: Sequence[tuple[int, dict]]) -> str:
     """The length of a finished game as its replay counts it ("6 moves", "2 rounds"), without
-    replaying it: for the bot's line above a replay. Moves leave out a resignation or a loss on
-    time; Octagion counts its scored rounds."""
-    if KINDS[game].frame_on is not None:
-        return counted(game, len(state.history))
-    return counted(game, sum(action.get("type") not in CONCESSIONS for _, action in actions))
+    replaying it: for the bot's line above a replay."""
+    return counted(game, played(game, state, actions))
+
+
+def counts_rounds(game: str) -> bool:
+    """Whether the game's length is its rounds (Octagion), read from its state alone."""
+    return KINDS[game].frame_on is not None
+
+
+def played(game: str, state: GameState, actions: Sequence[tuple[int, dict]]) -> int:
+    """How long a finished game was, as every length shown counts it (the replay, `/history`): its
+    moves, leaving out a resignation or a loss on time (events, not moves); Octagion its scored
+    rounds (``actions`` unused)."""
+    if counts_rounds(game):
+        return len(state.history)
+    return sum(action.get("type") not in CONCESSIONS for _, action in actions)
 
 
 # ---------------------------------------------------------------- the plan: captions, no pictures

@@ -31,8 +31,8 @@ from bot.ui.replies import UserError, escape, reply_private
 from engines.base import Game
 from engines.record import GameRecord, result_of, write_record
 from render.replay import KINDS as REPLAYABLE
+from render.replay import counted, replay_picture
 from render.replay import length as replay_length
-from render.replay import replay_picture
 from render.theme import Picture
 from render.wording import plural
 
@@ -241,7 +241,8 @@ class Replays:
         if set(entry.winners) >= set(entry.players):
             result = "draw"
         when = int(entry.finished_at.timestamp())
-        length = f"{plural(entry.moves, 'move')}, {_duration(entry.duration_seconds)}"
+        moves = counted(entry.game, entry.moves) if entry.game in REPLAYABLE else plural(entry.moves, "move")
+        length = f"{moves}, {_duration(entry.duration_seconds)}"
         line += f"{result} · {length} · <t:{when}:d>"
         if entry.event:
             line += f" · 🏆 {escape(entry.event, 60)}"

@@ -16,6 +16,8 @@ from openskill.models import PlackettLuce
 from bot.core.sessions import Change, Sessions
 from bot.core.store import Rating, ResultRow, Transaction
 from engines.base import Outcome
+from render.replay import KINDS as REPLAYABLE
+from render.replay import counts_rounds, played
 
 RATING_START = 1500  # a new member's rating: OpenSkill's ordinal is 0 before any game
 RATING_SCALE = 20  # rating points per point of OpenSkill's ordinal
@@ -39,6 +41,7 @@ class Results:
     def __init__(self, sessions: Sessions, bot: discord.Client | None = None):
         self.model = PlackettLuce()
         self.bot = bot  # whose seats are the computer's: a game with one is not rated
+        self.store = sessions.store
         sessions.planners.append(self._plan)
 
     async def _plan(self, change: Change) -> None:
@@ -55,7 +58,7 @@ class Results:
             players=list(record.players),
             scores=list(outcome.scores),
             winners=[record.players[s] for s in outcome.winners],
-            moves=record.actions,
+            moves=await self._played(change),
             duration_seconds=duration,
             finished_at=change.now,
         )
@@ -68,6 +71,18 @@ class Results:
                 await self._rate(tx, row, outcome)
 
         change.during_commit(write)
+
+    async def _played(self, change: Change) -> int:
+        """The game's length as its replay counts it (moves without a resignation or a loss on
+        time; Octagion's rounds), so that `/history` and the replay agree."""
+        game = change.record.game
+        if game not in REPLAYABLE:
+            return change.record.actions
+        if counts_rounds(game):
+            return played(game, change.state, [])
+        earlier = await self.store.logged_moves(change.record.id)  # this change's are not written yet
+        actions = [(m.seat, m.action) for m in earlier] + [(seat, action) for _, action, seat in change.logged]
+        return played(game, change.state, actions)
 
     async def _rate(self, tx: Transaction, row: ResultRow, outcome: Outcome) -> None:
         """OpenSkill (Plackett-Luce) over the game's sides: partners are rated as one team."""

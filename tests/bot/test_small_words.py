@@ -7,7 +7,7 @@ import pytest
 
 from bot.dev.world import private_texts
 from bot.features.turn_clock import parse_clock
-from tests.bot.test_replays import play
+from tests.bot.test_replays import finish_by_resigning, play
 
 
 async def test_notify_takes_on_or_off(world):
@@ -72,3 +72,18 @@ async def test_a_clock_warning_names_the_deadline_as_a_time_that_stays_true(worl
     await world.env.advance_time(parse_clock(clock))
     assert "ran out of time" in world.channel.last_message.content, "the game is over"
     assert ":R>" not in world.message(warning.id).content
+
+
+@pytest.mark.parametrize("game", ["octego", "octa"])
+async def test_history_and_the_replay_count_the_same_moves(world, game):
+    """A move is an action of the game's own: a resignation ends the game without one."""
+    session = await finish_by_resigning(world, game, 2)
+    assert session.record.actions == 3, "two moves, then the resignation"
+    await world.cy.click(world.message(session.record.message_id), label="Replay")
+    assert ", 2 moves." in world.channel.last_message.content
+    [line] = [
+        line
+        for line in private_texts(await world.ada.slash(world.channel, "history"))[-1].splitlines()
+        if line[:2] == "1."
+    ]
+    assert " · 2 moves, " in line, line
