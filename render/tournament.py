@@ -47,6 +47,7 @@ WIDTH = 480
 TEXT = theme.min_text_size(WIDTH)
 TITLE = TEXT + 8
 MARGIN = 16
+TITLE_LINES = 2  # an event's name wraps to a second line before it is cut
 LINE = TEXT + 14  # a line of text
 ROW = TEXT + 20  # a row of a table
 MAX_ROWS = 24  # rows a picture draws; the text alternative counts the rest
@@ -224,10 +225,11 @@ def render_pairings(tournament: Tournament, round_number: int | None = None, tit
     more = len(games) - len(shown)
     band = 2 * ROW + 8
     heading = f"Round {number} of {tournament.rounds_planned}"
-    top = _header_height(notes)
+    title = _event_title(tournament, title)
+    top = _header_height(title, notes)
     height = top + len(shown) * band + (LINE if more else 0) + len(byes) * ROW + 2 * LINE + MARGIN
     image, draw = theme.canvas(WIDTH, height)
-    y = _draw_header(image, draw, _event_title(tournament, title), f"{heading} · {subtitle}", notes)
+    y = _draw_header(image, draw, title, f"{heading} · {subtitle}", notes)
     for index, pairing in enumerate(shown):
         _draw_game(image, draw, y, index, tournament, pairing)
         y += band
@@ -342,7 +344,7 @@ def _table_picture(
     shown = rows[:MAX_ROWS]
     more = len(rows) - len(shown)
     legend_lines = theme.wrap(legend, TEXT, WIDTH - 2 * MARGIN)
-    top = _header_height(())
+    top = _header_height(title, ())
     podium_h = _podium_height(places)
     height = top + podium_h + ROW + len(shown) * ROW + (LINE if more else 0)
     height += 8 + len(legend_lines) * LINE + MARGIN
@@ -425,16 +427,21 @@ def _draw_podium(
             theme.write(image, (x0 + step_w / 2, y), theme.fit_text(name, TEXT, step_w), TEXT, theme.INK, "mm")
 
 
-def _header_height(notes: Sequence[str]) -> int:
-    return MARGIN + TITLE + 16 + LINE + len(notes) * LINE + 20
+def _title_lines(title: str) -> list[str]:
+    """The title in at most two lines: a long one ("Octiles Scavenger Hunt knockout") wraps
+    rather than losing its end; only a name longer than two lines is cut."""
+    return theme.fit_lines(title, TITLE, WIDTH - 2 * MARGIN, max_lines=TITLE_LINES)
+
+
+def _header_height(title: str, notes: Sequence[str]) -> int:
+    return MARGIN + len(_title_lines(title)) * (TITLE + 16) + LINE + len(notes) * LINE + 20
 
 
 def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, title: str, subtitle: str, notes: Sequence[str]) -> int:
     y = MARGIN
-    theme.write(
-        image, (MARGIN, y + (TITLE + 16) / 2), theme.fit_text(title, TITLE, WIDTH - 2 * MARGIN), TITLE, theme.INK, "lm"
-    )
-    y += TITLE + 16
+    for line in _title_lines(title):
+        theme.write(image, (MARGIN, y + (TITLE + 16) / 2), line, TITLE, theme.INK, "lm")
+        y += TITLE + 16
     theme.write(
         image, (MARGIN, y + LINE / 2), theme.fit_text(subtitle, TEXT, WIDTH - 2 * MARGIN), TEXT, theme.MUTED, "lm"
     )

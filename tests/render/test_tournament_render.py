@@ -156,3 +156,14 @@ def _count(image: Image.Image, colour) -> int:
     return sum(
         n for n, rgb in image.getcolors(1 << 20) if all(abs(a - b) <= 8 for a, b in zip(rgb, colour, strict=True))
     )
+
+
+@pytest.mark.parametrize("draw", [render_standings, render_pairings])
+def test_a_long_title_wraps_instead_of_being_cut(draw, monkeypatch):
+    """ "Octiles Scavenger Hunt kn…" (issue #36): the event's name takes a second line."""
+    title = "Octiles Scavenger Hunt knockout"
+    texts, _ = _drawn_texts("tournament", lambda: draw(played("knockout", 6), title=title), monkeypatch)
+    drawn = [text for text, _ in texts]
+    assert "Octiles Scavenger Hunt" in drawn
+    assert "knockout" in drawn
+    assert not any(text.startswith("Octiles") and text.endswith("…") for text in drawn)
