@@ -140,10 +140,14 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
         """A line under the title: last move, phase, scores... (whose turn is added by the platform)."""
         return ""
 
-    def narrate(self, event: Event, names: Sequence[str]) -> str:
-        """One event in words, e.g. "Ada moved c1-d2.": the game's narrator, ``render.<game>.narrate``,
-        also used for the picture's alt text. ``names`` are ready for the text they go into."""
-        return ""
+    @classmethod
+    def narrate(cls, event: Event, names: Sequence[str]) -> str:
+        """One event in words, e.g. "Ada moved c1-d2.": the narrator render/registry.py names for the
+        game (the kit's events in the shared sentence), also used for the picture's alt text.
+        ``names`` are ready for the text they go into."""
+        from render.registry import pictures  # here, as in public_picture
+
+        return pictures(cls.name).narrate(event, names)
 
     def options_text(self, options: dict[str, Any]) -> str:
         """A challenge's options as words after the game's name, e.g. " (first: coin toss)"."""

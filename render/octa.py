@@ -591,7 +591,7 @@ def render_table(
     for seat in range(2):
         _draw_player_panel(image, draw, state, seat, _seat_name(names, seat), y, panel_heights[seat], final)
         y += panel_heights[seat] + SECTION_GAP
-    return theme.to_picture(image, describe_table(state, names, ending=ending), "octa_table.png", game="octa")
+    return theme.to_picture(image, describe_table(state, names, ending=ending), "octa_table.png")
 
 
 ENDING_LINES = 3  # a final table's title: room for two long names around "won: ... ran out of time"
@@ -757,7 +757,7 @@ def render_hand(state: OctaState, names: Sequence[str], seat: int) -> theme.Pict
         _label(image, (x + HAND_CARD[0] / 2, y + HAND_CARD[1] + line / 2 + 4), card_name(card), size, theme.MUTED, "mm")
     cards = ", ".join(card_text(c) for c in hand) or "no cards"
     description = f"{_seat_name(names, seat)}'s hand ({plural(len(hand), 'card')}): {cards}."
-    return theme.to_picture(image, description, "octa_hand.png", game="octa")
+    return theme.to_picture(image, description, "octa_hand.png")
 
 
 def _hand_order(code: str) -> tuple[int, int]:

@@ -383,7 +383,7 @@ def _cell_tile(width: int, height: int, cell: str, border: tuple[int, int, int],
 
 
 def _picture(image, description: str, filename: str) -> Picture:
-    return Picture(theme.to_picture(image, description, game="octagion").png, description, filename)
+    return Picture(theme.to_picture(image, description).png, description, filename)
 
 
 # ---------------------------------------------------------------- round picture

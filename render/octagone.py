@@ -448,7 +448,7 @@ def render_board(
     _draw_shields_and_marks(image, state, final)
     draw.line([(MARGIN, players_top - 4), (WIDTH - MARGIN, players_top - 4)], fill=theme.GRID, width=2)
     _draw_players(image, draw, state, names, hand_seats, players_top, final)
-    return theme.to_picture(image, describe(state, names, viewer, ending=ending), "octagone.png", game="octagone")
+    return theme.to_picture(image, describe(state, names, viewer, ending=ending), "octagone.png")
 
 
 def _ending_line(ending: str, names: Sequence[str]) -> str:
@@ -504,7 +504,7 @@ def render_hand(state: OctagoneState, names: Sequence[str], seat: int) -> theme.
         if state.hands[seat][kind]
     )
     description = f"Your Octagone shields, {names[seat]}: {held or 'none'}. {hint}"
-    return theme.to_picture(image, description, "octagone-hand.png", game="octagone")
+    return theme.to_picture(image, description, "octagone-hand.png")
 
 
 def _wrap(text: str, size: int, width: int) -> list[str]:

@@ -85,7 +85,7 @@ def render_board(
     _draw_capture_mark(draw, state)
     _draw_panel(image, state, names, ending)
     image = image.reduce(SCALE)  # box filter: fast, and smooth enough for 2x supersampling
-    return theme.to_picture(image, describe(state, names, viewer, ending=ending), "octego.png", game="octego")
+    return theme.to_picture(image, describe(state, names, viewer, ending=ending), "octego.png")
 
 
 def _is_final(state: OctegoState, ending: str | None) -> bool:

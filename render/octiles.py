@@ -575,7 +575,7 @@ def render_board(
     _draw_board(board, state, final)
     _draw_footer(board, state, names, viewer, height - FOOTER, final)
     image = image.reduce(SCALE)  # box filter: a clean 2x supersample, and fast
-    return theme.to_picture(image, describe(state, names, ending=ending), filename="octiles.png", game="octiles")
+    return theme.to_picture(image, describe(state, names, ending=ending), filename="octiles.png")
 
 
 def orientation_groups(tile: int) -> dict[int, tuple[int, ...]]:
@@ -631,7 +631,7 @@ def render_orientations(state: OctilesState, space: str | None = None) -> theme.
         f"{caption}. At orientation 0 its paths join {pairs}; orientation k turns it k x 45 degrees clockwise. "
         f"{len(groups)} different orientations: {looks}."
     )
-    return theme.to_picture(image, description, filename="octiles-orientations.png", game="octiles")
+    return theme.to_picture(image, description, filename="octiles-orientations.png")
 
 
 def _stamp_turned_tile(

@@ -1,6 +1,10 @@
 """Each game's pictures, registered once: its public picture, its narrator, how its replay counts
 frames (or no replay), and its other pictures the phone test must draw.
 
+Derived from an entry, so a game need not say them again: its narrator tells the kit's events
+(resign, forfeit, end) in the shared sentence unless it tells them itself, and its pictures take
+its palette (``theme.to_picture`` asks :func:`game_of_module` which game the drawing module's is).
+
 The games themselves are :mod:`engines.registry`'s; a game registered there with no entry here
 fails :func:`check`, naming what it lacks. ``render/replay.py`` and the picture, narrator, replay
 and phone tests derive their tables from :func:`pictures`.
@@ -15,6 +19,7 @@ from typing import Any
 from engines.registry import MissingPart, games
 from engines.registry import check as check_engine
 from render import octa, octagion, octagone, octego, octiles, theme
+from render.narration import shared_sentence
 
 # The game message's picture for everyone: (state, names, *, ending=None) -> Picture. With
 # ``ending`` ("Stopped by Ada") the picture is final whatever the state says.
@@ -35,14 +40,29 @@ class Replay:
 
 
 @dataclass(frozen=True)
+class WithSharedSentence:
+    """A game's narrator with the shared sentence as its fallback: an event it leaves untold ("")
+    that the kit records (resign, forfeit, end) is told as for every game."""
+
+    own: Narrate
+
+    def __call__(self, event: Any, names: Sequence[str]) -> str:
+        return self.own(event, names) or shared_sentence(event, names)
+
+
+@dataclass(frozen=True)
 class GamePictures:
     public_picture: Draw
-    narrate: Narrate
+    narrate: Narrate  # the game's own events in words; the kit's fall back to the shared sentence
     replay: Replay | None  # None: finished games of it get no Replay button
     # Its other pictures the bot sends (a hand, a deck): names in its render module, each of
     # which tests/render/test_phone_text.py must draw.
     other_pictures: tuple[str, ...] = ()
     supersample: int = 1  # drawn at this scale, then reduced (the phone test divides by it)
+
+    def __post_init__(self) -> None:
+        if callable(self.narrate) and not isinstance(self.narrate, WithSharedSentence):
+            object.__setattr__(self, "narrate", WithSharedSentence(self.narrate))
 
 
 def _octagion_public_picture(state: Any, names: Sequence[str], *, ending: str | None = None) -> theme.Picture:
@@ -78,6 +98,16 @@ def pictures(game: str) -> GamePictures:
         return _PICTURES[game]
     except KeyError:
         raise MissingPart(f"{game}: no pictures registered (render/registry.py)") from None
+
+
+def game_of_module(module: str) -> str | None:
+    """The registered game whose pictures ``module`` draws (the module of its narrator or public
+    picture: ``render.<game>``), or None (a tournament's pictures, a picture of no game)."""
+    for game, entry in _PICTURES.items():
+        narrate = entry.narrate.own if isinstance(entry.narrate, WithSharedSentence) else entry.narrate
+        if module in (getattr(narrate, "__module__", None), getattr(entry.public_picture, "__module__", None)):
+            return game
+    return None
 
 
 def register(game: str, entry: GamePictures) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import math
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -143,14 +144,23 @@ def to_picture(
 ) -> Picture:
     """The PNG Discord shows: 256 colours (flat game art loses nothing the eye sees), ``game``'s
     fixed palette, with zlib's fastest level: about half the encoding time and size of a
-    full-colour PNG. (fpng writes full colour only: about half the time, but 3.5x the bytes.)"""
+    full-colour PNG. (fpng writes full colour only: about half the time, but 3.5x the bytes.)
+    ``game`` is by default the game whose module calls (render/registry.py knows each game's), so a
+    game's render module never names it; another module drawing for a game names it."""
     buffer = io.BytesIO()
-    palette = quantized(image, game)
+    palette = quantized(image, game or _calling_game())
     if _captured_images is not None:
         _captured_images.append(palette)
         return Picture(b"", description, filename)
     palette.save(buffer, format="PNG", compress_level=1)
     return Picture(buffer.getvalue(), description, filename)
+
+
+def _calling_game() -> str | None:
+    """The registered game whose module called :func:`to_picture` (two frames up)."""
+    from render.registry import game_of_module  # here: the registry imports this module
+
+    return game_of_module(sys._getframe(2).f_globals.get("__name__", ""))
 
 
 _captured_images: list[Image.Image] | None = None

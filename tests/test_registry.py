@@ -3,12 +3,16 @@ bot/games/__init__.py) is in every derived table, and a registered game that lac
 :func:`bot.games.check`, which names the part.
 
 A toy sixth game, defined here and registered at runtime, shows it: the bot's adapters, the
-replay kinds, the tests' game cases and the benchmarks pick it up, and it replays."""
+replay kinds, the tests' game cases and the benchmarks pick it up, it replays, and every test the
+five games pass as registered games it passes too, with nothing but its own parts (an engine, a
+picture that names no palette, a narrator of its own events, an adapter that repeats neither)."""
 
 from __future__ import annotations
 
 import contextlib
+import inspect
 import io
+import itertools
 import pkgutil
 import types
 from dataclasses import dataclass, replace
@@ -23,15 +27,18 @@ import engines.registry
 import render.registry
 from bench import load
 from bench.__main__ import games_without_benchmark
+from bench.palettes import full_colour
 from bot.adapter import GameAdapter
 from bot.core.workers import drawing
-from engines.base import Game, GameState, Outcome
+from engines.base import Event, Game, GameState, Outcome
 from engines.registry import KITS, MissingPart, games
 from render import replay
 from render.registry import GamePictures, Replay, pictures
 from render.theme import canvas, centred_text, to_picture
+from tests.engines import test_base, test_contract, test_records
 from tests.engines.test_contract import play
 from tests.games import GAMES, IDS, cases
+from tests.render import test_narrators, test_pictures
 from tests.render.test_pictures import mid_game
 
 NAMES = ["Ada", "Bo", "Cy", "Di"]
@@ -89,18 +96,20 @@ def narrate_toy(event, names):
 
 
 TOY_PICTURES = GamePictures(render_toy, narrate_toy, Replay())
+TOY_RULES = "Take a step in turn: whoever takes the third wins."  # /rules (a real game's is bot/games/rules/<game>.md)
 
 
-def adapter_for(package: types.ModuleType, game: str = "toy") -> type[GameAdapter]:
+def adapter_for(package: types.ModuleType, game: str = "toy", rules: str | None = TOY_RULES) -> type[GameAdapter]:
     class ToyAdapter(GameAdapter):
         engine = getattr(package, "ENGINE", None)
         name, title, summary = game, "Toy", "Take the third step."
         computer_player = staticmethod(choose_toy)
-        narrate = staticmethod(narrate_toy)
 
         def public_picture(self, session):
             return drawing(render_toy, session.state, session.names)
 
+    if rules is not None:
+        ToyAdapter.rules = rules  # its /rules text on the class, instead of a file beside the adapters
     return ToyAdapter
 
 
@@ -178,6 +187,91 @@ def test_the_derived_tables_hold_only_registered_games():
     assert games_without_benchmark() == []
 
 
+# The modules whose tests run for every registered game, as each game's own cases.
+CROSS_GAME_MODULES = (test_contract, test_records, test_base, test_pictures, test_narrators)
+PER_GAME = (("game",), ("game", "players", "options"))
+
+
+def _argnames(mark: pytest.Mark) -> tuple[str, ...]:
+    names = mark.args[0]
+    return tuple(name.strip() for name in names.split(",")) if isinstance(names, str) else tuple(names)
+
+
+def _as_keywords(names: tuple[str, ...], value: object) -> dict[str, object]:
+    values = getattr(value, "values", value)  # a pytest.param, or the value itself
+    return dict(zip(names, values if len(names) > 1 else (values,), strict=True))
+
+
+def cross_game_tests() -> list[tuple[str, object, list[dict[str, object]]]]:
+    """Every test of those modules that is parametrized over all five games, as (name, function,
+    its other parameters' combinations): the tests a sixth game must pass with no edit to them."""
+    found = []
+    for module in CROSS_GAME_MODULES:
+        for name, function in vars(module).items():
+            marks = [mark for mark in getattr(function, "pytestmark", []) if mark.name == "parametrize"]
+            per_game = [mark for mark in marks if _argnames(mark) in PER_GAME]
+            if not name.startswith("test_") or len(per_game) != 1:
+                continue
+            covered = {_as_keywords(_argnames(per_game[0]), value)["game"] for value in per_game[0].args[1]}
+            if not set(games()) <= covered:
+                continue  # a game's own examples, not a test of every game
+            others = [[_as_keywords(_argnames(mark), value) for value in mark.args[1]] for mark in marks]
+            others.remove(others[marks.index(per_game[0])])
+            combined = [
+                dict(pair for part in combination for pair in part.items())
+                for combination in itertools.product(*others)
+            ]
+            found.append((f"{module.__name__}.{name}", function, combined))
+    return found
+
+
+def test_the_cross_game_tests_are_found():
+    names = {name.rsplit(".", 1)[1] for name, _, _ in cross_game_tests()}
+    assert {
+        "test_resigning_ends_the_game_once_and_refuses_everything_after",
+        "test_a_resignation_mid_game_round_trips",
+        "test_the_public_picture_is_a_small_palette_png",
+        "test_every_event_is_told_with_the_players_own_names",
+        "test_a_resignation_names_the_player_who_resigned",
+        "test_every_engine_refuses_one_player_fewer_than_its_minimum",
+    } <= names
+    assert len(names) >= 12
+
+
+def test_a_sixth_game_of_its_own_parts_passes_every_cross_game_test(toy):
+    """The toy (three moves, shorter than the 9 or 7 random moves some tests play) registered with
+    its own parts only: every test the five games pass as registered games, run for it."""
+    bot.games.check("toy")
+    failed = []
+    for name, function, combinations in cross_game_tests():
+        parameters = set(inspect.signature(function).parameters)
+        for others in combinations:
+            case = {"game": "toy", "players": 2, "options": {}, **others}
+            try:
+                function(**{key: value for key, value in case.items() if key in parameters})
+            except Exception as error:  # every failure is listed, naming its test
+                failed.append(f"{name}{others or ''}: {error!r}"[:300])
+    assert failed == []
+
+
+def test_a_new_games_pictures_take_its_palette_without_naming_it(toy):
+    """``render_toy`` calls ``to_picture`` with no ``game=``: the palette command still notes its
+    pictures as the toy's (it skipped them before), and the bot's pictures map onto its palette."""
+    with full_colour() as drawn:
+        render_toy(ToyState(seed=1, players=2), NAMES[:2])
+        test_pictures.pictures("octego").public_picture(mid_game("octego", 2, {}), NAMES[:2])
+    assert [game for game, _ in drawn] == ["toy", "octego"]
+
+
+def test_a_new_games_narrator_falls_back_to_the_shared_sentence_and_the_adapter_repeats_none(toy):
+    adapter = bot.games.adapter("toy")
+    assert "narrate" not in vars(adapter), "the adapter does not repeat its narrator"
+    assert adapter.narrate(Event(1, 0, "step", {}), NAMES[:2]) == "Ada stepped.", "its own event, its own words"
+    assert adapter.narrate(Event(2, 1, "resign", {}), NAMES[:2]) == "Bo resigned.", "the kit's, the shared sentence"
+    assert adapter.narrate(Event(2, 0, "forfeit", {}), NAMES[:2]) == "Ada ran out of time."
+    assert pictures("toy").narrate(Event(2, 1, "resign", {}), NAMES[:2]) == "Bo resigned.", "replays tell it too"
+
+
 def test_a_game_registered_at_runtime_replays(toy):
     actions = [(0, {"type": "step"}), (1, {"type": "step"}), (0, {"type": "step"})]
     picture = replay.replay_picture("toy", 2, {}, 1, actions, NAMES[:2])
@@ -200,6 +294,10 @@ def _parts(package=None, entry=TOY_PICTURES, adapter=...):
     return package, entry, adapter_for(package) if adapter is ... else adapter
 
 
+def _ruleless(package):
+    return _parts(package, adapter=adapter_for(package, rules=None))
+
+
 # what is wrong -> (the toy's parts, with that wrong, and the words the check says it in)
 MISSING = {
     "no ENGINE exported": (lambda: _parts(types.ModuleType("toy")), "exports no ENGINE"),
@@ -209,6 +307,7 @@ MISSING = {
     "no narrator": (lambda: _parts(entry=replace(TOY_PICTURES, narrate=None)), "narrate is not a function"),
     "a replay counting turns": (lambda: _parts(entry=replace(TOY_PICTURES, replay=Replay("turn"))), "counts 'turn'"),
     "no adapter": (lambda: _parts(adapter=None), "no adapter registered"),
+    "no rules text": (lambda: _ruleless(toy_package()), "no rules text"),
     "an adapter named otherwise": (
         lambda: _parts(adapter=adapter_for(toy_package(), game="other")),
         "is named 'other'",

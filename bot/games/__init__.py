@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from bot.adapter import GameAdapter
+from bot.adapter import RULES_FOLDER, GameAdapter
 from engines.registry import MissingPart, games
 from engines.registry import engine as registered_engine
 
@@ -48,7 +48,8 @@ def unregister(game: str) -> None:
 
 
 def check(game: str) -> None:
-    """Raise :class:`MissingPart` naming the first part the game lacks: engine, pictures, adapter."""
+    """Raise :class:`MissingPart` naming the first part the game lacks: engine, pictures, adapter,
+    rules text."""
     from render.registry import check as check_pictures  # here: importing one game loads no other
 
     check_pictures(game)
@@ -57,3 +58,6 @@ def check(game: str) -> None:
         raise MissingPart(f"{game}: its adapter {found.__name__} is named {found.name!r}")
     if found.engine is not registered_engine(game):
         raise MissingPart(f"{game}: its adapter {found.__name__} plays another engine")
+    # Its /rules text: written on the class, or by default read from its file.
+    if not isinstance(found.rules, str) and not (RULES_FOLDER / f"{game}.md").is_file():
+        raise MissingPart(f"{game}: no rules text for /rules (bot/games/rules/{game}.md)")

@@ -27,7 +27,7 @@ from engines.octa import (
     choose_action,
     table_count,
 )
-from render.octa import card_text, narrate, render_hand, step_text
+from render.octa import card_text, render_hand, step_text
 from render.wording import plural
 
 LINE_NAMES = {"top": "top row", "bottom": "bottom row", "left": "left column", "right": "right column"}
@@ -224,7 +224,6 @@ class OctaAdapter(GameAdapter):
     summary = "Lay runs of cards; an Octa of 8 and 28 cards on the table wins."
     computer_player = choose_action
     private_view_label = "My hand"
-    narrate = staticmethod(narrate)
     menus = (TURN_MENU,)
 
     def private_picture(self, session: GameSession, seat: int):

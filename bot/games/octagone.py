@@ -40,7 +40,7 @@ from engines.octagone import (
     team_shields_left,
 )
 from render.narration import with_article
-from render.octagone import box_words, colour_words, direction_words, narrate, render_hand, shield_words
+from render.octagone import box_words, colour_words, direction_words, render_hand, shield_words
 
 GAME = "octagone"
 # Four players: the user id holding each pair's extra joker (pairs: seats {0, 2} and {1, 3}), shown
@@ -171,7 +171,6 @@ class OctagoneAdapter(GameAdapter):
     title = "Octagone"
     summary = "Place aimed shields where the last arrow points; fewest shields left wins (2 or 4 players)."
     computer_player = choose_action
-    narrate = staticmethod(narrate)
     private_view_label = "My shields"
     menus = (PLACE_MENU,)
     team_play = True

@@ -19,7 +19,6 @@ from bot.adapter import ChallengeOption, GameAdapter, GameSession
 from bot.ui.menus import ActionMenu, Narrowing, Step
 from bot.ui.replies import acknowledge
 from engines.octego import ENGINE, KIND_NAMES, choose_action, octego_count, piece_at
-from render.octego import narrate
 from render.wording import plural
 
 GAME = "octego"
@@ -115,7 +114,6 @@ class OctegoAdapter(GameAdapter):
     title = "Octego"
     summary = "Race an Octego to the far side or capture both of your opponent's (two players)."
     computer_player = choose_action
-    narrate = staticmethod(narrate)
     menus = (MOVE_MENU,)
     challenge_extras = (
         ChallengeOption(

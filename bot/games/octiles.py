@@ -47,7 +47,6 @@ from engines.octiles import (
     scramble_available,
     seat_of,
 )
-from render.octiles import narrate
 
 __all__ = ["MENU", "STAND_IN", "OctilesAdapter"]  # and what tests of its menu use
 
@@ -80,7 +79,6 @@ class OctilesAdapter(GameAdapter):
     title = "Octiles Scavenger Hunt"
     summary = "Race your runner through a maze of path tiles to collect your five prizes (2 players)."
     computer_player = choose_action
-    narrate = staticmethod(narrate)
     menus = (MENU,)
     challenge_extras = (ChallengeOption("scramble", "Allow each player one scramble of four tiles (optional rule)"),)
 

@@ -49,6 +49,18 @@ def play(game: str, players: int, options: dict, seed: int, steps: int = STEPS):
         state = after
 
 
+def running(game: str, players: int, options: dict, seed: int, steps: int) -> list[tuple[int, dict[str, Any]]]:
+    """(seat, action) for up to ``steps`` random legal actions, stopping before any that would end
+    the game: a game may well be shorter than ``steps`` (a toy of three moves), and is still
+    running after these."""
+    log = []
+    for _, seat, action, after in play(game, players, options, seed, steps):
+        if engine_of(game).outcome(after) is not None:
+            break
+        log.append((seat, action))
+    return log
+
+
 def round_trip(engine: Game, state: Any) -> Any:
     return engine.load(json.loads(json.dumps(engine.dump(state))))
 
@@ -95,23 +107,22 @@ def test_a_game_replays_exactly_from_its_seed_and_actions(game, players, options
 @pytest.mark.parametrize("moves", [0, 7])
 def test_resigning_ends_the_game_once_and_refuses_everything_after(game, players, options, moves):
     engine = engine_of(game)
-    state = engine.new_game(players, options, 6)
-    for *_, after in play(game, players, options, 6, moves):
-        state = after
-    assert engine.outcome(state) is None
+    log = running(game, players, options, 6, moves)
+    state = engine.replay(players, options, 6, log)
+    assert engine.outcome(state) is None, f"{game}: over after {len(log)} of its actions that did not end it"
     # Every seat resigns in turn until the game ends (Octagion's teams carry on while a member remains).
     for seat in range(players):
         before = state
         state = engine.apply(state, seat, {"type": "resign"})
-        assert any(event.kind == "resign" and event.seat == seat for event in state.events)
-        assert state.ply == before.ply + 1
+        assert any(event.kind == "resign" and event.seat == seat for event in state.events), f"{game}: no resign event"
+        assert state.ply == before.ply + 1, f"{game}: a resignation is one ply"
         if engine.outcome(state) is not None:
             break
     outcome = engine.outcome(state)
-    assert outcome is not None
-    assert seat not in outcome.winners
-    assert engine.to_act(state) == []
-    assert any(event.kind == "end" for event in state.events)
+    assert outcome is not None, f"{game}: every seat resigned and the game goes on"
+    assert seat not in outcome.winners, f"{game}: the last seat to resign won"
+    assert engine.to_act(state) == [], f"{game}: a finished game has seats to act"
+    assert any(event.kind == "end" for event in state.events), f"{game}: the game ended with no end event"
     for other in range(players):
         for action in [{"type": "resign"}, *engine.legal_actions(before, other)]:
             with pytest.raises(IllegalAction):

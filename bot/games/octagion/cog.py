@@ -32,7 +32,6 @@ class OctagionAdapter(GameAdapter):
     challengeable = False
     simultaneous = True
     private_view_label = "My deck"
-    narrate = staticmethod(show.narrate)
 
     # Octagion Daily: `/octagion daily play` and `/octagion daily results` (bot/games/octagion/daily/).
     daily_group = app_commands.Group(name="daily", description="Octagion Daily: one word a day for the whole server.")
