@@ -113,10 +113,11 @@ class PrivacyCommands(
         """Forget a member everywhere: (games resigned, sessions where they became a former member)."""
         store = self.platform.store
         resigned = 0
+        former_id = -random.SystemRandom().randrange(1, 2**62)  # never a Discord id
+        await self.platform.tournaments.forget_member(member_id, former_id)  # withdrawn at once, then renamed
         for session in await privacy_store.member_sessions(store, member_id, live=True):
             if session.game in self.platform.games:  # a tournament hears of its games' ends
                 resigned += await self._leave(session, member_id)
-        former_id = -random.SystemRandom().randrange(1, 2**62)  # never a Discord id
         named = await privacy_store.member_sessions(store, member_id)
         for session in named:
             await self._forget_in(session, member_id, former_id)

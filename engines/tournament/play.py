@@ -141,6 +141,22 @@ def withdraw(tournament: Tournament, player: int) -> Tournament:
     return record_result(withdrawn, len(tournament.rounds), running.table, lost)
 
 
+def forget_player(tournament: Tournament, player: int, new_id: int, name: str) -> Tournament:
+    """The tournament with ``player`` known as ``new_id`` called ``name`` everywhere (a member who
+    deleted their data becomes "a former member"); their results and seed stay."""
+
+    def swap(who: int | None) -> int | None:
+        return new_id if who == player else who
+
+    players = tuple(replace(p, id=new_id, name=name) if p.id == player else p for p in tournament.players)
+    rounds = tuple(
+        replace(r, pairings=tuple(replace(p, first=swap(p.first), second=swap(p.second)) for p in r.pairings))
+        for r in tournament.rounds
+    )
+    withdrawn = tuple(swap(w) for w in tournament.withdrawn)
+    return replace(tournament, players=players, rounds=rounds, withdrawn=withdrawn)  # type: ignore[arg-type]
+
+
 def turn_clock(round_seconds: int, typical_turns: int, minimum: int = MIN_TURN_CLOCK) -> int:
     """Seconds a player has for each turn of a game in a round lasting ``round_seconds``: the
     round's time shared out over a typical game's ``typical_turns`` (both players' turns), so a

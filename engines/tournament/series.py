@@ -112,6 +112,18 @@ def withdraw_from_series(series: Series, player: int) -> Series:
     return replace(series, withdrawn=(*series.withdrawn, player))
 
 
+def forget_in_series(series: Series, player: int, new_id: int, name: str) -> Series:
+    """The series with ``player`` known as ``new_id`` called ``name`` everywhere (a member who
+    deleted their data becomes "a former member"); their races stay."""
+    players = tuple(replace(p, id=new_id, name=name) if p.id == player else p for p in series.players)
+    races = tuple(
+        replace(race, entries=tuple(replace(e, player=new_id) if e.player == player else e for e in race.entries))
+        for race in series.races
+    )
+    withdrawn = tuple(new_id if w == player else w for w in series.withdrawn)
+    return replace(series, players=players, races=races, withdrawn=withdrawn)
+
+
 def is_series_finished(series: Series) -> bool:
     return len(series.races) >= series.races_planned or len(series.active) == 0
 

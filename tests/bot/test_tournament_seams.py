@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from bot.core.settings import Settings
-from bot.dev.world import private_texts
+from bot.dev.world import private_messages, private_texts
+from bot.features.privacy_store import FORMER_MEMBER
 from bot.games.octego import OctegoAdapter
 from bot.games.octiles import OctilesAdapter
 from tests.bot.test_tournaments import (
@@ -18,6 +19,7 @@ from tests.bot.test_tournaments import (
     host_of,
     join_all,
     member,
+    move,
     play_round_by_resignations,
     players,
     resign,
@@ -36,6 +38,13 @@ def settings(tmp_path) -> Settings:
 @pytest.fixture
 def games():
     return [OctegoAdapter, OctilesAdapter]
+
+
+async def standings_picture_of(world, someone):
+    """The picture /tournament standings answers with, privately."""
+    result = await someone.slash(world.channel, "tournament standings")
+    (answer,) = [m for m in private_messages(result) if m.attachments]
+    return answer.attachments[0]
 
 
 def standings_posts(world) -> list:
@@ -138,3 +147,49 @@ async def test_games_running_when_the_host_ends_are_stopped_and_not_played(world
     for player in running.players:  # one win in round 1 or none: the unplayed game adds nothing
         line = next(line for line in lines if session.state.name(player) in line)
         assert line.endswith((": 1 point", ": 0 points")), line
+
+
+async def test_a_member_who_left_is_withdrawn_before_the_next_pairing_even_against_a_withdrawn_player(world):
+    """Round-robin of four (seeds in joining order: round 1 Ada v Di, Bo v Cy; round 2 Ada v Cy):
+    Ada withdraws, Cy leaves mid-game; round 2's Ada v Cy is forfeited by both, Cy withdrawn."""
+    _host, everyone, event_id = await started(world, 4, game="octego", format="round_robin", round_time="1d")
+    ada, bo, cy, _di = everyone
+    withdrew = await ada.slash(world.channel, "tournament withdraw")
+    assert "withdrew" in private_texts(withdrew)[-1]
+    world.guild.remove_member(cy)
+    game = next(g for g in (await games_of_round(world, event_id, 1)).values() if cy.id in g.players)
+    if game.players[0] == bo.id:
+        await move(world, everyone, game)  # Cy is to move, and never will
+    await world.env.advance_time(game.meta.clock_seconds + 1)
+    await world.env.settle()
+    session = await event(world, event_id)
+    assert len(session.state.rounds) == 2
+    assert cy.id in session.state.withdrawn
+    both_out = next(p for p in session.state.round(2).pairings if cy.id in p.players)
+    assert set(both_out.players) == {ada.id, cy.id}
+    assert both_out.result == "both forfeit", "Cy, gone, scores no win against the withdrawn Ada"
+    assert any("left the server" in m.content for m in world.channel.history())
+
+
+async def test_privacy_delete_withdraws_the_member_at_once_and_names_them_a_former_member(world):
+    _host, everyone, event_id = await started(world, 4, game="octego", format="swiss", rounds=2, round_time="1d")
+    cy = everyone[2]
+    game = next(g for g in (await games_of_round(world, event_id, 1)).values() if cy.id in g.players)
+    opponent = next(p for p in game.players if p != cy.id)
+    asked = await cy.slash(world.channel, "privacy delete")
+    clicked = await cy.click(private_messages(asked)[-1], label="Delete my data")
+    assert "Done" in private_texts(clicked)[-1], private_texts(clicked)
+    await world.env.settle()
+    session = await event(world, event_id)
+    assert cy.id not in [p.id for p in session.state.players], "their id is gone from the event"
+    (former,) = session.state.withdrawn
+    assert session.state.name(former) == FORMER_MEMBER
+    pairing = next(p for p in session.state.round(1).pairings if former in p.players)
+    assert pairing.points_of(opponent) == 1, "their running game is forfeited: the opponent wins"
+    assert (await world.platform.sessions.load(game.id)).status == "finished"
+    lines = await standings_lines(world, everyone[0])
+    assert any(FORMER_MEMBER in line and "withdrew" in line for line in lines), lines
+    assert not any("Cy" in line for line in lines), lines
+    picture = (await standings_picture_of(world, everyone[0])).description
+    assert "Cy" not in picture
+    assert FORMER_MEMBER in picture

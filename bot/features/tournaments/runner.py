@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from contextlib import suppress
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
@@ -30,8 +31,11 @@ from bot.core.errors import UserError
 from bot.core.outbox import Outbox, Outgoing
 from bot.core.sessions import Sessions
 from bot.core.store import LIVE_STATUSES, Store, TimerRecord
+from bot.core.text import NAME_LIMIT, escape
 from bot.core.timers import Scheduler
 from bot.core.workers import WorkerPool, drawing
+from bot.features import privacy_store
+from bot.features.privacy_store import FORMER_MEMBER
 from bot.features.threads import GameThreads
 from bot.features.tournaments import store as event_store
 from bot.features.tournaments.cards import card_message, final_lines, pairings_text, standings_text
@@ -372,9 +376,9 @@ class Tournaments:
         change.session.state = state
         if any(p.replay_of == payload["table"] and p.result is None for p in state.round(payload["round"]).pairings):
             change.post(OPEN_GAMES, {"round": payload["round"]})  # a knockout's drawn game, replayed
-        self._after_result(change)
+        await self._after_result(change)
 
-    def _after_result(self, change: Change) -> None:
+    async def _after_result(self, change: Change) -> None:
         state: Tournament = change.session.state
         change.post(CARD)
         if not kit.is_round_complete(state):
@@ -384,7 +388,20 @@ class Tournaments:
         if kit.is_finished(state):
             self._finish(change)
         elif not EventConfig.of(change.meta.options).paused:
+            await self._withdraw_gone(change)
             self._pair(change)
+
+    async def _withdraw_gone(self, change: Change) -> None:
+        """Before a round is paired: every player still entered who has left the server is
+        withdrawn, so no pairing (not even one against a withdrawn player) keeps them in."""
+        state: Tournament = change.session.state
+        name = change.meta.options["name"]
+        for player in state.active:
+            if player.id in state.withdrawn or await self._still_here(change.session, player.id):
+                continue
+            change.session.state = kit.withdraw(change.session.state, player.id)
+            who = escape(player.name, NAME_LIMIT)
+            change.post(ANNOUNCE, {"content": f"🚪 **{who}** withdrew from **{name}** (left the server)."})
 
     def _race_done(self, change: Change, series: Series) -> None:
         change.session.state = series
@@ -428,7 +445,7 @@ class Tournaments:
             return
         change.session.state = kit.settle_deadline(state)
         change.post(ANNOUNCE, {"content": f"⏰ Round {number}'s time is up: games still running were scored."})
-        self._after_result(change)
+        await self._after_result(change)
 
     async def _running_games(self, change: Change, number: int) -> list[int]:
         opened = await event_store.games_of_round(self.store, change.record.id, number)
@@ -462,7 +479,9 @@ class Tournaments:
         change.end("stopped", f"⏰ {header}.")
 
     # ============================================================ players and the host
-    async def withdraw(self, tournament_id: int, user_id: int, *, by: int | None = None, reason: str = "") -> str:
+    async def withdraw(
+        self, tournament_id: int, user_id: int, *, by: int | None = None, reason: str = "", named: bool = True
+    ) -> str:
         """A player leaves a running tournament (``by``: the host removing them): a game still
         running is their forfeit, and they are paired no more."""
         async with self.sessions.change(tournament_id) as change:
@@ -492,7 +511,7 @@ class Tournaments:
                         await self._resign_in_game(change, len(state.rounds), running.table, user_id)
             except TournamentError as error:
                 raise UserError(str(error)) from None
-            who = change.session.state.name(user_id)
+            who = escape(change.session.state.name(user_id), NAME_LIMIT) if named else FORMER_MEMBER
             why = f" ({reason})" if reason else ""
             change.post(ANNOUNCE, {"content": f"🚪 **{who}** withdrew from **{name}**{why}."})
             if isinstance(change.session.state, Series):
@@ -500,7 +519,7 @@ class Tournaments:
                 if len(change.session.state.active) < 2:
                     self._finish(change)
             else:
-                self._after_result(change)
+                await self._after_result(change)
         return f"🚪 {who} withdrew from **{name}**: their remaining games are forfeited."
 
     async def _resign_in_game(self, change: Change, number: int, table: int, user_id: int) -> None:
@@ -508,6 +527,33 @@ class Tournaments:
         record = await self.store.get_session(game_id) if game_id is not None else None
         if record is not None and user_id in record.players:
             change.add_timer_elsewhere(game_id, STOP_GAME, change.now, {"resign": record.players.index(user_id)})
+
+    async def forget_member(self, member_id: int, former_id: int) -> None:
+        """/privacy delete: the member is withdrawn at once from every event still running (a
+        running game forfeited), and every event, over or not, names them "a former member"."""
+        for found in await privacy_store.member_sessions(self.store, member_id):
+            if found.game != KIT or member_id not in found.players:
+                continue
+            if found.live:
+                with suppress(UserError):  # already withdrawn, or over meanwhile
+                    await self.withdraw(found.id, member_id, reason="deleted their data", named=False)
+            async with self.sessions.change(found.id) as change:
+                self._forget_in(change, member_id, former_id)
+
+    @staticmethod
+    def _forget_in(change: Change, member_id: int, former_id: int) -> None:
+        state = change.session.state
+        if isinstance(state, Series) and member_id in [p.id for p in state.players]:
+            change.session.state = kit.forget_in_series(state, member_id, former_id, FORMER_MEMBER)
+        elif isinstance(state, Tournament) and member_id in [p.id for p in state.players]:
+            change.session.state = kit.forget_player(state, member_id, former_id, FORMER_MEMBER)
+        players = change.record.players
+        change.meta.names = [
+            FORMER_MEMBER if p == member_id else n for p, n in zip(players, change.meta.names, strict=False)
+        ]
+        change.record.players = [former_id if p == member_id else p for p in players]
+        if change.record.card_id is not None:
+            change.post(CARD)
 
     async def pause(self, tournament_id: int, user_id: int, pause: bool) -> str:
         async with self.sessions.change(tournament_id) as change:
@@ -531,6 +577,8 @@ class Tournaments:
                 options["deadline"], options["remaining"] = int(deadline.timestamp()), None
                 note = f"▶ **{config.name}** resumed."
                 if self._round_done(change.session.state):
+                    if isinstance(change.session.state, Tournament):
+                        await self._withdraw_gone(change)
                     self._continue(change)
                 else:
                     change.add_timer(ROUND_DUE, deadline, {"round": number})
