@@ -309,7 +309,29 @@ def _first_unused(taken: list[str], zeta: bool, edition: int) -> tuple[str, str]
 # ---------------------------------------------------------------- variants and parsing
 
 
-_TOKEN = re.compile(r"([A-Z]?)([0-9])|(\*)|(_)")
+# A card is a letter and its digits, all of them ("S55" is one card, not in the deck); a bare
+# number is one digit, so "58617243" is eight positions.
+_TOKEN = re.compile(r"([A-Z][0-9]+|[0-9])|(\*)|(_)")
+_SEPARATORS = r"[\s,;.|/-]+"
+
+
+def _tokens(text: str) -> list[tuple[str, re.Match[str] | None]]:
+    """What was typed, token by token, read in each run between separators (so "S5 5" is two
+    cards and "S55" one): (the text, its match or None when it cannot be read)."""
+    found: list[tuple[str, re.Match[str] | None]] = []
+    joined = re.sub(r"([A-Z])" + _SEPARATORS + r"(?=[0-9])", r"\1", text.upper())  # "S 5" is S5
+    for chunk in (chunk for chunk in re.split(_SEPARATORS, joined) if chunk):
+        at = 0
+        while at < len(chunk):
+            match = _TOKEN.match(chunk, at)
+            if match:
+                found.append((match.group(0), match))
+                at = match.end()
+                continue
+            end = next((i for i in range(at + 1, len(chunk)) if _TOKEN.match(chunk, i)), len(chunk))
+            found.append((chunk[at:end], None))
+            at = end
+    return found
 
 
 def _card_error(card: str) -> str:
@@ -328,21 +350,18 @@ def parse_variant(text: str, sequence: str, treatments_left: int = MAX_TREATMENT
     the sequence's letter at that position), ``*`` for a Treatment Card and ``_`` for an
     empty position. Case, spaces and commas do not matter.
     """
-    compact = re.sub(r"[\s,;.|/-]+", "", text.upper())
     cells: list[str | None] = []
-    position = 0
-    while position < len(compact):
-        match = _TOKEN.match(compact, position)
-        if not match:
-            rest = compact[position : position + 3]
-            raise IllegalAction(f"I can't read {rest!r}: write cards like S5, a number, * or _")
-        letter, number, star, blank = match.groups()
+    for typed, match in _tokens(text):
+        if match is None:
+            raise IllegalAction(f"I can't read {typed[:3]!r}: write cards like S5, a number, * or _")
+        card, star, blank = match.groups()
         if star:
             cells.append(TREATMENT)
         elif blank:
             cells.append(None)
         else:
-            if number == "0" or int(number) > len(NUMBERS):
+            letter, number = (card[0], card[1:]) if card[0].isalpha() else ("", card)
+            if number.startswith("0") or int(number) > len(NUMBERS):
                 raise IllegalAction(f"card numbers go from 1 to 8, not {number}")
             if not letter:
                 index = len(cells)
@@ -350,7 +369,6 @@ def parse_variant(text: str, sequence: str, treatments_left: int = MAX_TREATMENT
                     raise IllegalAction(f"a variant has at most {WORD_LENGTH} positions")
                 letter = sequence[index].upper()
             cells.append(f"{letter}{number}")
-        position = match.end()
     return validate_cells(cells, treatments_left)
 
 
@@ -394,24 +412,18 @@ class ReadVariant:
 def _typed_cells(text: str, sequence: str) -> list[str | None]:
     """What a player typed, one cell per position, unchecked: a card ("S5"; a bare digit takes its
     position's letter), TREATMENT, None for "_", or what could not be read ("?X")."""
-    compact = re.sub(r"[\s,;.|/-]+", "", text.upper())
     cells: list[str | None] = []
-    position = 0
-    while position < len(compact):
-        match = _TOKEN.match(compact, position)
-        if not match:
-            end = next((at for at in range(position + 1, len(compact)) if _TOKEN.match(compact, at)), len(compact))
-            cells.append(compact[position:end])
-            position = end
+    for typed, match in _tokens(text):
+        if match is None:
+            cells.append(typed)
             continue
-        letter, number, star, blank = match.groups()
+        card, star, blank = match.groups()
         if star or blank:
             cells.append(TREATMENT if star else None)
+        elif card[0].isdigit() and len(cells) < len(sequence):
+            cells.append(f"{sequence[len(cells)].upper()}{card}")
         else:
-            if not letter and len(cells) < len(sequence):
-                letter = sequence[len(cells)].upper()
-            cells.append(f"{letter}{number}")
-        position = match.end()
+            cells.append(card)
     if len(cells) > WORD_LENGTH:
         raise IllegalAction(f"a variant has at most {WORD_LENGTH} positions; you gave {len(cells)}")
     return cells + [None] * (WORD_LENGTH - len(cells))
@@ -419,9 +431,9 @@ def _typed_cells(text: str, sequence: str) -> list[str | None]:
 
 def _not_a_card(token: str) -> str | None:
     """Why ``token`` is no card of the deck, or None."""
-    if not re.fullmatch(r"[A-Z][0-9]", token):
+    if not re.fullmatch(r"[A-Z][0-9]+", token):
         return f"I can't read {token!r}"
-    if token[1] == "0" or int(token[1]) > len(NUMBERS):
+    if len(token) > 2 or token[1] == "0" or int(token[1]) > len(NUMBERS):
         return f"{token} is not a card (card numbers go from 1 to 8)"
     if token in DECK_SET:
         return None
@@ -668,7 +680,7 @@ def _change_variant(state: OctagionState, seat: int, cells: list[str | None], le
 
 # ---------------------------------------------------------------- party mode: each member's own cards
 
-_OWN_TOKEN = re.compile(r"(?:([1-8])[:=])?([A-Z]?[0-9]|\*|_)")
+_OWN_TOKEN = re.compile(r"(?:([1-8])[:=])?([A-Z][0-9]+|[0-9]|\*|_)")  # "S55": one card (not in the deck)
 
 
 def parse_own_cards(text: str) -> list[tuple[int | None, str]]:
@@ -691,10 +703,10 @@ def parse_own_cards(text: str) -> list[tuple[int | None, str]]:
     if len(placed) > WORD_LENGTH:
         raise IllegalAction(f"a variant has {WORD_LENGTH} positions; you gave {len(placed)} cards")
     row = all(position is None for position, _ in placed)
-    if row and any(not re.fullmatch(r"[A-Z][0-9]", card) for _, card in placed):
+    if row and any(not re.fullmatch(r"[A-Z][0-9]+", card) for _, card in placed):
         return [(index + 1, card) for index, (_, card) in enumerate(placed)]  # a row, position by position
     for position, card in placed:
-        if position is None and not re.fullmatch(r"[A-Z][0-9]", card):
+        if position is None and not re.fullmatch(r"[A-Z][0-9]+", card):
             raise IllegalAction(f"give {card!r} a position, like 3:{card}: only a card with its letter finds its place")
     return placed
 
