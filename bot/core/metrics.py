@@ -7,16 +7,30 @@ An HTTP server on ``METRICS_HOST`` (127.0.0.1 by default) inside the bot's proce
 ``/metrics``  the Prometheus text format (``prometheus-client``), every name ``octagon_``:
 
     interactions_total{kind}         interactions received (command, component, modal_submit, ...)
-    acks_total{kind}                 interactions acknowledged
+    acks_total{kind}                 interactions acknowledged (counted where discord.py records
+                                     any response, so every answer counts, whoever made it)
     ack_seconds{kind}                from Discord's creation of the interaction to its acknowledgement
     picture_seconds                  a picture drawn in a worker, queue included
     database_trip_seconds            one trip to the database (statements sent together, or a query)
     worker_queue_depth{pool}         calls waiting or running in each pool of worker processes
+    worker_queue_limit{pool}         the depth at which a pool turns players away ("busy")
     outbox_backlog                   outbox entries not sent yet
     outbox_oldest_seconds            the age of the oldest of them
     timers_due                       stored timers whose deadline has passed
     errors_total{kind}               failures by kind: unexpected, refused, busy, database, restarting
     live_sessions{game}              challenges, lobbies and games in progress, by game
+    posts_given_up_total{kind}       outbox entries given up after their last try, by kind
+    loop_lag_seconds                 how late the event loop woke its monitor lately (the largest
+                                     of its last wakes and the one overdue now; bot.core.loop_lag)
+    gateway_connected{shard}         1 while the shard's gateway connection is up, else 0
+    gateway_latency_seconds{shard}   the shard's heartbeat round trip (absent before the first)
+    guilds                           servers the bot is in
+    database_up                      1 if the database answered this scrape, else 0; while it is
+                                     0, outbox_backlog, outbox_oldest_seconds, timers_due and
+                                     live_sessions are absent (not their last value)
+    build_info{version,python,discord_py}  1, labelled with what runs
+    process_*, python_info           the client library's process and platform collectors
+                                     (memory, CPU, open files, start time)
 
 The figures read from the database are read when ``/metrics`` is scraped.
 """
@@ -24,7 +38,10 @@ The figures read from the database are read when ``/metrics`` is scraped.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
+import math
+import platform
 import time
 import weakref
 from collections.abc import Iterator
@@ -32,11 +49,19 @@ from typing import Any
 
 import discord
 from aiohttp import web
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, InfoMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from bot.core import workers
+from bot import __version__
+from bot.core import loop_lag, workers
 from bot.core.store import Store
 
 log = logging.getLogger(__name__)
@@ -49,11 +74,45 @@ TRIP_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 _running: weakref.WeakKeyDictionary[Any, Metrics] = weakref.WeakKeyDictionary()
 
 
+# Outbox entries given up, by kind, in this process (whether or not metrics are served).
+_given_up: collections.Counter[str] = collections.Counter()
+
+
+def posts_given_up(kind: str) -> None:
+    """Told by the outbox when it gives an entry of ``kind`` up (after its last try)."""
+    _given_up[kind] += 1
+
+
 def acknowledged(interaction: discord.Interaction) -> None:
-    """Told by ``bot.ui.replies`` when an interaction was acknowledged (when metrics are on)."""
+    """An interaction was answered (a reply, a deferral, a modal, an update, autocomplete)."""
     metrics = _running.get(interaction.client)
     if metrics is not None:
         metrics.observe_ack(interaction)
+
+
+def count_every_acknowledgement() -> None:
+    """The one place every acknowledgement is counted: discord.py records each response it
+    made by setting ``InteractionResponse._response_type``, whichever method made it, so the
+    slot is wrapped once to report each to :func:`acknowledged`."""
+    slot = discord.InteractionResponse.__dict__["_response_type"]
+    if isinstance(slot, _Recorded):
+        return
+    discord.InteractionResponse._response_type = _Recorded(slot)
+
+
+class _Recorded:
+    """The ``_response_type`` slot, reporting each response type set on it."""
+
+    def __init__(self, slot: Any):
+        self.slot = slot
+
+    def __get__(self, response: Any, owner: Any = None) -> Any:
+        return self if response is None else self.slot.__get__(response, owner)
+
+    def __set__(self, response: Any, value: Any) -> None:
+        self.slot.__set__(response, value)
+        if value is not None:
+            acknowledged(response._parent)
 
 
 def interaction_kind(interaction: discord.Interaction) -> str:
@@ -91,6 +150,8 @@ class Metrics:
             "octagon_database_trip_seconds", "One trip to the database", buckets=TRIP_BUCKETS, registry=self.registry
         )
         self.registry.register(_Figures(self))
+        ProcessCollector(registry=self.registry)
+        PlatformCollector(registry=self.registry)
         self.read: dict[str, Any] = {}  # what the last scrape read from the database
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
@@ -126,6 +187,8 @@ class Metrics:
 
     # ------------------------------------------------------------- serving
     async def start(self, host: str, port: int) -> None:
+        count_every_acknowledgement()
+        loop_lag.monitor()  # measuring from the start, not from the first busy check
         self._time_pictures()
         self._time_database()
         self.bot.add_listener(self.on_interaction, "on_interaction")
@@ -163,7 +226,7 @@ class Metrics:
 
     async def metrics(self, request: web.Request) -> web.Response:
         try:
-            self.read = await self._read_database()
+            self.read = await asyncio.wait_for(self._read_database(), HEALTH_TIMEOUT_SECONDS)
         except Exception as error:  # the rest is still worth scraping
             log.warning("metrics: the database did not answer (%s)", error)
             self.read = {}
@@ -190,14 +253,28 @@ class _Figures:
 
     def collect(self) -> Iterator[Any]:
         queues = GaugeMetricFamily("octagon_worker_queue_depth", "Calls waiting or running", labels=["pool"])
-        for pool in (workers.PICTURES, workers.THINKING):
+        limits = GaugeMetricFamily("octagon_worker_queue_limit", "Calls before players are told busy", labels=["pool"])
+        for pool in (workers.PICTURES, workers.THINKING, workers.REPLAYS):
             queues.add_metric([pool.name], pool.pending)
+            limits.add_metric([pool.name], pool.queue_limit)
         yield queues
+        yield limits
+        given_up = CounterMetricFamily("octagon_posts_given_up", "Outbox entries given up", labels=["kind"])
+        for kind, count in sorted(_given_up.items()):
+            given_up.add_metric([kind], count)
+        yield given_up
+        yield GaugeMetricFamily("octagon_loop_lag_seconds", "How late the event loop wakes", value=_loop_lag())
+        yield from _gateway(self._metrics.bot)
+        yield GaugeMetricFamily("octagon_guilds", "Servers the bot is in", value=len(self._metrics.bot.guilds))
+        build = InfoMetricFamily("octagon_build", "What runs", labels=["version", "python", "discord_py"])
+        build.add_metric([__version__, platform.python_version(), discord.__version__], {})
+        yield build
         errors = CounterMetricFamily("octagon_errors", "Failures by kind", labels=["kind"])
         for kind, count in sorted(self._metrics.errors.counts.items()):
             errors.add_metric([kind], count)
         yield errors
         read = self._metrics.read
+        yield GaugeMetricFamily("octagon_database_up", "The database answered this scrape", value=int(bool(read)))
         for name, text in (
             ("outbox_backlog", "Outbox entries not sent yet"),
             ("outbox_oldest_seconds", "Age of the oldest outbox entry"),
@@ -209,6 +286,34 @@ class _Figures:
         for game, count in sorted(read.get("live_sessions", {}).items()):
             live.add_metric([game], count)
         yield live
+
+
+def _loop_lag() -> float:
+    """The largest lag of the running loop's last wakes, the one overdue now included."""
+    try:
+        lags = loop_lag.monitor()
+    except RuntimeError:  # no running loop: a scrape from outside the bot
+        return 0.0
+    return max([*lags.lags, lags.overdue()])
+
+
+def _gateway(bot: discord.Client) -> Iterator[Any]:
+    """Each shard's connection and heartbeat round trip (shard 0 for a bot without shards)."""
+    connected = GaugeMetricFamily("octagon_gateway_connected", "Gateway connection up", labels=["shard"])
+    latency = GaugeMetricFamily("octagon_gateway_latency_seconds", "Heartbeat round trip", labels=["shard"])
+    shards = getattr(bot, "shards", None)
+    if shards:
+        for shard_id, shard in sorted(shards.items()):
+            connected.add_metric([str(shard_id)], int(bot.is_ready() and not shard.is_closed()))
+            if math.isfinite(shard.latency):
+                latency.add_metric([str(shard_id)], shard.latency)
+    else:
+        shard_id = str(getattr(bot, "shard_id", None) or 0)
+        connected.add_metric([shard_id], int(gateway_connected(bot)))
+        if math.isfinite(bot.latency):
+            latency.add_metric([shard_id], bot.latency)
+    yield connected
+    yield latency
 
 
 class _TimedDatabase:

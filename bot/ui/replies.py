@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.core import loop_lag, metrics, shutdown, workers
+from bot.core import loop_lag, shutdown, workers
 from bot.core.attachments import as_file
 from bot.core.errors import ErrorLog, UserError
 from bot.core.outage import database_unavailable
@@ -74,7 +74,6 @@ async def acknowledge(interaction: discord.Interaction, *, private: bool = True)
     except discord.HTTPException:
         log.warning("could not acknowledge interaction %s", interaction.id)
         return
-    metrics.acknowledged(interaction)
 
 
 async def reply_private(
@@ -90,7 +89,6 @@ async def reply_private(
             await interaction.followup.send(fit(text), **kwargs)
         else:
             await interaction.response.send_message(fit(text), **kwargs)
-            metrics.acknowledged(interaction)  # the answer itself acknowledged it
     except discord.HTTPException:
         log.warning("could not answer interaction %s privately", interaction.id)
 
