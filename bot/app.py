@@ -22,6 +22,7 @@ from bot.features.challenge_menu import ChallengeMenu
 from bot.features.departures import ServerDepartures
 from bot.features.game_buttons import GameButtons
 from bot.features.help_commands import HelpCommands
+from bot.features.learn.cog import Learn
 from bot.features.member_commands import MemberCommands
 from bot.features.privacy import PrivacyCommands
 from bot.features.settings_commands import SettingsCommands
@@ -90,6 +91,10 @@ class OctagonBot(commands.Bot):
         await build_commands(self)
         self.tree.on_error = self.on_app_command_error
         await self.sync_commands()
+
+    async def on_message(self, message: discord.Message, /) -> None:
+        """Nothing: the bot is played through slash commands, buttons and forms, and has no prefix
+        commands, so a message that mentions it ("@Bot how do I play?") is not a command it lacks."""
 
     async def on_ready(self) -> None:
         # Messages and timers go out only once the bot can talk to Discord; overdue timers fire
@@ -176,6 +181,7 @@ async def build_commands(bot: OctagonBot) -> None:
         ChallengeMenu(bot, platform),
         GameButtons(platform),
         TournamentCommands(platform, platform.tournaments),
+        Learn(platform),
     ]
     for cog in shared:
         await bot.add_cog(cog)

@@ -25,6 +25,7 @@ from bot.adapter import GameAdapter
 from bot.context import GameContext, StoreReads
 from bot.core.outage import database_unavailable
 from bot.core.outbox import Outbox
+from bot.core.pace import RequestBudget
 from bot.core.sessions import GameSession, Sessions
 from bot.core.settings import Settings
 from bot.core.store import Store, TimerRecord
@@ -62,7 +63,7 @@ class Platform:
         self.sessions = Sessions(store, self.games, discord.utils.utcnow)
         self.controls = Controls(self.errors)
         self.timers = Scheduler(store, self.sessions, self.errors)
-        self.outbox = Outbox(store, self.sessions, bot, self.errors)
+        self.outbox = Outbox(store, self.sessions, bot, self.errors, budget=RequestBudget())
         self.turn_clock = TurnClock(store, self.sessions, self.timers, self.games, bot)
         self.table = Table(self.sessions, self.outbox, self.pictures, self.games, bot)
         self.threads = GameThreads(
@@ -94,7 +95,6 @@ class Platform:
             bot=bot,
             table=self.table,
             threads=self.threads,
-            replays=self.replays,
             challenge=self.challenges.challenge,
             busy_text=self.challenges.busy_text,
             first_message_or_close=self.challenges.first_message_or_close,

@@ -42,6 +42,7 @@ import discord
 from bot.core.attachments import as_file
 from bot.core.errors import ErrorLog
 from bot.core.outage import SWEEP_SECONDS, database_unavailable, note_unreachable
+from bot.core.pace import RequestBudget
 from bot.core.sessions import Change, GameSession, Sessions
 from bot.core.store import LIVE_STATUSES, OutboxEntry, Store
 from bot.core.text import fit
@@ -108,11 +109,14 @@ class Kind:
 
 
 class Outbox:
-    def __init__(self, store: Store, sessions: Sessions, bot: discord.Client, errors: ErrorLog):
+    def __init__(
+        self, store: Store, sessions: Sessions, bot: discord.Client, errors: ErrorLog, *, budget: RequestBudget
+    ):
         self.store = store
         self.sessions = sessions
         self.bot = bot
         self.errors = errors
+        self.budget = budget  # every call the outbox makes to Discord waits for its place in it
         self.kinds: dict[str, Kind] = {}
         self._draining: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
@@ -352,27 +356,29 @@ class Outbox:
         first = None
         for part, start in enumerate(range(0, max(len(files), 1), FILES_PER_MESSAGE)):
             # Only the first part has the text and the controls; the rest are more pictures.
-            sent = await channel.send(
-                fit(outgoing.content) if start == 0 else "",
-                files=files[start : start + FILES_PER_MESSAGE],
-                view=(outgoing.view or discord.utils.MISSING) if start == 0 else discord.utils.MISSING,
-                allowed_mentions=outgoing.mentions or discord.utils.MISSING,
-                nonce=nonce if part == 0 else f"{nonce}.{part}",
+            sent = await self.budget.call(
+                lambda part=part, start=start: channel.send(
+                    fit(outgoing.content) if start == 0 else "",
+                    files=files[start : start + FILES_PER_MESSAGE],
+                    view=(outgoing.view or discord.utils.MISSING) if start == 0 else discord.utils.MISSING,
+                    allowed_mentions=outgoing.mentions or discord.utils.MISSING,
+                    nonce=nonce if part == 0 else f"{nonce}.{part}",
+                )
             )
             first = first or sent
         return first
 
     async def in_thread(self, session: GameSession, channel_id: int, call: Callable[[], Awaitable[Any]]) -> Any:
-        """Make ``call`` (an edit or a delete in ``channel_id``); where that is the game's thread and
-        Discord answers that it is archived (a week without a new message, or archived after an
-        earlier game in it), unarchive it and make the call again."""
+        """Make ``call`` (an edit or a delete in ``channel_id``, in its turn in the budget); where that
+        is where the game is played and Discord answers that it is archived (a week without a new message,
+        or archived after an earlier game in it), unarchive it and make the call again."""
         try:
-            return await call()
+            return await self.budget.call(call)
         except discord.HTTPException as error:
-            if error.code != THREAD_ARCHIVED or channel_id != session.record.thread_id:
-                raise
-        await self.bot.http.edit_channel(channel_id, archived=False)
-        return await call()
+            if error.code != THREAD_ARCHIVED or channel_id not in (session.record.thread_id, session.record.channel_id):
+                raise  # only the game's own thread (its thread, or the thread a rematch is played in)
+        await self.budget.call(lambda: self.bot.http.edit_channel(channel_id, archived=False))
+        return await self.budget.call(call)
 
     async def _failed(
         self, entry: OutboxEntry, why: str, session: GameSession | None, *, lasting: bool = False

@@ -44,7 +44,35 @@ class ServerDepartures:
             privacy_store.cancel_server_deletion(tx, guild.id)
 
     async def on_ready(self) -> None:
+        """The guilds Discord says the bot is in: a server kept in the store that is not among them
+        removed the bot while no process of it was running (no ``on_guild_remove`` came), so its
+        deletion is planned now, for this process's shards only."""
+        try:
+            await self._plan_departed_while_away()
+        except Exception as error:  # the database is away: the next READY looks again
+            if not database_unavailable(error):
+                log.exception("comparing the stored servers with Discord's failed")
         self.wake()
+
+    async def _plan_departed_while_away(self) -> None:
+        scope = self.store.scope
+        planned = await privacy_store.planned_server_deletions(self.store)
+        gone = [
+            guild_id
+            for guild_id in await privacy_store.stored_servers(self.store)
+            if guild_id not in planned
+            and self.bot.get_guild(guild_id) is None
+            and (scope is None or scope.owns(guild_id))
+        ]
+        if not gone:
+            return
+        after = discord.utils.utcnow() + self.grace
+        async with self.store.transaction() as tx:
+            for guild_id in gone:
+                privacy_store.plan_server_deletion(tx, guild_id, after)
+        log.info(
+            "removed from servers %s while I was away: their data is deleted on %s unless I am added back", gone, after
+        )
 
     def wake(self) -> None:
         """(Re)start the task that deletes what is due, then sleeps until the next deletion."""

@@ -162,6 +162,24 @@ SERVER_ROWS = (
 )
 
 
+# Every table that names servers: a server the bot keeps anything of is in one of them.
+SERVER_TABLES = (
+    "sessions",
+    "results",
+    "ratings",
+    "daily_plays",
+    "member_settings",
+    "channel_settings",
+    "guild_settings",
+)
+
+
+async def stored_servers(store: Store) -> set[int]:
+    """Every server the bot keeps something of."""
+    sql = " UNION ".join(f"SELECT DISTINCT guild_id FROM {table} WHERE guild_id IS NOT NULL" for table in SERVER_TABLES)
+    return {int(row[0]) for row in await store.query(sql)}
+
+
 def plan_server_deletion(tx: Transaction, guild_id: int, after: datetime) -> None:
     """The bot was removed from a server: its data goes at ``after`` unless it comes back."""
     tx.write(

@@ -308,20 +308,22 @@ class GameThreads:
             return None  # opened before a crash, or the game ended meanwhile
         if record.card_id is None:
             raise NotYet
-        http = self.bot.http
+        http, budget = self.bot.http, self.outbox.budget
         with contextlib.suppress(discord.NotFound):  # opened before a crash: a thread has its card's id
-            return await http.get_channel(record.card_id)
+            return await budget.call(lambda: http.get_channel(record.card_id))
         try:
-            return await http.start_thread_with_message(
-                record.channel_id,
-                record.card_id,
-                name=self.thread_name(session),
-                auto_archive_duration=LONGEST_ARCHIVE_MINUTES,
-                rate_limit_per_user=None,
+            return await budget.call(
+                lambda: http.start_thread_with_message(
+                    record.channel_id,
+                    record.card_id,
+                    name=self.thread_name(session),
+                    auto_archive_duration=LONGEST_ARCHIVE_MINUTES,
+                    rate_limit_per_user=None,
+                )
             )
         except discord.HTTPException as error:
             if error.code == THREAD_EXISTS:
-                return await http.get_channel(record.card_id)
+                return await budget.call(lambda: http.get_channel(record.card_id))
             if error.code == THREAD_LIMIT or error.status == 403:
                 return {"fallback": "limit" if error.code == THREAD_LIMIT else "permissions"}
             raise
@@ -393,12 +395,14 @@ class GameThreads:
         posted = None
         if fresh and not payload.get("clear"):  # else the game moved on or ended: a newer entry says so
             members = payload.get("members") or [m for m in [payload.get("member")] if m is not None]
-            posted = await channel.send(
-                self._notice_wording(session, payload, members),
-                allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(m) for m in members], everyone=False, roles=False
-                ),
-                nonce=payload[NONCE],
+            posted = await self.outbox.budget.call(
+                lambda: channel.send(
+                    self._notice_wording(session, payload, members),
+                    allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(m) for m in members], everyone=False, roles=False
+                    ),
+                    nonce=payload[NONCE],
+                )
             )
         previous = session.meta.notice_id
         if previous is not None and (posted is None or posted.id != previous):
@@ -434,8 +438,11 @@ class GameThreads:
         return fit(text)
 
     @staticmethod
-    async def _notice_posted(change: Change, _: dict[str, Any], message: Any) -> None:
-        change.meta.notice_id = None if isinstance(message, _NoticeCleared) else message.id
+    async def _notice_posted(change: Change, payload: dict[str, Any], message: Any) -> None:
+        """The notice to delete when the next one is out; a reminder is never deleted (it may be
+        the thread's newest message, which keeps Discord from archiving it)."""
+        forget = isinstance(message, _NoticeCleared) or payload.get("reminder")
+        change.meta.notice_id = None if forget else message.id
 
     async def _reminder_due(self, change: Change, _: TimerRecord) -> None:
         """No new message in the game's thread for REMINDER_DAYS (the latest notice is the newest
@@ -468,10 +475,10 @@ class GameThreads:
         thread_id = session.record.thread_id
         if thread_id is None or session.status in LIVE_STATUSES:
             return None
-        if await self.store.sessions_in_threads([thread_id]):
-            return None  # a rematch in the thread keeps it open (it archives the thread when it ends)
+        if await self.store.live_session(thread_id) is not None:
+            return None  # a rematch played in the thread keeps it open (Discord archives it once it is quiet)
         with contextlib.suppress(discord.NotFound):
-            await self.bot.http.edit_channel(thread_id, archived=True)
+            await self.outbox.budget.call(lambda: self.bot.http.edit_channel(thread_id, archived=True))
         return None
 
     async def thread_gone(self, session_id: int, error: discord.HTTPException | None = None) -> None:

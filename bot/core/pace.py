@@ -1,0 +1,49 @@
+"""Discord's global rate limit, kept before a request is made rather than learnt from 429s.
+
+Discord allows a bot token 50 requests in any second across all its processes (an interaction's
+callback and its webhook are exempt) and answers 429 past it; discord.py then sleeps and tries
+again, but every 429 counts towards the ban for 10,000 invalid requests in ten minutes, and a
+global 429 pauses every request of the process. So every counted request the bot makes on its own
+(what the outbox posts, edits and deletes, threads opened and archived) waits here for its place:
+at most ``per_second`` in any second of the event loop's clock, a little under Discord's 50 so
+that the few requests made elsewhere (a member looked up) fit beside them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+PER_SECOND = 45  # of Discord's 50 a second, for this process
+WINDOW_SECONDS = 1.0
+
+T = TypeVar("T")
+
+
+class RequestBudget:
+    def __init__(self, per_second: int = PER_SECOND):
+        self.per_second = per_second
+        self._sent: deque[float] = deque()  # when each request of the last second went out
+        self.waited = 0  # requests that had to wait for their place (the metrics read it)
+
+    async def take(self) -> None:
+        """Wait until one more request fits in the last second, and count it."""
+        loop = asyncio.get_running_loop()
+        waited = False
+        while True:
+            now = loop.time()
+            while self._sent and self._sent[0] <= now - WINDOW_SECONDS:
+                self._sent.popleft()
+            if len(self._sent) < self.per_second:
+                self._sent.append(now)
+                self.waited += waited
+                return
+            waited = True
+            await asyncio.sleep(self._sent[0] + WINDOW_SECONDS - now + 0.001)
+
+    async def call(self, request: Callable[[], Awaitable[T]]) -> T:
+        """Make ``request`` (one call to Discord) once it has its place."""
+        await self.take()
+        return await request()
