@@ -39,6 +39,7 @@ from typing import Any
 
 import discord
 
+from bot.core import metrics
 from bot.core.attachments import as_file
 from bot.core.errors import ErrorLog
 from bot.core.outage import SWEEP_SECONDS, database_unavailable, note_unreachable
@@ -395,6 +396,7 @@ class Outbox:
             except Exception as error:  # the sweep tries the entry again
                 self._unreachable(f"giving up outbox entry {entry.id}", error)
                 return False
+            metrics.posts_given_up(entry.kind)
             return True
         delay = min(FIRST_RETRY_SECONDS * 2**entry.attempts, LONGEST_RETRY_SECONDS)
         log.warning(

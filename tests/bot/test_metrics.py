@@ -158,9 +158,6 @@ async def test_posts_given_up_are_counted_by_kind(world):
     assert value(text, 'octagon_posts_given_up_total{kind="round_result"}') == before + 1
 
 
-@pytest.mark.xfail(
-    strict=True, reason="until bot/core/outbox.py calls metrics.posts_given_up(entry.kind) where it gives an entry up"
-)
 async def test_an_entry_the_outbox_gives_up_moves_the_counter(world):
     await start_game(world)
 
