@@ -20,6 +20,7 @@ import logging
 import sys
 import threading
 from datetime import UTC, datetime
+from types import TracebackType
 from typing import TextIO
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -73,7 +74,9 @@ class Quiet(logging.Filter):
         return True
 
 
-def configure(level: str = "INFO", log_format: str = "text", *, playground: bool = False, stream: TextIO | None = None):
+def configure(
+    level: str = "INFO", log_format: str = "text", *, playground: bool = False, stream: TextIO | None = None
+) -> None:
     """Log to ``stream`` (stderr) at ``level``, as ``text`` or ``json``; replaces any earlier set-up."""
     if log_format not in FORMATS:
         raise ValueError(f"LOG_FORMAT must be one of {', '.join(FORMATS)}, not {log_format!r}")
@@ -95,12 +98,12 @@ def configure(level: str = "INFO", log_format: str = "text", *, playground: bool
         logger.addFilter(Quiet({message for where, message in dropped if where == name}, once))
 
 
-def log_uncaught(kind: type[BaseException], error: BaseException, traceback) -> None:
+def log_uncaught(kind: type[BaseException], error: BaseException, traceback: TracebackType | None) -> None:
     logging.getLogger("bot").critical("uncaught %s: %s", kind.__name__, error, exc_info=(kind, error, traceback))
 
 
 def log_uncaught_in_thread(hook: threading.ExceptHookArgs) -> None:
-    if hook.exc_type is SystemExit:
+    if hook.exc_type is SystemExit or hook.exc_value is None:
         return
     logging.getLogger("bot").error(
         "uncaught %s in thread %s: %s",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 import aiohttp
@@ -42,7 +43,7 @@ def unreachable(error: BaseException) -> bool:
     return isinstance(error, OSError | aiohttp.ClientError | asyncio.TimeoutError)
 
 
-def causes(error: BaseException):
+def causes(error: BaseException) -> Iterator[BaseException]:
     """``error`` and the exceptions it was raised from or while handling."""
     seen: BaseException | None = error
     while seen is not None:
@@ -50,7 +51,7 @@ def causes(error: BaseException):
         seen = seen.__cause__ or seen.__context__
 
 
-def waits():
+def waits() -> Iterator[float]:
     """1, 2, 4, ... seconds, then ``LONGEST_WAIT`` for ever."""
     wait = FIRST_WAIT
     while True:
