@@ -6,19 +6,33 @@ import dataclasses
 
 import pytest
 
-from engines.octiles import ENGINE, choose_action, seat_of
-from engines.octiles.ai import LEVELS
+from engines.octiles import ENGINE, PRIZE_COLOUR, choose_action, free_stops, seat_of
+from engines.octiles.ai import LEVELS, UNREACHABLE, blocked_for, distances, graph_of
+from tests.engines.test_octiles_properties import check_invariants
 from tests.engines.test_octiles_rules import PRIZES, start, stored_at_scramble_offer
+
+MAX_PLIES = 200  # a whole game between two computers of one level takes 50 to 120
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_computer_plays_whole_games_legally(level):
+def test_computer_plays_a_whole_game_legally_to_its_end(level):
+    """Both seats at ``level``, from the runners' set-up to the fifth prize: each choice is one the
+    engine lists (a scramble rides on a listed turn), none a resignation, and every position keeps
+    the invariants of the property tests."""
     state = ENGINE.new_game(2, {"scramble": True}, 21)
-    for _ in range(40):
+    for _ in range(MAX_PLIES):
         if ENGINE.outcome(state) is not None:
             break
         seat = ENGINE.to_act(state)[0]
-        state = ENGINE.apply(state, seat, choose_action(state, seat, level, seed=3))  # raises if illegal
+        action = choose_action(state, seat, level, seed=3)
+        turn = {name: value for name, value in action.items() if name != "scramble"}
+        assert turn in ENGINE.legal_actions(state, seat), f"{level} chose {action}, not a listed action"
+        state = ENGINE.apply(state, seat, action)
+        check_invariants(state)
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None, f"{level} against {level}: no end after {MAX_PLIES} plies"
+    assert outcome.reason == "all 5 prizes collected"
+    assert sorted(state.collected.values())[-1] == 5
 
 
 def test_computer_collects_a_prize_it_can_reach():
@@ -51,7 +65,14 @@ def test_computer_makes_set_up_and_marker_choices():
     marker = ENGINE.apply(marker, seat_of(marker, "gold"), {"type": "move", "to": "D1"})
     choice = choose_action(marker, seat_of(marker, "teal"))
     assert choice["type"] == "place_marker"
-    ENGINE.apply(marker, seat_of(marker, "teal"), choice)
+    assert choice["stop"] in free_stops(marker)
+    owner = "gold" if marker.pending_marker["colour"] == PRIZE_COLOUR["gold"] else "teal"
+    reach = distances(graph_of(marker), marker.runners[owner], blocked_for(marker, owner))
+    furthest = max(reach.get(stop, UNREACHABLE + 1) for stop in free_stops(marker))
+    assert reach.get(choice["stop"], UNREACHABLE + 1) == furthest, "as far from the marker's owner as a stop can be"
+    placed = ENGINE.apply(marker, seat_of(marker, "teal"), choice)
+    assert placed.marker == {"colour": marker.pending_marker["colour"], "stop": choice["stop"]}
+    assert placed.phase == "turn"
 
 
 def test_medium_beats_easy_most_of_the_time():
