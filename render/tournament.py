@@ -107,12 +107,12 @@ def result_words(tournament: Tournament, pairing: Pairing) -> tuple[str, str]:
         return ("bye", "")
     if result == DEADLINE and tournament.format == KNOCKOUT:
         higher = min(pairing.players, key=tournament.seed)
-        return tuple("through (time)" if p == higher else "out (time)" for p in pairing.players)  # type: ignore[return-value]
+        return tuple("through on time" if p == higher else "out on time" for p in pairing.players)  # type: ignore[return-value]
     return {
         FIRST_WINS: ("won", "lost"),
         SECOND_WINS: ("lost", "won"),
         DRAW: ("draw", "draw"),
-        DEADLINE: ("draw (time)", "draw (time)"),
+        DEADLINE: ("draw on time", "draw on time"),
         FIRST_FORFEITS: ("forfeit", "won"),
         SECOND_FORFEITS: ("won", "forfeit"),
         BOTH_FORFEIT: ("forfeit", "forfeit"),
@@ -297,7 +297,7 @@ def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, y: float) -> Non
 
 
 # A result word of the picture as the text alternative says it.
-SAID = {"forfeit": "forfeited", "through (time)": "went through on time", "out (time)": "went out on time"}
+SAID = {"forfeit": "forfeited", "through on time": "went through on time", "out on time": "went out on time"}
 
 
 def _pairings_words(tournament: Tournament, number: int, title: str | None) -> str:

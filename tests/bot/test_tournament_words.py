@@ -1,19 +1,23 @@
 """What members read of a tournament, from its pure parts (no Discord needed): the card's lines,
-the standings' text and pictures' headings for the cases the rules decided on 2026-11-28."""
+the standings' text and pictures' headings for the cases the rules decided on 2026-11-28, the
+Swiss rounds and the deadline's results in words."""
 
 from __future__ import annotations
 
-from bot.features.tournaments.cards import podium_line, standings_text
+from bot.features.tournaments.cards import final_lines, podium_line, standings_text
+from bot.features.tournaments.config import EventConfig, rules_paragraph
 from engines.tournament import (
     BOTH_FORFEIT,
     FIRST_WINS,
     KNOCKOUT,
+    SWISS,
     Player,
     new_tournament,
     pair_next_round,
     record_result,
+    settle_deadline,
 )
-from render.tournament import render_standings, round_heading
+from render.tournament import render_pairings, render_standings, result_words, round_heading
 
 
 def field(count: int) -> list[Player]:
@@ -44,3 +48,24 @@ def test_the_forfeited_final_is_named_on_the_picture_and_in_the_card_lines():
     assert "🥈 P1 & P2" in line
     assert "🥉 P3 & P4" in line
     assert "no champion" in standings_text(tournament, "Cup", 2, final=True)
+
+
+def test_a_swiss_card_names_its_rounds_in_words_before_anyone_joins():
+    config = EventConfig(name="Open", game="octego", format=SWISS)
+    empty = rules_paragraph(config, "Octego", 0)
+    assert "log" not in empty
+    assert "Swiss, as many rounds as a sole winner needs (3 for 8 players, 4 for 16)" in empty
+    assert "Swiss, 1 round:" in rules_paragraph(config, "Octego", 2)
+    assert "Swiss, 3 rounds:" in rules_paragraph(config, "Octego", 6)
+
+
+def test_a_game_scored_at_the_deadline_reads_without_brackets_in_brackets():
+    tournament = pair_next_round(new_tournament(SWISS, field(4), rounds=2))
+    tournament = settle_deadline(tournament)
+    pairing = tournament.current_round.pairings[0]
+    assert result_words(tournament, pairing) == ("draw on time", "draw on time")
+    assert "((" not in final_lines(tournament, {})[0]
+    assert "))" not in final_lines(tournament, {})[0]
+    knockout = settle_deadline(pair_next_round(new_tournament(KNOCKOUT, field(4))))
+    assert result_words(knockout, knockout.current_round.pairings[0]) == ("through on time", "out on time")
+    assert "P1 went through on time, P4 went out on time" in render_pairings(knockout, 1).description

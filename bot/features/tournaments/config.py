@@ -21,6 +21,7 @@ from engines.tournament import (
     swiss_rounds,
     turn_clock,
 )
+from render.wording import plural
 
 SERIES = "series"  # Octagion: races of every player in one thread, not pairings
 EVENT_NAME_LIMIT = 60
@@ -134,9 +135,12 @@ def rules_paragraph(config: EventConfig, title: str, players: int) -> str:
             f"most points wins (then most races won). {rated}; {computer}."
         )
     if config.format == SWISS:
-        rounds = config.rounds or (swiss_rounds(players) if players >= 2 else "log₂(players)")
+        rounds = config.rounds or (swiss_rounds(players) if players >= 2 else None)
+        counted = (
+            plural(rounds, "round") if rounds else "as many rounds as a sole winner needs (3 for 8 players, 4 for 16)"
+        )
         shape = (
-            f"Swiss, {rounds} rounds: equal scores meet, nobody twice (if unavoidable, the fewest rematches, "
+            f"Swiss, {counted}: equal scores meet, nobody twice (if unavoidable, the fewest rematches, "
             "and the card says so), one bye a round (a win) for an odd count"
         )
         breaks = "Buchholz, then Sonneborn-Berger"
