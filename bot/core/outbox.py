@@ -127,6 +127,9 @@ class Outbox:
         # Entries sent whose removal the database refused (entry id -> session id): never sent
         # again, removed once the database answers.
         self._sent_unrecorded: dict[int, int] = {}
+        # Sessions whose next message Discord has refused more than once in a row (an outage):
+        # what a member is told when they act there, until one of its messages goes out.
+        self._refused: set[int] = set()
         self.gone: Gone | None = None  # the game threads' handler of a thread that has gone
         errors.watch("database", self._sweep_soon)  # a change may have committed unseen
 
@@ -285,6 +288,8 @@ class Outbox:
             if self._thread_gone(session, outgoing, error):
                 await self.gone(session.id, error)  # the game ends there: its entries are dropped
                 return GONE
+            if entry.attempts >= 1:
+                self._refused.add(entry.session_id)
             return await self._failed(entry, f"Discord answered {error.status}", session, lasting=_lasting(error))
         except Exception as error:
             if database_unavailable(error):
@@ -292,6 +297,7 @@ class Outbox:
             self.errors.append(error)
             log.exception("outbox entry %s (%s) of session %s failed", entry.id, entry.kind, entry.session_id)
             return await self._failed(entry, "an error", session, lasting=True)
+        self._refused.discard(entry.session_id)
         ids = [e.id for e in batch]
         posted = message is not None and (outgoing is None or outgoing.edit is None or message.id != outgoing.edit)
         if kind.after is not None and posted:
@@ -315,6 +321,11 @@ class Outbox:
             self._sent_unrecorded.update(dict.fromkeys(ids, entry.session_id))
             self._unreachable(f"removing sent outbox entries {ids}", error)
         return True
+
+    def waiting_for_discord(self, session_id: int) -> bool:
+        """Whether Discord has refused this session's messages for a while: what a member who acts
+        there is told (their action is saved; the board shows it once Discord answers)."""
+        return session_id in self._refused
 
     async def _record_sent(self) -> None:
         """Remove the entries that went out while the database refused their removal."""

@@ -71,6 +71,12 @@ def winning_sides(sides: Sequence[Sequence[int]], winners: Iterable[int], names:
     return [partners(side, names) for side in sides if won & set(side)]
 
 
+WAITING_FOR_DISCORD = (
+    "⏳ Discord is not taking my messages at the moment: your move is saved, and the game's messages will "
+    "show it as soon as Discord answers again."
+)
+
+
 class Table:
     def __init__(
         self,
@@ -247,15 +253,19 @@ class Table:
 
     def done(self, session: GameSession, since: int | None = None, upto: int | None = None) -> str:
         """A private answer to the player whose action just took effect: what the actions after
-        ply ``since`` (up to ply ``upto``) did; by default, the last action."""
+        ply ``since`` (up to ply ``upto``) did; by default, the last action. While Discord refuses
+        the game's messages (an outage), it says the action is saved and will show."""
         if session.meta.headline or session.state is None:
-            return f"Done. {session.meta.headline}".strip()
-        if since is None:
-            events = session.state.events
+            said = session.meta.headline
+        elif since is None:
+            said = self.told(session, session.state.events)
         else:
             last = session.state.ply if upto is None else upto
-            events = [event for event in turn_events(session) if since < event.ply <= last]
-        return f"Done. {self.told(session, events)}".strip()
+            said = self.told(session, [event for event in turn_events(session) if since < event.ply <= last])
+        done = f"Done. {said}".strip()
+        if self.outbox.waiting_for_discord(session.id):
+            done += f"\n{WAITING_FOR_DISCORD}"
+        return done
 
     def result_sentence(self, session: GameSession) -> str:
         outcome = self.games[session.record.game].engine.outcome(session.state)

@@ -17,6 +17,7 @@ from bot.features.privacy_store import planned_server_deletions
 from bot.features.threads import REMINDER_DAYS
 from bot.games.octagion import OctagionAdapter
 from bot.games.octego import OctegoAdapter
+from bot.ui.game_message import WAITING_FOR_DISCORD
 from tests.bot.test_fair_use import at_once
 from tests.bot.tinygame import TinyAdapter
 
@@ -276,3 +277,34 @@ async def test_a_mention_of_the_bot_with_words_logs_no_error(world, caplog):
     await world.ada.send(world.channel, f"{me.mention} how do I play?")
     await world.env.settle()
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+@pytest.mark.discord_rules(invalid_limit=None)  # Discord is down: the board's edits fail with 503
+async def test_a_member_who_moves_while_discord_refuses_the_board_is_told_the_move_is_saved(world):
+    from engines.octego import legal_moves
+
+    await world.ada.slash(world.channel, "octego challenge", opponent=world.bo)
+    card = world.channel.last_message
+    await world.bo.click(card, label="Accept")
+    [record] = await world.platform.store.threaded_sessions(world.channel.id)
+    thread = thread_of(world, record)
+
+    played = []
+
+    async def move(actor) -> str:
+        session = await world.platform.sessions.load(record.id)
+        played.append(legal_moves(session.state, session.players.index(actor.id))[0])
+        return private_texts(await actor.slash(thread, "octego move", path=played[-1]))[-1]
+
+    first, second = (member_of(world, p) for p in record.players)
+    world.env.inject_error("PATCH", f"/channels/{thread.id}/messages/*", status=503, times=None)
+    assert WAITING_FOR_DISCORD not in await move(first), "one failure is no outage yet"
+    await world.env.advance_time(10)  # the board's edit is tried again, and refused again
+    answer = await move(second)
+    assert answer.startswith("Done.")
+    assert WAITING_FOR_DISCORD in answer
+    world.env.backend.faults.clear()
+    await world.env.advance_time(60)
+    assert WAITING_FOR_DISCORD not in await move(first)
+    shown = await world.platform.store.get_session(record.id)
+    assert played[-1].split("-")[-1] in game_message(world, shown).content, "the board went out again"
