@@ -145,16 +145,15 @@ def forget_player(tournament: Tournament, player: int, new_id: int, name: str) -
     """The tournament with ``player`` known as ``new_id`` called ``name`` everywhere (a member who
     deleted their data becomes "a former member"); their results and seed stay."""
 
-    def swap(who: int | None) -> int | None:
-        return new_id if who == player else who
+    def swap(pairing: Pairing) -> Pairing:
+        first = new_id if pairing.first == player else pairing.first
+        second = new_id if pairing.second == player else pairing.second
+        return replace(pairing, first=first, second=second)
 
     players = tuple(replace(p, id=new_id, name=name) if p.id == player else p for p in tournament.players)
-    rounds = tuple(
-        replace(r, pairings=tuple(replace(p, first=swap(p.first), second=swap(p.second)) for p in r.pairings))
-        for r in tournament.rounds
-    )
-    withdrawn = tuple(swap(w) for w in tournament.withdrawn)
-    return replace(tournament, players=players, rounds=rounds, withdrawn=withdrawn)  # type: ignore[arg-type]
+    rounds = tuple(replace(r, pairings=tuple(swap(p) for p in r.pairings)) for r in tournament.rounds)
+    withdrawn = tuple(new_id if w == player else w for w in tournament.withdrawn)
+    return replace(tournament, players=players, rounds=rounds, withdrawn=withdrawn)
 
 
 def turn_clock(round_seconds: int, typical_turns: int, minimum: int = MIN_TURN_CLOCK) -> int:

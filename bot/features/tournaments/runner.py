@@ -524,7 +524,9 @@ class Tournaments:
 
     async def _resign_in_game(self, change: Change, number: int, table: int, user_id: int) -> None:
         game_id = (await event_store.games_of_round(self.store, change.record.id, number)).get(table)
-        record = await self.store.get_session(game_id) if game_id is not None else None
+        if game_id is None:
+            return
+        record = await self.store.get_session(game_id)
         if record is not None and user_id in record.players:
             change.add_timer_elsewhere(game_id, STOP_GAME, change.now, {"resign": record.players.index(user_id)})
 
