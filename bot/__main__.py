@@ -19,9 +19,10 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "command",
         nargs="?",
-        choices=("run", "invite"),
+        choices=("run", "invite", "healthcheck"),
         default="run",
-        help="run (default): the bot or the playground; invite: print the bot's invite URL",
+        help="run (default): the bot or the playground; invite: print the bot's invite URL; healthcheck: "
+        "exit 0 only if the bot running here answers /healthz ok (METRICS_PORT; the container's HEALTHCHECK)",
     )
     parser.add_argument(
         "--playground",
@@ -41,6 +42,8 @@ EXIT_FAILED = 1  # anything else: a restart may fix it
 EXIT_BAD_TOKEN = 77  # Discord refused DISCORD_TOKEN (sysexits' EX_NOPERM): a restart cannot fix it
 EXIT_BAD_SETTING = 78  # a setting that is not allowed (sysexits' EX_CONFIG): nor this
 
+HEALTHCHECK_SECONDS = 5
+
 log = logging.getLogger("bot")
 
 
@@ -54,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_SETTING
     if arguments.command == "invite":
         return invite(settings)
+    if arguments.command == "healthcheck":
+        return healthcheck(settings)
     playground = arguments.playground or not settings.token
     logs.configure(settings.log_level, settings.log_format, playground=playground)
     try:
@@ -99,6 +104,27 @@ def run(settings: Settings, arguments: argparse.Namespace, playground: bool) -> 
     # bot gracefully (bot.core.shutdown): changes in progress commit, pending messages go out.
     asyncio.run(shutdown.serve(create_bot(settings), settings.token))
     return 0
+
+
+def healthcheck(settings: Settings) -> int:
+    """Ask the bot running on this machine for /healthz: 0 if it answers ok, else 1."""
+    import urllib.error
+    import urllib.request
+
+    if settings.metrics_port is None:
+        print("unhealthy: METRICS_PORT is not set, so there is no /healthz to ask", file=sys.stderr)
+        return 1
+    host = "127.0.0.1" if settings.metrics_host in ("0.0.0.0", "::", "") else settings.metrics_host
+    url = f"http://{host}:{settings.metrics_port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=HEALTHCHECK_SECONDS) as answer:
+            print(answer.read().decode().strip())
+            return 0
+    except urllib.error.HTTPError as refused:  # 503 with what is wrong
+        print(f"unhealthy: {refused.read().decode().strip() or refused.code}", file=sys.stderr)
+    except OSError as error:
+        print(f"unhealthy: no answer from {url} ({getattr(error, 'reason', error)})", file=sys.stderr)
+    return 1
 
 
 def invite(settings: Settings) -> int:
