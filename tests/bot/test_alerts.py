@@ -12,25 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.settings import Settings
-from tests.bot.test_metrics import fetch
-from tests.bot.tinygame import TinyAdapter
+from tests.bot.test_metrics import fetch, games, settings  # noqa: F401 (the metrics tests' fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 ALERTS = ROOT / "docs" / "prometheus-alerts.yml"
 DASHBOARD = ROOT / "docs" / "grafana-dashboard.json"
 PROMTOOL = shutil.which("promtool")
 SUFFIXES = ("_total", "_bucket", "_count", "_sum", "_info", "_created")
-
-
-@pytest.fixture
-def settings(tmp_path) -> Settings:
-    return Settings(token=None, database_path=str(tmp_path / "test.db"), game_threads=False, metrics_port=0)
-
-
-@pytest.fixture
-def games():
-    return [TinyAdapter]
 
 
 def family(name: str) -> str:
