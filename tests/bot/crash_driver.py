@@ -58,6 +58,7 @@ import simcord
 
 from bot.app import create_bot
 from bot.core.settings import Settings
+from bot.dev.discord_rules import use_discord_rules
 from bot.dev.world import World, build_world
 from bot.games.octagion import NEXT_ROUND, ROUND_END, ROUND_POST, OctagionAdapter
 from tests.bot.settle import use_settle_limit
@@ -294,6 +295,7 @@ async def resume(db_path: str, point: str) -> int:
 
 def main(argv: list[str]) -> int:
     use_settle_limit()  # a settle waits as long as in the test process
+    use_discord_rules()  # Discord's rules, as in the test process
     if len(argv) != 3 or argv[1] not in ("play", "resume") or argv[2] not in POINTS:
         print(f"usage: python -m tests.bot.crash_driver <db_path> play|resume {'|'.join(POINTS)}", file=sys.stderr)
         return 2

@@ -50,6 +50,7 @@ import simcord
 from bot.app import ShardedOctagonBot, create_bot
 from bot.core.settings import Settings
 from bot.core.store import ShardScope
+from bot.dev.discord_rules import use_discord_rules
 from bot.dev.world import private_texts
 from bot.games.octa import OctaAdapter
 from bot.games.octagion import OctagionAdapter
@@ -306,6 +307,7 @@ async def resume(driver: Driver, paused_at: datetime) -> int:
 
 def main(argv: list[str]) -> int:
     use_settle_limit()  # a settle waits as long as in the test process
+    use_discord_rules()  # Discord's rules, as in the test process
     if len(argv) < 4 or argv[3] not in ("play", "resume") or (argv[3] == "resume") != (len(argv) == 5):
         usage = "<postgres_url> <shard_count> <shard_ids> play | resume <paused_at>"
         print(f"usage: python -m tests.bot.shard_driver {usage}", file=sys.stderr)

@@ -30,6 +30,7 @@ from bot.app import create_bot
 from bot.core import shutdown
 from bot.core.outbox import Outbox
 from bot.core.settings import Settings
+from bot.dev.discord_rules import use_discord_rules
 from bot.dev.world import World, build_world, private_texts
 from bot.ui.replies import RESTARTING_TEXT
 from tests.bot.crash_driver import align_snowflakes, emit
@@ -166,6 +167,7 @@ async def resume(db_path: str) -> int:
 
 def main(argv: list[str]) -> int:
     use_settle_limit()
+    use_discord_rules()  # Discord's rules, as in the test process
     if len(argv) != 2 or argv[1] not in ("play", "resume"):
         print("usage: python -m tests.bot.shutdown_driver <db_path> play|resume", file=sys.stderr)
         return 2
