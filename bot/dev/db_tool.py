@@ -478,14 +478,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     restoring.add_argument("--database", help="the SQLite path (default: DATABASE_URL, else DATABASE_PATH)")
     restoring.add_argument("--force", action="store_true", help="replace a database that exists (not one in use)")
     options = parser.parse_args(argv)
+    from bot.core.settings import SettingError
+
+    try:
+        database = getattr(options, "database", None) or (None if options.command == "copy" else _configured_database())
+    except SettingError as error:  # the same sentence the bot's start gives
+        print(error)
+        return 1
     if options.command == "check":
-        ok = asyncio.run(check(options.database or _configured_database()))
+        ok = asyncio.run(check(database))
     elif options.command == "copy":
         ok = asyncio.run(copy(options.source, options.target, options.replace, options.batch))
     elif options.command == "backup":
-        ok = backup(options.database or _configured_database(), options.path, options.force, options.keep)
+        ok = backup(database, options.path, options.force, options.keep)
     else:
-        ok = restore(options.path, options.database or _configured_database(), options.force)
+        ok = restore(options.path, database, options.force)
     return 0 if ok else 1
 
 

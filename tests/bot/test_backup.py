@@ -147,3 +147,11 @@ def test_readmes_nightly_cron_line_works_on_a_fresh_install(tmp_path):
     assert "already exists" in result.stdout
     with contextlib.closing(sqlite3.connect(backup)) as connection:
         assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def test_a_setting_not_allowed_is_the_same_one_sentence_for_the_database_tool(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("DATABASE_POOL_SIZE", "lots")
+    assert db.main(["backup", "backups/octagon.db"]) == 1
+    assert capsys.readouterr().out == "DATABASE_POOL_SIZE must be a whole number of 1 or more, not 'lots'.\n"
