@@ -77,3 +77,9 @@ def test_systemd_analyze_verifies_the_unit_and_rates_it_ok(unit_here):
     assert rated.returncode == 0, rated.stderr
     exposure = float(re.search(r"Overall exposure level for [^:]+: ([\d.]+)", rated.stdout)[1])
     assert exposure <= 4.0, rated.stdout
+
+
+def test_the_hardening_lets_the_workers_lower_their_priority():
+    denied = " ".join(value for value in directives()["SystemCallFilter"] if value.startswith("~"))
+    for group in ("@resources", "setpriority", "nice"):
+        assert group not in denied.split(), f"{group}: the worker processes call os.nice (bot/core/workers.py)"
