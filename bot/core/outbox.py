@@ -43,7 +43,7 @@ from bot.core import metrics
 from bot.core.attachments import as_file
 from bot.core.errors import ErrorLog
 from bot.core.outage import SWEEP_SECONDS, database_unavailable, note_unreachable
-from bot.core.pace import RequestBudget
+from bot.core.pace import OLD_MESSAGE_SECONDS, ChannelEdits, RequestBudget
 from bot.core.sessions import Change, GameSession, Sessions
 from bot.core.store import LIVE_STATUSES, OutboxEntry, Store
 from bot.core.text import fit
@@ -63,10 +63,12 @@ STOP_GRACE_SECONDS = 5  # how long stopping waits for the sends in progress to f
 
 # Discord's answers that mean a channel will never take this message: Unknown Channel, Missing
 # Access, Missing Permissions, Thread Locked. A game's thread that answers so has gone.
-GONE_CODES = frozenset({10003, 50001, 50013, 160005})
+UNKNOWN_CHANNEL = 10003
+GONE_CODES = frozenset({UNKNOWN_CHANNEL, 50001, 50013, 160005})
 THREAD_ARCHIVED = 50083  # the thread is archived: the bot unarchives its game's thread and tries again
 GONE = object()  # what sending answers when the game's thread has gone
 WAITING = object()  # what sending answers when a message waits for the game's thread
+PACED = object()  # what sending answers when an edit waits for its channel's pace
 
 
 @dataclass
@@ -96,8 +98,9 @@ After = Callable[[Change, dict[str, Any], Any], Awaitable[None]]
 # finds in its payload under NONCE.
 Deliver = Callable[[GameSession, dict[str, Any]], Awaitable[Any]]
 NONCE = "nonce"
-# Told when a game's thread answers that it is gone (the game ends there).
-Gone = Callable[[int, discord.HTTPException], Awaitable[None]]
+# Told when a game's thread answers that it is gone (the game ends there), and whether its card's
+# channel went too (then there is no card left to say so).
+Gone = Callable[[int, discord.HTTPException, bool], Awaitable[None]]
 
 
 @dataclass
@@ -107,6 +110,9 @@ class Kind:
     coalesce: bool = False  # consecutive entries of this kind are sent once (the newest state wins)
     deliver: Deliver | None = None  # instead of build: the kind's own call to Discord
     opens: bool = False  # what the session's other messages may wait for (its thread): never waits itself
+    # An edit in a channel many games share (their cards): at that channel's pace, the newest state
+    # sent when its turn comes (it never holds up the session's other messages).
+    paced: bool = False
 
 
 class Outbox:
@@ -118,6 +124,7 @@ class Outbox:
         self.bot = bot
         self.errors = errors
         self.budget = budget  # every call the outbox makes to Discord waits for its place in it
+        self.channel_edits = ChannelEdits()  # the pace of paced edits (cards), per channel
         self.kinds: dict[str, Kind] = {}
         self._draining: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
@@ -142,8 +149,9 @@ class Outbox:
         coalesce: bool = False,
         deliver: Deliver | None = None,
         opens: bool = False,
+        paced: bool = False,
     ) -> None:
-        self.kinds[kind] = Kind(build, after, coalesce, deliver, opens)
+        self.kinds[kind] = Kind(build, after, coalesce, deliver, opens, paced)
 
     # ----------------------------------------------------------------- running
     async def start(self) -> None:
@@ -254,6 +262,8 @@ class Outbox:
                 continue
             if sent is WAITING:
                 waiting = True
+            elif sent is PACED:
+                pass  # tried again at its channel's pace, with the newest state then
             elif sent and kind.opens and waiting:  # the thread is open: what waited goes, in order
                 entries, waiting = await self.store.outbox(session_id), False
                 continue
@@ -280,13 +290,16 @@ class Outbox:
                 message = await kind.deliver(session, {**payload, NONCE: nonce_of(entry)})
             else:
                 outgoing = await kind.build(session, payload)
+                if outgoing is not None and kind.paced and self._hold(entry, session, outgoing):
+                    return PACED
                 message = await self._deliver(session, outgoing, nonce_of(entry)) if outgoing is not None else None
         except NotYet:
             self._retry_at(entry.session_id, FIRST_RETRY_SECONDS)
             return WAITING
         except discord.HTTPException as error:
             if self._thread_gone(session, outgoing, error):
-                await self.gone(session.id, error)  # the game ends there: its entries are dropped
+                card_gone = outgoing is not None and outgoing.channel_id == session.record.channel_id
+                await self.gone(session.id, error, card_gone)  # the game ends there: its entries are dropped
                 return GONE
             if entry.attempts >= 1:
                 self._refused.add(entry.session_id)
@@ -322,6 +335,17 @@ class Outbox:
             self._unreachable(f"removing sent outbox entries {ids}", error)
         return True
 
+    def _hold(self, entry: OutboxEntry, session: GameSession, outgoing: Outgoing) -> bool:
+        """Whether a paced edit must wait for its channel (then its session is woken when it may go)."""
+        if outgoing.edit is None:
+            return False
+        channel_id = outgoing.channel_id or session.record.play_channel_id
+        age = (self.sessions.clock() - discord.utils.snowflake_time(outgoing.edit)).total_seconds()
+        wait = self.channel_edits.wait(channel_id, old=age >= OLD_MESSAGE_SECONDS)
+        if wait:
+            self._retry_at(entry.session_id, wait)
+        return bool(wait)
+
     def waiting_for_discord(self, session_id: int) -> bool:
         """Whether Discord has refused this session's messages for a while: what a member who acts
         there is told (their action is saved; the board shows it once Discord answers)."""
@@ -340,10 +364,14 @@ class Outbox:
     def _thread_gone(
         self, session: GameSession | None, outgoing: Outgoing | None, error: discord.HTTPException
     ) -> bool:
-        """Whether Discord said that the game's thread will never take a message again."""
+        """Whether Discord said that the game's thread will never take a message again: its thread
+        refuses it, or its card's channel is unknown (deleted while the bot was away: its threads
+        went with it)."""
         if session is None or self.gone is None or session.record.thread_id is None or error.code not in GONE_CODES:
             return False
-        return outgoing is None or outgoing.channel_id in (None, session.record.thread_id)
+        if outgoing is None or outgoing.channel_id in (None, session.record.thread_id):
+            return True
+        return error.code == UNKNOWN_CHANNEL and outgoing.channel_id == session.record.channel_id
 
     async def _deliver(self, session: GameSession, outgoing: Outgoing, nonce: str) -> discord.Message | None:
         if outgoing.channel_id is None and session.record.thread_pending:

@@ -18,6 +18,11 @@ from typing import TypeVar
 
 PER_SECOND = 45  # of Discord's 50 a second, for this process
 WINDOW_SECONDS = 1.0
+# One channel's edits of its messages: Discord's bucket for a channel is about 5 in 5 seconds, and
+# edits of messages older than an hour have a stricter cap of their own (30046, unpublished).
+CHANNEL_EDITS, CHANNEL_WINDOW = 5, 5.0
+OLD_MESSAGE_SECONDS = 3600
+OLD_EDITS, OLD_WINDOW = 4, 60.0
 
 T = TypeVar("T")
 
@@ -47,3 +52,36 @@ class RequestBudget:
         """Make ``request`` (one call to Discord) once it has its place."""
         await self.take()
         return await request()
+
+
+class ChannelEdits:
+    """How often the messages of one channel may be edited: the cards of many games in one channel
+    share it. ``wait`` answers 0 and counts the edit when it may go now, else how long until it
+    may (the caller sends the newest state then, so waiting edits coalesce)."""
+
+    def __init__(self) -> None:
+        self._recent: dict[int, deque[float]] = {}
+        self._old: dict[int, deque[float]] = {}
+
+    def wait(self, channel_id: int, *, old: bool) -> float:
+        now = asyncio.get_running_loop().time()
+        recent = self._free(self._recent, channel_id, now, CHANNEL_WINDOW)
+        aged = self._free(self._old, channel_id, now, OLD_WINDOW)
+        waits = []
+        if len(recent) >= CHANNEL_EDITS:
+            waits.append(recent[0] + CHANNEL_WINDOW - now)
+        if old and len(aged) >= OLD_EDITS:
+            waits.append(aged[0] + OLD_WINDOW - now)
+        if waits:
+            return max(waits) + 0.001
+        recent.append(now)
+        if old:
+            aged.append(now)
+        return 0.0
+
+    @staticmethod
+    def _free(times: dict[int, deque[float]], channel_id: int, now: float, window: float) -> deque[float]:
+        kept = times.setdefault(channel_id, deque())
+        while kept and kept[0] <= now - window:
+            kept.popleft()
+        return kept

@@ -77,7 +77,7 @@ class GameThreads:
         self._notices: dict[tuple[int, int], bool] = {}  # (guild, member): wants turn notices
         # Before the game message is drawn: a thread to open is asked for before what goes in it.
         sessions.planners.insert(sessions.planners.index(table.plan), self._plan)
-        outbox.register(CARD, self._build_card, self._remember_card, coalesce=True)
+        outbox.register(CARD, self._build_card, self._remember_card, coalesce=True, paced=True)
         outbox.register(OPEN_THREAD, None, self._thread_opened, deliver=self._open_thread, opens=True)
         outbox.register(THREAD_INTRO, self._build_intro)
         outbox.register(TURN_NOTICE, None, self._notice_posted, coalesce=True, deliver=self._post_notice)
@@ -481,9 +481,12 @@ class GameThreads:
             await self.outbox.budget.call(lambda: self.bot.http.edit_channel(thread_id, archived=True))
         return None
 
-    async def thread_gone(self, session_id: int, error: discord.HTTPException | None = None) -> None:
-        """The game's thread is deleted or closed to the bot: the game ends as stopped, its card says so."""
-        await self._stop_for_good(session_id, show_card=True)
+    async def thread_gone(
+        self, session_id: int, error: discord.HTTPException | None = None, card_gone: bool = False
+    ) -> None:
+        """The game's thread is deleted or closed to the bot: the game ends as stopped, its card
+        says so (unless the card's channel went too)."""
+        await self._stop_for_good(session_id, show_card=not card_gone)
         if error is not None:
             log.warning("the thread of session %s is gone (Discord answered %s)", session_id, error.code)
 
