@@ -63,7 +63,9 @@ class Platform:
         self.sessions = Sessions(store, self.games, discord.utils.utcnow)
         self.controls = Controls(self.errors)
         self.timers = Scheduler(store, self.sessions, self.errors)
-        self.outbox = Outbox(store, self.sessions, bot, self.errors, budget=RequestBudget())
+        shards = settings.shards
+        budget = RequestBudget.share(len(shards.ids), shards.count) if shards else RequestBudget()
+        self.outbox = Outbox(store, self.sessions, bot, self.errors, budget=budget)
         self.turn_clock = TurnClock(store, self.sessions, self.timers, self.games, bot)
         self.table = Table(self.sessions, self.outbox, self.pictures, self.games, bot)
         self.threads = GameThreads(

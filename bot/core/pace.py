@@ -6,7 +6,8 @@ again, but every 429 counts towards the ban for 10,000 invalid requests in ten m
 global 429 pauses every request of the process. So every counted request the bot makes on its own
 (what the outbox posts, edits and deletes, threads opened and archived) waits here for its place:
 at most ``per_second`` in any second of the event loop's clock, a little under Discord's 50 so
-that the few requests made elsewhere (a member looked up) fit beside them.
+that the few requests made elsewhere (a member looked up) fit beside them. Shard processes split it
+by their shards (``RequestBudget.share``): two processes of four shards each take 22 a second.
 """
 
 from __future__ import annotations
@@ -31,7 +32,13 @@ class RequestBudget:
     def __init__(self, per_second: int = PER_SECOND):
         self.per_second = per_second
         self._sent: deque[float] = deque()  # when each request of the last second went out
-        self.waited = 0  # requests that had to wait for their place (the metrics read it)
+        self.waited = 0  # how many requests had to wait for their place
+
+    @classmethod
+    def share(cls, owned_shards: int, all_shards: int) -> RequestBudget:
+        """This process's part of the token's budget when its shards run in several processes:
+        each takes the share of its shards, so that together they stay under Discord's 50."""
+        return cls(max(1, PER_SECOND * owned_shards // all_shards))
 
     async def take(self) -> None:
         """Wait until one more request fits in the last second, and count it."""

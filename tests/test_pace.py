@@ -1,0 +1,38 @@
+"""The request budget (bot/core/pace.py) counts requests, not time taken: whatever the machine's
+speed, no second of the event loop's clock holds more than its share."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.core.pace import PER_SECOND, WINDOW_SECONDS, ChannelEdits, RequestBudget
+
+
+async def test_no_second_holds_more_requests_than_the_budget():
+    budget = RequestBudget(per_second=3)
+    loop = asyncio.get_running_loop()
+    went: list[float] = []
+
+    async def request() -> None:
+        await budget.take()
+        went.append(loop.time())
+
+    await asyncio.gather(*(request() for _ in range(7)))
+    assert len(went) == 7
+    assert all(sum(1 for t in went if start <= t < start + WINDOW_SECONDS) <= 3 for start in went)
+    assert budget.waited == 4, "the four past the budget waited for their place"
+
+
+def test_shard_processes_split_the_tokens_budget():
+    halves = [RequestBudget.share(4, 8), RequestBudget.share(4, 8)]
+    assert sum(b.per_second for b in halves) <= PER_SECOND
+    assert RequestBudget.share(1, 1000).per_second == 1, "a process always has some room"
+
+
+async def test_a_channels_edits_wait_for_its_pace_and_other_channels_do_not():
+    edits = ChannelEdits()
+    assert [edits.wait(1, old=False) for _ in range(5)] == [0.0] * 5
+    assert edits.wait(1, old=False) > 0, "the sixth edit in five seconds waits"
+    assert edits.wait(2, old=False) == 0.0, "another channel has its own pace"
+    assert [edits.wait(3, old=True) for _ in range(4)] == [0.0] * 4
+    assert edits.wait(3, old=True) > 5, "old messages have a stricter cap"
