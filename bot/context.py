@@ -1,8 +1,10 @@
-"""What a game's Discord side may use of the platform: a narrow context, not the platform.
+"""What a game's Discord side is given of the platform: the services it uses, by keyword.
 
-A game reads and changes its sessions, registers its controls, timers and message kinds,
-draws pictures off the event loop and answers privately; everything else (challenges,
-results, the turn clock, computer players) happens around it.
+It is not narrow: a game loads, opens and changes its sessions, registers its controls, timers
+and message kinds, draws pictures off the event loop, answers privately, shows its message, asks
+which thread or channel a command means, starts challenges, and writes its settings in a
+transaction of their own; everything else (results, the turn clock, computer players) happens
+around it. What it is not given is the store.
 
 Writes. A session changes only inside ``sessions.change`` (or ``sessions.open`` for a new one):
 one transaction with its state, action log, timers, outbox entries and whatever the game adds
@@ -13,8 +15,10 @@ and settings of a server, channel or member (a game's through :meth:`GameContext
 e.g. Octagion Daily's channel cleared); each is a write of its own that no session's lock
 needs to order.
 
-Reads. A game loads its sessions through ``sessions``; anything else it reads through
-:class:`StoreReads` (``ctx.reads``), never the store itself.
+Reads. A game loads its sessions through ``sessions`` and reads the rest through
+:class:`StoreReads` (``ctx.reads``): which game is live in a channel, and, for a game with tables of
+its own (Octagion Daily's plays), their rows from SQL written in its own store module and nowhere
+else (tests/test_architecture.py checks it).
 """
 
 from __future__ import annotations
@@ -95,9 +99,9 @@ class Challenge(Protocol):
 
 
 class StoreReads:
-    """What a game reads of the store beside its sessions: which game is live in a channel, and a
-    feature's own tables through its SQL module (``query``, ``query_one``: the store's SQL, ``?``
-    placeholders, read in one trip). Nothing here writes."""
+    """What a game reads of the store beside its sessions: which game is live in a channel, and
+    the rows of its own tables (``table_rows``, ``table_row``: SQL with ``?`` placeholders, read in
+    one trip, called only from the game's store module). Nothing here writes."""
 
     def __init__(self, store: Store):
         self._store = store
@@ -106,17 +110,19 @@ class StoreReads:
         """(id, game, status) of the live session played in a channel, without reading its state."""
         return await self._store.live_session_ref(channel_id)
 
-    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    async def table_rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The rows ``sql`` reads of the game's own tables."""
         return await self._store.query(sql, params)
 
-    async def query_one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+    async def table_row(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """The first row ``sql`` reads of the game's own tables (None: no rows)."""
         return await self._store.query_one(sql, params)
 
 
 @dataclass(kw_only=True)
 class GameContext:
     sessions: Sessions  # load, open and change sessions (one transaction per change)
-    reads: StoreReads  # everything else a game reads
+    reads: StoreReads  # which game is live in a channel; its own tables' rows
     controls: Controls
     timers: Scheduler
     outbox: Outbox

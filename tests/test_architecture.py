@@ -65,3 +65,32 @@ def test_a_room_of_bot_imports_only_the_rooms_it_builds_on(room):
 def test_the_rooms_are_what_the_test_checks():
     rooms = {path.name for path in (ROOT / "bot").iterdir() if path.is_dir() and (path / "__init__.py").exists()}
     assert rooms == {*FORBIDDEN_ROOMS, "dev"}
+
+
+def test_no_two_classes_of_bot_share_a_name():
+    """One class, one name: a reader (or a type checker) meeting a class's name never has to ask which."""
+    found: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ClassDef):
+                found.setdefault(node.name, []).append(path.relative_to(ROOT).as_posix())
+    assert {name: paths for name, paths in found.items() if len(paths) > 1} == {}
+
+
+# A game reads its own tables (Octagion Daily's plays) through GameContext.reads with SQL written in
+# its own store module, and nowhere else: the rest of a game reads through named methods.
+GAME_SQL_READS = ("table_rows", "table_row")
+
+
+def test_a_game_writes_its_sql_only_in_its_store_module():
+    wrong = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in sorted((ROOT / "bot" / "games").rglob("*.py"))
+        if path.name != "store.py"
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Attribute) and node.attr in GAME_SQL_READS
+    ]
+    assert wrong == [], "SQL outside a game's store module"
+    from bot.context import StoreReads
+
+    assert all(callable(getattr(StoreReads, name, None)) for name in GAME_SQL_READS)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.core.sql_store import StoreReads, TransactionWrites, iso, parse_iso
+from bot.core.sql_store import DatabaseReads, TransactionWrites, iso, parse_iso
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ class RecordWrites(TransactionWrites):
         )
 
 
-class RecordReads(StoreReads):
+class RecordReads(DatabaseReads):
     """Results, /stats, /leaderboard and /history."""
 
     async def history(self, guild_id: int | None, user_id: int, game: str | None, limit: int) -> list[PastGame]:

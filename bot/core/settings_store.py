@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.sql_store import StoreReads, TransactionWrites
+from bot.core.sql_store import DatabaseReads, TransactionWrites
 
 DEFAULT_ARCHIVE_MINUTES = 60  # a finished game's thread is archived this long after the end
 
@@ -48,7 +48,7 @@ class SettingWrites(TransactionWrites):
         )
 
 
-class SettingReads(StoreReads):
+class SettingReads(DatabaseReads):
     """Settings as the commands and the platform read them (defaults where none is set)."""
 
     async def get_value(self, key: str) -> str | None:

@@ -50,8 +50,9 @@ class TransactionWrites:
         await self._trips.commit(statements)
 
 
-class StoreReads:
-    """Reads outside any transaction, each in one trip to the database."""
+class DatabaseReads:
+    """Reads outside any transaction, each in one trip to the database (the store's parts build
+    on it; a game reads through ``bot.context.StoreReads``, which is not this)."""
 
     database: Database
 

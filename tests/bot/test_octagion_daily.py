@@ -11,12 +11,18 @@ from datetime import UTC, datetime, time, timedelta
 import discord
 import pytest
 
+from bot.context import StoreReads
 from bot.dev.world import private_messages
 from bot.games.octagion import OctagionAdapter
 from bot.games.octagion.daily.store import DailyStore
 from engines.octagion import COUNTDOWN_SECONDS, daily_word, day_closes_at, puzzle_day, solution
 
 SIMULATION_START = "2026-01-01"  # SimCord's clock starts at midnight UTC: puzzle #1
+
+
+def daily_tables(world) -> DailyStore:
+    """The daily's reads as the game makes them, through the context's reads."""
+    return DailyStore(StoreReads(world.platform.store))
 
 
 @pytest.fixture
@@ -183,9 +189,9 @@ async def test_the_countdown_runs_out_and_the_last_saved_answer_is_scored(world)
     await answer(world, world.bo, puzzle, perfect(world))  # perfect, then changed for the worse
     await answer(world, world.bo, puzzle, with_one_slip(world))
     await world.env.advance_time(COUNTDOWN_SECONDS - 1)
-    assert (await DailyStore(world.platform.store).play(world.guild.id, today(world), world.bo.id)).finished_at is None
+    assert (await daily_tables(world).play(world.guild.id, today(world), world.bo.id)).finished_at is None
     await world.env.advance_time(2)
-    play = await DailyStore(world.platform.store).play(world.guild.id, today(world), world.bo.id)
+    play = await daily_tables(world).play(world.guild.id, today(world), world.bo.id)
     assert (play.score, play.penalties, play.bonus) == (7, 1, 0)
     shown = answered(await world.bo.slash(world.channel, "octagion daily play"))
     assert "You played today's puzzle" in shown
@@ -199,7 +205,7 @@ async def test_the_countdown_runs_out_and_the_last_saved_answer_is_scored(world)
 async def test_nothing_saved_scores_eight_empty_positions(world):
     await open_puzzle(world, world.di)
     await world.env.advance_time(COUNTDOWN_SECONDS + 1)
-    play = await DailyStore(world.platform.store).play(world.guild.id, today(world), world.di.id)
+    play = await daily_tables(world).play(world.guild.id, today(world), world.di.id)
     assert (play.score, play.penalties) == (0, 8)
 
 
@@ -211,7 +217,7 @@ async def test_a_second_attempt_the_same_day_is_refused(world):
     late_form = await world.ada.click(puzzle, label="Answer…")
     assert late_form.modal is None
     assert "Your play of this puzzle is over" in answered(late_form)
-    play = await DailyStore(world.platform.store).play(world.guild.id, today(world), world.ada.id)
+    play = await daily_tables(world).play(world.guild.id, today(world), world.ada.id)
     assert play.score == 7
     # Answering by command works the same as the form, and refuses what cannot be read.
     bo = await world.bo.slash(world.channel, "octagion daily play", cards=perfect(world))
@@ -231,7 +237,7 @@ async def test_a_restart_mid_countdown_keeps_the_play_and_its_buttons(world, set
     shown = await world.cy.click(puzzle, label="Answer…")  # a button from before the restart
     assert shown.modal["components"][0]["components"][0]["value"] == with_one_slip(world)
     await world.env.advance_time(COUNTDOWN_SECONDS - 40 + 1)  # the stored timer fires
-    play = await DailyStore(world.platform.store).play(world.guild.id, today(world), world.cy.id)
+    play = await daily_tables(world).play(world.guild.id, today(world), world.cy.id)
     assert play.score == 7
 
 

@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from bot.context import StoreReads
 from bot.core import migrations
 from bot.core.database import TABLES, open_database
 from bot.core.store import Store
@@ -29,8 +30,8 @@ START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 @pytest.fixture
 def tables(store) -> DailyStore:
-    """The daily's reads, straight from the store (in the bot, through the context's reads)."""
-    return DailyStore(store)
+    """The daily's reads, through the context's reads as in the bot."""
+    return DailyStore(StoreReads(store))
 
 
 def a_play(user: int, day: date = DAY, session_id: int | None = None, guild: int = GUILD) -> DailyPlay:
@@ -163,7 +164,7 @@ async def test_a_database_made_when_the_core_held_the_daily_tables_keeps_them(da
     store = await Store.open(database_url, pool_size=2)
     try:
         assert await feature_version(store) == 1
-        assert await DailyStore(store).play(GUILD, DAY, 5) == a_play(5)
+        assert await DailyStore(StoreReads(store)).play(GUILD, DAY, 5) == a_play(5)
     finally:
         await store.close()
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.context import StoreReads
 from bot.core import migrations
 from bot.core.database import INTERNAL_TABLES, TABLES, count_rows, open_database
 from bot.core.store import Rating, ResultRow, Store
@@ -68,8 +69,8 @@ async def everything(store: Store, ids: dict[str, int]) -> dict[str, object]:
         "ratings": await store.ratings(9, "tiny"),
         "turn clock": await store.turn_clock_seconds(9),
         "bot state": await store.get_value("command_tree_hash"),
-        "daily play": await daily.DailyStore(store).play(9, DAY, 5),
-        "daily session": await daily.DailyStore(store).channel_session(9),
+        "daily play": await daily.DailyStore(StoreReads(store)).play(9, DAY, 5),
+        "daily session": await daily.DailyStore(StoreReads(store)).channel_session(9),
     }
 
 

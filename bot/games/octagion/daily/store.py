@@ -1,5 +1,5 @@
 """Octagion Daily's SQL: its own tables (``daily_plays``, and ``guild_settings.daily_session_id``,
-made by :mod:`bot.games.octagion.daily.migrations`), read through the store's read API and
+made by :mod:`bot.games.octagion.daily.migrations`), read through the context's reads and
 written inside a session's change (``change.during_commit``), the same SQL on SQLite and
 PostgreSQL."""
 
@@ -51,11 +51,11 @@ class DailyPlay:
 
 
 class Reads(Protocol):
-    """The store's read API (:class:`bot.context.StoreReads`, or the store itself in tests)."""
+    """What the daily reads of its own tables (:class:`bot.context.StoreReads`)."""
 
-    async def query(self, sql: str, params: Any = ()) -> list[Any]: ...
+    async def table_rows(self, sql: str, params: Any = ()) -> list[Any]: ...
 
-    async def query_one(self, sql: str, params: Any = ()) -> Any: ...
+    async def table_row(self, sql: str, params: Any = ()) -> Any: ...
 
 
 # ---------------------------------------------------------------------------- writes
@@ -126,7 +126,7 @@ class DailyStore:
 
     async def play(self, guild_id: int, day: date, user_id: int) -> DailyPlay | None:
         sql = "SELECT * FROM daily_plays WHERE guild_id = ? AND day = ? AND user_id = ?"
-        row = await self.reads.query_one(sql, (guild_id, day.isoformat(), user_id))
+        row = await self.reads.table_row(sql, (guild_id, day.isoformat(), user_id))
         return _daily_play(row) if row else None
 
     async def board(self, guild_id: int, day: date) -> list[DailyPlay]:
@@ -135,16 +135,16 @@ class DailyStore:
             "SELECT * FROM daily_plays WHERE guild_id = ? AND day = ? AND finished_at IS NOT NULL"
             " ORDER BY score DESC, user_id"
         )
-        return [_daily_play(row) for row in await self.reads.query(sql, (guild_id, day.isoformat()))]
+        return [_daily_play(row) for row in await self.reads.table_rows(sql, (guild_id, day.isoformat()))]
 
     async def players(self, guild_id: int, day: date) -> int:
         """How many members finished a day's puzzle in a server (no scores: spoiler-free)."""
         sql = "SELECT COUNT(*) FROM daily_plays WHERE guild_id = ? AND day = ? AND finished_at IS NOT NULL"
-        return (await self.reads.query_one(sql, (guild_id, day.isoformat())))[0]
+        return (await self.reads.table_row(sql, (guild_id, day.isoformat())))[0]
 
     async def unfinished(self, guild_id: int, day: date) -> int:
         sql = "SELECT COUNT(*) FROM daily_plays WHERE guild_id = ? AND day = ? AND finished_at IS NULL"
-        return (await self.reads.query_one(sql, (guild_id, day.isoformat())))[0]
+        return (await self.reads.table_row(sql, (guild_id, day.isoformat())))[0]
 
     async def history(self, guild_id: int, user_id: int) -> list[tuple[date, int]]:
         """(day, score) of every finished play of a member in a server, oldest first."""
@@ -152,7 +152,7 @@ class DailyStore:
             "SELECT day, score FROM daily_plays WHERE guild_id = ? AND user_id = ? AND finished_at IS NOT NULL"
             " ORDER BY day"
         )
-        return [(date.fromisoformat(row[0]), row[1]) for row in await self.reads.query(sql, (guild_id, user_id))]
+        return [(date.fromisoformat(row[0]), row[1]) for row in await self.reads.table_rows(sql, (guild_id, user_id))]
 
     async def streak_leaders(self, guild_id: int, limit: int) -> list[tuple[int, int, int]]:
         """(user id, longest streak of days played, longest of days won) of a server's ``limit``
@@ -162,11 +162,11 @@ class DailyStore:
             " WHERE guild_id = ? AND finished_at IS NOT NULL GROUP BY user_id"
             " ORDER BY played DESC, won DESC, user_id LIMIT ?"
         )
-        return [(row[0], row[1], row[2]) for row in await self.reads.query(sql, (guild_id, limit))]
+        return [(row[0], row[1], row[2]) for row in await self.reads.table_rows(sql, (guild_id, limit))]
 
     async def channel_session(self, guild_id: int) -> int | None:
         """The session that posts the server's daily boards, if any."""
-        row = await self.reads.query_one("SELECT daily_session_id FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        row = await self.reads.table_row("SELECT daily_session_id FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return row[0] if row else None
 
 
