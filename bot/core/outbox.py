@@ -31,6 +31,7 @@ pending goes out by itself once the database is back. Stopping lets a send in pr
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -264,7 +265,7 @@ class Outbox:
                 waiting = True
             elif sent is PACED:
                 pass  # tried again at its channel's pace, with the newest state then
-            elif sent and kind.opens and waiting:  # the thread is open: what waited goes, in order
+            elif sent and kind is not None and kind.opens and waiting:  # the thread is open: what waited goes, in order
                 entries, waiting = await self.store.outbox(session_id), False
                 continue
             elif not sent and not skippable:
@@ -288,7 +289,7 @@ class Outbox:
             session = await self.sessions.load(entry.session_id)
             if kind.deliver is not None:
                 message = await kind.deliver(session, {**payload, NONCE: nonce_of(entry)})
-            else:
+            elif kind.build is not None:
                 outgoing = await kind.build(session, payload)
                 if outgoing is not None and kind.paced and self._hold(entry, session, outgoing):
                     return PACED
@@ -297,7 +298,7 @@ class Outbox:
             self._retry_at(entry.session_id, FIRST_RETRY_SECONDS)
             return WAITING
         except discord.HTTPException as error:
-            if self._thread_gone(session, outgoing, error):
+            if session is not None and self.gone is not None and self._thread_gone(session, outgoing, error):
                 card_gone = outgoing is not None and outgoing.channel_id == session.record.channel_id
                 await self.gone(session.id, error, card_gone)  # the game ends there: its entries are dropped
                 return GONE
@@ -381,7 +382,7 @@ class Outbox:
         if outgoing.edit is not None:
             message = channel.get_partial_message(outgoing.edit)
             try:
-                return await self.in_thread(
+                edited: discord.Message = await self.in_thread(
                     session,
                     channel_id,
                     lambda: message.edit(
@@ -390,21 +391,22 @@ class Outbox:
                         view=outgoing.view,
                     ),
                 )
+                return edited
             except discord.NotFound:  # deleted by someone: post it anew instead
                 pass
         files = [as_file(p) for p in outgoing.pictures]
         first = None
         for part, start in enumerate(range(0, max(len(files), 1), FILES_PER_MESSAGE)):
             # Only the first part has the text and the controls; the rest are more pictures.
-            sent = await self.budget.call(
-                lambda part=part, start=start: channel.send(
-                    fit(outgoing.content) if start == 0 else "",
-                    files=files[start : start + FILES_PER_MESSAGE],
-                    view=(outgoing.view or discord.utils.MISSING) if start == 0 else discord.utils.MISSING,
-                    allowed_mentions=outgoing.mentions or discord.utils.MISSING,
-                    nonce=nonce if part == 0 else f"{nonce}.{part}",
-                )
+            send = functools.partial(
+                channel.send,
+                fit(outgoing.content) if start == 0 else "",
+                files=files[start : start + FILES_PER_MESSAGE],
+                view=(outgoing.view or discord.utils.MISSING) if start == 0 else discord.utils.MISSING,
+                allowed_mentions=outgoing.mentions or discord.utils.MISSING,
+                nonce=nonce if part == 0 else f"{nonce}.{part}",
             )
+            sent = await self.budget.call(send)
             first = first or sent
         return first
 

@@ -20,7 +20,7 @@ import contextlib
 import logging
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 import discord
 
@@ -45,7 +45,7 @@ ARCHIVE_THREAD = "archive_thread"  # a timer, and the outbox entry it posts
 THREAD_REMINDER = "thread_reminder"
 REMINDER_DAYS = 6
 # A day-long game must not be archived mid-game: the longest auto-archive Discord has.
-LONGEST_ARCHIVE_MINUTES = 10080
+LONGEST_ARCHIVE_MINUTES: Literal[10080] = 10080
 CARD_PAUSE_SECONDS = 4  # a card is edited at most about this often (moves meanwhile share the edit)
 THREAD_EXISTS = 160004  # "a thread has already been created for this message": ours, from before a crash
 THREAD_LIMIT = 160006  # the server's active-thread limit
@@ -306,16 +306,17 @@ class GameThreads:
         ended = record.status not in LIVE_STATUSES and not payload.get("again")  # "again": shown anew, ended too
         if record.thread_id is not None or ended:
             return None  # opened before a crash, or the game ended meanwhile
-        if record.card_id is None:
+        card_id, channel_id = record.card_id, record.channel_id
+        if card_id is None:
             raise NotYet
         http, budget = self.bot.http, self.outbox.budget
         with contextlib.suppress(discord.NotFound):  # opened before a crash: a thread has its card's id
-            return await budget.call(lambda: http.get_channel(record.card_id))
+            return await budget.call(lambda: http.get_channel(card_id))
         try:
             return await budget.call(
                 lambda: http.start_thread_with_message(
-                    record.channel_id,
-                    record.card_id,
+                    channel_id,
+                    card_id,
                     name=self.thread_name(session),
                     auto_archive_duration=LONGEST_ARCHIVE_MINUTES,
                     rate_limit_per_user=None,
@@ -323,7 +324,7 @@ class GameThreads:
             )
         except discord.HTTPException as error:
             if error.code == THREAD_EXISTS:
-                return await budget.call(lambda: http.get_channel(record.card_id))
+                return await budget.call(lambda: http.get_channel(card_id))
             if error.code == THREAD_LIMIT or error.status == 403:
                 return {"fallback": "limit" if error.code == THREAD_LIMIT else "permissions"}
             raise
@@ -459,13 +460,10 @@ class GameThreads:
         adapter = self.games[record.game]
         to_act = [] if adapter.simultaneous else adapter.engine.to_act(change.state)
         waiting = record.players[to_act[0]] if len(to_act) == 1 else None
-        if waiting == self.bot.user.id:
+        if self.bot.user is not None and waiting == self.bot.user.id:
             waiting = None
-        pinged = waiting is not None and await self.wants_notices(record.guild_id, waiting)
-        change.post(
-            TURN_NOTICE,
-            notice(members=[waiting] if pinged else [], seq=record.actions, reminder=True, waiting=waiting),
-        )
+        pinged = [waiting] if waiting is not None and await self.wants_notices(record.guild_id, waiting) else []
+        change.post(TURN_NOTICE, notice(members=pinged, seq=record.actions, reminder=True, waiting=waiting))
 
     # ----------------------------------------------------------- the end of a thread
     async def _archive_due(self, change: Change, _: TimerRecord) -> None:

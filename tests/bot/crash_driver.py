@@ -134,10 +134,10 @@ def arm(world: World, point: str) -> None:
     if point == "after_timer_fired":
         deliver = platform.outbox._deliver
 
-        async def deliver_or_die(session, outgoing):
+        async def deliver_or_die(session, outgoing, nonce):
             if outgoing.content.startswith(f"### Round 1 of {ROUNDS}: result"):
                 kill_now("delivering round 1 result")
-            return await deliver(session, outgoing)
+            return await deliver(session, outgoing, nonce)
 
         platform.outbox._deliver = deliver_or_die
         return
