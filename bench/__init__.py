@@ -4,6 +4,11 @@ A module defines ``def run() -> list[Row]``. Use :func:`measure` for timings (an
 :func:`game_move_times` for every computer move of whole games); figures that are not times
 (bytes, win rates) are rows with ``unit`` set and a single sample. Timings live here, not in
 tests: the tests check behaviour, which does not depend on how busy the machine is.
+
+``python -m bench --quick`` runs every module once on a tiny size (CI runs it, so no benchmark
+rots unseen): one sample of each timing, two moves of one game, a few games where a module plays
+many. Its figures mean nothing; that it runs to the end does. A module sizes its own work with
+:func:`sized`.
 """
 
 from __future__ import annotations
@@ -14,6 +19,14 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+QUICK = False  # set by ``python -m bench --quick``: every figure from a tiny size, to check the code runs
+QUICK_MOVES = 2  # the moves of one game :func:`game_move_times` plays in quick mode
+
+
+def sized(full: Any, quick: Any) -> Any:
+    """``quick`` in quick mode, ``full`` otherwise: how a module sizes its own work."""
+    return quick if QUICK else full
 
 
 @dataclass
@@ -35,7 +48,8 @@ class Row:
 
 
 def measure(name: str, func: Callable[[], Any], repeat: int = 30, warmup: int = 2, **row: Any) -> Row:
-    """Time ``func`` ``repeat`` times (after ``warmup`` untimed calls)."""
+    """Time ``func`` ``repeat`` times (after ``warmup`` untimed calls); once in quick mode."""
+    repeat, warmup = sized(repeat, 1), sized(warmup, 0)
     for _ in range(warmup):
         func()
     samples = []
@@ -57,7 +71,10 @@ def game_move_times(
 ) -> Row:
     """Time every move ``choose(state, seat)`` makes in games played from each of ``starts``
     (up to ``moves`` actions each, or to the end). The note gives the slowest move, and
-    ``target`` (seconds) the most a single move should take."""
+    ``target`` (seconds) the most a single move should take. Quick mode plays ``QUICK_MOVES`` of
+    the first game."""
+    if QUICK:
+        starts, moves = list(starts)[:1], QUICK_MOVES
     samples = []
     games = 0
     for state in starts:
@@ -99,6 +116,7 @@ def picture_rows(name: str, render: Callable[[], Any], repeat: int = 10) -> list
 
     from PIL import Image
 
+    repeat = sized(repeat, 1)
     png = render().png
     width, height = Image.open(io.BytesIO(png)).size
     size = f"{width}x{height}"

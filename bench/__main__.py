@@ -2,6 +2,8 @@
 ``python -m bench load ...`` runs the load benchmark instead (:mod:`bench.load`).
 ``python -m bench pictures [name ...]`` runs only the picture rows (each module's ``pictures()``):
 render time and PNG size of every picture against the blank PNG of its size.
+``python -m bench --quick [name ...]`` runs them once on a tiny size (CI does, so that none rots;
+its figures mean nothing).
 
 Ratios compare a row with a baseline row measured in the same run, since absolute times vary
 between machines and runs.
@@ -60,6 +62,9 @@ def main(argv: list[str]) -> int:
         from bench import load
 
         return load.main(argv[1:])
+    if "--quick" in argv:
+        bench.QUICK = True
+        argv = [arg for arg in argv if arg != "--quick"]
     only_pictures = argv[:1] == ["pictures"]
     for game in games_without_benchmark():
         print(f"note: {game} has no bench/bench_{game}.py, so none of its figures are measured", file=sys.stderr)

@@ -11,7 +11,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import Row
+from bench import Row, sized
 from bench.simcord_harness import BOT_SIDE, NOOP_ROW, time_interaction
 from bot.core.workers import CORES
 
@@ -44,7 +44,7 @@ def _store_saves(repeat: int = 200) -> Row:
             record = await store.get_session(session)
             state = {"board": list(range(64)), "hands": [[f"card{i}" for i in range(8)]] * 2, "turn": 0}
             samples = []
-            for move in range(repeat):
+            for move in range(sized(repeat, 1)):
                 record.state = {**state, "turn": move}
                 record.actions += 1
                 start = time.perf_counter()
@@ -92,10 +92,11 @@ async def _other_channel_moves(thinking: Callable[[], Executor] | None, repeat: 
         await asyncio.gather(
             *(loop.run_in_executor(executor, choose_action, start_state, 0, "easy", 0) for _ in range(2))
         )
-    thinkers = [asyncio.ensure_future(think_until_done(seed)) for seed in range(THINKERS)] if executor else []
+    thinking_at_once = sized(THINKERS, 2)
+    thinkers = [asyncio.ensure_future(think_until_done(seed)) for seed in range(thinking_at_once)] if executor else []
     await asyncio.sleep(0.2)  # let every search get going
     samples = []
-    for number in range(repeat):
+    for number in range(sized(repeat, 1)):
         start = time.perf_counter()
         state = await move(state, number)
         samples.append(time.perf_counter() - start)

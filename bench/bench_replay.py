@@ -23,6 +23,7 @@ import sys
 import time
 from pathlib import Path
 
+import bench
 from bench import Row, measure, value
 from engines.octego import ENGINE, choose_action
 from engines.registry import MissingPart, games
@@ -34,6 +35,7 @@ NAMES = ["Ada", "Bo"]
 MOVES = 60
 TARGET_SECONDS = 3.0
 FIRST_SEED = 36  # medium against medium from this seed ends by itself at move 60
+QUICK_ACTIONS = 6  # quick mode's games: this many random actions, then a resignation ends them
 
 
 def sixty_move_game() -> tuple[int, list[tuple[int, dict]]]:
@@ -51,7 +53,7 @@ def sixty_move_game() -> tuple[int, list[tuple[int, dict]]]:
 
 
 def run() -> list[Row]:
-    seed, actions = sixty_move_game()
+    seed, actions = sixty_move_game() if not bench.QUICK else (FIRST_SEED, quick_game("octego", 2, {}, FIRST_SEED))
 
     def whole() -> object:
         return replay.replay_picture("octego", 2, {}, seed, actions, NAMES)
@@ -65,7 +67,7 @@ def run() -> list[Row]:
     frames = replay.replay_frames("octego", 2, {}, seed, actions, NAMES)
     width, height = frames[0].image.size
     shape = f"{len(frames)} frames {width}x{height}"
-    name = f"replay of a {MOVES}-move octego game"
+    name = f"replay of a {len(actions)}-move octego game"
     fmt = replay.FORMAT.upper()
     gif = replay.encode(frames, "gif")
     return [
@@ -137,10 +139,26 @@ def octagion_game(players: int, options: dict, seed: int) -> list[tuple[int, dic
 
 
 def longest_game(game: str, players: int, options: dict) -> tuple[int, list[tuple[int, dict]]]:
+    if bench.QUICK:
+        return 1, quick_game(game, players, options, 1)
     if game == "octagion":
         return 1, octagion_game(players, options, 1)
     walks = [(seed, random_game(game, players, options, seed)) for seed in range(WALK_SEEDS)]
     return max(walks, key=lambda played: len(played[1]))
+
+
+def quick_game(game: str, players: int, options: dict, seed: int) -> list[tuple[int, dict]]:
+    """Quick mode's short game: ``QUICK_ACTIONS`` random legal actions, then the players resign
+    one by one (a replay is drawn only for a finished game)."""
+    engine = registered_engine(game)
+    rng, state, actions = random.Random(seed), engine.new_game(players, options, seed), []
+    while not state.over:
+        seat = engine.to_act(state)[0]
+        resign = {"type": "resign"}  # a game may take it without listing it (Octiles does)
+        action = resign if len(actions) >= QUICK_ACTIONS else rng.choice(engine.legal_actions(state, seat))
+        state = engine.apply(state, seat, action)
+        actions.append((seat, action))
+    return actions
 
 
 def _resident_bytes() -> int:

@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Any, ClassVar
 
-from bench import Row, value
+from bench import Row, sized, value
 
 GAMES = 1000
 TABLE_GAMES = 200  # the small version `python -m bench` runs
@@ -180,11 +180,11 @@ async def octego_stream(driver: Any, tables: list[Any], rate: float, stop: async
         await asyncio.wait(moving, timeout=60)
 
 
-async def measure(games: int, rate: float, octego: int) -> dict[str, Any]:
+async def measure(games: int, rate: float, octego: int, quiet_seconds: float = QUIET_SECONDS) -> dict[str, Any]:
     import simcord
 
     import bot.games.octagion.rounds as rounds
-    from bench.load import build_tables, lag_monitor, open_session
+    from bench.load import build_tables, lag_monitor, open_session, real_time_clock
     from bench.probe import Probe
     from bot.app import create_bot
     from bot.core.settings import Settings
@@ -202,9 +202,9 @@ async def measure(games: int, rate: float, octego: int) -> dict[str, Any]:
                 octagion, others = tables[:games], tables[games:]
                 print(f"opening {games} Octagion and {octego} Octego games ...", flush=True)
                 for table in octagion:
-                    await open_session(bot.platform, table, "octagion", OCTAGION_OPTIONS)
+                    await open_session(env, table, "octagion", OCTAGION_OPTIONS)
                 for table in others:
-                    await open_session(bot.platform, table, "octego", {})
+                    await open_session(env, table, "octego", {})
                 await env.settle()
                 session = await bot.platform.sessions.load(octagion[0].session_id)
                 due = round_seconds(session.state)
@@ -218,16 +218,19 @@ async def measure(games: int, rate: float, octego: int) -> dict[str, Any]:
                     return None
 
                 env._settle_internal = no_settling  # overlap interactions, as on Discord
-                # SimCord's clock moves only when the bench moves it: a timer of the bot falling due
-                # in real time would otherwise make SimCord step its clock through every pending
-                # timer, scanning every message at each step (seconds in which nothing else runs).
+                # SimCord's clock follows real time moved by the bench alone (bench load's clock),
+                # and jumps to the round ends when the bench says: a timer of the bot falling due
+                # would otherwise make SimCord step its clock through every pending timer, scanning
+                # every message at each step (seconds in which nothing else runs).
                 advancing, env._advancing = env._advancing, True
+                stop_clock = asyncio.Event()
+                clock = asyncio.ensure_future(real_time_clock(env, stop_clock))
                 driver = timed_driver(env, probe, others)
                 try:
-                    print(f"quiet: {QUIET_SECONDS:g} s of Octego moves ...", flush=True)
+                    print(f"quiet: {quiet_seconds:g} s of Octego moves ...", flush=True)
                     stop = asyncio.Event()
                     stream = asyncio.ensure_future(octego_stream(driver, others, rate, stop))
-                    await asyncio.sleep(QUIET_SECONDS)
+                    await asyncio.sleep(quiet_seconds)
                     stop.set()
                     await stream
                     quiet = driver.tally.answers
@@ -254,6 +257,8 @@ async def measure(games: int, rate: float, octego: int) -> dict[str, Any]:
                     turned_away.detach()
                     busy = driver.tally
                 finally:
+                    stop_clock.set()
+                    await clock
                     env._settle_internal, env._advancing = settle, advancing
                     env._work.callbacks = list(env._work.callbacks)
                     results.detach()
@@ -314,9 +319,10 @@ def report(figures: dict[str, Any]) -> str:
 
 
 def run() -> list[Row]:
-    """The rows of ``python -m bench``: a small version (``TABLE_GAMES`` round ends)."""
-    figures = asyncio.run(measure(TABLE_GAMES, RATE, OCTEGO_TABLES))
-    name = f"round ends: {TABLE_GAMES} due at once"
+    """The rows of ``python -m bench``: a small version (``TABLE_GAMES`` round ends; 5 in quick mode)."""
+    games = sized(TABLE_GAMES, 5)
+    figures = asyncio.run(measure(games, RATE, sized(OCTEGO_TABLES, 2), quiet_seconds=sized(QUIET_SECONDS, 0.5)))
+    name = f"round ends: {games} due at once"
     note = "load average " + " / ".join(f"{x:.2f}" for x in figures["load"])
     return [
         value(f"{name}, wall until all posted", figures["wall"], "s", note=note),

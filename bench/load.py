@@ -46,6 +46,7 @@ WARMUP_SECONDS = 5
 LAG_TICK = 0.02  # the loop-lag monitor's sleep
 GOT_IT_SHARE = 0.2  # of Octagion moves, the part that ends the round
 CLOCK_STEP_SECONDS = 0.1  # how often the simulated clock catches up with real time
+THREAD_OPEN_SECONDS = 30  # how long a new game's thread may take to open (its first post answered 429)
 THREADS = True  # games in threads (the default on a server); --threads off plays in the channels
 
 
@@ -106,7 +107,7 @@ class Driver:
     async def move(self, table: Table) -> None:
         session = await self.platform.sessions.load(table.session_id)
         if session.status != "active":
-            await open_session(self.platform, table, session.record.game, LOAD_OPTIONS.get(session.record.game, {}))
+            await open_session(self.env, table, session.record.game, LOAD_OPTIONS.get(session.record.game, {}))
             return
         if session.record.game == "octagion":
             await self.octagion_move(table, session)
@@ -272,8 +273,17 @@ def menu_path(menus: Any, menu: Any, engine: Any, session: Any, seat: int, actio
         chosen.append("+".join(values))
 
 
-async def open_session(platform: Any, table: Table, game: str, options: dict) -> None:
+async def open_session(env: Any, table: Table, game: str, options: dict) -> None:
     """A running game in the table's channel, opened directly (set-up is not measured)."""
+    platform = env.bot.platform
+    # The bot's code runs on the bot's clock (SimCord's), as in its own tasks: called from here it
+    # would read the real monotonic clock, and the request budget would mix the two.
+    with env._bot_scope():
+        await open_game(platform, table, game, options)
+    table.place = await place_of(platform, table) if THREADS else table.channel
+
+
+async def open_game(platform: Any, table: Table, game: str, options: dict) -> None:
     from bot.core.sessions import SessionMeta
     from bot.dev.world import MEMBER_NAMES
 
@@ -299,10 +309,19 @@ async def open_session(platform: Any, table: Table, game: str, options: dict) ->
             change.post(ROUND_POST, {"round": 1})
     table.session_id = change.record.id
     await platform.outbox.flush(table.session_id)
-    table.place = table.channel
-    if THREADS:  # its thread is open once its first messages are out
+
+
+async def place_of(platform: Any, table: Table) -> Any:
+    """The thread of the table's game once its game message is out: the outbox may have been
+    answered 429 (a channel's messages come at Discord's pace) and posts it at its retry, as the
+    clock goes on."""
+    for _ in range(int(THREAD_OPEN_SECONDS / 0.05)):
         record = await platform.store.get_session(table.session_id)
-        table.place = next(thread for thread in table.channel.threads if thread.id == record.thread_id)
+        thread = next((thread for thread in table.channel.threads if thread.id == record.thread_id), None)
+        if thread is not None and any(message.id == record.message_id for message in thread.history()):
+            return thread
+        await asyncio.sleep(0.05)
+    raise TimeoutError(f"the thread of session {table.session_id} never opened")
 
 
 class SaveTimes:
@@ -375,13 +394,21 @@ async def real_time_clock(env: Any, stop: asyncio.Event) -> None:
     bot schedules (a card's edit 4 s after a move, a retry) falls due on time. SimCord's own jump
     to each due timer is off meanwhile (``env._advancing``): stepping its clock through thousands of
     pending timers at once stalls the loop for seconds, an artefact of the simulator that a bot on
-    Discord never meets."""
-    real, simulated = time.perf_counter(), env._virtual_time
+    Discord never meets. So the bot's own timers that fall due (a sleep waiting for its place in
+    the request budget, an outbox retry) are run here, as SimCord's jump would run them."""
+    from simcord._settlement import _run_due_virtual_callbacks
+
+    loop = asyncio.get_running_loop()
+    last = time.perf_counter()
     while not stop.is_set():
         await asyncio.sleep(CLOCK_STEP_SECONDS)
-        # The clock alone: SimCord's move also scans every message for polls and events that fall
-        # due (this bot makes none), which with the load's messages took the loop for tens of ms.
-        env.backend.advance_clock(max(0.0, simulated + time.perf_counter() - real - env._virtual_time))
+        # The real time gone by, going on from any jump the benchmark makes. The clock alone:
+        # SimCord's move also scans every message for polls and events that fall due (this bot
+        # makes none), which with the load's messages took the loop for tens of ms.
+        now = time.perf_counter()
+        env.backend.advance_clock(now - last)
+        last = now
+        _run_due_virtual_callbacks(env._settlement_state(), loop.time() + CLOCK_STEP_SECONDS / 2)
 
 
 async def lag_monitor(samples: list[float], stop: asyncio.Event) -> None:
@@ -430,7 +457,7 @@ async def run(
                 played = load_games()
                 for number, table in enumerate(tables):
                     game, options = played[number % len(played)]
-                    await open_session(bot.platform, table, game, options)
+                    await open_session(env, table, game, options)
                 # The simulated Discord's set-up (1,000 channels, their messages) is not the bot's
                 # heap: frozen out of the collector, so that a full collection scans what a bot on
                 # Discord would hold (unfrozen, such collections stalled the loop 0.4 s each).

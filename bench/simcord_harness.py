@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bench import Row
+from bench import Row, sized
 
 NOOP_ROW = "platform: no-op slash command"
 BOT_SIDE = ": bot-side"
@@ -37,7 +37,7 @@ def time_interaction(
     """Median/p95 of ``step`` (one interaction) in a fresh simulated server with a fresh database,
     end to end, bot-side and in CPU. ``prepare`` runs before every step (untimed), e.g. to reach
     the position to act in."""
-    return asyncio.run(_time(name, step, prepare, games, repeat, baseline, note))
+    return asyncio.run(_time(name, step, prepare, games, sized(repeat, 1), baseline, note))
 
 
 async def _time(name, step, prepare, games, repeat, baseline, note) -> list[Row]:

@@ -103,24 +103,6 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
         else:  # typed in the channel of the game's thread: the link to it
             await reply_private(interaction, f"The current board is posted again in <#{where}>.")
 
-    @app_commands.command(name="replay", description="Watch a finished game again, as an animated picture.")
-    @app_commands.describe(game_id="The game's number (see /history); by default this channel's last game")
-    async def replay_command(
-        self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None
-    ) -> None:
-        await acknowledge(interaction)
-        session = await self.ctx.replays.finished(interaction, self.name, game_id)
-        await self.ctx.replays.send_replay(interaction, session, public=True)
-
-    @app_commands.command(name="record", description="A finished game's record as a text file, one line per move.")
-    @app_commands.describe(game_id="The game's number (see /history); by default this channel's last game")
-    async def record_command(
-        self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None
-    ) -> None:
-        await acknowledge(interaction)
-        session = await self.ctx.replays.finished(interaction, self.name, game_id)
-        await self.ctx.replays.send_record(interaction, session)
-
     # ------------------------------------------------------------ pictures
     # A game names its pictures as drawings (a render function and its arguments): they are drawn
     # in a worker process (bot/core/workers.py).

@@ -69,18 +69,6 @@ class ThreadPlacement(Protocol):
     async def round_notice(self, change: Change, what: str) -> None: ...
 
 
-class FinishedGames(Protocol):
-    """Replays and records of finished games (bot.features.replays.Replays)."""
-
-    async def finished(
-        self, interaction: discord.Interaction, game: str | None, session_id: int | None
-    ) -> GameSession: ...
-
-    async def send_replay(self, interaction: discord.Interaction, session: GameSession, *, public: bool) -> None: ...
-
-    async def send_record(self, interaction: discord.Interaction, session: GameSession) -> None: ...
-
-
 class Challenge(Protocol):
     """The shared challenge-by-mention flow: ``(interaction, game, invitees, options, level, *,
     clock, where)``, as :meth:`bot.features.challenges.Challenges.challenge` takes them."""
@@ -131,7 +119,6 @@ class GameContext:
     bot: discord.Client
     table: GameMessage  # the game message's content and controls
     threads: ThreadPlacement  # games in threads, and which game a command means
-    replays: FinishedGames  # finished games' replays and records
     challenge: Challenge  # the shared challenge-by-mention flow
     busy_text: Callable[[SessionRecord], str]  # "There is already a game of ... in this channel"
     first_message_or_close: Callable[[discord.Interaction, Change], Awaitable[None]]

@@ -139,7 +139,7 @@ SQLITE: tuple[str, ...] = (
     # 7: replays and records. Each logged action keeps the seat it was played for: a timer's
     # action has no member, and several computer seats share the bot's id, so the player alone
     # does not say whose action it was. Older rows keep NULL and are seated by replaying.
-    # `/<game> replay` without a number reads a channel's latest finished game by an index.
+    # `/replay` without a number reads a channel's latest finished game by an index.
     """
     ALTER TABLE actions ADD COLUMN seat INTEGER;
     CREATE INDEX finished_by_channel ON sessions(channel_id, game, updated_at) WHERE status = 'finished';

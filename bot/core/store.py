@@ -82,6 +82,9 @@ LAST_FINISHED_SQL = (
     "SELECT id FROM sessions WHERE channel_id = ? AND game = ? AND status = 'finished'"
     " ORDER BY updated_at DESC, id DESC LIMIT 1"
 )
+LAST_FINISHED_ANY_SQL = (
+    "SELECT id FROM sessions WHERE channel_id = ? AND status = 'finished' ORDER BY updated_at DESC, id DESC LIMIT 1"
+)
 
 
 class ChannelBusy(Exception):
@@ -399,9 +402,12 @@ class Store(RecordReads, SettingReads):
         )
         return [LoggedMove(row["seat"], row["player_id"], json.loads(row["action"])) for row in rows]
 
-    async def last_finished_session(self, channel_id: int, game: str) -> int | None:
-        """The id of the latest finished game of ``game`` in a channel."""
-        row = await self.query_one(LAST_FINISHED_SQL, (channel_id, game))
+    async def last_finished_session(self, channel_id: int, game: str | None = None) -> int | None:
+        """The id of the latest finished game of ``game`` (by default of any game) in a channel."""
+        if game is None:
+            row = await self.query_one(LAST_FINISHED_ANY_SQL, (channel_id,))
+        else:
+            row = await self.query_one(LAST_FINISHED_SQL, (channel_id, game))
         return row[0] if row else None
 
     async def count_actions(self, session_id: int) -> int:

@@ -1,4 +1,4 @@
-"""A member's own commands: /stats, /history, /leaderboard and /notify."""
+"""A member's own commands: /stats, /history, /replay, /record, /leaderboard and /notify."""
 
 from __future__ import annotations
 
@@ -74,6 +74,25 @@ class MemberCommands(commands.Cog):
         with self.platform.fair_use.counting("history", interaction.guild_id, interaction.user.id):
             text, view = await self.platform.replays.history_message(interaction, member, game.value if game else None)
             await reply_private(interaction, text, view=view)
+
+    @app_commands.command(name="replay", description="Watch a finished game again, as an animated picture.")
+    @app_commands.guild_only()
+    @app_commands.describe(game_id="The game's number (see /history); by default this channel's last finished game")
+    async def replay_command(
+        self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await acknowledge(interaction)
+        await self.platform.replays.post_replay(interaction, game_id, public=True)
+
+    @app_commands.command(name="record", description="A finished game's record as a text file, one line per move.")
+    @app_commands.guild_only()
+    @app_commands.describe(game_id="The game's number (see /history); by default this channel's last finished game")
+    async def record_command(
+        self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await acknowledge(interaction)
+        replays = self.platform.replays
+        await replays.send_record(interaction, await replays.finished(interaction, game_id))
 
     async def _stats_row(self, guild_id: int | None, user_id: int, game: str, played: int, won: int) -> str:
         """ "**Octego**: 3 won of 5 · rating 1568": the rating once the member has a rated game."""

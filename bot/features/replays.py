@@ -1,4 +1,4 @@
-"""Finished games watched again: the Replay button and `/<game> replay`, `/<game> record` and `/history`.
+"""Finished games watched again: the Replay button, `/replay`, `/record` and `/history`.
 
 A game is rebuilt from what every session already stores: its seed, options and action log
 (each action with its seat). The animated picture is drawn by ``render.replay`` in a picture
@@ -70,27 +70,23 @@ class Replays:
         controls.select(HISTORY_REPLAY, self._history_replay, ack="private")
 
     # ------------------------------------------------------------ finding the game
-    async def finished(self, interaction: discord.Interaction, game: str | None, session_id: int | None) -> GameSession:
+    async def finished(self, interaction: discord.Interaction, session_id: int | None) -> GameSession:
         """The finished game asked for: ``session_id`` (of this server), or this channel's latest
-        game of ``game``; a clear refusal otherwise."""
-        title = self.games[game].title if game else "game"
+        finished game; a clear refusal otherwise."""
         if session_id is None:
             running = await self.store.live_session_ref(interaction.channel_id)
-            last = await self.store.last_finished_session(interaction.channel_id, game)
-            if running is not None and running[1:] == (game, "active"):  # the game here now is the one meant
-                earlier = f" `/{game} replay game_id:{last}` shows the last one that ended." if last else ""
+            last = await self.store.last_finished_session(interaction.channel_id)
+            if running is not None and running[2] == "active":  # the game here now is the one meant
+                earlier = f" `/replay game_id:{last}` shows the last one that ended." if last else ""
                 raise UserError(f"{IN_PROGRESS}{earlier}")
             if last is None:
-                raise UserError(f"No game of {title} has finished in this channel yet. `/history` lists your games.")
+                raise UserError("No game has finished in this channel yet. `/history` lists your games.")
             session_id = last
         record = await self.store.get_session(session_id)
         if record is None or record.guild_id != interaction.guild_id or record.game not in self.games:
             raise UserError(f"There is no game #{session_id} in this server.")
         if record.game not in REPLAYABLE:
             raise UserError(f"{self.games[record.game].title} has no replays.")
-        if game is not None and record.game != game:
-            other = self.games[record.game]
-            raise UserError(f"Game #{session_id} is a game of {other.title}: try `/{other.name}` instead.")
         if record.status in LIVE_STATUSES:
             raise UserError(IN_PROGRESS)
         if record.status not in ("finished", "stopped") or not record.state:
@@ -106,7 +102,7 @@ class Replays:
     # ------------------------------------------------------------ answers
     async def post_replay(self, interaction: discord.Interaction, session_id: int | None, *, public: bool) -> None:
         self.check_room()  # before anything is read
-        session = await self.finished(interaction, None, session_id)
+        session = await self.finished(interaction, session_id)
         await self.send_replay(interaction, session, public=public)
 
     async def send_record(self, interaction: discord.Interaction, session: GameSession) -> None:

@@ -35,7 +35,7 @@ async def test_a_second_replay_within_the_minute_is_refused_with_the_time_to_wai
     refused = await world.ada.click(game, label="Replay")
     assert private_texts(refused) == ["You can ask for another replay in 60 seconds."]
     await world.env.advance_time(45)
-    refused = await world.ada.slash(world.channel, "octego replay")
+    refused = await world.ada.slash(world.channel, "replay")
     assert private_texts(refused) == ["You can ask for another replay in 15 seconds."]
     assert replays_posted(world) == 1, "a refusal posts nothing"
 
@@ -63,9 +63,9 @@ async def test_one_replay_in_progress_per_member_and_a_few_per_server(world):
 
 async def test_records_and_history_have_their_limits(world):
     session = await finish_by_resigning(world, "octa", 3)
-    first = await world.cy.slash(world.channel, "octa record", game_id=session.id)
+    first = await world.cy.slash(world.channel, "record", game_id=session.id)
     assert any(m.attachments for m in [first.response, *first.followups] if m is not None)
-    again = await world.cy.slash(world.channel, "octa record", game_id=session.id)
+    again = await world.cy.slash(world.channel, "record", game_id=session.id)
     assert private_texts(again) == ["You can ask for another game record in 60 seconds."]
 
     for _ in range(2):
@@ -79,8 +79,8 @@ async def test_records_and_history_have_their_limits(world):
 
 async def test_a_refused_request_does_not_count(world):
     for _ in range(3):  # no game has finished: each answer is a refusal of its own, never "wait"
-        missing = await world.ada.slash(world.channel, "octego record")
-        assert private_texts(missing)[-1].startswith("No game of Octego has finished in this channel yet.")
+        missing = await world.ada.slash(world.channel, "record")
+        assert private_texts(missing)[-1].startswith("No game has finished in this channel yet.")
 
 
 async def test_challenges_have_a_limit_per_member(world):

@@ -58,14 +58,14 @@ async def test_delete_resigns_running_games_and_leaves_every_finished_game_repla
 
     for session in [*finished, resigned]:
         game = session.record.game
-        result = await world.di.slash(world.channel, f"{game} record", game_id=session.id)
+        result = await world.di.slash(world.channel, "record", game_id=session.id)
         answer = next(m for m in private_messages(result) if m.attachments)
         text = attachment_bytes(world, answer).decode()
         assert FORMER_MEMBER in text
         assert "Ada" not in text
         engine = world.platform.games[game].engine
         assert engine.dump(replay_record(engine, read_record(engine, text))) == engine.dump(session.state)
-    await world.bo.slash(world.channel, "octego replay", game_id=finished[0].id)
+    await world.bo.slash(world.channel, "replay", game_id=finished[0].id)
     replay = world.channel.last_message
     assert replay.content.startswith(f"🎞️ Replay of Octego #{finished[0].id}: **{FORMER_MEMBER}** vs **Bo**")
     assert len(frames_of(attachment_bytes(world, replay))) > 1

@@ -57,11 +57,11 @@ async def test_partners_are_together_in_the_start_line_the_game_message_and_the_
 async def test_the_replay_heading_and_the_record_keep_partners_together(world):
     await start_team_game(world)
     await finish_team_game(world)
-    await world.cy.slash(world.channel, "octagion replay")
+    await world.cy.slash(world.channel, "replay")
     heading = world.channel.last_message.content
     assert "**Ada** & **Bo** vs **Cy**, **Ada** & **Bo** won (all rounds played)" in heading
 
-    result = await world.cy.slash(world.channel, "octagion record")
+    result = await world.cy.slash(world.channel, "record")
     answer = [m for m in [result.response, *result.followups] if m is not None and m.attachments][-1]
     text = attachment_bytes(world, answer).decode()
     assert '[Sides "Ada & Bo vs Cy"]' in text

@@ -87,3 +87,16 @@ async def test_history_and_the_replay_count_the_same_moves(world, game):
         if line[:2] == "1."
     ]
     assert " · 2 moves, " in line, line
+
+
+async def test_a_member_s_slash_list_fits_fifty_and_names_every_tournament_command(world):
+    """The command picker of SimCord's page, the playground's, lists the first 50 in alphabetical
+    order (Discord's client loads more as one scrolls): a member's list fits, /tournament included.
+    A replay and a record are asked for by game number or in the game's channel, not per game."""
+    listed = world.ada.available_commands(world.channel)
+    assert len(listed) <= 50, sorted(listed)
+    shown = sorted(listed)[:50]
+    tournament = {leaf.qualified_name for leaf in world.bot.tree.get_command("tournament").walk_commands()}
+    assert tournament <= set(shown)
+    assert {"replay", "record"} <= set(shown)
+    assert not [leaf for leaf in listed if leaf.endswith((" replay", " record"))]
