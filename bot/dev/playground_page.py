@@ -2,8 +2,12 @@
 is served (bot/dev/playground.py starts it all).
 
 The browser first gets a page of the server's channels (``Playground.url``). SimCord's Preview
-shows one channel at a time, so following a channel's link moves the Preview there. Two things
-are added to how the Preview is served, because a person watches it rather than a test:
+shows one channel at a time, so following a channel's link moves the Preview there. Every page is
+served at one address, the playground's, which the next start keeps: the Preview's own server
+(a new port at every move and every start) is reached through it (:meth:`Playground._forward`),
+so an open tab goes on after a restart (it reloads itself when its session is gone, on the
+channel shown last). Two things are added to how the Preview is served, because a person watches
+it rather than a test:
 what the bot does on its own (timers, computer moves) is published to the open page as it
 happens (:class:`LivePages`), and a click is answered as soon as the bot has answered it, not
 once every background task of the bot has finished (:func:`answer_page_actions_quickly`).
@@ -21,6 +25,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from bot.core.store import Store, iso
 from bot.dev.world import MEMBER_NAMES, PlaygroundWorld, bot_member, channel_topic
@@ -30,6 +35,28 @@ log = logging.getLogger(__name__)
 CLOCK_KEY = "playground_clock"  # the simulated clock when last seen, so that the next start goes on from it
 CLOCK_SAVE_SECONDS = 1  # the clock is kept at most this often (it moves all the time)
 ADDRESS_KEY = "playground_address"  # "port token": the next start serves the same address if the port is free
+SHOWN_KEY = "playground_shown"  # "page member": the channel the Preview showed last, and to whom
+CAPABILITY = "X-Simcord-Capability"  # the Preview page's credential, sent with every call of its API
+# What a proxy never passes on (RFC 9110 7.6.1), and the length and encoding it recomputes.
+HOP_HEADERS = frozenset(
+    {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "proxy-authorization"}
+    | {"proxy-authenticate", "host", "content-length", "content-encoding", "accept-encoding"}
+)
+# The Preview page's own addition: when its session is gone (the playground started again, or the
+# page of channels moved the Preview elsewhere), the page reloads itself instead of ending, and
+# shows the channel the Preview shows now. Loaded before the page's own script.
+TAB_SCRIPT = "playground-tab.js"
+TAB_SCRIPT_TEXT = """\
+const previewFetch = window.fetch.bind(window);
+window.fetch = async (...call) => {
+  const response = await previewFetch(...call);
+  if (response.status === 410 && String(call[0]).startsWith("/api/state")) {
+    window.location.reload();
+    return new Promise(() => {});
+  }
+  return response;
+};
+"""
 CLOCK_STEP_SECONDS = 0.2  # how often the simulated clock is moved on to follow real time
 PAGE_POLL_SECONDS = 0.2  # how often LivePages looks for changes (the page itself polls every 0.5 s)
 ANSWER_WAIT_SECONDS = 0.5  # a click waits this long for the bot's work before the page gets its receipt
@@ -49,12 +76,18 @@ class Playground:
         self._port = port or 0
         self._token = token or secrets.token_urlsafe(16)  # the channel page is a credential, like the Preview's URL
         self._runner: Any = None
+        self._http: Any = None  # the client that reaches the Preview's own server
         self._bound_port: int | None = None
         self._moving = asyncio.Lock()
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self._bound_port}/{self._token}/"
+
+    @property
+    def page_url(self) -> str:
+        """The Preview page, at the playground's address (its credential is the token)."""
+        return f"http://127.0.0.1:{self._bound_port}/#{self._token}"
 
     @property
     def address(self) -> str:
@@ -75,9 +108,12 @@ class Playground:
         return f"{self.url}channel/{name}" if name else self.url
 
     async def __aenter__(self) -> Playground:
+        import aiohttp
+
         answer_page_actions_quickly(self.env, lambda: self.preview)
+        self._http = aiohttp.ClientSession(auto_decompress=False)
         await self._serve()
-        await self.show(self.world.channel)
+        await self.show(*await self._shown_last())
         self.live.start()
         self.clock.start()
         return self
@@ -89,6 +125,17 @@ class Playground:
             await self.preview.close()
         if self._runner is not None:
             await self._runner.cleanup()
+        if self._http is not None:
+            await self._http.close()
+
+    async def _shown_last(self) -> tuple[Any, Any]:
+        """The channel the Preview showed when the playground stopped, and to whom (#games to
+        Ada at the first start, or when that was a thread: a game's thread is opened anew)."""
+        store = self.world.bot.store
+        saved = (await store.get_value(SHOWN_KEY) or "").split() if store is not None else []
+        name, member = [*saved, "", ""][:2]
+        players = dict(zip(MEMBER_NAMES, self.world.members, strict=True))
+        return self.world.channels.get(name, self.world.channel), players.get(member, self.world.ada)
 
     async def show(self, channel: Any, viewer: Any = None) -> Any:
         """Move the Preview to ``channel``, seen by ``viewer`` (default Ada; the page can switch)."""
@@ -115,6 +162,8 @@ class Playground:
         app.router.add_get(f"/{self._token}/", self._channels_page)
         app.router.add_get(f"/{self._token}/channel/{{name}}", self._open_channel)
         app.router.add_post(f"/{self._token}/challenge", self._challenge)
+        app.router.add_get(f"/{TAB_SCRIPT}", self._tab_script)
+        app.router.add_route("*", "/{path:.*}", self._forward)  # the Preview page and its API
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", self._port)
@@ -179,10 +228,60 @@ class Playground:
         from simcord import SetupError
 
         try:
-            preview = await self.show(channel, viewer)
+            await self.show(channel, viewer)
         except SetupError:  # an action of the page is still running
             raise web.HTTPServiceUnavailable(text="The playground is busy: go back and try again.") from None
-        raise web.HTTPSeeOther(preview.url)
+        await self._note_shown(channel, viewer)
+        raise web.HTTPSeeOther(self.page_url)
+
+    async def _note_shown(self, channel: Any, viewer: Any) -> None:
+        store = self.world.bot.store
+        name = next((name for name, shown in self.world.channels.items() if shown.id == channel.id), "")
+        member = next(name for name, one in zip(MEMBER_NAMES, self.world.members, strict=True) if one.id == viewer.id)
+        if store is not None and name:
+            async with store.transaction() as tx:
+                await tx.set_value(SHOWN_KEY, f"{name} {member}")
+
+    # ------------------------------------------------------------ the Preview, at this address
+    async def _tab_script(self, request: Any) -> Any:
+        from aiohttp import web
+
+        self._local(request)
+        return web.Response(text=TAB_SCRIPT_TEXT, content_type="application/javascript")
+
+    async def _forward(self, request: Any) -> Any:
+        """Pass a request of the Preview page to the Preview's own server, as if made there: its
+        host and origin, and its credential for the playground's token (the page's)."""
+        from aiohttp import web
+
+        self._local(request)
+        preview = self.preview
+        if preview is None or preview._closed:  # moving to another channel: the page tries again
+            raise web.HTTPServiceUnavailable(text="The playground is busy: try again.")
+        capability = request.headers.get(CAPABILITY)
+        if capability is not None and not secrets.compare_digest(capability, self._token):
+            raise web.HTTPUnauthorized()
+        there = urlsplit(preview.url).netloc
+        headers = {name: value for name, value in request.headers.items() if name.lower() not in HOP_HEADERS}
+        headers["Host"] = there
+        if capability is not None:
+            headers[CAPABILITY] = preview.capability
+        if "Origin" in headers:
+            headers["Origin"] = f"http://{there}"
+        async with self._http.request(
+            request.method,
+            f"http://{there}{request.path_qs}",
+            headers=headers,
+            data=await request.read(),
+            allow_redirects=False,
+        ) as response:
+            body = await response.read()
+            answer = {name: value for name, value in response.headers.items() if name.lower() not in HOP_HEADERS}
+        if request.path == "/" and response.status == 200:  # the page: its own addition first
+            body = body.replace(
+                b'<script type="module"', f'<script src="/{TAB_SCRIPT}"></script><script type="module"'.encode(), 1
+            )
+        return web.Response(status=response.status, body=body, headers=answer)
 
 
 def thread_links(world: PlaygroundWorld, channel: Any, token: str) -> str:

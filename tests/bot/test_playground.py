@@ -325,6 +325,48 @@ async def test_a_second_start_serves_the_same_address_unless_its_port_is_taken(t
     assert urlsplit(urls[2]).path == urlsplit(urls[0]).path  # the same token: only the port changed
 
 
+async def test_an_open_tab_goes_on_after_a_restart(tmp_path):
+    """Every page is at the playground's one address, which the next start keeps, so an open tab
+    of a channel finds the playground again: its session of the last run is gone (the page then
+    reloads itself, through the script the playground adds to it), and the reloaded page shows
+    the same channel to the same member, with what was posted there."""
+    import aiohttp
+
+    database = tmp_path / "pg.db"
+    seen = {}
+
+    async def open_a_tab(world, the_playground):
+        async with aiohttp.ClientSession() as http:
+            form = {"member": "Bo", "target": "Cy", "channel": "octego"}
+            async with http.post(the_playground.url + "challenge", data=form, allow_redirects=False) as response:
+                seen["tab"] = response.headers["Location"]
+            tab = Page(http, seen["tab"])
+            await tab.open()
+            seen["context"] = tab.headers["X-Simcord-Context"]
+        await world.bo.slash(world.channels["octego"], "octego challenge", opponent=world.cy)
+        seen["bo"] = str(world.bo.id)
+
+    async def come_back(world, the_playground):
+        async with aiohttp.ClientSession() as http:
+            tab = Page(http, seen["tab"])  # the same address, the same credential
+            async with http.get(
+                tab.base + "/api/state", headers={**tab.headers, "X-Simcord-Context": seen["context"]}
+            ) as response:
+                seen["old_session"] = response.status
+            async with http.get(tab.base + "/playground-tab.js") as response:
+                seen["script"] = await response.text()
+            await tab.open()  # what the reload does
+            seen["shown"] = tab.texts()
+            seen["viewer"] = str(tab.snapshot["viewerId"])
+
+    await run(database, open_a_tab)
+    await run(database, come_back)
+    assert seen["old_session"] == 410
+    assert "window.location.reload()" in seen["script"]  # on a 410, the page reloads instead of ending
+    assert any("challenges you to **Octego**" in text for text in seen["shown"]), seen["shown"]
+    assert seen["viewer"] == seen["bo"]
+
+
 async def test_history_links_open_the_games_channel_in_the_playground(tmp_path):
     import aiohttp
 
@@ -543,21 +585,27 @@ async def test_the_channel_page_moves_the_preview_and_offers_apps_challenge(tmp_
     seen = {}
 
     async def browse(world, the_playground):
-        url = the_playground.url
+        url = seen["url"] = the_playground.url
         async with aiohttp.ClientSession() as http:
             async with http.get(url) as response:
                 seen["page"] = await response.text()
             async with http.get(url + "channel/octego", allow_redirects=False) as response:
-                seen["octego"] = (response.status, response.headers["Location"] == the_playground.preview.url)
+                seen["octego"] = (response.status, response.headers["Location"])
+            seen["page_url"] = the_playground.page_url
             seen["shown"] = the_playground.preview.channel.id == world.channels["octego"].id
             form = {"member": "Bo", "target": "Cy", "channel": "octa"}
             async with http.post(url + "challenge", data=form, allow_redirects=False) as response:
                 seen["challenge"] = response.status
             preview = the_playground.preview
             seen["after_challenge"] = (preview.channel.id == world.channels["octa"].id, preview.viewers[0].id)
-            page = Page(http, preview.url)  # where the redirect goes
+            page = Page(http, the_playground.page_url)  # where the redirect goes
             await page.open()
             seen["menu"] = page.texts()
+            async with http.get(the_playground.page_url.split("#")[0]) as response:  # the Preview's page
+                seen["preview_page"] = (response.status, await response.text())
+            stranger = Page(http, the_playground.page_url.split("#")[0] + "#not-the-token")
+            async with http.post(stranger.base + "/api/pages", json={}, headers=stranger.headers) as response:
+                seen["stranger"] = response.status
             async with http.get(url.replace(url.split("/")[3], "not-the-token")) as response:
                 seen["guessed"] = response.status
             async with http.get(url, headers={"Host": "attacker.example"}) as response:
@@ -568,7 +616,11 @@ async def test_the_channel_page_moves_the_preview_and_offers_apps_challenge(tmp_
     await run(tmp_path / "pg.db", browse)
     assert all(f'channel/{name}"' in seen["page"] for name in ("games", "octagion", "octego", "octa", "octiles"))
     assert "Apps &gt; Challenge" in seen["page"]
-    assert seen["octego"] == (303, True)
+    assert seen["octego"] == (303, seen["page_url"])
+    assert urlsplit(seen["page_url"]).netloc == urlsplit(seen["url"]).netloc  # one port for every page
+    assert seen["preview_page"][0] == 200
+    assert '<script src="/playground-tab.js"></script>' in seen["preview_page"][1]
+    assert seen["stranger"] == 401
     assert seen["shown"]
     assert seen["challenge"] == 303
     assert seen["after_challenge"] == (True, seen["bo"])

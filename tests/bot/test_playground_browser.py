@@ -29,6 +29,7 @@ ROUND_SECONDS = 30  # the shortest round `/octagion start` allows
 # 0.2 s and the page polls every 0.5 s; the rest is slack for a busy two-core machine).
 SHOWN_WITHIN_MS = 5_000
 INSTALL_CHROMIUM = "apt-get install chromium"  # as root, or through sudo
+RESTART_MS = 30_000  # an open tab polls every 0.5 s; once its session is gone it reloads itself
 
 
 def every_games_commands() -> list[str]:
@@ -78,9 +79,12 @@ def test_a_round_ended_by_its_timer_appears_in_the_open_page_without_a_click(bro
 
 
 def test_a_second_start_has_the_slash_commands_and_the_previous_game_playable(browser, tmp_path):
+    """The tab open on #octego stays open across the restart: it goes on by itself (one address
+    for every page, kept by the next start), as README promises."""
     first = PlaygroundProcess(tmp_path)
     try:
-        tab = ChannelPage(browser.new_page(), first.start())
+        address = first.start()
+        tab = ChannelPage(browser.new_page(), address)
         tab.open_channel("octego")
         tab.slash("octego challenge", opponent=Member("Bo"))
         tab.view_as("Bo")
@@ -90,13 +94,17 @@ def test_a_second_start_has_the_slash_commands_and_the_previous_game_playable(br
         tab.slash("octego move", path=FIRST_SUGGESTION)
         tab.wait_for_text(re.compile(r"Ada moved \S+\."))
         ada_moved = re.search(r"Ada moved \S+\.", tab.messages.inner_text()).group()
+        tab.page.evaluate("window.beforeRestart = true")  # gone once the page has reloaded
         assert first.stop() == 0, first.log()
     finally:
         first.kill()
 
-    with running_playground(tmp_path) as (second, address):
-        tab = ChannelPage(browser.new_page(), address)
-        tab.open_channel("octego")
+    with running_playground(tmp_path) as (second, second_address):
+        assert second_address == address
+        # No navigation: the open tab finds the playground again, reloads itself and shows the
+        # channel it showed.
+        tab.page.wait_for_function("() => window.beforeRestart === undefined", timeout=RESTART_MS)
+        tab.page.locator("#channel-name").filter(has_text=re.compile("^octego$")).wait_for(timeout=RESTART_MS)
         tab.wait_for_text(re.compile(re.escape(ada_moved)))  # the game, posted again as it was
         assert tab.messages.get_by_role("button", name="Move", exact=True).count()
         listed = tab.listed_commands()
