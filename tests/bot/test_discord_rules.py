@@ -61,6 +61,13 @@ async def test_two_different_posts_sharing_a_nonce_are_a_defect_of_the_bot(world
     rules_of(world).nonce_reuse.clear()  # proved: the test ends clean
 
 
+async def test_a_post_tried_again_with_a_later_deadline_is_still_the_same_post(world):
+    first = await channel(world).send("## Octagion\nRound 2 of 3 · ends <t:100:R>", nonce="entry-9")
+    again = await channel(world).send("## Octagion\nRound 2 of 3 · ends <t:160:R>", nonce="entry-9")
+    assert again.id == first.id
+    assert rules_of(world).nonce_reuse == [], "a retry is no other post"
+
+
 async def test_a_post_without_a_nonce_of_its_own_gets_a_random_one_from_discord_py(world):
     await channel(world).send("x")
     await channel(world).send("x")

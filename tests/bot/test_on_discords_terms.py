@@ -4,6 +4,7 @@ global rate limit, servers left while the bot was down, mentions of the bot)."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import discord
@@ -15,9 +16,10 @@ from bot.dev import discord_rules
 from bot.dev.world import bot_member, private_texts
 from bot.features.privacy_store import planned_server_deletions
 from bot.features.threads import REMINDER_DAYS
-from bot.games.octagion import OctagionAdapter
+from bot.games.octagion import NEXT_ROUND_PAUSE, ROUND_POST, OctagionAdapter
 from bot.games.octego import OctegoAdapter
 from bot.ui.game_message import WAITING_FOR_DISCORD
+from engines.octagion import round_seconds
 from tests.bot.test_fair_use import at_once
 from tests.bot.tinygame import TinyAdapter
 
@@ -308,3 +310,45 @@ async def test_a_member_who_moves_while_discord_refuses_the_board_is_told_the_mo
     assert WAITING_FOR_DISCORD not in await move(first)
     shown = await world.platform.store.get_session(record.id)
     assert played[-1].split("-")[-1] in game_message(world, shown).content, "the board went out again"
+
+
+# ------------------------------------------------------------- posts after a crash
+
+
+@pytest.mark.parametrize("threads", [False, True])
+async def test_a_round_posted_just_before_the_bot_died_is_not_posted_again_after_the_restart(
+    world, settings, games, threads
+):
+    """The worst moment (issue 36, item 8): round 2's message is out, but the process dies before
+    the change that records it (and removes its outbox entry) commits. The new process sends the
+    entry again with the same nonce, and Discord answers with the message it already has."""
+    settings = dataclasses.replace(settings, game_threads=threads)
+    await world.restart(settings, games)
+    world.platform.new_seed = lambda: 1234
+    await world.ada.slash(world.channel, "octagion start", rounds=3)
+    lobby = world.channel.last_message
+    await world.bo.click(lobby, label="Join")
+    await world.ada.click(lobby, label="Start")
+    round_kind = world.platform.outbox.kinds[ROUND_POST]
+    recorded = round_kind.after
+
+    async def die_after_round_two(change, payload, message):
+        if payload.get("round") == 2:
+            raise RuntimeError("killed: round 2 is out, its entry not yet removed")
+        await recorded(change, payload, message)
+
+    round_kind.after = die_after_round_two
+    [record] = await world.platform.store.threaded_sessions(world.channel.id) if threads else [None]
+    session_id = record.id if threads else (await world.platform.sessions.live_in_channel(world.channel.id)).id
+    session = await world.platform.sessions.load(session_id)
+    place = thread_of(world, session.record) if threads else world.channel
+    await world.env.advance_time(round_seconds(session.state) + 1)
+    await world.env.advance_time(NEXT_ROUND_PAUSE + 1)
+    assert sum("Round 2 of 3" in m.content for m in place.history()) == 1, "round 2 went out once"
+    world.platform.errors.clear()  # the error stood in for a killed process
+    await world.restart(settings, games)  # a new process: the entry is still pending
+    await world.env.advance_time(60)
+    posts = [m for m in place.history() if "Round 2 of 3" in m.content]
+    assert len(posts) == 1, "the post tried again returned the message already out"
+    assert discord_rules.rules_of(world.env.backend).deduplicated, "by its nonce"
+    assert await world.platform.store.outbox(session.id) == []
