@@ -340,6 +340,7 @@ class GameThreads:
             await self._play_in_channel(change, why)
             return
         record.thread_id = int(opened["id"])
+        change.post(CARD)  # the card posted before the thread existed links it now, not at the first move
 
     async def _play_in_channel(self, change: Change, why: str) -> None:
         """No thread could be opened: the game is played in the channel, if the channel is free."""

@@ -109,3 +109,14 @@ async def test_a_card_whose_channel_is_gone_ends_its_game_at_once(world):
     record = await world.platform.store.get_session(session_id)
     assert record.status == "stopped", "the game ended with its channel"
     assert await world.platform.store.outbox(session_id) == [], "nothing is tried again for minutes"
+
+
+async def test_a_card_links_its_thread_as_soon_as_the_thread_is_open(world):
+    """A game opened directly (as a tournament opens its pairings) posts its card before its thread
+    exists: the card links the thread once it is open, not only after the first move (issue 36,
+    item 14)."""
+    [session_id] = await open_games(world, 1)
+    record = await world.platform.store.get_session(session_id)
+    card = world.message(record.card_id)
+    assert f"<#{record.thread_id}>" in card.content, card.content
+    assert "opening a thread" not in card.content
