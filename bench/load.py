@@ -441,6 +441,9 @@ async def run(
     from bot.app import create_bot
     from bot.core.database import is_postgres
     from bot.core.settings import Settings
+    from bot.dev.discord_rules import use_discord_rules
+
+    use_discord_rules()  # Discord's global rate limit answers 429 past 50 counted requests a second
 
     reports = []
     with tempfile.TemporaryDirectory() as folder:
@@ -508,9 +511,11 @@ async def measured(
     stop = asyncio.Event()
     monitor = asyncio.ensure_future(lag_monitor(lags, stop))
     saves.samples = []
+    requests = RequestCount(driver)
     cpu_before, server_before, start = probe.cpu_snapshot(), server.seconds(), time.perf_counter()
     tally = await driver.offer(rate, seconds)
     cpu_after, server_after = probe.cpu_snapshot(), server.seconds()
+    requests.stop()
     stop.set()
     await monitor
     moves = max(1, tally.moves)
@@ -538,7 +543,47 @@ async def measured(
         "refused": tally.refused,
         "lost": tally.lost,
         "unoffered": tally.unoffered,
+        "requests/move": {kind: count / moves for kind, count in requests.counted.items()},
+        "exempt/move": requests.exempt / moves,
+        "429s": requests.rate_limited,
     }
+
+
+class RequestCount:
+    """The requests the bot made to (simulated) Discord while moves were offered, from the strict
+    layer's log: those that count towards Discord's 50 a second by what they are for (the game
+    message, the card in the channel, the turn notices, anything else), the exempt ones
+    (interaction answers), and the 429s Discord answered."""
+
+    def __init__(self, driver: Driver):
+        from bot.dev.discord_rules import rules_of
+
+        self._rules = rules_of(driver.env.backend)
+        self._parents = {str(table.channel.id) for table in driver.tables}
+        self._from = self._marks()
+        self.counted: dict[str, int] = {}
+        self.exempt = self.rate_limited = 0
+
+    def _marks(self) -> tuple[int, int, int]:
+        rules = self._rules
+        return len(rules.counted), len(rules.exempt), len(rules.rate_limited)
+
+    def stop(self) -> None:
+        counted, exempt, limited = self._from
+        rules = self._rules
+        self.counted = {"board": 0, "card": 0, "notice": 0, "other": 0}
+        for request in rules.counted[counted:]:
+            self.counted[self._kind(request.method, request.path)] += 1
+        self.exempt = len(rules.exempt) - exempt
+        self.rate_limited = len(rules.rate_limited) - limited
+
+    def _kind(self, method: str, path: str) -> str:
+        parts = path.strip("/").split("/")
+        if len(parts) < 3 or parts[0] != "channels" or parts[2] != "messages":
+            return "other"
+        if method == "PATCH":
+            return "card" if parts[1] in self._parents else "board"
+        return "notice" if method in ("POST", "DELETE") and parts[1] not in self._parents else "other"
 
 
 async def database_bytes(store: Any, location: str) -> int:
@@ -604,6 +649,20 @@ def capacity(report: dict[str, Any]) -> float:
     return report["cores"] * 1000 / max(report["bot-only CPU ms/move"], 1e-9)
 
 
+DISCORD_REQUESTS_PER_SECOND = 50  # per bot token, across all its processes; interaction answers exempt
+
+
+def discord_capacity(report: dict[str, Any]) -> float:
+    """Moves a second Discord's global rate limit allows at the counted requests per move."""
+    return DISCORD_REQUESTS_PER_SECOND / max(sum(report["requests/move"].values()), 1e-9)
+
+
+def _requests(report: dict[str, Any]) -> str:
+    per_move = report["requests/move"]
+    parts = ", ".join(f"{kind} {count:.2f}" for kind, count in per_move.items())
+    return f"{sum(per_move.values()):.2f} ({parts}); exempt {report['exempt/move']:.2f}"
+
+
 def shown(report: dict[str, Any]) -> str:
     return "\n".join(
         [
@@ -621,6 +680,9 @@ def shown(report: dict[str, Any]) -> str:
             f"(worker processes as the OS counts them {report['worker processes CPU ms/move']:.1f} ms)",
             f"  capacity it implies on this machine    {capacity(report):.0f} moves/s on {report['cores']} cores "
             f"(load average {' / '.join(f'{load:.1f}' for load in report['load average'])})",
+            f"  counted requests per move              {_requests(report)}",
+            f"  capacity on Discord (50 requests/s)    {discord_capacity(report):.0f} moves/s "
+            f"(global 429s answered: {report['429s']})",
             f"  RSS (bot and its workers)              {report['RSS MB']:.0f} MB",
             f"  database                               {report['database MB']:.1f} MB",
             f"  refused / lost / not offered           {report['refused']} / {report['lost']} / {report['unoffered']}",

@@ -15,6 +15,12 @@ async def test_the_load_benchmark_plays_every_game_and_sees_every_picture():
     assert report["picture"], "moves that redraw the board were timed to their picture"
     assert report["save"], "the moves' transactions were timed"
     assert report["bot CPU ms/move"] > 0
+    per_move = report["requests/move"]
+    assert per_move["board"] > 0, "the game messages' edits count towards Discord's 50 a second"
+    assert per_move["notice"] > 0, "games in threads post (and delete) turn notices"
+    assert report["exempt/move"] > 0, "each move's interaction answers are exempt"
+    assert report["429s"] == 0, "the bot keeps under Discord's global rate limit"
+    assert "capacity on Discord" in load.shown(report)
 
 
 async def test_the_load_benchmark_runs_the_bot_on_postgresql(postgres_url):
