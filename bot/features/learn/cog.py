@@ -1,0 +1,309 @@
+"""`/learn` (a cog): each game taught in short private lessons played with the game's own menus.
+
+A lesson's position lives nowhere but in its data (bot/features/learn/<game>.py): every click
+rebuilds it through the engine, so a lesson is a private practice table that is never a stored
+session (no ratings, no /history, no tournament, nothing in the channel). The controls are the
+game's own: the button its menu declares, then the menu's steps narrowed by the platform's one
+narrowing (:meth:`bot.ui.menus.Menus.narrow`), with the steps' own prompts, labels and pictures.
+Each control's custom id carries the game, the lesson and the choices so far, and a member's
+finished lessons are stored, so a lesson survives a restart and /learn resumes where they stopped.
+Every answer is private.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.attachments import as_file
+from bot.core.change import GameSession, SessionMeta
+from bot.core.store import SessionRecord
+from bot.core.workers import Drawing
+from bot.features.game_choices import offer_choices
+from bot.features.learn import store
+from bot.features.learn.lessons import Lesson, Series
+from bot.features.learn.series import SERIES
+from bot.ui.controls import SessionButton, SessionSelect, view_of
+from bot.ui.menu_steps import ActionMenu, Narrowing
+from bot.ui.replies import UserError, acknowledge, reply_private
+from render.lessons import lesson_picture
+from render.registry import pictures
+from render.wording import plural
+
+if TYPE_CHECKING:
+    from bot.platform import Platform
+
+OPEN = "learn_open"  # the lesson's copy of the game's menu button: opens the menu privately
+CHOOSE = "learn_menu"  # the menu's selects
+GO = "learn_go"  # show a lesson (next, skip, again), or a game's series from the overview
+EASY = "learn_easy"  # the ending's "play me on easy"
+HOW = "learn_how"  # the ending's "challenge someone": how, privately
+SEPARATOR = "|"
+PAGE = SEPARATOR + "page"  # a select option asking for another page of the same step
+NO_SESSION = 0  # the session part of the lesson controls' custom ids: a lesson is no stored session
+OPTIONS_LIMIT = 25
+GONE = "This lesson is no longer available: type `/learn` to pick up where you stopped."
+
+
+class Learn(commands.Cog):
+    def __init__(self, platform: Platform):
+        self.platform = platform
+        self.series = {game: SERIES[game] for game in platform.games if game in SERIES}
+        titles = [app_commands.Choice(name=platform.games[game].title, value=game) for game in self.series]
+        offer_choices(self.learn_command, game=titles)
+        controls = platform.controls
+        controls.button(OPEN, self._open, ack="private")
+        controls.select(CHOOSE, self._choose)
+        controls.button(GO, self._go)
+        controls.button(EASY, self._easy, ack="private")
+        controls.button(HOW, self._how, ack="private")
+
+    @app_commands.command(name="learn", description="Learn a game in a few minutes: short private lessons.")
+    @app_commands.describe(game="Which game (default: every game's lessons, with your progress)")
+    async def learn_command(
+        self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None
+    ) -> None:
+        await acknowledge(interaction)
+        if game is None:
+            text, view = await self._overview(interaction.user.id)
+            await reply_private(interaction, text, view=view)
+            return
+        series = self.series[game.value]
+        done = await store.finished(self.platform.store, interaction.user.id, series.game)
+        lesson = series.next_for(done)
+        text, picture, view = await self._page(interaction, series, lesson, done)
+        await reply_private(interaction, text, picture, view)
+
+    # ------------------------------------------------------------ pages
+    async def _overview(self, user_id: int) -> tuple[str, discord.ui.View]:
+        finished = await store.finished_by_game(self.platform.store, user_id)
+        lines, buttons = ["## Learn the games", "Short private lessons, played with each game's own controls."], []
+        for game, series in self.series.items():
+            done = len(finished.get(game, set()) & {lesson.key for lesson in series.lessons})
+            total = len(series.lessons)
+            mark = " ✓" if done == total else ""
+            lines.append(f"**{self.platform.games[game].title}**: {done} of {plural(total, 'lesson')} done{mark}")
+            buttons.append(SessionButton(NO_SESSION, GO, game, label=self.platform.games[game].title))
+        return "\n".join(lines), view_of(buttons[:25])
+
+    async def _page(
+        self, interaction: discord.Interaction, series: Series, lesson: Lesson | None, done: set[str]
+    ) -> tuple[str, Any, discord.ui.View]:
+        """A lesson with the list of the series' lessons (✓ the finished ones), or the ending."""
+        title = self.platform.games[series.game].title
+        marks = " · ".join(
+            f"{'✓ ' if item.key in done else ''}{f'**{item.title}**' if item is lesson else item.title}"
+            for item in series.lessons
+        )
+        if lesson is None:
+            text = f"## Learn {title}\n{marks}\n\n🎓 **You are ready.** {series.ready}"
+            return text, None, view_of(self._ready_buttons(series))
+        number = series.index(lesson.key) + 1
+        heading = f"## Learn {title} · lesson {number} of {len(series.lessons)}{' ✓' if lesson.key in done else ''}"
+        text = f"{heading}\n{marks}\n\n**{lesson.title}**\n{lesson.text}\n\n**Your task**: {lesson.task}"
+        table = self._table(interaction, series, lesson)
+        names = list(table.names)
+        drawing = Drawing(lesson_picture, (series.game, table.state, names, lesson.marks))
+        picture = await self.platform.pictures.draw(drawing)
+        menu = self._menu(series)
+        arg = SEPARATOR.join((series.game, lesson.key))
+        buttons = [SessionButton(NO_SESSION, OPEN, arg, label=menu.button, style=discord.ButtonStyle.primary)]
+        later = series.after(lesson.key)
+        skip = SEPARATOR.join((series.game, later.key if later else ""))
+        buttons.append(SessionButton(NO_SESSION, GO, skip, label="Skip ▶" if later else "Skip to the end ▶"))
+        return text, picture, view_of(buttons)
+
+    def _ready_buttons(self, series: Series) -> list[discord.ui.Item]:
+        first = SEPARATOR.join((series.game, series.lessons[0].key))
+        buttons: list[discord.ui.Item] = []
+        adapter = self.platform.games[series.game]
+        if adapter.challengeable:
+            buttons.append(SessionButton(NO_SESSION, HOW, series.game, label="Challenge someone"))
+            if adapter.has_computer:
+                style = discord.ButtonStyle.success
+                buttons.append(SessionButton(NO_SESSION, EASY, series.game, label="Play me on easy", style=style))
+        buttons.append(SessionButton(NO_SESSION, GO, first, label="Lessons again"))
+        return buttons
+
+    # ------------------------------------------------------------ the lesson's table
+    def _lesson(self, arg: str) -> tuple[Series, Lesson, list[str]]:
+        game, key, *chosen = arg.split(SEPARATOR)
+        series = self.series.get(game)
+        lesson = series.lesson(key) if series else None
+        if series is None or lesson is None:
+            raise UserError(GONE)
+        return series, lesson, chosen
+
+    def _menu(self, series: Series) -> ActionMenu:
+        return self.platform.games[series.game].menus[0]
+
+    def _table(self, interaction: discord.Interaction, series: Series, lesson: Lesson) -> GameSession:
+        """The lesson's position as a private practice table: built by the engine from the lesson's
+        data, the member in the lesson's seat and me in every other one; never stored."""
+        engine = self.platform.games[series.game].engine
+        state = lesson.setup.build(engine)
+        me = interaction.client.user
+        players = [me.id] * state.players
+        names = [me.display_name] * state.players
+        players[lesson.seat], names[lesson.seat] = interaction.user.id, interaction.user.display_name
+        now = datetime.now(UTC)
+        record = SessionRecord(
+            id=NO_SESSION,
+            game=series.game,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            host_id=interaction.user.id,
+            players=players,
+            status="active",
+            state={},
+            schema_version=engine.schema,
+            created_at=now,
+            updated_at=now,
+        )
+        return GameSession(record=record, state=state, meta=SessionMeta(names=names))
+
+    # ------------------------------------------------------------ the controls
+    async def _go(self, interaction: discord.Interaction, _: int, arg: str) -> None:
+        game, _, key = arg.partition(SEPARATOR)
+        series = self.series.get(game)
+        if series is None:
+            raise UserError(GONE)
+        done = await store.finished(self.platform.store, interaction.user.id, game)
+        if SEPARATOR not in arg:  # from the overview: where the member stopped
+            lesson = series.next_for(done)
+        elif key:
+            lesson = series.lesson(key)
+            if lesson is None:
+                raise UserError(GONE)
+        else:
+            lesson = None
+        text, picture, view = await self._page(interaction, series, lesson, done)
+        files = [as_file(picture)] if picture else []
+        await interaction.edit_original_response(content=text, view=view, attachments=files)
+
+    async def _open(self, interaction: discord.Interaction, _: int, arg: str) -> None:
+        series, lesson, _chosen = self._lesson(arg)
+        await self._ask(interaction, series, lesson, [], 0, first=True)
+
+    async def _choose(self, interaction: discord.Interaction, _: int, arg: str, values: list[str]) -> None:
+        series, lesson, chosen = self._lesson(arg)
+        picked = "+".join(values)
+        if picked.startswith(PAGE):
+            await self._ask(interaction, series, lesson, chosen, int(picked.removeprefix(PAGE)))
+            return
+        await self._ask(interaction, series, lesson, [*chosen, picked], 0)
+
+    async def _ask(
+        self,
+        interaction: discord.Interaction,
+        series: Series,
+        lesson: Lesson,
+        chosen: list[str],
+        page: int,
+        first: bool = False,
+        heading: str = "",
+    ) -> None:
+        """The menu's next step for the choices so far, or, once they leave one action, the verdict."""
+        menus, menu = self.platform.menus, self._menu(series)
+        engine = self.platform.games[series.game].engine
+        table = self._table(interaction, series, lesson)
+        at, index = menus.narrow(
+            menu, engine, table, lesson.seat, chosen, menus.actions(menu, engine, table, lesson.seat)
+        )
+        if index is None:
+            await self._answer(interaction, series, lesson, table, copy.deepcopy(at.actions[0]))
+            return
+        step = menu.steps[index]
+        content = step.prompt(at) if callable(step.prompt) else step.prompt
+        content = f"{heading}\n\n{content}" if heading else content
+        drawing = step.picture(at) if step.picture else None
+        picture = await self.platform.pictures.draw(drawing) if drawing else None
+        view = view_of([self._select(series, lesson, menu, at, index, chosen, page)])
+        if first:
+            await reply_private(interaction, content, picture, view)
+            return
+        files = [as_file(picture)] if picture else []
+        await interaction.edit_original_response(content=content, view=view, attachments=files)
+
+    def _select(
+        self, series: Series, lesson: Lesson, menu: ActionMenu, at: Narrowing, index: int, chosen: list[str], page: int
+    ) -> SessionSelect:
+        """The step's select as the game shows it (its labels, descriptions and placeholder)."""
+        step = menu.steps[index]
+        values = step.values(at.actions)
+        arg = SEPARATOR.join((series.game, lesson.key, *chosen))
+        placeholder = step.placeholder(at) if callable(step.placeholder) else (step.placeholder or "Choose…")
+        if step.many:
+            options = [self._option(step, at, value) for value in values[:OPTIONS_LIMIT]]
+            sizes = [len(step.key(a)) for a in at.actions]
+            return SessionSelect(
+                NO_SESSION,
+                CHOOSE,
+                arg,
+                options=options,
+                placeholder=placeholder[:150],
+                min_values=min(sizes),
+                max_values=min(max(sizes), len(options)),
+            )
+        size = OPTIONS_LIMIT - 2
+        shown = values if len(values) <= OPTIONS_LIMIT else values[page * size : (page + 1) * size]
+        options = [self._option(step, at, value) for value in shown]
+        if len(values) > OPTIONS_LIMIT and page > 0:
+            options.insert(0, discord.SelectOption(label="◀ Earlier choices", value=f"{PAGE}{page - 1}"))
+        if len(values) > OPTIONS_LIMIT and (page + 1) * size < len(values):
+            options.append(discord.SelectOption(label="More choices ▶", value=f"{PAGE}{page + 1}"))
+        return SessionSelect(NO_SESSION, CHOOSE, arg, options=options, placeholder=placeholder[:150])
+
+    @staticmethod
+    def _option(step: Any, at: Narrowing, value: str) -> discord.SelectOption:
+        label = step.label(at, value) if step.label else value
+        description = step.description(at, value) if step.description else None
+        return discord.SelectOption(
+            label=label[:100], value=value, description=description[:100] if description else None
+        )
+
+    async def _answer(
+        self, interaction: discord.Interaction, series: Series, lesson: Lesson, table: GameSession, action: dict
+    ) -> None:
+        """The engine plays the action on the lesson's position: the right answer moves on with its
+        why; a wrong one is explained and the lesson stays, its menu asked again."""
+        engine = self.platform.games[series.game].engine
+        after = engine.apply(table.state, lesson.seat, action)
+        narrate = pictures(series.game).narrate
+        said = " ".join(s for s in (narrate(event, table.bold_names) for event in after.events) if s)
+        if not lesson.accepts(action):
+            heading = f"✗ **Not quite.** {said} {lesson.explain(action)} Try again:"
+            await self._ask(interaction, series, lesson, [], 0, heading=heading.replace("  ", " "))
+            return
+        await store.finish(self.platform.store, interaction.user.id, series.game, lesson.key)
+        done = await store.finished(self.platform.store, interaction.user.id, series.game)
+        later = series.after(lesson.key)
+        upcoming = series.next_for(done) if later is None or later.key in done else later
+        text = f"✓ **Right.** {said} {lesson.why}"
+        if upcoming is None:
+            text += f"\n\n🎓 **You are ready.** {series.ready}"
+            view = view_of(self._ready_buttons(series))
+        else:
+            arg = SEPARATOR.join((series.game, upcoming.key))
+            label = f"Next: {upcoming.title} ▶"[:80]
+            view = view_of([SessionButton(NO_SESSION, GO, arg, label=label, style=discord.ButtonStyle.primary)])
+        await interaction.edit_original_response(content=text, view=view, attachments=[])
+
+    async def _easy(self, interaction: discord.Interaction, _: int, game: str) -> None:
+        """A real game against me, on easy, in the channel /learn was typed in (the member asked for it)."""
+        if game not in self.series or interaction.guild_id is None:
+            raise UserError("Play me in a server's channel: `/<game> challenge` with me as the opponent.")
+        await self.platform.context.challenge(interaction, game, [interaction.client.user], {}, "easy")
+
+    async def _how(self, interaction: discord.Interaction, _: int, game: str) -> None:
+        title = self.platform.games[game].title if game in self.platform.games else game
+        await reply_private(
+            interaction,
+            f"Type `/{game} challenge opponent:@someone`, or open a member's menu > **Apps** > **Challenge**, "
+            f"and pick {title}.",
+        )

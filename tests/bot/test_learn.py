@@ -1,0 +1,125 @@
+"""/learn through SimCord: a member plays a game's lessons with the game's own menu, privately,
+sees their progress with ✓ marks, resumes after a restart, and ends on the ready message."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.dev.world import private_messages
+from bot.features.learn.series import SERIES
+from bot.games import adapter
+
+COVERED = sorted(SERIES)  # the games with lessons
+
+
+@pytest.fixture
+def games():
+    return [adapter(game) for game in COVERED]
+
+
+def public_messages(world) -> list:
+    return [m.id for m in world.channel.history() if not m.flags.ephemeral]
+
+
+def select_values(message) -> list[str]:
+    return [o["value"] for o in message.components[0]["components"][0]["options"]]
+
+
+def labels(message) -> list[str]:
+    return [c.get("label") for row in message.components for c in row["components"]]
+
+
+async def learn(world, member, game: str):
+    result = await member.slash(world.channel, "learn", game=game)
+    assert result.ephemeral
+    return private_messages(result)[-1]
+
+
+async def answer(world, member, page, game: str, action: dict):
+    """Opens the lesson's menu (the game's own button) and picks ``action`` step by step, as a
+    member does in a game; returns the menu's message once it answered."""
+    menu_of_game = world.platform.games[game].menus[0]
+    shown = await member.click(page, label=menu_of_game.button)
+    assert shown.ephemeral
+    menu = shown.response
+    keys = {str(step.key(action)) for step in menu_of_game.steps if step.key(action) is not None}
+    while not menu.content.startswith(("✓", "✗")):
+        picked = [value for value in select_values(menu) if value in keys]
+        assert picked, f"the menu offers none of {keys}: {select_values(menu)}"
+        await member.select(menu, picked[:1])
+    return menu
+
+
+async def test_a_member_completes_every_octego_lesson(world):
+    series = SERIES["octego"]
+    before = public_messages(world)
+    page = await learn(world, world.ada, "octego")
+    assert page.content.startswith(f"## Learn Octego · lesson 1 of {len(series.lessons)}")
+    assert page.attachments[0].filename == "octego.png"
+    assert "Ringed: c1." in page.attachments[0].description
+    assert labels(page) == ["Move", "Skip ▶"]
+    for number, lesson in enumerate(series.lessons, start=1):
+        assert f"lesson {number} of" in page.content
+        assert f"**Your task**: {lesson.task}" in page.content
+        done = [item.title for item in series.lessons[: number - 1]]
+        assert all(f"✓ {title}" in page.content for title in done)
+        menu = await answer(world, world.ada, page, "octego", lesson.accepted[0])
+        assert menu.content.startswith("✓ **Right.**"), menu.content
+        assert lesson.why in menu.content
+        if number < len(series.lessons):
+            following = series.lessons[number]
+            assert labels(menu) == [f"Next: {following.title} ▶"]
+            await world.ada.click(menu, label=f"Next: {following.title} ▶")
+            page = menu
+    assert "🎓 **You are ready.**" in menu.content
+    assert labels(menu) == ["Challenge someone", "Play me on easy", "Lessons again"]
+    assert public_messages(world) == before  # a lesson never posts in the channel
+
+    again = await learn(world, world.ada, "octego")
+    assert "🎓 **You are ready.**" in again.content
+    assert all(f"✓ {lesson.title}" in again.content for lesson in series.lessons)
+    overview = private_messages(await world.ada.slash(world.channel, "learn"))[-1]
+    assert f"**Octego**: {len(series.lessons)} of {len(series.lessons)} lessons done ✓" in overview.content
+    assert public_messages(world) == before
+
+    how = await world.ada.click(menu, label="Challenge someone")
+    assert "/octego challenge opponent:@someone" in private_messages(how)[-1].content
+    await world.ada.click(menu, label="Play me on easy")
+    session = await world.session()
+    assert session is not None
+    assert session.record.game == "octego"
+    assert session.meta.computer_level == "easy"
+
+
+@pytest.mark.parametrize("game", COVERED)
+async def test_a_wrong_answer_in_the_first_lesson_is_explained_and_the_lesson_stays(world, game):
+    lesson = SERIES[game].lessons[0]
+    page = await learn(world, world.bo, game)
+    engine = world.platform.games[game].engine
+    legal = engine.legal_actions(lesson.setup.build(engine), lesson.seat)
+    wrong = next(a for a in legal if a["type"] != "resign" and not lesson.accepts(a))
+    menu = await answer(world, world.bo, page, game, wrong)
+    assert menu.content.startswith("✗ **Not quite.**"), menu.content
+    assert lesson.explain(wrong) in menu.content
+    assert "Try again" in menu.content
+    assert select_values(menu)  # the menu is asked again, from its first step
+    again = await learn(world, world.bo, game)
+    assert "lesson 1 of" in again.content
+    assert "✓" not in again.content
+
+
+async def test_progress_survives_a_restart_mid_series(world, settings):
+    series = SERIES["octego"]
+    page = await learn(world, world.cy, "octego")
+    for lesson in series.lessons[:2]:
+        menu = await answer(world, world.cy, page, "octego", lesson.accepted[0])
+        await world.cy.click(menu, label=f"Next: {series.lessons[series.index(lesson.key) + 1].title} ▶")
+        page = menu
+    await world.restart(settings, [adapter(game) for game in COVERED])
+    # The lesson shown before the restart still plays: its controls carry everything.
+    menu = await answer(world, world.cy, page, "octego", series.lessons[2].accepted[0])
+    assert menu.content.startswith("✓ **Right.**")
+    resumed = await learn(world, world.cy, "octego")
+    assert f"lesson 4 of {len(series.lessons)}" in resumed.content
+    assert all(f"✓ {lesson.title}" in resumed.content for lesson in series.lessons[:3])
+    assert f"**Your task**: {series.lessons[3].task}" in resumed.content
