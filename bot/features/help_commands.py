@@ -28,6 +28,7 @@ class HelpCommands(commands.Cog):
             "## Octagon games",
             *(f"**{a.title}** (`/{a.name}`): {a.summary}" for a in self.games.values()),
             "",
+            "New to a game? `/learn` teaches it in a few minutes, privately.",
             "`/rules` explains a game; `/stats` and `/leaderboard` keep score.",
             f"-# {FOOTER}",
         ]

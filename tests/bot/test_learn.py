@@ -123,3 +123,8 @@ async def test_progress_survives_a_restart_mid_series(world, settings):
     assert f"lesson 4 of {len(series.lessons)}" in resumed.content
     assert all(f"✓ {lesson.title}" in resumed.content for lesson in series.lessons[:3])
     assert f"**Your task**: {series.lessons[3].task}" in resumed.content
+
+
+async def test_games_points_to_learn(world):
+    games = private_messages(await world.di.slash(world.channel, "games"))[-1]
+    assert "`/learn` teaches it in a few minutes" in games.content
