@@ -8,12 +8,11 @@ from __future__ import annotations
 import pytest
 
 from bot.core.pace import CHANNEL_EDITS, CHANNEL_WINDOW
-from bot.core.sessions import SessionMeta
 from bot.core.settings import Settings
 from bot.dev import discord_rules
 from bot.features.threads import CARD
 from tests.bot.test_fair_use import at_once
-from tests.bot.test_on_discords_terms import game_message
+from tests.bot.test_on_discords_terms import game_message, open_tiny_games
 from tests.bot.tinygame import TinyAdapter
 
 
@@ -28,25 +27,8 @@ def games():
 
 
 async def open_games(world, count: int) -> list[int]:
-    """``count`` running Tiny games of #games, each in its own thread (set-up as the bot's own work,
-    so what it sends follows the simulated clock)."""
-    ids = []
-    with world.env._bot_scope():
-        for n in range(count):
-            a, b = (world.ada, world.bo) if n % 2 else (world.cy, world.di)
-            async with world.platform.sessions.open(
-                game="tiny",
-                guild_id=world.guild.id,
-                channel_id=world.channel.id,
-                host_id=a.id,
-                players=[a.id, b.id],
-                status="challenge",
-                meta=SessionMeta(names=[a.name, b.name], options={}, seats=[a.id, b.id]),
-                busy_text=lambda _: "busy",
-                in_thread=True,
-            ) as change:
-                change.start([a.id, b.id], [a.name, b.name], {}, 7)
-            ids.append(change.record.id)
+    """``count`` running Tiny games of #games in threads, their cards, threads and boards out."""
+    ids = await open_tiny_games(world, count)
     await world.env.advance_time(60)  # cards, threads and boards go out
     return ids
 
