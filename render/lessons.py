@@ -31,6 +31,8 @@ def lesson_picture(game: str, state: Any, names: Sequence[str], marks: Sequence[
     draw = ImageDraw.Draw(image)
     for mark in marks:
         x, y = place(mark)
+        outer = radius + 2  # a dark edge round the ring: it stands out on a yellow or orange box too
+        draw.ellipse((x - outer, y - outer, x + outer, y + outer), outline=theme.BLACK, width=RING + 2)
         draw.ellipse((x - radius, y - radius, x + radius, y + radius), outline=theme.HIGHLIGHT, width=RING)
     description = f"{picture.description} Ringed: {', '.join(marks)}."
     return theme.to_picture(image, description, picture.filename, game=game)

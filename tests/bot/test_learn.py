@@ -92,6 +92,22 @@ async def test_a_member_completes_every_octego_lesson(world):
 
 
 @pytest.mark.parametrize("game", COVERED)
+async def test_every_lesson_of_every_taught_game_accepts_its_intended_answer(world, game):
+    series = SERIES[game]
+    before = public_messages(world)
+    page = await learn(world, world.di, game)
+    for number, lesson in enumerate(series.lessons, start=1):
+        assert f"**Your task**: {lesson.task}" in page.content
+        menu = await answer(world, world.di, page, game, lesson.accepted[-1])
+        assert menu.content.startswith("✓ **Right.**"), (lesson.key, menu.content)
+        if number < len(series.lessons):
+            await world.di.click(menu, label=f"Next: {series.lessons[number].title} ▶")
+            page = menu
+    assert "🎓 **You are ready.**" in menu.content
+    assert public_messages(world) == before
+
+
+@pytest.mark.parametrize("game", COVERED)
 async def test_a_wrong_answer_in_the_first_lesson_is_explained_and_the_lesson_stays(world, game):
     lesson = SERIES[game].lessons[0]
     page = await learn(world, world.bo, game)
