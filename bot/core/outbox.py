@@ -138,7 +138,7 @@ class Outbox:
         # Sessions whose next message Discord has refused more than once in a row (an outage):
         # what a member is told when they act there, until one of its messages goes out.
         self._refused: set[int] = set()
-        self.gone: Gone | None = None  # the game threads' handler of a thread that has gone
+        self.gone: Gone | None = None  # who is told that a game's thread has gone (on_thread_gone)
         errors.watch("database", self._sweep_soon)  # a change may have committed unseen
 
     def register(
@@ -153,6 +153,11 @@ class Outbox:
         paced: bool = False,
     ) -> None:
         self.kinds[kind] = Kind(build, after, coalesce, deliver, opens, paced)
+
+    def on_thread_gone(self, handler: Gone) -> None:
+        """Who is told when a game's thread answers that it is gone (the game threads, which end
+        the game there): registered where that feature is built, like a kind."""
+        self.gone = handler
 
     # ----------------------------------------------------------------- running
     async def start(self) -> None:

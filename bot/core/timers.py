@@ -62,6 +62,11 @@ class Scheduler:
     def register(self, kind: str, handler: TimerHandler) -> None:
         self._handlers[kind] = handler
 
+    @property
+    def kinds(self) -> frozenset[str]:
+        """The kinds of timer with a handler."""
+        return frozenset(self._handlers)
+
     async def start(self) -> None:
         """Arm every stored timer. Calling it again (a gateway reconnect) adds nothing twice."""
         if self._started:

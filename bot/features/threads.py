@@ -82,7 +82,7 @@ class GameThreads:
         outbox.register(THREAD_INTRO, self._build_intro)
         outbox.register(TURN_NOTICE, None, self._notice_posted, coalesce=True, deliver=self._post_notice)
         outbox.register(ARCHIVE_THREAD, None, deliver=self._archive)
-        outbox.gone = self.thread_gone
+        outbox.on_thread_gone(self.thread_gone)
         timers.register(ARCHIVE_THREAD, self._archive_due)
         timers.register(THREAD_REMINDER, self._reminder_due)
 
