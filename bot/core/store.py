@@ -78,12 +78,14 @@ PLAYED_IN_SQL = (
 )
 
 # A channel's latest finished game of a kind (the finished_by_channel index of migration 7).
+# Where it was played: the channel, or the game's own thread (whose sessions row names the parent).
 LAST_FINISHED_SQL = (
-    "SELECT id FROM sessions WHERE channel_id = ? AND game = ? AND status = 'finished'"
+    "SELECT id FROM sessions WHERE (channel_id = ? OR thread_id = ?) AND game = ? AND status = 'finished'"
     " ORDER BY updated_at DESC, id DESC LIMIT 1"
 )
 LAST_FINISHED_ANY_SQL = (
-    "SELECT id FROM sessions WHERE channel_id = ? AND status = 'finished' ORDER BY updated_at DESC, id DESC LIMIT 1"
+    "SELECT id FROM sessions WHERE (channel_id = ? OR thread_id = ?) AND status = 'finished'"
+    " ORDER BY updated_at DESC, id DESC LIMIT 1"
 )
 
 
@@ -403,11 +405,12 @@ class Store(RecordReads, SettingReads):
         return [LoggedMove(row["seat"], row["player_id"], json.loads(row["action"])) for row in rows]
 
     async def last_finished_session(self, channel_id: int, game: str | None = None) -> int | None:
-        """The id of the latest finished game of ``game`` (by default of any game) in a channel."""
+        """The id of the latest finished game of ``game`` (by default of any game) in a channel or
+        a game's thread."""
         if game is None:
-            row = await self.query_one(LAST_FINISHED_ANY_SQL, (channel_id,))
+            row = await self.query_one(LAST_FINISHED_ANY_SQL, (channel_id, channel_id))
         else:
-            row = await self.query_one(LAST_FINISHED_SQL, (channel_id, game))
+            row = await self.query_one(LAST_FINISHED_SQL, (channel_id, channel_id, game))
         return row[0] if row else None
 
     async def count_actions(self, session_id: int) -> int:

@@ -34,13 +34,17 @@ from bot.dev.playground_page import (
 )
 from bot.dev.world import PlaygroundWorld, build_playground_world
 from bot.features.threads import ARCHIVE_THREAD
+from bot.features.tournaments.runner import CARD as EVENT_CARD
+from bot.features.tournaments.store import KIT, games_of, past_in_guild
 
 __all__ = ["Playground", "channels_page", "main", "preview_available", "run_playground"]
 
 DEFAULT_DATABASE = "playground.db"
 INSTALL_HINT = 'The playground needs its extra packages: run  pip install -e ".[playground]"  and try again.'
 COMMANDS_KEY = "command_tree_hash"  # where bot/app.py notes the command tree it synced
-FINISHED_SHOWN = 5  # a channel's finished games posted again at start, the latest (keeps the start fast)
+FINISHED_SHOWN = (
+    5  # a channel's finished games posted again at start, the latest (keeps the start fast), and the server's events
+)
 SETTLE_SECONDS = 30  # what the bot's own background work (a timer firing, a computer thinking) may take
 
 Ready = Callable[[PlaygroundWorld, Playground], Awaitable[None]]
@@ -124,17 +128,43 @@ async def play_games_in_their_own_channels(world: PlaygroundWorld) -> None:
 async def show_games_again(world: PlaygroundWorld) -> None:
     """Post the games of this server again, in the order their messages had: every live game
     (challenge, lobby or game) and each channel's last ``FINISHED_SHOWN`` finished ones, with
-    Replay and Rematch (a game of a thread gets its card and a new thread). Their messages were
+    Replay and Rematch (a game of a thread gets its card and a new thread), and the cards of the
+    last ``FINISHED_SHOWN`` tournaments, whatever number of games they had. Their messages were
     in the previous run's simulated Discord, which is gone. Each is out before the page opens;
     the links to older finished games lead to their channel."""
-    store = world.platform.store
+    platform = world.platform
+    store = platform.store
     channels = {channel.id for channel in world.channels.values()}
-    shown = [*await store.shown_live_sessions(), *await store.shown_finished_sessions(FINISHED_SHOWN)]
-    records = [record for record in [await store.get_session(session_id) for session_id in shown] if record]
+    events = [event.id for event in await past_in_guild(store, platform.sessions, world.guild.id, FINISHED_SHOWN)]
+    shown = [*await store.shown_live_sessions(), *await store.shown_finished_sessions(FINISHED_SHOWN), *events]
+    records = [
+        record for record in [await store.get_session(session_id) for session_id in dict.fromkeys(shown)] if record
+    ]
     # A channel of an older playground's server no longer exists.
     records = sorted((r for r in records if r.channel_id in channels), key=shown_message)
     for record in records:
         await show_again(world, record)
+    for record in records:
+        if record.game == KIT:
+            await link_this_runs_threads(world, record.id)
+
+
+async def link_this_runs_threads(world: PlaygroundWorld, event_id: int) -> None:
+    """A tournament's card links the threads of its games: those posted again have new threads,
+    and the others' threads went with the previous run's simulated Discord (a link to one would
+    show as a raw ``<#id>``). So the event's games forget a thread of an earlier run, and its card
+    is drawn again once its games are out."""
+    platform = world.platform
+    threads = {thread.id for channel in world.channels.values() for thread in channel.threads}
+    for game_id, thread_id in (await games_of(platform.store, event_id)).values():
+        if thread_id is not None and thread_id not in threads:
+            async with platform.sessions.change(game_id) as change:
+                change.quiet()
+                change.record.thread_id = None
+    async with platform.sessions.change(event_id) as change:
+        change.quiet()
+        change.post(EVENT_CARD)
+    await platform.outbox.flush(event_id)
 
 
 def shown_message(record: SessionRecord) -> int:
