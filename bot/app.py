@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter
-from bot.core import metrics, shutdown
+from bot.core import metrics
 from bot.core.settings import Settings
 from bot.core.store import Store
 from bot.features.challenge_menu import ChallengeMenu
@@ -77,7 +77,6 @@ class OctagonBot(commands.Bot):
         settings = self.settings
         self.store = await Store.open(settings.database, settings.database_pool_size, settings.shards)
         self.platform = Platform(self, self.store, self.game_classes, self.settings)
-        shutdown.track_changes(self.platform.sessions)  # a graceful stop lets changes in progress commit
         self.metrics = await metrics.start_if_configured(self)
         self.controls = self.platform.controls
         self.add_dynamic_items(SessionButton, SessionSelect)

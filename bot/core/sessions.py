@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -69,6 +69,35 @@ class Sessions:
         self.kits: dict[str, GameInfo] = {}
         self.committed: list[Committed] = []
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._changing = 0  # changes (and sessions being opened) entered and not yet left
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # ------------------------------------------------------------ a graceful stop
+    @contextmanager
+    def _in_progress(self) -> Iterator[None]:
+        self._changing += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._changing -= 1
+            if self._changing == 0:
+                self._idle.set()
+
+    @property
+    def in_progress(self) -> int:
+        """How many changes are in progress (entered and not yet committed or rolled back)."""
+        return self._changing
+
+    async def settled(self, seconds: float) -> bool:
+        """Wait until no change is in progress, for up to ``seconds``; whether none is (what a
+        graceful stop waits for before it closes the database)."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), seconds)
+            return True
+        except TimeoutError:
+            return False
 
     # -------------------------------------------------------------------- reads
     def game(self, name: str) -> GameInfo:
@@ -166,48 +195,49 @@ class Sessions:
         shares the channel with any number of others; otherwise a channel that already has a
         live session raises a UserError.
         """
-        now = self.clock()
-        record = SessionRecord(
-            id=0,
-            game=game,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            players=list(players),
-            status=status,
-            state={},
-            schema_version=self.info(game).engine.schema,
-            created_at=now,
-            updated_at=now,
-            meta={},
-            in_thread=in_thread,
-        )
-        change = Change(GameSession(record, None, meta), self.info(game), now)
-        change.was_status = "new"
-        yield change
-        for planner in self._planners(change):
-            await planner(change)
-        self._prepare(change)
-        try:
-            async with self.store.transaction() as tx:
-                record.id = await tx.insert_session(
-                    game=game,
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    host_id=host_id,
-                    players=record.players,
-                    status=record.status,
-                    state=record.state,
-                    schema_version=record.schema_version,
-                    now=now,
-                    meta=record.meta,
-                    in_thread=in_thread,
-                )
-                added, removed = await self._write(tx, change)
-        except ChannelBusy:
-            existing = await self.store.live_session(channel_id)
-            raise UserError(busy_text(existing) if existing else "This channel is busy.") from None
-        self._announce(change, added, removed)
+        with self._in_progress():  # a graceful stop waits for it
+            now = self.clock()
+            record = SessionRecord(
+                id=0,
+                game=game,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                players=list(players),
+                status=status,
+                state={},
+                schema_version=self.info(game).engine.schema,
+                created_at=now,
+                updated_at=now,
+                meta={},
+                in_thread=in_thread,
+            )
+            change = Change(GameSession(record, None, meta), self.info(game), now)
+            change.was_status = "new"
+            yield change
+            for planner in self._planners(change):
+                await planner(change)
+            self._prepare(change)
+            try:
+                async with self.store.transaction() as tx:
+                    record.id = await tx.insert_session(
+                        game=game,
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        host_id=host_id,
+                        players=record.players,
+                        status=record.status,
+                        state=record.state,
+                        schema_version=record.schema_version,
+                        now=now,
+                        meta=record.meta,
+                        in_thread=in_thread,
+                    )
+                    added, removed = await self._write(tx, change)
+            except ChannelBusy:
+                existing = await self.store.live_session(channel_id)
+                raise UserError(busy_text(existing) if existing else "This channel is busy.") from None
+            self._announce(change, added, removed)
 
     @asynccontextmanager
     async def change(self, session_id: int, *, timer: TimerRecord | None = None) -> AsyncIterator[Change]:
@@ -216,22 +246,23 @@ class Sessions:
         ``timer``: the timer being fired; it is deleted in this transaction, and a timer that is
         already gone (fired or cancelled) raises ``TimerGone`` before anything runs.
         """
-        async with self._lock(session_id):
-            session = await self.load(session_id)
-            if timer is not None and timer.id not in {t.id for t in await self.store.timers(session_id)}:
-                raise TimerGone(timer.id)
-            change = Change(session, self.info(session.record.game), self.clock())
-            yield change
-            for planner in self._planners(change):
-                await planner(change)
-            self._prepare(change)
-            async with self.store.transaction() as tx:
-                if timer is not None and not await tx.delete_timer(timer.id):
+        with self._in_progress():  # a graceful stop waits for it
+            async with self._lock(session_id):
+                session = await self.load(session_id)
+                if timer is not None and timer.id not in {t.id for t in await self.store.timers(session_id)}:
                     raise TimerGone(timer.id)
-                added, removed = await self._write(tx, change)
-            if timer is not None:
-                removed.append(timer.id)
-        self._announce(change, added, removed)
+                change = Change(session, self.info(session.record.game), self.clock())
+                yield change
+                for planner in self._planners(change):
+                    await planner(change)
+                self._prepare(change)
+                async with self.store.transaction() as tx:
+                    if timer is not None and not await tx.delete_timer(timer.id):
+                        raise TimerGone(timer.id)
+                    added, removed = await self._write(tx, change)
+                if timer is not None:
+                    removed.append(timer.id)
+            self._announce(change, added, removed)
 
     async def act(
         self,

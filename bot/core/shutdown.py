@@ -16,12 +16,9 @@ A second signal while this runs changes nothing: the stop is already bounded in 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import signal
 import weakref
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.core import startup, workers
@@ -33,56 +30,12 @@ CHANGES_GRACE_SECONDS = 10.0
 FLUSH_SECONDS = 5.0
 
 _stopping: weakref.WeakSet[Any] = weakref.WeakSet()
-_changes: weakref.WeakKeyDictionary[Any, ChangesInProgress] = weakref.WeakKeyDictionary()
 _stops: weakref.WeakKeyDictionary[Any, asyncio.Task[None]] = weakref.WeakKeyDictionary()
 
 
 def is_stopping(client: Any) -> bool:
     """Whether this bot is stopping: it takes no new interaction."""
     return client in _stopping
-
-
-class ChangesInProgress:
-    """Counts the session changes entered and not yet left (``sessions.change`` and
-    ``sessions.open``, whoever makes them), so that a stop can wait for them to commit."""
-
-    def __init__(self, sessions: Any):
-        self.count = 0
-        self._idle = asyncio.Event()
-        self._idle.set()
-        sessions.change = self._counted(sessions.change)
-        sessions.open = self._counted(sessions.open)
-
-    def _counted(self, opens: Callable[..., Any]) -> Callable[..., Any]:
-        @asynccontextmanager
-        @functools.wraps(opens)
-        async def counted(*args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-            self.count += 1
-            self._idle.clear()
-            try:
-                async with opens(*args, **kwargs) as change:
-                    yield change
-            finally:
-                self.count -= 1
-                if self.count == 0:
-                    self._idle.set()
-
-        return counted
-
-    async def wait_until_none(self, seconds: float) -> bool:
-        """Whether every change in progress ended within ``seconds``."""
-        try:
-            await asyncio.wait_for(self._idle.wait(), seconds)
-            return True
-        except TimeoutError:
-            return False
-
-
-def track_changes(sessions: Any) -> ChangesInProgress:
-    """Count this bot's changes in progress (once per sessions object)."""
-    if sessions not in _changes:
-        _changes[sessions] = ChangesInProgress(sessions)
-    return _changes[sessions]
 
 
 async def stop_gracefully(
@@ -93,9 +46,9 @@ async def stop_gracefully(
     platform = getattr(bot, "platform", None)
     if platform is not None:
         await platform.timers.pause()
-        changes = _changes.get(platform.sessions)
-        if changes is not None and not await changes.wait_until_none(grace_seconds):
-            log.warning("stopping: %d changes still in progress after %ss", changes.count, grace_seconds)
+        sessions = platform.sessions
+        if not await sessions.settled(grace_seconds):
+            log.warning("stopping: %d changes still in progress after %ss", sessions.in_progress, grace_seconds)
         if not await platform.outbox.finish(flush_seconds):
             log.warning("stopping: messages still pending after %ss; they go out at the next start", flush_seconds)
     await bot.release()  # timers and outbox stopped, database closed
