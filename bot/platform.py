@@ -73,19 +73,26 @@ class Platform:
         )
         self.results = Results(self.sessions, bot)
         self.sessions.planners.append(self.threads.plan_last)  # after results (they end a game's timers)
-        self.challenges = Challenges(self.sessions, self.outbox, self.controls, self.timers, self.games, bot)
+        self.fair_use = FairUse(FairUseLimits.from_settings(settings))  # per member: replays, challenges...
+        self.challenges = Challenges(
+            self.sessions,
+            self.outbox,
+            self.controls,
+            self.timers,
+            self.games,
+            bot,
+            threads=self.threads,
+            fair_use=self.fair_use,
+            new_seed=lambda: self.new_seed(),
+        )
         self.computer = ComputerPlayers(self.sessions, self.games, bot, self.errors, self.thinking)
         self.menus = Menus(self.sessions, self.controls, self.table.done, self.pictures.draw)
         self.sessions.committed.append(self._after_commit)
-        self.challenges.new_seed = lambda: self.new_seed()
-        self.challenges.threads = self.threads
         self.tournaments = Tournaments(
             store, self.sessions, self.outbox, self.timers, self.threads, self.games, PICTURES, bot
         )
         self.tournaments.new_seed = lambda: self.new_seed()
-        self.replays = Replays(self.sessions, REPLAYS, self.games, self.controls, self.table)
-        self.fair_use = FairUse(FairUseLimits.from_settings(settings))  # per member: replays, challenges...
-        self.replays.fair_use = self.challenges.fair_use = self.fair_use
+        self.replays = Replays(self.sessions, REPLAYS, self.games, self.controls, self.table, fair_use=self.fair_use)
         context = GameContext(
             sessions=self.sessions,
             reads=StoreReads(store),

@@ -45,14 +45,18 @@ class Challenges:
         timers: Scheduler,
         games: Mapping[str, GameAdapter],
         bot: discord.Client,
+        *,
+        threads: GameThreads,
+        fair_use: FairUse,
+        new_seed: Callable[[], int],
     ):
         self.sessions = sessions
         self.outbox = outbox
         self.games = games
         self.bot = bot
-        self.fair_use = FairUse()  # the platform's, with the limits from the settings
-        self.new_seed: Callable[[], int] = lambda: 0  # the platform sets its seed source
-        self.threads: GameThreads  # the platform sets it (games in threads)
+        self.fair_use = fair_use  # the platform's, with the limits from the settings
+        self.new_seed = new_seed  # the platform's seed source
+        self.threads = threads  # games in threads
         controls.button("accept", self._accept)
         controls.button("decline", self._decline)
         controls.button("rematch", self._rematch, ack="private")

@@ -57,13 +57,15 @@ class Replays:
         games: Mapping[str, GameAdapter],
         controls: Controls,
         table: Table,
+        *,
+        fair_use: FairUse,
     ):
         self.sessions = sessions
         self.table = table  # who plays whom, partners together
         self.store = sessions.store
         self.pictures = pictures  # the replays' own pool (bot.core.workers.REPLAYS)
         self.games = games
-        self.fair_use = FairUse()  # the platform's, with the limits from the settings
+        self.fair_use = fair_use  # the platform's, with the limits from the settings
         self.message_link = discord_message_link  # where /history's links lead (the playground's page)
         # The button posts the replay in the channel; the history's select answers privately.
         controls.button(REPLAY, lambda i, sid, _: self.post_replay(i, sid, public=True))
