@@ -30,6 +30,7 @@ from bot.features.learn.lessons import Lesson, Series
 from bot.features.learn.series import SERIES
 from bot.ui.controls import SessionButton, SessionSelect, view_of
 from bot.ui.menu_steps import ActionMenu, Narrowing
+from bot.ui.menus import CONTROL as MENU_CONTROL
 from bot.ui.replies import UserError, acknowledge, reply_private
 from render.lessons import lesson_picture
 from render.registry import pictures
@@ -110,9 +111,9 @@ class Learn(commands.Cog):
         names = list(table.names)
         drawing = Drawing(lesson_picture, (series.game, table.state, names, lesson.marks))
         picture = await self.platform.pictures.draw(drawing)
-        menu = self._menu(series)
         arg = SEPARATOR.join((series.game, lesson.key))
-        buttons = [SessionButton(NO_SESSION, OPEN, arg, label=menu.button, style=discord.ButtonStyle.primary)]
+        label = self._button(table)
+        buttons = [SessionButton(NO_SESSION, OPEN, arg, label=label, style=discord.ButtonStyle.primary)]
         later = series.after(lesson.key)
         skip = SEPARATOR.join((series.game, later.key if later else ""))
         buttons.append(SessionButton(NO_SESSION, GO, skip, label="Skip ▶" if later else "Skip to the end ▶"))
@@ -141,6 +142,14 @@ class Learn(commands.Cog):
 
     def _menu(self, series: Series) -> ActionMenu:
         return self.platform.games[series.game].menus[0]
+
+    def _button(self, table: GameSession) -> str:
+        """The label of the menu button the game message would show in the lesson's position
+        ("Move", "Place", "Set up"...): the game's own components, drawn for the practice table."""
+        for item in self.platform.games[table.record.game].components(table):
+            if isinstance(item, SessionButton) and item.name == MENU_CONTROL:
+                return item.item.label or self._menu(self.series[table.record.game]).button
+        return self._menu(self.series[table.record.game]).button
 
     def _table(self, interaction: discord.Interaction, series: Series, lesson: Lesson) -> GameSession:
         """The lesson's position as a private practice table: built by the engine from the lesson's

@@ -17,6 +17,12 @@ from typing import Any
 Action = Mapping[str, Any]
 
 
+def matches(action: Action, pattern: Action) -> bool:
+    """Whether ``action`` is what ``pattern`` describes: every key the pattern gives has its value
+    (``{"type": "rotate"}`` is any rotation)."""
+    return all(key in action and action[key] == value for key, value in pattern.items())
+
+
 @dataclass(frozen=True)
 class Setup:
     """A position as the engine builds it: a new game with these options and seed, then these
@@ -36,10 +42,10 @@ class Mistake:
     """A plausible wrong answer and what it teaches: ``actions`` (empty: any other legal action)."""
 
     text: str
-    actions: tuple[Action, ...] = ()
+    actions: tuple[Action, ...] = ()  # patterns (see :func:`matches`)
 
     def fits(self, action: Action) -> bool:
-        return not self.actions or any(dict(action) == dict(wrong) for wrong in self.actions)
+        return not self.actions or any(matches(action, wrong) for wrong in self.actions)
 
 
 @dataclass(frozen=True)
@@ -49,7 +55,7 @@ class Lesson:
     text: str  # two or three sentences
     task: str  # what to do, with the game's own controls
     setup: Setup
-    accepted: tuple[Action, ...]  # the right answers, as the menu offers them
+    accepted: tuple[Action, ...]  # the right answers: patterns of the actions the menu offers (:func:`matches`)
     why: str  # one line, said when the answer is right
     mistakes: tuple[Mistake, ...]  # the first that fits a wrong answer explains it
     rules: tuple[str, ...]  # phrases of the game's rules text this lesson teaches
@@ -57,7 +63,7 @@ class Lesson:
     seat: int = 0  # the member's seat in the position
 
     def accepts(self, action: Action) -> bool:
-        return any(dict(action) == dict(right) for right in self.accepted)
+        return any(matches(action, right) for right in self.accepted)
 
     def explain(self, action: Action) -> str:
         for mistake in self.mistakes:
