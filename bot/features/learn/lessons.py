@@ -111,12 +111,13 @@ def plain(text: str) -> str:
 
 
 def rule_units(rules_text: str) -> list[str]:
-    """The rules of a game's ``/rules`` text: each line (a paragraph or a bullet) that says more
-    than a heading, as plain text."""
+    """The rules of a game's ``/rules`` text: each line (a paragraph, a bullet, a numbered step)
+    that is not a bold heading alone, as plain text."""
     units = []
     for line in rules_text.splitlines():
+        heading = re.fullmatch(r"\*\*[^*]+\*\*:?", line.strip())  # "**Commands**" alone
         words = plain(line).lstrip("•-0123456789. ")
-        if words and not re.fullmatch(r"[^:]{1,40}:?", words):
+        if words and not heading:
             units.append(words)
     return units
 

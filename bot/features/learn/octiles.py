@@ -70,7 +70,12 @@ LESSONS = (
             Mistake("That move ends elsewhere: the task is B3.", ({"type": "move"},)),
             Mistake(NOT_OPTION),
         ),
-        rules=("moving: a runner leaves by a tile edge", "/octiles move to:"),
+        rules=(
+            "moving: a runner leaves by a tile edge",
+            "a turn is exactly one option",
+            "move your runner.",
+            "/octiles move to:",
+        ),
         marks=("C3", "B3"),
         seat=GOLD,
     ),
