@@ -42,11 +42,17 @@ async def answer(world, member, page, game: str, action: dict):
     shown = await member.click(page, label=labels(page)[0])  # the game's own button, as its message shows it
     assert shown.ephemeral
     menu = shown.response
-    keys = {str(step.key(action)) for step in menu_of_game.steps if step.key(action) is not None}
+    keys = {str(step.key(action)) for step in menu_of_game.steps if not step.many and step.key(action) is not None}
+    several = {str(v) for step in menu_of_game.steps if step.many and step.key(action) for v in step.key(action)}
     while not menu.content.startswith(("✓", "✗")):
-        picked = [value for value in select_values(menu) if value in keys]
-        assert picked, f"the menu offers none of {keys}: {select_values(menu)}"
-        await member.select(menu, picked[:1])
+        select = menu.components[0]["components"][0]
+        offered = select_values(menu)
+        if select.get("max_values", 1) > 1:  # a step of several choices at once (Octa's cards)
+            picked = [value for value in offered if value in several]
+        else:
+            picked = [value for value in offered if value in keys][:1]
+        assert picked, f"the menu offers none of {keys | several}: {offered}"
+        await member.select(menu, picked)
     return menu
 
 

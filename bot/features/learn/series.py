@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.features.learn import octagone, octego, octiles
+from bot.features.learn import octa, octagone, octego, octiles
 from bot.features.learn.lessons import Series
 
-SERIES: dict[str, Series] = {series.game: series for series in (octego.SERIES, octagone.SERIES, octiles.SERIES)}
+SERIES: dict[str, Series] = {
+    series.game: series for series in (octego.SERIES, octa.SERIES, octagone.SERIES, octiles.SERIES)
+}
