@@ -71,6 +71,7 @@ async def forget_member_records(tx: Transaction, user_id: int, former_id: int) -
     tx.write("UPDATE ratings SET user_id = ? WHERE user_id = ?", (former_id, user_id))
     tx.write("DELETE FROM member_settings WHERE user_id = ?", (user_id,))
     tx.write("DELETE FROM daily_plays WHERE user_id = ?", (user_id,))
+    tx.write("DELETE FROM learn_progress WHERE user_id = ?", (user_id,))  # the lessons they finished (/learn)
 
 
 async def forget_in_log(

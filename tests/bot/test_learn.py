@@ -164,3 +164,18 @@ async def test_progress_survives_a_restart_mid_series(world, settings):
 async def test_games_points_to_learn(world):
     games = private_messages(await world.di.slash(world.channel, "games"))[-1]
     assert "`/learn` teaches it in a few minutes" in games.content
+
+
+async def test_privacy_delete_forgets_the_lessons_a_member_finished(world):
+    lesson = SERIES["octego"].lessons[0]
+    page = await learn(world, world.bo, "octego")
+    menu = await answer(world, world.bo, page, "octego", intended(world, "octego", lesson, world.bo))
+    assert menu.content.startswith("✓ **Right.**")
+    assert "lesson 2 of" in (await learn(world, world.bo, "octego")).content
+    question = private_messages(await world.bo.slash(world.channel, "privacy delete"))[-1]
+    await world.bo.click(question, label="Delete my data")
+    rows = await world.platform.store.query("SELECT * FROM learn_progress WHERE user_id = ?", (world.bo.id,))
+    assert rows == []
+    again = await learn(world, world.bo, "octego")
+    assert "lesson 1 of" in again.content
+    assert "✓" not in again.content
