@@ -1,5 +1,6 @@
 """Small words members read (issue #36, item 16): `/notify on|off` as README says it; a stopped
-game keeps Replay and Rematch and no step to take, ..."""
+game keeps Replay and Rematch and no step to take; a clock warning that stays true after the turn;
+/history and the replay counting the same moves; a member's `/` list within what a picker shows."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pytest
 
 from bot.dev.world import private_texts
 from bot.features.turn_clock import parse_clock
+from tests.bot.test_octagion_bot import open_game
 from tests.bot.test_replays import finish_by_resigning, play
 
 
@@ -46,11 +48,7 @@ async def test_a_stopped_game_keeps_replay_and_rematch_and_no_step_to_take(world
 
 
 async def test_a_stopped_octagion_round_asks_nothing_more(world):
-    world.platform.new_seed = lambda: 5
-    await world.ada.slash(world.channel, "octagion start", rounds=2)
-    lobby = world.channel.last_message
-    await world.bo.click(lobby, label="Join")
-    await world.ada.click(lobby, label="Start")
+    await open_game(world, [world.bo], rounds=2)
     session = await world.session()
     await world.ada.slash(world.channel, "stop")
     message = world.message(session.record.message_id)
