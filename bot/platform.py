@@ -35,6 +35,7 @@ from bot.features.challenges import Challenges
 from bot.features.computer import ComputerPlayers
 from bot.features.fair_use import FairUse, FairUseLimits
 from bot.features.replays import Replays
+from bot.features.review.reviews import Reviews
 from bot.features.results import Results
 from bot.features.threads import GameThreads
 from bot.features.tournaments.runner import Tournaments
@@ -45,7 +46,7 @@ from bot.ui.menus import Menus
 from bot.ui.replies import ErrorLog
 
 # Bump when controls' custom ids change (e.g. a game's menus are redeclared): live messages are redrawn.
-CONTROLS_VERSION = "2"  # 2: declared menus (bot/menus.py)
+CONTROLS_VERSION = "2"  # 2: declared menus (bot/ui/menus.py)
 CONTROLS_KEY = "controls_version"
 
 
@@ -72,7 +73,6 @@ class Platform:
             store, self.sessions, self.outbox, self.timers, self.table, self.games, bot, settings
         )
         self.results = Results(self.sessions, bot)
-        self.sessions.planners.append(self.threads.plan_last)  # after results (they end a game's timers)
         self.fair_use = FairUse(FairUseLimits.from_settings(settings))  # per member: replays, challenges...
         self.challenges = Challenges(
             self.sessions,
@@ -92,7 +92,20 @@ class Platform:
             store, self.sessions, self.outbox, self.timers, self.threads, self.games, PICTURES, bot
         )
         self.tournaments.new_seed = lambda: self.new_seed()
+        # A game's change, step by step before it commits: the turn's clock and the thread to open
+        # before the game message is drawn; the result (which ends the game's timers) before the
+        # thread's archiving is planned, and the "your move" notice after the game message, so
+        # the board is redrawn before the ping; last, an event's game passes its result on.
+        self.sessions.plan_in_order(
+            self.turn_clock.plan,
+            self.threads.plan,
+            self.table.plan,
+            self.results.plan,
+            self.threads.plan_last,
+            self.tournaments.plan_game_end,
+        )
         self.replays = Replays(self.sessions, REPLAYS, self.games, self.controls, self.table, fair_use=self.fair_use)
+        self.reviews = Reviews(self.replays, THINKING, PICTURES, self.games, self.controls)
         context = GameContext(
             sessions=self.sessions,
             reads=StoreReads(store),

@@ -20,9 +20,9 @@ DOCUMENTS = (ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")))
 PATH = re.compile(r"(?<![\w./<{-])((?:engines|render|bot|bench|scripts|tests|docs|\.ci)/[\w./<>{}*…-]*[\w/])")
 PLACEHOLDER = re.compile(r"[<>{}*…]")  # render/<game>.py, engines/*/rules.py: a pattern, not a file
 MACHINE = re.compile(r"(?<![\w.~])/(?:work|home|Users|root|mnt)/")
-# Stale pointers in files another change is rewriting (the composition root, issue 37): each entry
-# must still be stale, so it is dropped as soon as that change fixes the line.
-PENDING = {("bot/platform.py", "bot/menus.py")}
+# Stale pointers in files another change is rewriting: each entry must still be stale, so it is
+# dropped as soon as that change fixes the line.
+PENDING: set[tuple[str, str]] = set()
 
 
 def python_files() -> list[Path]:

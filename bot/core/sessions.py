@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime, timedelta
 from typing import Any
@@ -63,7 +63,9 @@ class Sessions:
         self.store = store
         self.games = games
         self.clock = clock
-        self.planners: list[Planner] = []  # contribute to a game's change before it commits
+        # What contributes to a game's change before it commits, in order: given once, as one list,
+        # where the platform is built (``plan_in_order``).
+        self.planners: tuple[Planner, ...] = ()
         # Sessions that are not games (a tournament): their GameInfo by name, each with the
         # planners of its own (``planners``); the games' planners never see them.
         self.kits: dict[str, GameInfo] = {}
@@ -107,8 +109,16 @@ class Sessions:
         """A game's, or a kit's (a tournament), GameInfo; None: not on this bot."""
         return self.games.get(name) or self.kits.get(name)
 
-    def _planners(self, change: Change) -> list[Planner]:
-        return getattr(change.game, "planners", None) if change.record.game in self.kits else self.planners
+    def plan_in_order(self, *planners: Planner) -> None:
+        """The steps of every game's change before it commits, in the order they run (once)."""
+        if self.planners:
+            raise RuntimeError("the planners are given once, in one list, where the platform is built")
+        self.planners = planners
+
+    def _planners(self, change: Change) -> Sequence[Planner]:
+        if change.record.game in self.kits:
+            return getattr(change.game, "planners", ())
+        return self.planners
 
     def loaded(self, record: SessionRecord) -> GameSession:
         """A stored session with its state loaded."""

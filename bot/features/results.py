@@ -42,9 +42,8 @@ class Results:
         self.model = PlackettLuce()
         self.bot = bot  # whose seats are the computer's: a game with one is not rated
         self.store = sessions.store
-        sessions.planners.append(self._plan)
 
-    async def _plan(self, change: Change) -> None:
+    async def plan(self, change: Change) -> None:
         if not change.finished or change.outcome is None:
             return
         change.cancel_timers()

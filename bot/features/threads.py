@@ -75,8 +75,6 @@ class GameThreads:
         self.games = games
         self.bot = bot
         self._notices: dict[tuple[int, int], bool] = {}  # (guild, member): wants turn notices
-        # Before the game message is drawn: a thread to open is asked for before what goes in it.
-        sessions.planners.insert(sessions.planners.index(table.plan), self._plan)
         outbox.register(CARD, self._build_card, self._remember_card, coalesce=True, paced=True)
         outbox.register(OPEN_THREAD, None, self._thread_opened, deliver=self._open_thread, opens=True)
         outbox.register(THREAD_INTRO, self._build_intro)
@@ -159,7 +157,7 @@ class GameThreads:
         return f"the {title} {record.status} #{record.id}"
 
     # ------------------------------------------------------------------ planning
-    async def _plan(self, change: Change) -> None:
+    async def plan(self, change: Change) -> None:
         record = change.record
         if not record.in_thread:
             return

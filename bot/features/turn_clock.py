@@ -102,7 +102,6 @@ class TurnClock:
         self.games = games
         self.bot = bot
         self._seconds: dict[int, int] = {}  # per server; /settings updates it
-        sessions.planners.insert(0, self._plan)  # before the game message is drawn
         timers.register(WARNING, self._warn)
         timers.register(FORFEIT, self._forfeit)
 
@@ -117,7 +116,7 @@ class TurnClock:
             await tx.set_turn_clock_seconds(guild_id, seconds)
         self._seconds[guild_id or 0] = seconds
 
-    async def _plan(self, change: Change) -> None:
+    async def plan(self, change: Change) -> None:
         """Restart the clock for whoever is to move now, if the turn may have changed."""
         started = change.was_status != "active" and change.record.status == "active"
         if not change.logged and not started:

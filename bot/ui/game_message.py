@@ -95,7 +95,6 @@ class Table:
         outbox.register(RETIRE, None, deliver=self._retire)
         outbox.register(TEXT, self._build_text)
         outbox.register(EDIT_TEXT, self._build_edit_text)
-        sessions.planners.append(self.plan)
 
     async def plan(self, change: Change) -> None:
         if change.show_table:

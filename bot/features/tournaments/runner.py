@@ -104,7 +104,6 @@ class Tournaments:
         self.games, self.pictures, self.bot = games, pictures, bot
         self.new_seed = lambda: 0  # the platform's seed source
         sessions.kits[KIT] = TournamentKit()
-        sessions.planners.append(self._plan_game_end)
         outbox.register(CARD, self._build_card, self._card_posted, coalesce=True)
         outbox.register(PAIRINGS, self._build_pairings)
         outbox.register(STANDINGS, self._build_standings)
@@ -341,7 +340,7 @@ class Tournaments:
         return record.thread_id if record else None
 
     # ============================================================ results
-    async def _plan_game_end(self, change: Change) -> None:
+    async def plan_game_end(self, change: Change) -> None:
         """In a tournament game's last change: its result, for the tournament, in the same transaction."""
         link = change.meta.tournament
         if not link or change.was_status != "active" or change.record.status in LIVE_STATUSES:
