@@ -25,6 +25,14 @@ def test_a_lessons_answers_are_legal_its_right_ones_accepted_and_a_wrong_one_exp
     played = engine(game)
     state = lesson.setup.build(played)
     assert lesson.seat in played.to_act(state)
+    typed = SERIES[game].typed
+    if typed is not None:  # answered in the game's form: the engine judges what is typed
+        right = typed.summary(played.apply(state, lesson.seat, typed.action(lesson.example)), lesson.seat)
+        assert lesson.accepts(right), f"{lesson.key}: its example {lesson.example!r} is not accepted: {right}"
+        wrong = typed.summary(played.apply(state, lesson.seat, typed.action("")), lesson.seat)
+        assert not lesson.accepts(wrong)
+        assert lesson.explain(wrong) != "That is legal, but it is not the task."
+        return
     legal = played.legal_actions(state, lesson.seat)
     for right in lesson.accepted:
         fitting = [action for action in legal if matches(action, right)]

@@ -35,7 +35,16 @@ async def learn(world, member, game: str):
     return private_messages(result)[-1]
 
 
-async def answer(world, member, page, game: str, action: dict):
+async def answer(world, member, page, game: str, action):
+    """The lesson answered with its game's own controls: the menu, or the form of a typed game."""
+    if SERIES[game].typed is not None:
+        shown = await member.click(page, label=SERIES[game].typed.button)
+        answered = await member.submit_modal(shown, {"answer": action})
+        return private_messages(answered)[-1]
+    return await choose(world, member, page, game, action)
+
+
+async def choose(world, member, page, game: str, action: dict):
     """Opens the lesson's menu (the game's own button) and picks ``action`` step by step, as a
     member does in a game; returns the menu's message once it answered."""
     menu_of_game = world.platform.games[game].menus[0]
@@ -56,12 +65,19 @@ async def answer(world, member, page, game: str, action: dict):
     return menu
 
 
-def intended(world, game: str, lesson, member, last: bool = False) -> dict:
-    """A concrete action the lesson accepts, among those its menu offers."""
+def intended(world, game: str, lesson, member, last: bool = False):
+    """A concrete action the lesson accepts, among those its menu offers (a typed lesson: its example)."""
+    if SERIES[game].typed is not None:
+        return lesson.example
     offered = menu_actions(world, game, lesson, member)
     right = [action for action in offered if lesson.accepts(action)]
     assert right, f"{lesson.key}: the menu offers no right answer"
     return right[-1] if last else right[0]
+
+
+def engine_apply(world, game: str, lesson, text: str):
+    engine = world.platform.games[game].engine
+    return engine.apply(lesson.setup.build(engine), lesson.seat, SERIES[game].typed.action(text))
 
 
 def menu_actions(world, game: str, lesson, member) -> list[dict]:
@@ -133,12 +149,18 @@ async def test_every_lesson_of_every_taught_game_accepts_its_intended_answer(wor
 async def test_a_wrong_answer_in_the_first_lesson_is_explained_and_the_lesson_stays(world, game):
     lesson = SERIES[game].lessons[0]
     page = await learn(world, world.bo, game)
-    wrong = next(a for a in menu_actions(world, game, lesson, world.bo) if not lesson.accepts(a))
+    if SERIES[game].typed is not None:
+        wrong = ""  # nothing typed: eight empty positions
+        explained = lesson.explain(SERIES[game].typed.summary(engine_apply(world, game, lesson, wrong), lesson.seat))
+    else:
+        wrong = next(a for a in menu_actions(world, game, lesson, world.bo) if not lesson.accepts(a))
+        explained = lesson.explain(wrong)
     menu = await answer(world, world.bo, page, game, wrong)
     assert menu.content.startswith("✗ **Not quite.**"), menu.content
-    assert lesson.explain(wrong) in menu.content
+    assert explained in menu.content
     assert "Try again" in menu.content
-    assert select_values(menu)  # the menu is asked again, from its first step
+    if SERIES[game].typed is None:
+        assert select_values(menu)  # the menu is asked again, from its first step
     again = await learn(world, world.bo, game)
     assert "lesson 1 of" in again.content
     assert "✓" not in again.content

@@ -28,10 +28,11 @@ from bot.features.game_choices import offer_choices
 from bot.features.learn import store
 from bot.features.learn.lessons import Lesson, Series
 from bot.features.learn.series import SERIES
-from bot.ui.controls import SessionButton, SessionSelect, view_of
+from bot.ui.controls import SessionButton, SessionSelect, session_modal, view_of
 from bot.ui.menu_steps import ActionMenu, Narrowing
 from bot.ui.menus import CONTROL as MENU_CONTROL
 from bot.ui.replies import UserError, acknowledge, reply_private
+from engines.base import IllegalAction
 from render.lessons import lesson_picture
 from render.registry import pictures
 from render.wording import plural
@@ -44,6 +45,8 @@ CHOOSE = "learn_menu"  # the menu's selects
 GO = "learn_go"  # show a lesson (next, skip, again), or a game's series from the overview
 EASY = "learn_easy"  # the ending's "play me on easy"
 HOW = "learn_how"  # the ending's "challenge someone": how, privately
+FORM = "learn_form"  # a typed lesson's form (the game's own form, e.g. Octagion's Build variant)
+ANSWER = "answer"  # the form's text field
 SEPARATOR = "|"
 PAGE = SEPARATOR + "page"  # a select option asking for another page of the same step
 NO_SESSION = 0  # the session part of the lesson controls' custom ids: a lesson is no stored session
@@ -63,6 +66,8 @@ class Learn(commands.Cog):
         controls.button(GO, self._go)
         controls.button(EASY, self._easy, ack="private")
         controls.button(HOW, self._how, ack="private")
+        controls.button(FORM, self._form, ack="modal")
+        controls.modal(FORM, self._typed)
 
     @app_commands.command(name="learn", description="Learn a game in a few minutes: short private lessons.")
     @app_commands.describe(game="Which game (default: every game's lessons, with your progress)")
@@ -112,8 +117,8 @@ class Learn(commands.Cog):
         drawing = Drawing(lesson_picture, (series.game, table.state, names, lesson.marks))
         picture = await self.platform.pictures.draw(drawing)
         arg = SEPARATOR.join((series.game, lesson.key))
-        label = self._button(table)
-        buttons = [SessionButton(NO_SESSION, OPEN, arg, label=label, style=discord.ButtonStyle.primary)]
+        opens, label = (FORM, series.typed.button) if series.typed else (OPEN, self._button(table))
+        buttons = [SessionButton(NO_SESSION, opens, arg, label=label, style=discord.ButtonStyle.primary)]
         later = series.after(lesson.key)
         skip = SEPARATOR.join((series.game, later.key if later else ""))
         buttons.append(SessionButton(NO_SESSION, GO, skip, label="Skip ▶" if later else "Skip to the end ▶"))
@@ -289,6 +294,13 @@ class Learn(commands.Cog):
             heading = f"✗ **Not quite.** {said} {lesson.explain(action)} Try again:"
             await self._ask(interaction, series, lesson, [], 0, heading=heading.replace("  ", " "))
             return
+        text, view = await self._right(interaction, series, lesson, said)
+        await interaction.edit_original_response(content=text, view=view, attachments=[])
+
+    async def _right(
+        self, interaction: discord.Interaction, series: Series, lesson: Lesson, said: str
+    ) -> tuple[str, discord.ui.View]:
+        """The lesson is finished (stored): its why, and the next lesson's button or the ending."""
         await store.finish(self.platform.store, interaction.user.id, series.game, lesson.key)
         done = await store.finished(self.platform.store, interaction.user.id, series.game)
         later = series.after(lesson.key)
@@ -301,7 +313,45 @@ class Learn(commands.Cog):
             arg = SEPARATOR.join((series.game, upcoming.key))
             label = f"Next: {upcoming.title} ▶"[:80]
             view = view_of([SessionButton(NO_SESSION, GO, arg, label=label, style=discord.ButtonStyle.primary)])
-        await interaction.edit_original_response(content=text, view=view, attachments=[])
+        return text, view
+
+    async def _form(self, interaction: discord.Interaction, _: int, arg: str) -> None:
+        """A typed lesson's form, as the game's own asks (its title, label and example)."""
+        series, lesson, _chosen = self._lesson(arg)
+        typed, table = series.typed, self._table(interaction, series, lesson)
+        if typed is None:
+            raise UserError(GONE)
+        field = discord.ui.TextInput(
+            label=typed.label(table.state, lesson.seat)[:45],
+            custom_id=ANSWER,
+            required=False,
+            max_length=80,
+            placeholder=typed.placeholder(table.state, lesson.seat)[:100],
+        )
+        form = session_modal(NO_SESSION, FORM, arg, typed.title(table.state), [field])
+        await interaction.response.send_modal(form)
+
+    async def _typed(self, interaction: discord.Interaction, _: int, arg: str, values: dict[str, str]) -> None:
+        """The form's answer: the engine plays it on the lesson's position (refusing it with its own
+        reason), and the lesson judges the engine's account of it."""
+        series, lesson, _chosen = self._lesson(arg)
+        typed, table = series.typed, self._table(interaction, series, lesson)
+        if typed is None:
+            raise UserError(GONE)
+        engine = self.platform.games[series.game].engine
+        try:
+            after = engine.apply(table.state, lesson.seat, typed.action(values.get(ANSWER, "")))
+        except IllegalAction as refused:
+            await reply_private(interaction, f"✗ {refused} Try again: press **{typed.button}**.")
+            return
+        result = typed.summary(after, lesson.seat)
+        said = typed.said(after, lesson.seat)
+        if not lesson.accepts(result):
+            text = f"✗ **Not quite.** {said} {lesson.explain(result)} Try again: press **{typed.button}**."
+            await reply_private(interaction, text)
+            return
+        text, view = await self._right(interaction, series, lesson, said)
+        await reply_private(interaction, text, view=view)
 
     async def _easy(self, interaction: discord.Interaction, _: int, game: str) -> None:
         """A real game against me, on easy, in the channel /learn was typed in (the member asked for it)."""

@@ -10,7 +10,7 @@ lesson teaches.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +61,7 @@ class Lesson:
     rules: tuple[str, ...]  # phrases of the game's rules text this lesson teaches
     marks: tuple[str, ...] = ()  # what the picture highlights (squares, boxes...)
     seat: int = 0  # the member's seat in the position
+    example: str = ""  # a typed lesson's intended answer, as a member types it (TypedTask)
 
     def accepts(self, action: Action) -> bool:
         return any(matches(action, right) for right in self.accepted)
@@ -73,6 +74,21 @@ class Lesson:
 
 
 @dataclass(frozen=True)
+class TypedTask:
+    """A game whose lessons are answered by typing in the game's own form (Octagion's Build
+    variant), not through a menu: the engine plays ``action(text)`` on the lesson's position and
+    ``summary(state after, seat)`` is what the lesson's patterns (accepted, mistakes) match."""
+
+    button: str  # the game's button that opens its form
+    title: Callable[[Any], str]  # the form's title, from the position
+    label: Callable[[Any, int], str]  # the text field's label (position, seat)
+    placeholder: Callable[[Any, int], str]
+    action: Callable[[str], dict[str, Any]]
+    summary: Callable[[Any, int], dict[str, Any]]
+    said: Callable[[Any, int], str]  # what the game tells the player after the answer
+
+
+@dataclass(frozen=True)
 class Series:
     """A game's lessons, and the ending that sends the member to a real game."""
 
@@ -80,6 +96,7 @@ class Series:
     lessons: tuple[Lesson, ...]
     ready: str  # after the last lesson, beside the buttons to challenge or play the computer
     ready_rules: tuple[str, ...] = ()  # rules the ending teaches (the commands of a real game)
+    typed: TypedTask | None = None  # answered in the game's form instead of its menu
 
     def __post_init__(self) -> None:
         keys = [lesson.key for lesson in self.lessons]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.features.learn import octa, octagone, octego, octiles
+from bot.features.learn import octa, octagion, octagone, octego, octiles
 from bot.features.learn.lessons import Series
 
 SERIES: dict[str, Series] = {
-    series.game: series for series in (octego.SERIES, octa.SERIES, octagone.SERIES, octiles.SERIES)
+    series.game: series for series in (octagion.SERIES, octego.SERIES, octa.SERIES, octagone.SERIES, octiles.SERIES)
 }
