@@ -201,3 +201,12 @@ async def test_privacy_delete_forgets_the_lessons_a_member_finished(world):
     again = await learn(world, world.bo, "octego")
     assert "lesson 1 of" in again.content
     assert "✓" not in again.content
+
+
+async def test_a_typed_answer_the_engine_cannot_read_gets_its_reason_and_the_lesson_stays(world):
+    page = await learn(world, world.cy, "octagion")
+    typed = SERIES["octagion"].typed
+    shown = await world.cy.click(page, label=typed.button)
+    answered = private_messages(await world.cy.submit_modal(shown, {"answer": "9 9 9"}))[-1]
+    assert answered.content == "✗ Card numbers go from 1 to 8, not 9. Try again: press **Build variant**."
+    assert "lesson 1 of" in (await learn(world, world.cy, "octagion")).content

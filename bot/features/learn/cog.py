@@ -23,6 +23,7 @@ from discord.ext import commands
 from bot.core.attachments import as_file
 from bot.core.change import GameSession, SessionMeta
 from bot.core.store import SessionRecord
+from bot.core.text import sentence
 from bot.core.workers import Drawing
 from bot.features.game_choices import offer_choices
 from bot.features.learn import store
@@ -342,7 +343,7 @@ class Learn(commands.Cog):
         try:
             after = engine.apply(table.state, lesson.seat, typed.action(values.get(ANSWER, "")))
         except IllegalAction as refused:
-            await reply_private(interaction, f"✗ {refused} Try again: press **{typed.button}**.")
+            await reply_private(interaction, f"✗ {sentence(str(refused))} Try again: press **{typed.button}**.")
             return
         result = typed.summary(after, lesson.seat)
         said = typed.said(after, lesson.seat)
