@@ -12,9 +12,8 @@ from __future__ import annotations
 import sys
 
 from engines.octego import choose_action
-from engines.octego.ai import WIN, evaluate
 from engines.registry import engine
-from engines.review import expected_with
+from engines.review import curve, expected_with, position_points
 
 SCALES = [float(scale) for scale in range(50, 1001, 25)]
 
@@ -25,14 +24,17 @@ def self_play(seed: int, limit: int = 160) -> list[tuple[float, float]]:
     points: list[tuple[float, int]] = []
     while not state.over and state.ply < limit:
         seat = state.to_move
-        points.append((evaluate(list(state.board), seat), seat))
+        points.append((position_points("octego", state), seat))
         state = octego.apply(state, seat, choose_action(state, seat, "medium", seed))
     scores = state.outcome.scores if state.outcome is not None else (0.5, 0.5)
-    return [(score, scores[seat]) for score, seat in points if abs(score) < WIN // 2]
+    win = curve("octego")["win"]
+    return [(score, scores[seat]) for score, seat in points if abs(score) < win]
 
 
 def brier(points: list[tuple[float, float]], scale: float) -> float:
-    return sum((expected_with(score, scale, WIN // 2) - result) ** 2 for score, result in points) / len(points)
+    return sum((expected_with(score, scale, curve("octego")["win"]) - result) ** 2 for score, result in points) / len(
+        points
+    )
 
 
 def main(games: int) -> None:

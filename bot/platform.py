@@ -35,8 +35,8 @@ from bot.features.challenges import Challenges
 from bot.features.computer import ComputerPlayers
 from bot.features.fair_use import FairUse, FairUseLimits
 from bot.features.replays import Replays
-from bot.features.review.reviews import Reviews
 from bot.features.results import Results
+from bot.features.review.reviews import Reviews
 from bot.features.threads import GameThreads
 from bot.features.tournaments.runner import Tournaments
 from bot.features.turn_clock import TurnClock

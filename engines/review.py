@@ -25,7 +25,17 @@ from typing import Any
 
 from engines.registry import engine as registered_engine
 
-__all__ = ["MARKS", "REVIEWABLE", "MoveReview", "Review", "expected", "expected_with", "judge_ply", "review_game"]
+__all__ = [
+    "MARKS",
+    "REVIEWABLE",
+    "MoveReview",
+    "Review",
+    "expected",
+    "expected_with",
+    "judge_ply",
+    "position_points",
+    "review_game",
+]
 
 DATA = Path(__file__).with_name("review.json")
 MARKS = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -122,14 +132,14 @@ class Review:
         return sorted(bad, key=lambda move: (-move.drop, move.ply))[:count]
 
     def turning_point(self) -> int | None:
-        """The index in :meth:`advantage` of the move after which the game's final side stayed
-        ahead (the last crossing of one half); None when it never crossed."""
-        points = self.advantage()
-        last = None
-        for index in range(1, len(points)):
-            if (points[index - 1] - 0.5) * (points[index] - 0.5) < 0 or (points[index - 1] == 0.5 != points[index]):
-                last = index
-        return last
+        """The index in :meth:`advantage` of the game's biggest mistake, either side's (the move
+        that lost its mover the most expected result: where the game turned); None when no move
+        was worse than good. Not the biggest step of the graph: from one move to the next a
+        search's horizon moves too, and that step is noise."""
+        worst = max(self.moves, key=lambda move: move.drop, default=None)
+        if worst is None or worst.mark not in ("inaccuracy", "mistake", "blunder"):
+            return None
+        return 1 + self.moves.index(worst)
 
     def to_json(self) -> str:
         return json.dumps({"game": self.game, "seat": self.seat, "moves": [asdict(m) for m in self.moves]})
@@ -145,6 +155,12 @@ def _hook(game: str) -> Any:
     if game not in REVIEWABLE:
         raise ValueError(f"{game} has no review")
     return importlib.import_module(f"engines.{game}.review")
+
+
+def position_points(game: str, state: Any) -> float:
+    """The game's static evaluation of ``state`` for the player to move (the curve's input)."""
+    value: float = _hook(game).points(state)
+    return value
 
 
 def judge_ply(

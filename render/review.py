@@ -25,7 +25,7 @@ PLOT = (92, 58, WIDTH - 20, HEIGHT - 62)  # left, top, right, bottom of the plot
 SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 MARK_COLOURS = {"inaccuracy": theme.YELLOW, "mistake": theme.ORANGE, "blunder": theme.VERMILION}
 PLAYED, BETTER = theme.VERMILION, theme.GREEN
-STRIP = 2 * TEXT + 16  # the caption above a mistake's board
+STRIP = 3 * (TEXT + 6) + 10  # the caption above a mistake's board
 
 
 def advantage_graph(review_json: str, name: str) -> theme.Picture:
@@ -130,7 +130,7 @@ def mistake_board(
         if len(squares) > 2:
             overlay.line(squares[:-1], fill=colour, width=9, joint="curve")
         theme.draw_arrow(overlay, squares[-2], squares[-1], colour, width=9, head=26)
-    for line, text in enumerate(theme.wrap(why, TEXT, board.width - 24)[:2]):
+    for line, text in enumerate(theme.wrap(why, TEXT, board.width - 24)[:3]):
         theme.write(image, (12, 8 + line * (TEXT + 6)), text, TEXT, theme.INK, "lt")
     draw.rectangle((0, STRIP - 2, board.width, STRIP), fill=theme.GRID)
     description = f"The board before move {move.ply}: {move.played} played (red arrow), {move.best} better (green)."

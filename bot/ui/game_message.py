@@ -21,6 +21,7 @@ from bot.core.store import LIVE_STATUSES
 from bot.core.workers import Drawing, WorkerPool
 from bot.ui.controls import SessionButton, view_of
 from engines.base import Event
+from engines.review import REVIEWABLE
 from render.narration import final_header
 from render.replay import KINDS as REPLAYABLE
 
@@ -30,6 +31,7 @@ EDIT_TEXT = "edit_text"  # replace an older message's text and remove its contro
 RESIGN = "resign"  # the Resign button's control: it asks to confirm (bot/features/game_buttons.py)
 RESIGN_ROW = 1  # the row under the game's own controls
 REPLAY = "replay"  # a finished game's Replay button (bot/features/replays.py)
+REVIEW = "review"  # a finished game's Review button (bot/features/review/reviews.py)
 RETIRE = "retire_game_message"  # an older game message, left behind by a repost: a line pointing down
 
 
@@ -286,6 +288,8 @@ class Table:
         items: list[discord.ui.Item] = [rematch] if humans else []
         if session.record.game in REPLAYABLE:
             items.append(SessionButton(session.id, REPLAY, label="Replay", emoji="🎞️"))
+        if session.record.game in REVIEWABLE:
+            items.append(SessionButton(session.id, REVIEW, label="Review", emoji="🔍"))
         return items
 
     @staticmethod

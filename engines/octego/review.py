@@ -12,7 +12,7 @@ from typing import Any
 
 from engines.base import rng_from
 
-from .ai import DRAW_CONTEMPT, MAX_DEPTH, WIN, Search, _after, _attacks, _OutOfBudget, _wins, plans
+from .ai import DRAW_CONTEMPT, MAX_DEPTH, WIN, Search, _after, _attacks, _OutOfBudget, _wins, evaluate, plans
 from .constants import OCTEGO
 from .rules import OctegoState, find_move, generate_moves, position_key
 
@@ -50,6 +50,11 @@ def judge(state: OctegoState, seat: int, action: dict[str, Any], nodes: int) -> 
 
 
 _OWN_FACTS = ("wins", "captures")
+
+
+def points(state: OctegoState) -> float:
+    """The static evaluation of ``state`` for the player to move (what the curve is fitted on)."""
+    return evaluate(list(state.board), state.to_move)
 
 
 def _path(board: list[str], seat: int, plan: tuple[int, int]) -> str:

@@ -63,3 +63,10 @@ def test_the_curve_rises_and_is_exact_on_forced_results():
     assert expected("octego", -300) < 0.5 < expected("octego", 300)
     assert expected("octego", 100_000 - 3) == 1.0
     assert expected("octego", -100_000 + 3) == 0.0
+
+
+def test_the_game_turns_at_the_biggest_mistake():
+    actions, _ = replayed(THROWN_AWAY, [(0, "a1-b2"), (1, "e2-d1")])
+    review = review_game("octego", 2, THROWN_AWAY, 1, actions, seat=1, nodes=500)
+    assert review.turning_point() == 1, "Ada's blunder turned Bo's game"
+    assert review.advantage() == [0.5, 1.0, 1.0]

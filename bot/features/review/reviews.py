@@ -1,0 +1,192 @@
+"""The Review button of a finished game: a private review of the asking player's moves.
+
+The review is computed from the game's record (seed, options and seated actions), never from live
+state, one move at a time in the computer workers (``bot.core.workers.THINKING``), so a review
+takes a worker for one move's search at a time and a computer's move waits behind one at most;
+its pictures are drawn in the background lane of the pictures' pool. The private answer says how
+far it has got ("Reviewing… move 20 of 64"), then shows the advantage graph, the three biggest
+mistakes and a one-line summary. Stored once computed (table ``reviews``, per seat), a second
+request is answered from the store, identical. One review is computed at a time per member.
+
+Only a game's players may ask: the review judges their own moves, and nothing says a game was
+public from start to end. Games with hidden information have no review yet (engines.review).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from dataclasses import asdict
+from typing import Any
+
+import discord
+
+from bot.adapter import GameAdapter
+from bot.core.attachments import as_file
+from bot.core.errors import UserError
+from bot.core.sessions import GameSession
+from bot.core.store import LIVE_STATUSES, Store
+from bot.core.workers import WorkerPool, in_background
+from bot.features.replays import Replays
+from bot.ui.controls import Controls
+from bot.ui.game_message import REVIEW
+from bot.ui.replies import escape
+from engines.octego import KIND_NAMES
+from engines.review import REVIEWABLE, MoveReview, Review, judge_ply
+from render.review import SIGNS, advantage_graph, mistake_board
+from render.wording import plural
+
+PROGRESS_EVERY = 8  # moves between two edits of the private answer
+ONE_AT_A_TIME = "Your last review is still being computed; you can ask for another once it is shown."
+PIECE_NAMES: dict[str, Mapping[str, str]] = {"octego": KIND_NAMES}  # a game's piece codes in words
+
+
+class Reviews:
+    def __init__(
+        self,
+        replays: Replays,
+        thinking: WorkerPool,
+        pictures: WorkerPool,
+        games: Mapping[str, GameAdapter],
+        controls: Controls,
+    ) -> None:
+        self.replays = replays  # finds the game and its seated actions
+        self.store: Store = replays.store
+        self.thinking, self.pictures = thinking, pictures
+        self.games = games
+        self.reviewing: set[tuple[int | None, int]] = set()  # (server, member) with a review being computed
+        controls.button(REVIEW, self._clicked, ack="private")
+
+    @staticmethod
+    def offered(game: str) -> bool:
+        return game in REVIEWABLE
+
+    async def _clicked(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
+        session = await self.reviewed(interaction.guild_id, interaction.user.id, session_id)
+        seat = session.players.index(interaction.user.id)
+        stored = await self.store.query_one(
+            "SELECT review FROM reviews WHERE session_id = ? AND seat = ?", (session.id, seat)
+        )
+        if stored is not None:
+            await self._answer(interaction, session, Review.from_json(stored[0]))
+            return
+        member = (interaction.guild_id, interaction.user.id)
+        if member in self.reviewing:
+            raise UserError(ONE_AT_A_TIME)
+        self.reviewing.add(member)
+        try:
+            review = await self._compute(interaction, session, seat)
+        finally:
+            self.reviewing.discard(member)
+        await self._store(session.id, seat, review)
+        await self._answer(interaction, session, review)
+
+    async def reviewed(self, guild_id: int | None, member_id: int, session_id: int) -> GameSession:
+        """The finished game ``member_id`` may have reviewed, or a private refusal that says why."""
+        record = await self.store.get_session(session_id)
+        if record is None or record.guild_id != guild_id or record.game not in self.games:
+            raise UserError(f"There is no game #{session_id} in this server.")
+        title = self.games[record.game].title
+        if record.game not in REVIEWABLE:
+            raise UserError(f"{title} has no computer review yet.")
+        if record.status in LIVE_STATUSES:
+            raise UserError(f"{title} #{session_id} is still being played: its review comes once it ends.")
+        if record.status not in ("finished", "stopped") or not record.state:
+            raise UserError(f"{title} #{session_id} was never played, so there is nothing to review.")
+        session = await self.replays.sessions.load(session_id)
+        if member_id not in session.players:
+            raise UserError(f"Only the players of {title} #{session_id} can ask for its review: it judges their moves.")
+        return session
+
+    # ------------------------------------------------------------ computing
+    def _game(self, session: GameSession) -> tuple[str, int, dict[str, Any], int]:
+        engine = self.games[session.record.game].engine
+        options = dict(engine.replay_options(session.state, session.options))
+        return session.record.game, session.state.players, options, session.meta.seed
+
+    async def _compute(self, interaction: discord.Interaction, session: GameSession, seat: int) -> Review:
+        in_background()  # nobody waits for this at the table: players' pictures go first
+        game, players, options, seed = self._game(session)
+        moves = await self.replays.moves(session)
+        judged: list[MoveReview] = []
+        for ply in range(1, len(moves) + 1):
+            if ply == 1 or ply % PROGRESS_EVERY == 0:
+                await _edit(interaction, content=f"🔍 Reviewing… move {ply} of {len(moves)}")
+            move = await self.thinking.run(judge_ply, game, players, options, seed, moves, ply, None)
+            if move is not None:
+                judged.append(move)
+        return Review(game, seat, tuple(judged))
+
+    async def _store(self, session_id: int, seat: int, review: Review) -> None:
+        async with self.store.transaction() as tx:
+            tx.write(
+                "INSERT INTO reviews (session_id, seat, review) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (session_id, seat, review.to_json()),
+            )
+
+    # ------------------------------------------------------------ the answer
+    async def _answer(self, interaction: discord.Interaction, session: GameSession, review: Review) -> None:
+        game, players, options, seed = self._game(session)
+        names = list(session.names)
+        moves = await self.replays.moves(session)
+        graph = await self.pictures.run(advantage_graph, review.to_json(), names[review.seat])
+        worst = review.worst()
+        boards = []
+        for move in worst:
+            line = why(game, move, names)
+            boards.append(
+                await self.pictures.run(mistake_board, game, players, options, seed, moves, asdict(move), names, line)
+            )
+        text = self.text(session, review)
+        await _edit(interaction, content=text, attachments=[as_file(graph), *map(as_file, boards)])
+
+    def text(self, session: GameSession, review: Review) -> str:
+        title = self.games[session.record.game].title
+        lines = [f"🔍 **Review of {title} #{session.id}** for {session.bold_names[review.seat]}: {summary(review)}"]
+        turn = review.turning_point()
+        if turn is not None:
+            lines.append(f"The game turned at move {review.moves[turn - 1].ply}.")
+        names = list(session.names)
+        for number, move in enumerate(review.worst(), start=1):
+            lines.append(f"{number}. Move {move.ply} {SIGNS[move.mark or '']}: {escape(why(review.game, move, names))}")
+        if not review.worst():
+            lines.append("No inaccuracy, mistake or blunder: well played.")
+        return "\n".join(lines)
+
+
+async def _edit(interaction: discord.Interaction, **changes: Any) -> None:
+    with contextlib.suppress(discord.HTTPException):  # the answer was dismissed: the review is still stored
+        await interaction.edit_original_response(**changes)
+
+
+def summary(review: Review) -> str:
+    """ "accuracy 81 %: 4 best, 7 good, 3 inaccuracies, 1 mistake, 0 blunders"."""
+    counts = review.counts()
+    many = {"best": "best", "good": "good", "inaccuracy": "inaccuracies"}
+    marks = ", ".join(plural(counts[mark], mark, many.get(mark)) for mark in counts)
+    accuracy = review.accuracy()
+    if accuracy is None:
+        return f"every move was forced ({marks})."
+    return f"accuracy {accuracy:.0f} %: {marks}."
+
+
+def why(game: str, move: MoveReview, names: list[str]) -> str:
+    """One line on a mistake: what the move played allowed and the mover's chances before and
+    after, then what the better move does ("c4-d5 lets Bo take your Octego (61% to 20%); b2-c3
+    was better")."""
+    facts, pieces = move.facts, PIECE_NAMES.get(game, {})
+    opponent = names[1 - move.seat] if len(names) == 2 else "the others"
+    chances = f"{move.before:.0%} to {move.after:.0%}"
+    if facts.get("allows_win"):
+        played = f"{move.played} lets {opponent} win next move ({chances})"
+    elif "allows_capture" in facts:
+        played = f"{move.played} lets {opponent} take your {pieces.get(facts['allows_capture'], 'piece')} ({chances})"
+    else:
+        played = f"{move.played} lowers your chances from {chances}"
+    if facts.get("best_wins"):
+        better = f"{move.best} wins at once"
+    elif "best_captures" in facts:
+        better = f"{move.best} takes {opponent}'s {pieces.get(facts['best_captures'], 'piece')}"
+    else:
+        better = f"{move.best} was better"
+    return f"{played}; {better}."
