@@ -210,3 +210,18 @@ async def test_a_typed_answer_the_engine_cannot_read_gets_its_reason_and_the_les
     answered = private_messages(await world.cy.submit_modal(shown, {"answer": "9 9 9"}))[-1]
     assert answered.content == "✗ Card numbers go from 1 to 8, not 9. Try again: press **Build variant**."
     assert "lesson 1 of" in (await learn(world, world.cy, "octagion")).content
+
+
+async def test_the_overview_lists_every_taught_game_and_opens_where_the_member_stopped(world):
+    overview = private_messages(await world.ada.slash(world.channel, "learn"))[-1]
+    titles = [world.platform.games[game].title for game in world.platform.games if game in SERIES]
+    assert labels(overview) == titles
+    for game in COVERED:
+        title, total = world.platform.games[game].title, len(SERIES[game].lessons)
+        assert f"**{title}**: 0 of {total} lessons done" in overview.content
+    await world.ada.click(overview, label="Octego")
+    assert overview.content.startswith("## Learn Octego · lesson 1 of")
+    assert labels(overview) == ["Move", "Skip ▶"]
+    await world.ada.click(overview, label="Skip ▶")
+    assert "lesson 2 of" in overview.content
+    assert "✓" not in overview.content  # skipping finishes nothing

@@ -16,7 +16,7 @@ def position(pieces: str) -> Setup:
     return Setup({"position": pieces, "to_move": 0})
 
 
-OTHER_PIECE = "That moved another piece: press **Move** again and pick the one the task names."
+OTHER_PIECE = "That moved another piece: pick the one the task names."
 
 LESSONS = (
     Lesson(

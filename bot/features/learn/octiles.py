@@ -17,7 +17,7 @@ def after(*actions: tuple[int, dict]) -> Setup:
     return Setup({}, SEED, actions)
 
 
-NOT_OPTION = "That is another option of the turn: press **Move** again and pick the option the task names."
+NOT_OPTION = "That is another option of the turn: pick the option the task names."
 
 LESSONS = (
     Lesson(
