@@ -78,14 +78,16 @@ PLAYED_IN_SQL = (
 )
 
 # A channel's latest finished game of a kind (the finished_by_channel index of migration 7).
-# Where it was played: the channel, or the game's own thread (whose sessions row names the parent).
 LAST_FINISHED_SQL = (
-    "SELECT id FROM sessions WHERE (channel_id = ? OR thread_id = ?) AND game = ? AND status = 'finished'"
+    "SELECT id FROM sessions WHERE channel_id = ? AND game = ? AND status = 'finished'"
     " ORDER BY updated_at DESC, id DESC LIMIT 1"
 )
 LAST_FINISHED_ANY_SQL = (
-    "SELECT id FROM sessions WHERE (channel_id = ? OR thread_id = ?) AND status = 'finished'"
-    " ORDER BY updated_at DESC, id DESC LIMIT 1"
+    "SELECT id FROM sessions WHERE channel_id = ? AND status = 'finished' ORDER BY updated_at DESC, id DESC LIMIT 1"
+)
+# A game's own thread: its row names the parent channel, and the thread in thread_id.
+LAST_FINISHED_IN_THREAD_SQL = (
+    "SELECT id FROM sessions WHERE thread_id = ? AND status = 'finished' ORDER BY updated_at DESC, id DESC LIMIT 1"
 )
 
 
@@ -408,9 +410,13 @@ class Store(RecordReads, SettingReads):
         """The id of the latest finished game of ``game`` (by default of any game) in a channel or
         a game's thread."""
         if game is None:
-            row = await self.query_one(LAST_FINISHED_ANY_SQL, (channel_id, channel_id))
+            row = await self.query_one(LAST_FINISHED_ANY_SQL, (channel_id,))
         else:
-            row = await self.query_one(LAST_FINISHED_SQL, (channel_id, channel_id, game))
+            row = await self.query_one(LAST_FINISHED_SQL, (channel_id, game))
+        if row is None:  # none played in the channel itself: is it a game's thread?
+            row = await self.query_one(LAST_FINISHED_IN_THREAD_SQL, (channel_id,))
+            if row is not None and game is not None and (await self.get_session(row[0])).game != game:
+                row = None
         return row[0] if row else None
 
     async def count_actions(self, session_id: int) -> int:
