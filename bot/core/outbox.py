@@ -31,89 +31,49 @@ pending goes out by itself once the database is back. Stopping lets a send in pr
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 import discord
 
 from bot.core import metrics
-from bot.core.attachments import as_file
 from bot.core.errors import ErrorLog
 from bot.core.outage import SWEEP_SECONDS, database_unavailable, note_unreachable
+from bot.core.outgoing import (
+    GONE_CODES,
+    NONCE,
+    UNKNOWN_CHANNEL,
+    After,
+    Builder,
+    Deliver,
+    DiscordPosts,
+    Gone,
+    Kind,
+    NotYet,
+    Outgoing,
+    nonce_of,
+    refused_for_good,
+)
 from bot.core.pace import OLD_MESSAGE_SECONDS, ChannelEdits, RequestBudget
-from bot.core.sessions import Change, GameSession, Sessions
+from bot.core.sessions import GameSession, Sessions
 from bot.core.store import LIVE_STATUSES, OutboxEntry, Store
-from bot.core.text import fit
-from render.theme import Picture
+
+__all__ = ["NONCE", "NotYet", "Outbox", "Outgoing", "nonce_of"]  # the vocabulary, from bot.core.outgoing
 
 log = logging.getLogger(__name__)
 
 FIRST_RETRY_SECONDS = 2
 LONGEST_RETRY_SECONDS = 300
-FILES_PER_MESSAGE = 10
 # Tries before an entry that will never go out is dropped (2 + 4 + ... + 256 + 300 s: about 13.5
 # minutes); an entry of a live game that fails for a passing reason (Discord down, rate limited,
 # the database away) is never dropped.
 GIVE_UP_AFTER = 10
 STOP_GRACE_SECONDS = 5  # how long stopping waits for the sends in progress to finish
-
-
-# Discord's answers that mean a channel will never take this message: Unknown Channel, Missing
-# Access, Missing Permissions, Thread Locked. A game's thread that answers so has gone.
-UNKNOWN_CHANNEL = 10003
-GONE_CODES = frozenset({UNKNOWN_CHANNEL, 50001, 50013, 160005})
-THREAD_ARCHIVED = 50083  # the thread is archived: the bot unarchives its game's thread and tries again
 GONE = object()  # what sending answers when the game's thread has gone
 WAITING = object()  # what sending answers when a message waits for the game's thread
 PACED = object()  # what sending answers when an edit waits for its channel's pace
-
-
-@dataclass
-class Outgoing:
-    """One message to post (or, with ``edit``, the id of a message to edit).
-
-    ``channel_id``: where, when not where the game is played (a game's card in its channel);
-    ``mentions``: who may be pinged (by default the bot's rule: members named, never roles).
-    """
-
-    content: str
-    pictures: list[Picture] = field(default_factory=list)
-    view: discord.ui.View | None = None
-    edit: int | None = None
-    channel_id: int | None = None
-    mentions: discord.AllowedMentions | None = None
-
-
-class NotYet(Exception):
-    """The message cannot go out yet (the game's thread is being opened): try again soon."""
-
-
-Builder = Callable[[GameSession, dict[str, Any]], Awaitable[Outgoing | None]]
-After = Callable[[Change, dict[str, Any], Any], Awaitable[None]]
-# A kind that does something other than post or edit a message (open a thread, a notice that
-# replaces the previous one): what it did. A post it makes carries the entry's nonce, which it
-# finds in its payload under NONCE.
-Deliver = Callable[[GameSession, dict[str, Any]], Awaitable[Any]]
-NONCE = "nonce"
-# Told when a game's thread answers that it is gone (the game ends there), and whether its card's
-# channel went too (then there is no card left to say so).
-Gone = Callable[[int, discord.HTTPException, bool], Awaitable[None]]
-
-
-@dataclass
-class Kind:
-    build: Builder | None
-    after: After | None = None  # runs when a message was posted anew, not when one was edited
-    coalesce: bool = False  # consecutive entries of this kind are sent once (the newest state wins)
-    deliver: Deliver | None = None  # instead of build: the kind's own call to Discord
-    opens: bool = False  # what the session's other messages may wait for (its thread): never waits itself
-    # An edit in a channel many games share (their cards): at that channel's pace, the newest state
-    # sent when its turn comes (it never holds up the session's other messages).
-    paced: bool = False
 
 
 class Outbox:
@@ -125,6 +85,7 @@ class Outbox:
         self.bot = bot
         self.errors = errors
         self.budget = budget  # every call the outbox makes to Discord waits for its place in it
+        self.posts = DiscordPosts(bot, budget)
         self.channel_edits = ChannelEdits()  # the pace of paced edits (cards), per channel
         self.kinds: dict[str, Kind] = {}
         self._draining: dict[int, asyncio.Task[None]] = {}
@@ -309,7 +270,9 @@ class Outbox:
                 return GONE
             if entry.attempts >= 1:
                 self._refused.add(entry.session_id)
-            return await self._failed(entry, f"Discord answered {error.status}", session, lasting=_lasting(error))
+            return await self._failed(
+                entry, f"Discord answered {error.status}", session, lasting=refused_for_good(error)
+            )
         except Exception as error:
             if database_unavailable(error):
                 return await self._failed(entry, "the database is unavailable", session)
@@ -380,52 +343,12 @@ class Outbox:
         return error.code == UNKNOWN_CHANNEL and outgoing.channel_id == session.record.channel_id
 
     async def _deliver(self, session: GameSession, outgoing: Outgoing, nonce: str) -> discord.Message | None:
-        if outgoing.channel_id is None and session.record.thread_pending:
-            raise NotYet  # the game's messages go to its thread, once it is open
-        channel_id = outgoing.channel_id or session.record.play_channel_id
-        channel = self.bot.get_partial_messageable(channel_id)
-        if outgoing.edit is not None:
-            message = channel.get_partial_message(outgoing.edit)
-            try:
-                edited: discord.Message = await self.in_thread(
-                    session,
-                    channel_id,
-                    lambda: message.edit(
-                        content=fit(outgoing.content),
-                        attachments=[as_file(p) for p in outgoing.pictures],
-                        view=outgoing.view,
-                    ),
-                )
-                return edited
-            except discord.NotFound:  # deleted by someone: post it anew instead
-                pass
-        files = [as_file(p) for p in outgoing.pictures]
-        first = None
-        for part, start in enumerate(range(0, max(len(files), 1), FILES_PER_MESSAGE)):
-            # Only the first part has the text and the controls; the rest are more pictures.
-            send = functools.partial(
-                channel.send,
-                fit(outgoing.content) if start == 0 else "",
-                files=files[start : start + FILES_PER_MESSAGE],
-                view=(outgoing.view or discord.utils.MISSING) if start == 0 else discord.utils.MISSING,
-                allowed_mentions=outgoing.mentions or discord.utils.MISSING,
-                nonce=nonce if part == 0 else f"{nonce}.{part}",
-            )
-            sent = await self.budget.call(send)
-            first = first or sent
-        return first
+        return await self.posts.deliver(session, outgoing, nonce)
 
     async def in_thread(self, session: GameSession, channel_id: int, call: Callable[[], Awaitable[Any]]) -> Any:
-        """Make ``call`` (an edit or a delete in ``channel_id``, in its turn in the budget); where that
-        is where the game is played and Discord answers that it is archived (a week without a new message,
-        or archived after an earlier game in it), unarchive it and make the call again."""
-        try:
-            return await self.budget.call(call)
-        except discord.HTTPException as error:
-            if error.code != THREAD_ARCHIVED or channel_id not in (session.record.thread_id, session.record.channel_id):
-                raise  # only the game's own thread (its thread, or the thread a rematch is played in)
-        await self.budget.call(lambda: self.bot.http.edit_channel(channel_id, archived=False))
-        return await self.budget.call(call)
+        """An edit or a delete where the game is played, its thread unarchived if need be
+        (``DiscordPosts.in_thread``)."""
+        return await self.posts.in_thread(session, channel_id, call)
 
     async def _failed(
         self, entry: OutboxEntry, why: str, session: GameSession | None, *, lasting: bool = False
@@ -505,16 +428,3 @@ class Outbox:
         await asyncio.sleep(max(delay, 0.0))
         self._retries.pop(session_id, None)
         self.wake(session_id)
-
-
-def nonce_of(entry: OutboxEntry) -> str:
-    """The nonce of an entry's post: the same at every try and after a restart, never the same for
-    two entries (the entry's id, and the instant it was written, so that a database started anew
-    does not repeat the nonces of the one before it); within Discord's 25 characters."""
-    written = int(entry.created_at.timestamp() * 1000) % 10**11 if entry.created_at is not None else 0
-    return f"{entry.id}-{written}"
-
-
-def _lasting(error: discord.HTTPException) -> bool:
-    """Discord refused for good: a 4xx answer other than a rate limit (trying again changes nothing)."""
-    return 400 <= error.status < 500 and error.status != 429
