@@ -48,7 +48,7 @@ async def test_the_board_posted_again_leaves_no_live_twin(world):
     await world.ada.slash(world.channel, "octego resign")
     final = world.channel.last_message
     assert "won" in final.content
-    assert labels(final) == ["Rematch", "Replay"]
+    assert labels(final) == ["Rematch", "Replay", "Review"]
     for earlier in (first.id, board.id):
         assert world.message(earlier).content.endswith(POSTED_AGAIN), "after the end, no old turn line"
 

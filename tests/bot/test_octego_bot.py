@@ -130,7 +130,7 @@ async def test_win_by_capturing_both_octegos_then_stats_and_rematch(world):
     assert "**Ada** moved g5xf6, capturing **Bo**'s Octego." in final.content
     assert "**Ada** won" not in final.content  # the result line says it, once
     assert "Octegos on the board: Ada 2 · Bo 0\n" in final.content + "\n"
-    assert labels(final) == ["Rematch", "Replay"]
+    assert labels(final) == ["Rematch", "Replay", "Review"]
     assert "Game over: Ada wins (both Octegos captured)." in final.attachments[0].description
     late = await world.bo.slash(world.channel, "octego move", path="b7-c6")
     assert late.ephemeral

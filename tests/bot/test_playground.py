@@ -269,11 +269,11 @@ async def test_finished_games_keep_their_messages_across_restarts(tmp_path):
     await run(database, look)
     [(octego, buttons)] = second["octego"]
     assert "**Ada** resigned." in octego
-    assert buttons == ["Rematch", "Replay"]
+    assert buttons == ["Rematch", "Replay", "Review"]
     card, _, challenge = second["games"]  # the card, the thread's opening line, the live challenge
     assert card[0].startswith("**Octego** #2")
     assert "won" in card[0]
-    assert card[1] == ["Rematch", "Replay"]
+    assert card[1] == ["Rematch", "Replay", "Review"]
     assert "challenges you to **Octa**" in challenge[0]
     [thread] = second["thread"]
     assert "**Bo** resigned." in thread[-1]

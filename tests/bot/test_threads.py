@@ -120,7 +120,7 @@ async def test_ten_games_at_once_in_one_channel_each_in_its_own_thread(world):
         await world.env.settle()
         card_now = world.message(card.id)
         assert f"🏆 {second.mention} won" in card_now.content
-        assert [c.label for row in card_now.components for c in row.children] == ["Rematch", "Replay"]
+        assert [c.label for row in card_now.components for c in row.children] == ["Rematch", "Replay", "Review"]
     assert len(cards(world)) == 10
 
 
@@ -354,7 +354,7 @@ async def test_a_two_day_clock_warns_at_half_time_and_an_hour_before_and_forfeit
     assert f"🏆 {world.bo.mention} won: **Ada** ran out of time." in final.content
     assert "Bo won: Ada ran out of time" in final.attachments[0].description, "a forfeit, not a resignation"
     assert "resign" not in final.attachments[0].description.lower()
-    assert [c.label for row in final.components for c in row.children] == ["Rematch", "Replay"]
+    assert [c.label for row in final.components for c in row.children] == ["Rematch", "Replay", "Review"]
     assert "ran out of time" in world.message(card.id).content
 
 
