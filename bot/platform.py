@@ -40,6 +40,7 @@ from bot.features.review.reviews import Reviews
 from bot.features.threads import GameThreads
 from bot.features.tournaments.runner import Tournaments
 from bot.features.turn_clock import TurnClock
+from bot.features.turn_notices import TurnNotices
 from bot.ui.controls import Controls
 from bot.ui.game_message import Table
 from bot.ui.menus import Menus
@@ -69,8 +70,9 @@ class Platform:
         self.outbox = Outbox(store, self.sessions, bot, self.errors, budget=budget)
         self.turn_clock = TurnClock(store, self.sessions, self.timers, self.games, bot)
         self.table = Table(self.sessions, self.outbox, self.pictures, self.games, bot)
+        self.notices = TurnNotices(store, self.outbox, self.timers, self.table, self.games, bot)
         self.threads = GameThreads(
-            store, self.sessions, self.outbox, self.timers, self.table, self.games, bot, settings
+            store, self.sessions, self.outbox, self.timers, self.table, self.games, bot, settings, notices=self.notices
         )
         self.results = Results(self.sessions, bot)
         self.fair_use = FairUse(FairUseLimits.from_settings(settings))  # per member: replays, challenges...

@@ -141,7 +141,7 @@ class MemberCommands(commands.Cog):
     async def notify_command(self, interaction: discord.Interaction, pings: Literal["on", "off"]) -> None:
         await acknowledge(interaction)
         enabled = pings == "on"
-        await self.platform.threads.set_notices(interaction.guild_id, interaction.user.id, enabled)
+        await self.platform.notices.set_wanted(interaction.guild_id, interaction.user.id, enabled)
         if enabled:
             text = "🔔 I will ping you in a game's thread when it is your move (and when a round starts)."
         else:

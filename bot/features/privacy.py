@@ -123,7 +123,7 @@ class PrivacyCommands(
             await self._forget_in(session, member_id, former_id)
         async with store.transaction() as tx:
             await privacy_store.forget_member_records(tx, member_id, former_id)
-        self.platform.threads.forget_notices(member_id)
+        self.platform.notices.forget(member_id)
         log.info("forgot a member in %d sessions (%d resigned)", len(named), resigned)
         return resigned, len(named)
 

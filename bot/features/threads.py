@@ -25,11 +25,12 @@ from typing import Any, Literal
 import discord
 
 from bot.adapter import GameAdapter
-from bot.core.outbox import NONCE, NotYet, Outbox, Outgoing
+from bot.core.outbox import NotYet, Outbox, Outgoing
 from bot.core.sessions import Change, GameSession, Sessions
 from bot.core.settings import Settings
 from bot.core.store import LIVE_STATUSES, SessionRecord, Store, TimerRecord
 from bot.core.timers import Scheduler
+from bot.features.turn_notices import TurnNotices
 from bot.ui.game_message import TEXT, Table
 from bot.ui.replies import UserError, fit
 
@@ -38,12 +39,7 @@ log = logging.getLogger(__name__)
 CARD = "card"  # the game's compact card in its channel
 OPEN_THREAD = "open_thread"
 THREAD_INTRO = "thread_intro"  # the thread's first message, mentioning the players (adds them to it)
-TURN_NOTICE = "turn_notice"  # "@Bo, your move": a new message, so that it notifies
 ARCHIVE_THREAD = "archive_thread"  # a timer, and the outbox entry it posts
-# A timer: a game whose thread has had no new message for REMINDER_DAYS gets one (Discord archives
-# a thread after a week without a new message, and moves only edit the game message).
-THREAD_REMINDER = "thread_reminder"
-REMINDER_DAYS = 6
 # A day-long game must not be archived mid-game: the longest auto-archive Discord has.
 LONGEST_ARCHIVE_MINUTES: Literal[10080] = 10080
 CARD_PAUSE_SECONDS = 4  # a card is edited at most about this often (moves meanwhile share the edit)
@@ -66,23 +62,23 @@ class GameThreads:
         games: Mapping[str, GameAdapter],
         bot: discord.Client,
         settings: Settings,
+        *,
+        notices: TurnNotices,
     ):
         self.settings = settings
+        self.notices = notices  # "your move" in the game's thread
         self.store = store
         self.sessions = sessions
         self.outbox = outbox
         self.table = table
         self.games = games
         self.bot = bot
-        self._notices: dict[tuple[int, int], bool] = {}  # (guild, member): wants turn notices
         outbox.register(CARD, self._build_card, self._remember_card, coalesce=True, paced=True)
         outbox.register(OPEN_THREAD, None, self._thread_opened, deliver=self._open_thread, opens=True)
         outbox.register(THREAD_INTRO, self._build_intro)
-        outbox.register(TURN_NOTICE, None, self._notice_posted, coalesce=True, deliver=self._post_notice)
         outbox.register(ARCHIVE_THREAD, None, deliver=self._archive)
         outbox.on_thread_gone(self.thread_gone)
         timers.register(ARCHIVE_THREAD, self._archive_due)
-        timers.register(THREAD_REMINDER, self._reminder_due)
 
     # --------------------------------------------------------------- placement
     async def placement(self, interaction: discord.Interaction) -> tuple[bool, str | None]:
@@ -173,7 +169,7 @@ class GameThreads:
             change.post(CARD)
         if self._game_of_a_thread_ended(change):
             change.post(CARD)
-            change.post(TURN_NOTICE, notice(clear=True))
+            self.notices.ended(change)
 
     async def plan_last(self, change: Change) -> None:
         """Planned last: when a game of a thread ends, its thread's archiving (after the planner
@@ -187,8 +183,8 @@ class GameThreads:
             change.add_timer(ARCHIVE_THREAD, change.now + timedelta(minutes=minutes))
         elif record.status == "active":
             if change.was_status != "active":
-                change.add_timer(THREAD_REMINDER, change.now + timedelta(days=REMINDER_DAYS))
-            await self._plan_notice(change)
+                self.notices.started(change)
+            await self.notices.plan_after_move(change)
 
     @staticmethod
     def _game_of_a_thread_ended(change: Change) -> bool:
@@ -198,53 +194,9 @@ class GameThreads:
         ended = change.was_status in (*LIVE_STATUSES, "new") and record.status not in LIVE_STATUSES
         return ended and (record.thread_id is not None or change.was_status == "active")
 
-    async def _plan_notice(self, change: Change) -> None:
-        """ "Your move" when the turn passes to a member: not to the computer, not back to the
-        member who just acted, not to a member who turned notices off."""
-        if not change.logged:
-            return
-        adapter = self.games[change.record.game]
-        if adapter.simultaneous:
-            return
-        to_act = adapter.engine.to_act(change.state)
-        if len(to_act) != 1:
-            return
-        member = change.record.players[to_act[0]]
-        acted = change.logged[-1][0]
-        if member in (self.bot.user.id, acted):
-            return
-        if not await self.wants_notices(change.record.guild_id, member):
-            if change.meta.notice_id is not None:  # the previous notice is out of date: it goes
-                change.post(TURN_NOTICE, notice(clear=True))
-            return
-        change.post(TURN_NOTICE, notice(member=member, seq=change.record.actions))
-
     async def round_notice(self, change: Change, what: str) -> None:
-        """A ping to every member of a game played in a thread when a new round starts (those who
-        turned notices off are left out)."""
-        record = change.record
-        if not record.in_thread:
-            return
-        humans = [p for p in dict.fromkeys(record.players) if p != self.bot.user.id]
-        members = [p for p in humans if await self.wants_notices(record.guild_id, p)]
-        if members:
-            change.post(TURN_NOTICE, notice(members=members, seq=record.actions, what=what))
-
-    async def wants_notices(self, guild_id: int | None, member: int) -> bool:
-        key = (guild_id or 0, member)
-        if key not in self._notices:
-            self._notices[key] = (await self.store.turn_notices(guild_id, [member]))[member]
-        return self._notices[key]
-
-    async def set_notices(self, guild_id: int | None, member: int, enabled: bool) -> None:
-        async with self.store.transaction() as tx:
-            await tx.set_turn_notices(guild_id, member, enabled)
-        self._notices[(guild_id or 0, member)] = enabled
-
-    def forget_notices(self, member: int) -> None:
-        """A member's preferences were deleted (`/privacy delete`): the default from now on."""
-        for key in [key for key in self._notices if key[1] == member]:
-            del self._notices[key]
+        """A new round of a game in a thread pings everyone who plays (``TurnNotices.for_round``)."""
+        await self.notices.for_round(change, what)
 
     # ------------------------------------------------------------------- the card
     def thread_name(self, session: GameSession) -> str:
@@ -382,88 +334,6 @@ class GameThreads:
         change.post(THREAD_INTRO)
         change.show(repost=True)
 
-    # ------------------------------------------------------------------ notices
-    async def _post_notice(self, session: GameSession, payload: dict[str, Any]) -> Any:
-        """The new notice, then the previous one deleted: posting first means a thread archived in
-        the meantime is unarchived by the post (a delete there would be refused), and a member is
-        never left without the notice when Discord fails between the two calls."""
-        record = session.record
-        if record.thread_id is None:
-            return None
-        channel = self.bot.get_partial_messageable(record.thread_id)
-        fresh = record.status == "active" and record.actions == payload.get("seq")
-        posted = None
-        if fresh and not payload.get("clear"):  # else the game moved on or ended: a newer entry says so
-            members = payload.get("members") or [m for m in [payload.get("member")] if m is not None]
-            posted = await self.outbox.budget.call(
-                lambda: channel.send(
-                    self._notice_wording(session, payload, members),
-                    allowed_mentions=discord.AllowedMentions(
-                        users=[discord.Object(m) for m in members], everyone=False, roles=False
-                    ),
-                    nonce=payload[NONCE],
-                )
-            )
-        previous = session.meta.notice_id
-        if previous is not None and (posted is None or posted.id != previous):
-            with contextlib.suppress(discord.NotFound):
-                await self.outbox.in_thread(session, record.thread_id, channel.get_partial_message(previous).delete)
-        if posted is None and previous is not None:
-            return _NoticeCleared()  # recorded like a post: the deleted notice is forgotten
-        return posted
-
-    def _notice_wording(self, session: GameSession, payload: dict[str, Any], members: list[int]) -> str:
-        title = self.games[session.record.game].title
-        if payload.get("what"):  # a new round: everyone who plays
-            return f"🔔 {' '.join(f'<@{m}>' for m in members)}: {title} {payload['what']} starts now."
-        if payload.get("reminder"):
-            return self.reminder_text(session, payload.get("waiting"), pinged=bool(members))
-        return self.notice_text(session, members[0])
-
-    def reminder_text(self, session: GameSession, waiting: int | None, *, pinged: bool) -> str:
-        title = self.games[session.record.game].title
-        if waiting is None:
-            return f"⏳ This game of {title} goes on."
-        if pinged:
-            return f"🔔 <@{waiting}>, it is still your move in {title}."
-        seat = session.record.players.index(waiting)
-        return f"⏳ It is still {session.names[seat]}'s move in {title}."
-
-    def notice_text(self, session: GameSession, member: int) -> str:
-        title = self.games[session.record.game].title
-        said = self.table.narration(session)
-        text = f"🔔 <@{member}>, your move in {title}" + (f": {said}" if said else ".")
-        if session.meta.turn_deadline:
-            text += f" (⏱ <t:{session.meta.turn_deadline}:R>)"
-        return fit(text)
-
-    @staticmethod
-    async def _notice_posted(change: Change, payload: dict[str, Any], message: Any) -> None:
-        """The notice to delete when the next one is out; a reminder is never deleted (it may be
-        the thread's newest message, which keeps Discord from archiving it)."""
-        forget = isinstance(message, _NoticeCleared) or payload.get("reminder")
-        change.meta.notice_id = None if forget else message.id
-
-    async def _reminder_due(self, change: Change, _: TimerRecord) -> None:
-        """No new message in the game's thread for REMINDER_DAYS (the latest notice is the newest
-        message the bot knows of): a short one, so that Discord never archives the thread mid-game."""
-        record = change.record
-        if record.status != "active" or not record.in_thread:
-            return
-        last = discord.utils.snowflake_time(change.meta.notice_id) if change.meta.notice_id else None
-        due = last + timedelta(days=REMINDER_DAYS) if last is not None else change.now
-        if due > change.now:
-            change.add_timer(THREAD_REMINDER, due)
-            return
-        change.add_timer(THREAD_REMINDER, change.now + timedelta(days=REMINDER_DAYS))
-        adapter = self.games[record.game]
-        to_act = [] if adapter.simultaneous else adapter.engine.to_act(change.state)
-        waiting = record.players[to_act[0]] if len(to_act) == 1 else None
-        if self.bot.user is not None and waiting == self.bot.user.id:
-            waiting = None
-        pinged = [waiting] if waiting is not None and await self.wants_notices(record.guild_id, waiting) else []
-        change.post(TURN_NOTICE, notice(members=pinged, seq=record.actions, reminder=True, waiting=waiting))
-
     # ----------------------------------------------------------- the end of a thread
     async def _archive_due(self, change: Change, _: TimerRecord) -> None:
         change.post(ARCHIVE_THREAD)
@@ -507,31 +377,3 @@ class GameThreads:
             change.quiet()
             if show_card:
                 change.during_commit(lambda tx: tx.add_outbox(session_id, CARD, {}, change.now))
-
-
-def notice(
-    *,
-    member: int | None = None,
-    members: list[int] | None = None,
-    seq: int | None = None,
-    what: str = "",
-    clear: bool = False,
-    reminder: bool = False,
-    waiting: int | None = None,
-) -> dict[str, Any]:
-    """A TURN_NOTICE entry's payload, every key written: notices coalesce, and the newest wins whole."""
-    return {
-        "member": member,
-        "members": members or [],
-        "seq": seq,
-        "what": what,
-        "clear": clear,
-        "reminder": reminder,
-        "waiting": waiting,
-    }
-
-
-class _NoticeCleared:
-    """What posting a notice answers when it only deleted the previous one (there is no new one)."""
-
-    id = None

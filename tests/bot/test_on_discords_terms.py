@@ -16,7 +16,7 @@ from bot.core.store import LIVE_STATUSES
 from bot.dev import discord_rules
 from bot.dev.world import bot_member, private_texts
 from bot.features.privacy_store import planned_server_deletions
-from bot.features.threads import REMINDER_DAYS
+from bot.features.turn_notices import REMINDER_DAYS
 from bot.games.octagion import NEXT_ROUND_PAUSE, ROUND_POST, OctagionAdapter
 from bot.games.octego import OctegoAdapter
 from bot.ui.game_message import WAITING_FOR_DISCORD

@@ -80,7 +80,7 @@ async def test_delete_resigns_running_games_and_leaves_every_finished_game_repla
     assert not await rows(world, "SELECT * FROM actions WHERE player_id = ?", world.ada.id)
     assert not await rows(world, "SELECT * FROM sessions WHERE host_id = ?", world.ada.id)
     assert not await world.platform.store.user_stats(world.guild.id, world.ada.id)
-    assert await world.platform.threads.wants_notices(world.guild.id, world.ada.id), "the default again"
+    assert await world.platform.notices.wanted(world.guild.id, world.ada.id), "the default again"
 
 
 async def test_the_confirmation_can_be_declined_and_keeps_everything(world):

@@ -17,10 +17,10 @@ async def test_notify_takes_on_or_off(world):
     assert [choice["value"] for choice in option["choices"]] == ["on", "off"]
     off = await world.bo.slash(world.channel, "notify", pings="off")
     assert private_texts(off) == ['🔕 No more "your move" pings in this server; turn clock warnings still mention you.']
-    assert not await world.platform.threads.wants_notices(world.guild.id, world.bo.id)
+    assert not await world.platform.notices.wanted(world.guild.id, world.bo.id)
     on = await world.bo.slash(world.channel, "notify", pings="on")
     assert private_texts(on)[0].startswith("🔔 I will ping you")
-    assert await world.platform.threads.wants_notices(world.guild.id, world.bo.id)
+    assert await world.platform.notices.wanted(world.guild.id, world.bo.id)
 
 
 def labels(message) -> list[str]:

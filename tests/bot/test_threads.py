@@ -12,7 +12,8 @@ from PIL import Image, ImageChops
 
 from bot.core.settings import Settings
 from bot.dev.world import bot_member, private_texts
-from bot.features.threads import GONE_NOTE, TURN_NOTICE
+from bot.features.threads import GONE_NOTE
+from bot.features.turn_notices import TURN_NOTICE
 from bot.games.octagion import OctagionAdapter
 from bot.games.octego import OctegoAdapter
 from engines.octego import legal_moves

@@ -1,0 +1,221 @@
+"""The "your move" notices of games in threads, and the reminder that keeps a quiet thread open.
+
+When the turn passes to one member, a new message in the game's thread mentions them ("🔔 @Bo, your
+move in Octego: Ada moved …"), so that Discord notifies them, and the previous notice is deleted
+once the new one is out. A new Octagion round pings everyone who plays. A member may turn them off
+(``/notify``). A game whose thread has had no new message for ``REMINDER_DAYS`` gets a short one
+("still your move"): Discord archives a thread after a week without a new message, and moves only
+edit the game message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+import discord
+
+from bot.adapter import GameAdapter
+from bot.core.outbox import NONCE, Outbox
+from bot.core.sessions import Change, GameSession
+from bot.core.store import Store, TimerRecord
+from bot.core.text import fit
+from bot.core.timers import Scheduler
+from bot.ui.game_message import Table
+
+TURN_NOTICE = "turn_notice"  # "@Bo, your move": a new message, so that it notifies
+# A timer: a game whose thread has had no new message for REMINDER_DAYS gets one.
+THREAD_REMINDER = "thread_reminder"
+REMINDER_DAYS = 6
+
+
+class TurnNotices:
+    def __init__(
+        self,
+        store: Store,
+        outbox: Outbox,
+        timers: Scheduler,
+        table: Table,
+        games: Mapping[str, GameAdapter],
+        bot: discord.Client,
+    ):
+        self.store = store
+        self.outbox = outbox
+        self.table = table
+        self.games = games
+        self.bot = bot
+        self._wanted: dict[tuple[int, int], bool] = {}  # (guild, member): wants turn notices
+        outbox.register(TURN_NOTICE, None, self._posted, coalesce=True, deliver=self._post)
+        timers.register(THREAD_REMINDER, self._reminder_due)
+
+    def _me(self) -> int | None:
+        """The bot's own id: the computer's seats get no notice."""
+        return self.bot.user.id if self.bot.user is not None else None
+
+    def started(self, change: Change) -> None:
+        """A game of a thread started: its reminder, if its thread stays quiet."""
+        change.add_timer(THREAD_REMINDER, change.now + timedelta(days=REMINDER_DAYS))
+
+    @staticmethod
+    def ended(change: Change) -> None:
+        """A game of a thread ended: its last notice goes."""
+        change.post(TURN_NOTICE, notice(clear=True))
+
+    async def plan_after_move(self, change: Change) -> None:
+        """ "Your move" when the turn passes to a member: not to the computer, not back to the
+        member who just acted, not to a member who turned notices off."""
+        if not change.logged:
+            return
+        adapter = self.games[change.record.game]
+        if adapter.simultaneous:
+            return
+        to_act = adapter.engine.to_act(change.state)
+        if len(to_act) != 1:
+            return
+        member = change.record.players[to_act[0]]
+        acted = change.logged[-1][0]
+        if member in (self._me(), acted):
+            return
+        if not await self.wanted(change.record.guild_id, member):
+            if change.meta.notice_id is not None:  # the previous notice is out of date: it goes
+                change.post(TURN_NOTICE, notice(clear=True))
+            return
+        change.post(TURN_NOTICE, notice(member=member, seq=change.record.actions))
+
+    async def for_round(self, change: Change, what: str) -> None:
+        """A ping to every member of a game played in a thread when a new round starts (those who
+        turned notices off are left out)."""
+        record = change.record
+        if not record.in_thread:
+            return
+        humans = [p for p in dict.fromkeys(record.players) if p != self._me()]
+        members = [p for p in humans if await self.wanted(record.guild_id, p)]
+        if members:
+            change.post(TURN_NOTICE, notice(members=members, seq=record.actions, what=what))
+
+    async def wanted(self, guild_id: int | None, member: int) -> bool:
+        key = (guild_id or 0, member)
+        if key not in self._wanted:
+            self._wanted[key] = (await self.store.turn_notices(guild_id, [member]))[member]
+        return self._wanted[key]
+
+    async def set_wanted(self, guild_id: int | None, member: int, enabled: bool) -> None:
+        async with self.store.transaction() as tx:
+            await tx.set_turn_notices(guild_id, member, enabled)
+        self._wanted[(guild_id or 0, member)] = enabled
+
+    def forget(self, member: int) -> None:
+        """A member's preferences were deleted (`/privacy delete`): the default from now on."""
+        for key in [key for key in self._wanted if key[1] == member]:
+            del self._wanted[key]
+
+    async def _post(self, session: GameSession, payload: dict[str, Any]) -> Any:
+        """The new notice, then the previous one deleted: posting first means a thread archived in
+        the meantime is unarchived by the post (a delete there would be refused), and a member is
+        never left without the notice when Discord fails between the two calls."""
+        record = session.record
+        if record.thread_id is None:
+            return None
+        channel = self.bot.get_partial_messageable(record.thread_id)
+        fresh = record.status == "active" and record.actions == payload.get("seq")
+        posted = None
+        if fresh and not payload.get("clear"):  # else the game moved on or ended: a newer entry says so
+            members = payload.get("members") or [m for m in [payload.get("member")] if m is not None]
+            posted = await self.outbox.budget.call(
+                lambda: channel.send(
+                    self._wording(session, payload, members),
+                    allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(m) for m in members], everyone=False, roles=False
+                    ),
+                    nonce=payload[NONCE],
+                )
+            )
+        previous = session.meta.notice_id
+        if previous is not None and (posted is None or posted.id != previous):
+            with contextlib.suppress(discord.NotFound):
+                await self.outbox.in_thread(session, record.thread_id, channel.get_partial_message(previous).delete)
+        if posted is None and previous is not None:
+            return _NoticeCleared()  # recorded like a post: the deleted notice is forgotten
+        return posted
+
+    def _wording(self, session: GameSession, payload: dict[str, Any], members: list[int]) -> str:
+        title = self.games[session.record.game].title
+        if payload.get("what"):  # a new round: everyone who plays
+            return f"🔔 {' '.join(f'<@{m}>' for m in members)}: {title} {payload['what']} starts now."
+        if payload.get("reminder"):
+            return self.reminder_text(session, payload.get("waiting"), pinged=bool(members))
+        return self.text(session, members[0])
+
+    def reminder_text(self, session: GameSession, waiting: int | None, *, pinged: bool) -> str:
+        title = self.games[session.record.game].title
+        if waiting is None:
+            return f"⏳ This game of {title} goes on."
+        if pinged:
+            return f"🔔 <@{waiting}>, it is still your move in {title}."
+        seat = session.record.players.index(waiting)
+        return f"⏳ It is still {session.names[seat]}'s move in {title}."
+
+    def text(self, session: GameSession, member: int) -> str:
+        title = self.games[session.record.game].title
+        said = self.table.narration(session)
+        text = f"🔔 <@{member}>, your move in {title}" + (f": {said}" if said else ".")
+        if session.meta.turn_deadline:
+            text += f" (⏱ <t:{session.meta.turn_deadline}:R>)"
+        return fit(text)
+
+    @staticmethod
+    async def _posted(change: Change, payload: dict[str, Any], message: Any) -> None:
+        """The notice to delete when the next one is out; a reminder is never deleted (it may be
+        the thread's newest message, which keeps Discord from archiving it)."""
+        forget = isinstance(message, _NoticeCleared) or payload.get("reminder")
+        change.meta.notice_id = None if forget else message.id
+
+    async def _reminder_due(self, change: Change, _: TimerRecord) -> None:
+        """No new message in the game's thread for REMINDER_DAYS (the latest notice is the newest
+        message the bot knows of): a short one, so that Discord never archives the thread mid-game."""
+        record = change.record
+        if record.status != "active" or not record.in_thread:
+            return
+        last = discord.utils.snowflake_time(change.meta.notice_id) if change.meta.notice_id else None
+        due = last + timedelta(days=REMINDER_DAYS) if last is not None else change.now
+        if due > change.now:
+            change.add_timer(THREAD_REMINDER, due)
+            return
+        change.add_timer(THREAD_REMINDER, change.now + timedelta(days=REMINDER_DAYS))
+        adapter = self.games[record.game]
+        to_act = [] if adapter.simultaneous else adapter.engine.to_act(change.state)
+        waiting = record.players[to_act[0]] if len(to_act) == 1 else None
+        if waiting == self._me():
+            waiting = None
+        pinged = [waiting] if waiting is not None and await self.wanted(record.guild_id, waiting) else []
+        change.post(TURN_NOTICE, notice(members=pinged, seq=record.actions, reminder=True, waiting=waiting))
+
+
+def notice(
+    *,
+    member: int | None = None,
+    members: list[int] | None = None,
+    seq: int | None = None,
+    what: str = "",
+    clear: bool = False,
+    reminder: bool = False,
+    waiting: int | None = None,
+) -> dict[str, Any]:
+    """A TURN_NOTICE entry's payload, every key written: notices coalesce, and the newest wins whole."""
+    return {
+        "member": member,
+        "members": members or [],
+        "seq": seq,
+        "what": what,
+        "clear": clear,
+        "reminder": reminder,
+        "waiting": waiting,
+    }
+
+
+class _NoticeCleared:
+    """What posting a notice answers when it only deleted the previous one (there is no new one)."""
+
+    id = None
