@@ -111,7 +111,9 @@ class Playground:
         import aiohttp
 
         answer_page_actions_quickly(self.env, lambda: self.preview)
-        self._http = aiohttp.ClientSession(auto_decompress=False)
+        # A connection per request: the Preview's server changes at every move, and a kept one
+        # could be closed by it under the request (a failed click for nothing).
+        self._http = aiohttp.ClientSession(auto_decompress=False, connector=aiohttp.TCPConnector(force_close=True))
         await self._serve()
         await self.show(*await self._shown_last())
         self.live.start()
@@ -252,6 +254,7 @@ class Playground:
     async def _forward(self, request: Any) -> Any:
         """Pass a request of the Preview page to the Preview's own server, as if made there: its
         host and origin, and its credential for the playground's token (the page's)."""
+        import aiohttp
         from aiohttp import web
 
         self._local(request)
@@ -268,15 +271,18 @@ class Playground:
             headers[CAPABILITY] = preview.capability
         if "Origin" in headers:
             headers["Origin"] = f"http://{there}"
-        async with self._http.request(
-            request.method,
-            f"http://{there}{request.path_qs}",
-            headers=headers,
-            data=await request.read(),
-            allow_redirects=False,
-        ) as response:
-            body = await response.read()
-            answer = {name: value for name, value in response.headers.items() if name.lower() not in HOP_HEADERS}
+        try:
+            async with self._http.request(
+                request.method,
+                f"http://{there}{request.path_qs}",
+                headers=headers,
+                data=await request.read(),
+                allow_redirects=False,
+            ) as response:
+                body = await response.read()
+                answer = {name: value for name, value in response.headers.items() if name.lower() not in HOP_HEADERS}
+        except aiohttp.ClientError:  # the Preview closed meanwhile (a move): the page polls again
+            raise web.HTTPServiceUnavailable(text="The playground is busy: try again.") from None
         if request.path == "/" and response.status == 200:  # the page: its own addition first
             body = body.replace(
                 b'<script type="module"', f'<script src="/{TAB_SCRIPT}"></script><script type="module"'.encode(), 1
