@@ -5,8 +5,8 @@ One server, *Octagon Club*: #games and a channel per game, and four members (Ada
 so one person can take every seat; Ada owns the server. It keeps its own database, never the
 real bot's, and comes back as it was: the same server (same ids) at every start, at the same
 address while its port is free, its commands registered again, every live game posted again and
-playable, each channel's last finished games posted again (``/history`` links to them), and its
-clock going on from where it stopped, with real time.
+playable, each channel's last finished games and the last tournaments' cards posted again
+(``/history`` links to them), and its clock going on from where it stopped, with real time.
 
 This module starts it (the server, the bot, the games posted again); the page the browser talks
 to, and what is added to how SimCord's Preview is served, are in ``bot/dev/playground_page.py``.
