@@ -18,26 +18,42 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from bot.core import migrations
 from bot.core.database import Database, StoreBusy, UniqueViolation, open_database
 from bot.core.records_store import PastGame, Rating, RecordReads, RecordWrites, ResultRow
+from bot.core.rows import (
+    Backlog,
+    ChannelBusy,
+    LoggedMove,
+    OutboxEntry,
+    SessionRecord,
+    ShardScope,
+    TimerRecord,
+    session_row,
+    timer_row,
+)
 from bot.core.settings_store import SettingReads, SettingWrites
 from bot.core.sql_store import iso, parse_iso
 from engines.registry import KITS
 
-__all__ = [
+__all__ = [  # the rows (bot.core.rows) too, where the bot has always found them
     "LIVE_SQL",
     "MIGRATIONS",
+    "Backlog",
     "ChannelBusy",
+    "LoggedMove",
+    "OutboxEntry",
     "PastGame",
     "Rating",
     "ResultRow",
+    "SessionRecord",
+    "ShardScope",
     "Store",
     "StoreBusy",
+    "TimerRecord",
     "Transaction",
     "iso",
     "parse_iso",
@@ -49,23 +65,6 @@ LIVE_STATUSES = ("challenge", "lobby", "active")
 LIVE_SQL = "status IN ('challenge', 'lobby', 'active')"
 
 MIGRATIONS = migrations.SQLITE  # the default database's schema (the core's; features number their own)
-
-
-@dataclass(frozen=True)
-class ShardScope:
-    """The guilds one process owns when the bot runs in shards: Discord's rule, shard =
-    (guild_id >> 22) % shard_count (direct messages, with no guild, are shard 0's)."""
-
-    count: int
-    ids: tuple[int, ...]
-
-    def owns(self, guild_id: int | None) -> bool:
-        return ((guild_id or 0) >> 22) % self.count in self.ids
-
-    def sql(self, guild_column: str = "guild_id") -> str:
-        """The same rule as SQL (the numbers are ints, not text from outside)."""
-        listed = ",".join(str(int(shard)) for shard in self.ids)
-        return f"((COALESCE({guild_column}, 0) >> 22) % {int(self.count)}) IN ({listed})"
 
 
 # Sessions that are games, not a kit's (a tournament is a session of its own, never "the game here").
@@ -89,74 +88,6 @@ LAST_FINISHED_ANY_SQL = (
 LAST_FINISHED_IN_THREAD_SQL = (
     "SELECT id FROM sessions WHERE thread_id = ? AND status = 'finished' ORDER BY updated_at DESC, id DESC LIMIT 1"
 )
-
-
-class ChannelBusy(Exception):
-    """The channel already has a live session."""
-
-
-@dataclass
-class SessionRecord:
-    id: int
-    game: str
-    guild_id: int | None
-    channel_id: int
-    host_id: int
-    players: list[int]
-    status: str
-    state: dict[str, Any]
-    schema_version: int
-    created_at: datetime
-    updated_at: datetime
-    message_id: int | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
-    actions: int = 0  # the action number: how many actions the log holds
-    # Games in threads: the session is played in a thread of its own, opened from its card
-    # (the challenge or lobby message in ``channel_id``) when it starts.
-    in_thread: bool = False
-    thread_id: int | None = None
-    card_id: int | None = None
-
-    @property
-    def play_channel_id(self) -> int:
-        """Where the game is played: its thread, or the channel itself."""
-        return self.thread_id or self.channel_id
-
-    @property
-    def thread_pending(self) -> bool:
-        """A game to be played in a thread that is not open yet (its messages wait for it)."""
-        return self.in_thread and self.thread_id is None
-
-
-@dataclass(frozen=True)
-class TimerRecord:
-    id: int
-    session_id: int
-    kind: str
-    deadline: datetime
-    payload: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Backlog:
-    """What waits in the store, for the operator's metrics: outbox entries (and the oldest one's
-    time), timers already due, live sessions per game."""
-
-    outbox: int
-    oldest_outbox: datetime | None
-    timers_due: int
-    live: dict[str, int]
-
-
-@dataclass(frozen=True)
-class OutboxEntry:
-    id: int
-    session_id: int
-    kind: str
-    payload: dict[str, Any]
-    attempts: int
-    next_attempt_at: datetime
-    created_at: datetime | None = None
 
 
 class Transaction(RecordWrites, SettingWrites):
@@ -201,7 +132,7 @@ class Transaction(RecordWrites, SettingWrites):
             )
         except UniqueViolation as error:
             raise ChannelBusy(channel_id) from error
-        return rows[0][0]
+        return int(rows[0][0])
 
     async def update_session(self, record: SessionRecord, now: datetime) -> None:
         self.write(
@@ -340,20 +271,20 @@ class Store(RecordReads, SettingReads):
     # ------------------------------------------------------------------- reads
     async def get_session(self, session_id: int) -> SessionRecord | None:
         row = await self.query_one("SELECT * FROM sessions WHERE id = ?", (session_id,))
-        return _session(row) if row else None
+        return session_row(row) if row else None
 
     async def live_session(self, channel_id: int) -> SessionRecord | None:
         """The live session played in a channel: the game of a thread, or the one session a
         channel without game threads has (pending challenges beside threads are not "in" it)."""
         row = await self.query_one(f"SELECT * FROM sessions WHERE {PLAYED_IN_SQL}", (channel_id, channel_id))
-        return _session(row) if row else None
+        return session_row(row) if row else None
 
     async def threaded_sessions(self, channel_id: int) -> list[SessionRecord]:
         """The live sessions of a channel that are (or will be) played in threads, oldest first."""
         sql = (
             f"SELECT * FROM sessions WHERE channel_id = ? AND in_thread = 1 AND {LIVE_SQL} AND {GAMES_ONLY} ORDER BY id"
         )
-        return [_session(row) for row in await self.query(sql, (channel_id,))]
+        return [session_row(row) for row in await self.query(sql, (channel_id,))]
 
     async def sessions_in_threads(self, thread_ids: Sequence[int]) -> list[int]:
         """Ids of the live sessions played in these threads (a deleted channel's)."""
@@ -421,16 +352,16 @@ class Store(RecordReads, SettingReads):
 
     async def count_actions(self, session_id: int) -> int:
         row = await self.query_one("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE session_id = ?", (session_id,))
-        return row[0]
+        return int(row[0])
 
     async def pending_timers(self) -> list[TimerRecord]:
         """Every stored timer of this process's guilds, soonest first."""
         sql = f"SELECT t.* FROM timers t JOIN sessions s ON s.id = t.session_id WHERE {self._owned} ORDER BY t.deadline"
-        return [_timer(row) for row in await self.query(sql)]
+        return [timer_row(row) for row in await self.query(sql)]
 
     async def timers(self, session_id: int) -> list[TimerRecord]:
         rows = await self.query("SELECT * FROM timers WHERE session_id = ? ORDER BY deadline", (session_id,))
-        return [_timer(row) for row in rows]
+        return [timer_row(row) for row in rows]
 
     async def outbox(self, session_id: int | None = None) -> list[OutboxEntry]:
         """Pending outbox entries (of one session, or all), oldest first."""
@@ -451,40 +382,3 @@ class Store(RecordReads, SettingReads):
             )
             for row in rows
         ]
-
-
-def _timer(row: Any) -> TimerRecord:
-    return TimerRecord(
-        row["id"], row["session_id"], row["kind"], parse_iso(row["deadline"]), json.loads(row["payload"])
-    )
-
-
-@dataclass(frozen=True)
-class LoggedMove:
-    """One row of a session's action log."""
-
-    seat: int | None
-    player_id: int | None
-    action: dict[str, Any]
-
-
-def _session(row: Any) -> SessionRecord:
-    return SessionRecord(
-        id=row["id"],
-        game=row["game"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        host_id=row["host_id"],
-        players=json.loads(row["players"]),
-        status=row["status"],
-        state=json.loads(row["state"]),
-        schema_version=row["schema_version"],
-        created_at=parse_iso(row["created_at"]),
-        updated_at=parse_iso(row["updated_at"]),
-        message_id=row["message_id"],
-        meta=json.loads(row["meta"]),
-        actions=row["actions"],
-        in_thread=bool(row["in_thread"]),
-        thread_id=row["thread_id"],
-        card_id=row["card_id"],
-    )
