@@ -31,7 +31,7 @@ def test_only_short_ascii_durations_are_read(typed):
 
 def test_ascii_durations_still_read():
     assert [parse_clock(t) for t in ("30m", "4h", "2d", "1h 30m", "45", "off")] == [1800, 14400, 172800, 5400, 2700, 0]
-
+    assert read_duration("off") is None, "off is no duration: each option says what it means"
 
 
 @pytest.mark.parametrize("typed", STRANGE)
