@@ -13,7 +13,7 @@ acquisitions per move went from about 6.6 to 4.6, one per change, one per outbox
 per outbox bookkeeping). A transaction holds its connection from its first trip to COMMIT as
 before, and a read the task makes meanwhile runs on it (and so sees the transaction's writes
 sent so far, as SQLite's one connection does). Leases are per task, never shared: a task that
-another creates takes its own. The pool (:class:`_Pool`) is this module's own: a connection
+another creates takes its own. The pool (:class:`Pool`) is this module's own: a connection
 goes back within the step that is done with it, where asyncpg's pool spent a task or two on
 each return, a cost every read paid under load.
 """
@@ -21,7 +21,6 @@ each return, a cost every read paid under load.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import math
 import re
@@ -29,6 +28,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from bot.core import migrations
+from bot.core.postgres_pool import Lease, Pool
 from bot.core.statements import MIGRATION_LOCK, SERIAL_TABLES, Statement, UniqueViolation, largest_id
 
 _PLACEHOLDER = re.compile(r"\?")
@@ -75,7 +75,7 @@ _END = object()
 class _PostgresTrips:
     def __init__(self, database: PostgresDatabase):
         self._database = database
-        self._lease: _Lease | None = None
+        self._lease: Lease | None = None
         self._transaction: Any = None
         self._committed = False
 
@@ -160,141 +160,18 @@ class _PostgresTrips:
                 self._database._end(lease)
 
 
-class _Lease:
-    """A pooled connection one task holds across its consecutive database work (see the
-    module's docstring)."""
-
-    __slots__ = ("broken", "check_due", "connection", "task", "transaction", "working")
-
-    def __init__(self, connection: Any, task: asyncio.Task | None, transaction: bool):
-        self.connection = connection
-        self.task = task
-        self.working = not transaction  # a statement of the task's runs on it now
-        self.transaction = transaction  # an open transaction holds it until COMMIT or ROLLBACK
-        self.check_due = False  # a look, once the task awaits something else, is scheduled
-        self.broken = False  # a statement ended other than with the server's answer: never reused
-
-    def note(self, error: BaseException) -> None:
-        """A statement on it failed: an error the server answered leaves the connection usable;
-        anything else (cancelled halfway, the connection lost) may not have."""
-        import asyncpg
-
-        if not isinstance(error, asyncpg.PostgresError):
-            self.broken = True
-
-
-class _Pool:
-    """At most ``size`` asyncpg connections to one database, each opened when first needed.
-
-    A connection comes back at once, within the step that is done with it, and a waiting taker
-    gets it handed over (asyncpg's own pool returns each one through a task or two and a reset,
-    a cost every read paid under load). Nothing needs resetting: every use here ends its
-    transaction and leaves no session state (no LISTEN, cursors or session locks); a connection
-    that is closed, still in a transaction or broken halfway is closed and its place freed.
-    """
-
-    def __init__(self, url: str, size: int):
-        self._url = url
-        self.size = size
-        self._idle: list[Any] = []  # the one used last is taken first
-        self._waiters: collections.deque[asyncio.Future] = collections.deque()
-        self._open = 0  # connections open or opening
-        self._closed = False
-
-    def get_size(self) -> int:
-        """Connections open (or opening)."""
-        return self._open
-
-    def get_idle_size(self) -> int:
-        """Connections open and waiting to be taken."""
-        return len(self._idle)
-
-    async def acquire(self) -> Any:
-        import asyncpg
-
-        while True:
-            if self._closed:
-                raise asyncpg.InterfaceError("the pool is closed")
-            while self._idle:
-                connection = self._idle.pop()
-                if not connection.is_closed():
-                    return connection
-                self._open -= 1
-            if self._open < self.size:
-                self._open += 1
-                try:
-                    return await asyncpg.connect(self._url)
-                except BaseException:
-                    self._open -= 1
-                    self._wake()  # a waiter tries in the place freed (and fails fast in an outage)
-                    raise
-            waiter = asyncio.get_running_loop().create_future()
-            self._waiters.append(waiter)
-            try:
-                connection = await waiter
-            except BaseException:
-                with contextlib.suppress(ValueError):
-                    self._waiters.remove(waiter)
-                if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
-                    self._pass_on(waiter.result())  # handed over as this taker was cancelled
-                raise
-            if connection is None:  # a place freed up: open a connection in it
-                continue
-            if not connection.is_closed():
-                return connection
-            self._open -= 1
-
-    def release(self, connection: Any, broken: bool = False) -> None:
-        if broken or self._closed or connection.is_closed() or connection.is_in_transaction():
-            connection.terminate()
-            self._open -= 1
-            self._wake()
-            return
-        self._pass_on(connection)
-
-    def _pass_on(self, connection: Any | None) -> None:
-        """To the first taker still waiting, or back among the idle (None: a free place)."""
-        while self._waiters:
-            waiter = self._waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(connection)
-                return
-        if connection is not None:
-            self._idle.append(connection)
-
-    def _wake(self) -> None:
-        self._pass_on(None)
-
-    async def close(self) -> None:
-        """Close the idle connections; one still in use closes when it comes back."""
-        import asyncpg
-
-        self._closed = True
-        while self._waiters:
-            waiter = self._waiters.popleft()
-            if not waiter.done():
-                waiter.set_exception(asyncpg.InterfaceError("the pool is closed"))
-        idle, self._idle = self._idle, []
-        self._open -= len(idle)
-        for connection in idle:
-            try:
-                await connection.close(timeout=5)
-            except Exception:
-                connection.terminate()
-
-
 class PostgresDatabase:
     """A pool of asyncpg connections, lent to one task at a time (see the module's docstring)."""
 
     dialect = "postgresql"
 
-    def __init__(self, pool: _Pool):
+    def __init__(self, pool: Pool):
         self.pool = pool
-        self._leases: dict[asyncio.Task, _Lease] = {}
+        self._leases: dict[asyncio.Task, Lease] = {}
 
     @classmethod
     async def open(cls, url: str, pool_size: int) -> PostgresDatabase:
-        pool = _Pool(url, pool_size)
+        pool = Pool(url, pool_size)
         pool.release(await pool.acquire())  # an unreachable server fails here, as the bot starts
         return cls(pool)
 
@@ -327,7 +204,7 @@ class PostgresDatabase:
         self._idle(lease)
 
     # ------------------------------------------------------------ leases
-    async def _take(self, transaction: bool = False) -> _Lease:
+    async def _take(self, transaction: bool = False) -> Lease:
         """The current task's lease, now working (or held by a transaction); taken from the
         pool if the task holds none. A transaction never joins another one's connection."""
         task = asyncio.current_task()
@@ -338,12 +215,12 @@ class PostgresDatabase:
             else:
                 lease.working = True
             return lease
-        taken = _Lease(await self.pool.acquire(), task, transaction)
+        taken = Lease(await self.pool.acquire(), task, transaction)
         if task is not None and task not in self._leases:
             self._leases[task] = taken
         return taken
 
-    def _idle(self, lease: _Lease) -> None:
+    def _idle(self, lease: Lease) -> None:
         """The task's statement is done: the lease stays for its next one, and goes back to the
         pool once the task awaits anything else (a look scheduled now runs only then)."""
         lease.working = False
@@ -355,17 +232,17 @@ class PostgresDatabase:
         lease.check_due = True
         asyncio.get_running_loop().call_soon(self._look, lease)
 
-    def _look(self, lease: _Lease) -> None:
+    def _look(self, lease: Lease) -> None:
         lease.check_due = False
         if not lease.working and not lease.transaction and self._leases.get(lease.task) is lease:
             self._give_back(lease)
 
-    def _give_back(self, lease: _Lease) -> None:
+    def _give_back(self, lease: Lease) -> None:
         if self._leases.get(lease.task) is lease:
             del self._leases[lease.task]
         self.pool.release(lease.connection, lease.broken)
 
-    def _failed(self, lease: _Lease, error: BaseException) -> None:
+    def _failed(self, lease: Lease, error: BaseException) -> None:
         """A statement failed: its connection goes back to the pool at once (closed if it may be
         broken), unless a transaction holds it (its abort rolls back, its release returns it)."""
         lease.note(error)
@@ -373,7 +250,7 @@ class PostgresDatabase:
         if not lease.transaction:
             self._end(lease)
 
-    def _end(self, lease: _Lease) -> None:
+    def _end(self, lease: Lease) -> None:
         lease.working = lease.transaction = False
         self._give_back(lease)
 
