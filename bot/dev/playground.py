@@ -23,15 +23,8 @@ from datetime import datetime, timedelta
 
 from bot.core.settings import Settings
 from bot.core.store import LIVE_STATUSES, SessionRecord, Store, parse_iso
-from bot.dev.playground_page import (
-    ADDRESS_KEY,
-    CLOCK_KEY,
-    CLOCK_SAVE_SECONDS,
-    Playground,
-    channels_page,
-    save_address,
-    save_clock,
-)
+from bot.dev.playground_live import CLOCK_KEY, CLOCK_SAVE_SECONDS, save_clock
+from bot.dev.playground_page import ADDRESS_KEY, Playground, channels_page, save_address
 from bot.dev.world import PlaygroundWorld, build_playground_world
 from bot.features.threads import ARCHIVE_THREAD
 from bot.features.tournaments.runner import CARD as EVENT_CARD

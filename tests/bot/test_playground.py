@@ -19,7 +19,7 @@ from bot import __main__ as entry
 from bot.core.settings import Settings
 from bot.core.settings_store import DEFAULT_ARCHIVE_MINUTES
 from bot.dev import playground
-from bot.dev.playground_page import CLOCK_STEP_SECONDS
+from bot.dev.playground_live import CLOCK_STEP_SECONDS
 from bot.dev.world import private_texts
 from bot.features.challenges import CHALLENGE_SECONDS
 from bot.games.octagion import NEXT_ROUND
