@@ -80,7 +80,9 @@ class Learn(commands.Cog):
             text, view = await self._overview(interaction.user.id)
             await reply_private(interaction, text, view=view)
             return
-        series = self.series[game.value]
+        series = self.series.get(game.value)
+        if series is None:
+            raise UserError(f"I have no lessons for {game.name} yet: type `/learn` to see those I have.")
         done = await store.finished(self.platform.store, interaction.user.id, series.game)
         lesson = series.next_for(done)
         text, picture, view = await self._page(interaction, series, lesson, done)
