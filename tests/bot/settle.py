@@ -11,9 +11,13 @@ timer due within it, and tests that check a timer has not fired yet fail.
 ``use_settle_limit()`` separates the two: every Env created without an explicit
 ``settle_timeout`` may wait ``SETTLE_SECONDS`` for the bot's work (a settle returns as soon as
 the work is done, so a generous limit costs nothing on a quiet machine), while its plain settles
-keep SimCord's 5-second horizon for sleeps. An Env given its own ``settle_timeout`` (the
-playground's) is left exactly as SimCord makes it. The crash and shard drivers, being separate
-processes, call it themselves.
+wait for the bot's sleeps only up to ``SLEEP_HORIZON`` (3 s): the request budget's waits (under a
+second) and the outbox's first retry (2 s) go by in a settle, while a game card's edit 4 s after
+a move (and anything later) is parked for ``advance_time``, so a move in a game played in a
+thread does not cost 4 s of real time (the suite took twice as long with the 5-second horizon).
+A test that reads a card after a move moves the clock on first. An Env given its own
+``settle_timeout`` (the playground's) is left exactly as SimCord makes it. The crash and shard
+drivers, being separate processes, call it themselves.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import simcord
 import simcord.env
 
 SETTLE_SECONDS = float(os.environ.get("SIMCORD_SETTLE_SECONDS", "30"))
-SLEEP_HORIZON = 5.0  # SimCord's default settle_timeout, which the tests' timings assume
+SLEEP_HORIZON = 3.0  # below the card edit's 4 s pause (bot/features/threads.py: CARD_PAUSE_SECONDS)
 
 # The loop time up to which the settle running in this task waits for the bot's sleeps.
 _horizon: ContextVar[float | None] = ContextVar("simcord_sleep_horizon", default=None)
