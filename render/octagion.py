@@ -951,7 +951,7 @@ def variant_sentence(state: OctagionState, seat: int) -> str:
     cells = state.variants[team]
     placed = sum(cell is not None for cell in cells)
     treatment = cells.count(TREATMENT)
-    note = f" ({plural(treatment, 'Treatment Card')})" if treatment else ""
+    note = f", {plural(treatment, 'Treatment Card')}" if treatment else ""  # one pair of brackets
     slips = _slips(cells, state.words[team])
     shown = f"Your team's variant for **{state.words[team]}**: `{variant_text(cells)}` ({placed} of 8 placed{note})."
     return shown + (f" {_slips_sentence(cells, slips)}" if slips else "")

@@ -34,3 +34,22 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 def leftover_plurals(text: str) -> list[str]:
     """Every "(s)"-style plural left in ``text``, with the word it follows ("player(s)")."""
     return LEFTOVER_PLURAL.findall(text)
+
+
+def nested_brackets(text: str) -> list[str]:
+    """Every bracket opened inside another on one line ("8 of 8 placed (1 Treatment Card)"
+    within brackets): a reader loses which one closes where, so a sentence says it with one pair."""
+    found = []
+    for line in text.splitlines():
+        line = re.sub(r"`[^`]*`", lambda code: "_" * len(code.group()), line)  # quoted labels do not count
+        depth, start = 0, 0
+        for at, char in enumerate(line):
+            if char == "(":
+                depth += 1
+                if depth == 1:
+                    start = at
+                elif depth == 2:
+                    found.append(line[start : line.find(")", at) + 1 or len(line)])
+            elif char == ")" and depth:
+                depth -= 1
+    return found

@@ -25,11 +25,12 @@ def leftover_plural_scan():
 
 @pytest.fixture(autouse=True)
 def no_leftover_plurals(leftover_plural_scan):
-    """Fails a test whose bot sent a plural left to the reader, "player(s)", naming the text."""
+    """Fails a test whose bot sent a plural left to the reader ("player(s)") or a bracket inside
+    another, naming the text."""
     leftover_plural_scan.take()
     yield
     sent = leftover_plural_scan.take()
-    assert sent == [], f"the bot sent a '(s)' plural: {sent}"
+    assert sent == [], f"the bot sent a '(s)' plural or nested brackets: {sent}"
 
 
 @pytest.fixture

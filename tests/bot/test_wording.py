@@ -11,14 +11,14 @@ from bot.dev.world import private_texts
 from bot.games import all_games
 from engines.octa import ENGINE as OCTA
 from engines.octagion import ENGINE as OCTAGION
-from engines.octagion import solution
+from engines.octagion import TREATMENT, solution
 from engines.registry import engine
 from render.narration import outcome_header, outcome_phrase
 from render.octa import render_table
 from render.octagion import result_text
 from render.octagion_daily import score_text
 from render.registry import pictures
-from render.wording import leftover_plurals, noun, plural
+from render.wording import leftover_plurals, nested_brackets, noun, plural
 from tests.bot.test_octagion_lobby import open_lobby, select_id
 from tests.bot.test_replays import finish_by_resigning
 from tests.bot.wording_scan import SCAN
@@ -48,6 +48,23 @@ def test_an_irregular_plural_is_given():
 def test_leftover_plurals_are_found_with_their_word():
     assert leftover_plurals("1 player(s) invited; 2 match(es), 3 part(ies)") == ["player(s)", "match(es)", "part(ies)"]
     assert leftover_plurals("Pick a team (or switch); 3 players (Beta)") == []
+
+
+def test_a_bracket_inside_another_is_found_and_a_quoted_label_is_not():
+    assert nested_brackets("Saved (8 of 8 placed (1 Treatment Card)).") == ["(8 of 8 placed (1 Treatment Card)"]
+    assert nested_brackets("the route, e.g. `D1 via b2.NE (3 tiles)` (a picture shows it)") == []
+    assert nested_brackets("3 players (Beta); 2 rounds (1:00 each)") == []
+
+
+def test_a_teams_variant_says_its_treatment_cards_in_one_pair_of_brackets():
+    from engines.octagion import ENGINE
+    from render.octagion import variant_sentence
+
+    state = ENGINE.new_game(2, {"variation": "beta", "treatment": 1}, 7)
+    state.variants[0] = [TREATMENT, *state.variants[0][1:]]
+    said = variant_sentence(state, 0)
+    assert "1 Treatment Card" in said
+    assert nested_brackets(said) == [], said
 
 
 async def test_the_scan_sees_what_the_bot_sends_and_not_what_members_type(world):

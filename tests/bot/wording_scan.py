@@ -1,5 +1,5 @@
 """Every member-facing text the bot sends in SimCord, scanned for plurals left to the reader
-("player(s)", "match(es)", "part(ies)"): message texts, embeds, buttons, menus, forms,
+("player(s)", "match(es)", "part(ies)") and brackets inside brackets: message texts, embeds, buttons, menus, forms,
 autocomplete choices and the pictures' alt texts. tests/bot/conftest.py installs it for the whole
 suite and fails a test whose bot sent one."""
 
@@ -11,7 +11,7 @@ from typing import Any
 from simcord.backend.models import Interaction
 from simcord.backend.state import Backend
 
-from render.wording import leftover_plurals
+from render.wording import leftover_plurals, nested_brackets
 
 # Keys whose strings no member reads (ids, addresses, file names).
 MACHINE_KEYS = frozenset({"custom_id", "url", "proxy_url", "filename", "id", "content_type", "media"})
@@ -39,7 +39,7 @@ class LeftoverScan:
 
     def check(self, *parts: Any) -> None:
         for text in member_strings(list(parts)):
-            if leftover_plurals(text):
+            if leftover_plurals(text) or nested_brackets(text):
                 self.found.append(text)
 
     def take(self) -> list[str]:
