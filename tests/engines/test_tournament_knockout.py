@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engines.tournament import (
     BOTH_FORFEIT,
-    DEADLINE,
+    BYE,
     DRAW,
     FIRST_FORFEITS,
     FIRST_WINS,
@@ -32,18 +32,10 @@ from engines.tournament import (
     winners,
     withdraw,
 )
+from tests.engines.test_tournament import SCORED as GAMES_SCORED
 
-# What each side scores, written out here (shared/rules: win 1, draw 1/2, loss and forfeit 0, a bye 1).
-SCORED = {
-    FIRST_WINS: (1, 0),
-    SECOND_WINS: (0, 1),
-    DRAW: (0.5, 0.5),
-    DEADLINE: (0.5, 0.5),
-    FIRST_FORFEITS: (0, 1),
-    SECOND_FORFEITS: (1, 0),
-    BOTH_FORFEIT: (0, 0),
-    "bye": (1, 0),
-}
+# What each side scores, written out in the tournament tests (shared/rules), and a bye 1.
+SCORED = {**GAMES_SCORED, BYE: (1, 0)}
 # The results random play picks from: draws (and their replays) and double forfeits often, as
 # they are what leaves a bracket's matches empty.
 PLAYED = (FIRST_WINS, SECOND_WINS, DRAW, DRAW, DRAW, FIRST_FORFEITS, SECOND_FORFEITS, BOTH_FORFEIT, BOTH_FORFEIT)
