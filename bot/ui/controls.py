@@ -14,7 +14,7 @@ error funnel.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -192,7 +192,7 @@ def session_modal(
     return modal
 
 
-def view_of(items: list[discord.ui.Item]) -> discord.ui.View:
+def view_of(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     """A view holding dynamic items; it never times out because the items outlive it."""
     view = discord.ui.View(timeout=None)
     for item in items:

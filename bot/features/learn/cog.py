@@ -127,9 +127,9 @@ class Learn(commands.Cog):
         buttons.append(SessionButton(NO_SESSION, GO, skip, label="Skip ▶" if later else "Skip to the end ▶"))
         return text, picture, view_of(buttons)
 
-    def _ready_buttons(self, series: Series) -> list[discord.ui.Item]:
+    def _ready_buttons(self, series: Series) -> list[discord.ui.Item[Any]]:
         first = SEPARATOR.join((series.game, series.lessons[0].key))
-        buttons: list[discord.ui.Item] = []
+        buttons: list[discord.ui.Item[Any]] = []
         adapter = self.platform.games[series.game]
         if adapter.challengeable:
             buttons.append(SessionButton(NO_SESSION, HOW, series.game, label="Challenge someone"))
@@ -165,6 +165,7 @@ class Learn(commands.Cog):
         engine = self.platform.games[series.game].engine
         state = lesson.setup.build(engine)
         me = interaction.client.user
+        assert me is not None  # the bot is logged in: it answers an interaction
         players = [me.id] * state.players
         names = [me.display_name] * state.players
         players[lesson.seat], names[lesson.seat] = interaction.user.id, interaction.user.display_name
@@ -186,7 +187,7 @@ class Learn(commands.Cog):
 
     # ------------------------------------------------------------ the controls
     async def _go(self, interaction: discord.Interaction, _: int, arg: str) -> None:
-        game, _, key = arg.partition(SEPARATOR)
+        game, _sep, key = arg.partition(SEPARATOR)
         series = self.series.get(game)
         if series is None:
             raise UserError(GONE)
@@ -285,7 +286,12 @@ class Learn(commands.Cog):
         )
 
     async def _answer(
-        self, interaction: discord.Interaction, series: Series, lesson: Lesson, table: GameSession, action: dict
+        self,
+        interaction: discord.Interaction,
+        series: Series,
+        lesson: Lesson,
+        table: GameSession,
+        action: dict[str, Any],
     ) -> None:
         """The engine plays the action on the lesson's position: the right answer moves on with its
         why; a wrong one is explained and the lesson stays, its menu asked again."""
@@ -324,7 +330,7 @@ class Learn(commands.Cog):
         typed, table = series.typed, self._table(interaction, series, lesson)
         if typed is None:
             raise UserError(GONE)
-        field = discord.ui.TextInput(
+        field: discord.ui.TextInput[Any] = discord.ui.TextInput(
             label=typed.label(table.state, lesson.seat)[:45],
             custom_id=ANSWER,
             required=False,
@@ -360,7 +366,9 @@ class Learn(commands.Cog):
         """A real game against me, on easy, in the channel /learn was typed in (the member asked for it)."""
         if game not in self.series or interaction.guild_id is None:
             raise UserError("Play me in a server's channel: `/<game> challenge` with me as the opponent.")
-        await self.platform.context.challenge(interaction, game, [interaction.client.user], {}, "easy")
+        me = interaction.client.user
+        assert me is not None  # the bot is logged in: it answers an interaction
+        await self.platform.context.challenge(interaction, game, [me], {}, "easy")
 
     async def _how(self, interaction: discord.Interaction, _: int, game: str) -> None:
         title = self.platform.games[game].title if game in self.platform.games else game

@@ -10,7 +10,7 @@ lesson teaches.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,7 +113,7 @@ class Series:
         at = self.index(key) + 1
         return self.lessons[at] if at < len(self.lessons) else None
 
-    def next_for(self, done: Sequence[str]) -> Lesson | None:
+    def next_for(self, done: Collection[str]) -> Lesson | None:
         """Where a member resumes: the first lesson not done (None: all done)."""
         return next((lesson for lesson in self.lessons if lesson.key not in done), None)
 

@@ -3,6 +3,8 @@ shuffled), then the steps of a turn, each played with Octa's own turn panel."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.features.learn.lessons import Lesson, Mistake, Series, Setup
 
 DEAL = {
@@ -33,7 +35,7 @@ LAY = (0, {"type": "lay_run", "cards": ["4H", "5H", "6H"], "token": True})
 NO_EXCHANGE = (0, {"type": "pass_step"})
 
 
-def turn(*actions: tuple[int, dict]) -> Setup:
+def turn(*actions: tuple[int, dict[str, Any]]) -> Setup:
     return Setup({"deal": DEAL}, 1, actions)
 
 

@@ -31,7 +31,7 @@ def said(state: Any, seat: int) -> str:
 
 
 def word(state: Any, seat: int) -> str:
-    return state.words[team_of(state, seat)]
+    return str(state.words[team_of(state, seat)])
 
 
 TYPED = TypedTask(

@@ -3,6 +3,8 @@ played with Octiles' own menu (Set up, Move, Place marker)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.features.learn.lessons import Lesson, Mistake, Series, Setup
 
 SEED = 3  # Gold is seat 1
@@ -13,7 +15,7 @@ CHANGED = (GOLD, {"type": "replace", "space": "c1", "orientation": 2})
 COLLECTS = {"type": "replace_move", "space": "a3", "orientation": 1, "to": "A5"}
 
 
-def after(*actions: tuple[int, dict]) -> Setup:
+def after(*actions: tuple[int, dict[str, Any]]) -> Setup:
     return Setup({}, SEED, actions)
 
 
