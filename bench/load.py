@@ -79,7 +79,7 @@ def percentile(samples: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def load_games() -> list[tuple[str, dict]]:
+def load_games() -> list[tuple[str, dict[str, Any]]]:
     """(game, options) for every registered game, in the registry's order."""
     return [(game, LOAD_OPTIONS.get(game, {})) for game in games()]
 
@@ -214,7 +214,7 @@ class Driver:
         self.tally = Tally()
         idle = list(self.tables)
         self.random.shuffle(idle)
-        moving: set[asyncio.Task] = set()
+        moving: set[asyncio.Task[None]] = set()
         start = time.perf_counter()
         ticks = int(rate * seconds)
         for tick in range(ticks):
@@ -558,7 +558,9 @@ class RequestCount:
     def __init__(self, driver: Driver):
         from bot.dev.discord_rules import rules_of
 
-        self._rules = rules_of(driver.env.backend)
+        rules = rules_of(driver.env.backend)
+        assert rules is not None, "the load runs under Discord's rules (use_discord_rules)"
+        self._rules = rules
         self._parents = {str(table.channel.id) for table in driver.tables}
         self._from = self._marks()
         self.counted: dict[str, int] = {}
@@ -654,7 +656,8 @@ DISCORD_REQUESTS_PER_SECOND = 50  # per bot token, across all its processes; int
 
 def discord_capacity(report: dict[str, Any]) -> float:
     """Moves a second Discord's global rate limit allows at the counted requests per move."""
-    return DISCORD_REQUESTS_PER_SECOND / max(sum(report["requests/move"].values()), 1e-9)
+    counted: float = sum(report["requests/move"].values())
+    return DISCORD_REQUESTS_PER_SECOND / max(counted, 1e-9)
 
 
 def _requests(report: dict[str, Any]) -> str:
