@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import bench
 from bench import Row, measure, value
@@ -41,7 +42,8 @@ QUICK_ACTIONS = 6  # quick mode's games: this many random actions, then a resign
 def sixty_move_game() -> tuple[int, list[tuple[int, dict]]]:
     """The seed and actions of the first medium-level game, from FIRST_SEED on, that ends at move 60."""
     for seed in itertools.count(FIRST_SEED):
-        state, actions = ENGINE.new_game(2, {}, seed), []
+        state = ENGINE.new_game(2, {}, seed)
+        actions: list[tuple[int, dict[str, Any]]] = []
         while not state.over and len(actions) < MOVES:
             seat = ENGINE.to_act(state)[0]
             action = choose_action(state, seat, "medium", seed)
@@ -112,7 +114,8 @@ def longest_setups() -> list[tuple[str, int, dict]]:
 def random_game(game: str, players: int, options: dict, seed: int) -> list[tuple[int, dict]]:
     """A whole game of random legal actions (never a resignation), as (seat, action)."""
     engine = registered_engine(game)
-    rng, state, actions = random.Random(seed), engine.new_game(players, options, seed), []
+    rng, state = random.Random(seed), engine.new_game(players, options, seed)
+    actions: list[tuple[int, dict[str, Any]]] = []
     while not state.over:
         seat = engine.to_act(state)[0]
         action = rng.choice([a for a in engine.legal_actions(state, seat) if a["type"] not in ("resign", "forfeit")])
@@ -151,7 +154,8 @@ def quick_game(game: str, players: int, options: dict, seed: int) -> list[tuple[
     """Quick mode's short game: ``QUICK_ACTIONS`` random legal actions, then the players resign
     one by one (a replay is drawn only for a finished game)."""
     engine = registered_engine(game)
-    rng, state, actions = random.Random(seed), engine.new_game(players, options, seed), []
+    rng, state = random.Random(seed), engine.new_game(players, options, seed)
+    actions: list[tuple[int, dict[str, Any]]] = []
     while not state.over:
         seat = engine.to_act(state)[0]
         resign = {"type": "resign"}  # a game may take it without listing it (Octiles does)

@@ -171,6 +171,7 @@ async def build_commands(bot: OctagonBot) -> None:
     commands and challenge."""
     bot.tree.clear_commands(guild=None)
     platform = bot.platform
+    assert platform is not None, "the platform is built in setup_hook, before the commands"
     shared = [
         HelpCommands(platform),
         StopCommand(platform),
@@ -184,9 +185,9 @@ async def build_commands(bot: OctagonBot) -> None:
     ]
     for cog in shared:
         await bot.add_cog(cog)
-    for adapter in bot.platform.games.values():
+    for adapter in platform.games.values():
         if adapter.challengeable:
-            adapter.app_command.add_command(challenge_command(bot.platform, adapter))
+            adapter.app_command.add_command(challenge_command(platform, adapter))
         await bot.add_cog(adapter)
 
 

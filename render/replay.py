@@ -505,6 +505,6 @@ def _gif(frames: Iterable[Frame], durations: list[int]) -> bytes:
 
 def _description(game: str, state: GameState, names: Sequence[str], steps: int, ending: str | None) -> str:
     """Alt text: who played, the result (a stopped game: its ending) and the number of moves (Octagion: rounds)."""
-    result = outcome_phrase(state.outcome, names) if state.over else ending
+    result = outcome_phrase(state.outcome, names) if state.outcome is not None else ending
     title = registered_engine(game).title
     return f"Replay of {title} ({', '.join(names[: state.players])}): {result}, {counted(game, steps)}."

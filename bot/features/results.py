@@ -10,6 +10,8 @@ A game with a computer seat is not rated, so the computer never has a rating of 
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from openskill.models import PlackettLuce
 
@@ -93,7 +95,7 @@ class Results:
         model = self.model
         known = {r.user_id: r for r in await tx.ratings(row.guild_id, row.game, row.players)}
 
-        def current(user: int):
+        def current(user: int) -> Any:  # an openskill rating
             old = known.get(user)
             return model.rating(mu=old.mu, sigma=old.sigma) if old else model.rating()
 

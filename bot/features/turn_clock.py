@@ -153,7 +153,10 @@ class TurnClock:
             return
         who = change.session.mention(timer.payload["seat"])
         gone = "your turn time is almost up" if timer.payload.get("last_hour") else "half of your turn time is gone"
-        by = deadline_time(change.meta.turn_deadline, change.now.timestamp())
+        deadline = change.meta.turn_deadline
+        if deadline is None:  # the clock was turned off meanwhile: nothing to warn of
+            return
+        by = deadline_time(deadline, change.now.timestamp())
         change.post(TEXT, {"content": f"⏳ {who}, {gone}: move by {by} or you forfeit the game."})
 
     async def _forfeit(self, change: Change, timer: TimerRecord) -> None:
