@@ -8,6 +8,7 @@ import pytest
 
 from bot.dev.world import private_texts
 from bot.features.turn_clock import parse_clock
+from engines.review import REVIEWABLE
 from tests.bot.test_octagion_bot import open_game
 from tests.bot.test_replays import finish_by_resigning, play
 
@@ -35,7 +36,8 @@ async def test_a_stopped_game_keeps_replay_and_rematch_and_no_step_to_take(world
     assert "⏹" in message.content
     assert "Step:" not in message.content
     assert "🎯" not in message.content, "no target to play on"
-    assert labels(message) == ["Rematch", "Replay"], "as README says: they stay"
+    reviewed = ["Review"] if game in REVIEWABLE else []  # a stopped game can be reviewed too
+    assert labels(message) == ["Rematch", "Replay", *reviewed], "as README says: they stay"
 
     await world.cy.click(message, label="Replay")
     replay = world.channel.last_message
