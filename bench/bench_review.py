@@ -10,6 +10,7 @@ score on self-play games it was not fitted on (seeds from ``HELD_OUT_SEED``; 0.2
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import bench
 from bench import Row, value
@@ -21,14 +22,15 @@ TARGET_SECONDS = 30.0
 HELD_OUT_SEED = 1000  # the curve was fitted on seeds 0 to 39 (python -m bench.review_curve)
 
 
-def longest_game(game: str, seeds: range, limit: int) -> tuple[int, list[tuple[int, dict]]]:
+def longest_game(game: str, seeds: range, limit: int) -> tuple[int, list[tuple[int, dict[str, Any]]]]:
     """The seed and actions of the longest self-play game among ``seeds`` (at most ``limit`` plies)."""
     from engines.octego import choose_action
 
     played = engine(game)
-    longest: tuple[int, list[tuple[int, dict]]] = (seeds[0], [])
+    longest: tuple[int, list[tuple[int, dict[str, Any]]]] = (seeds[0], [])
     for seed in seeds:
-        state, actions = played.new_game(2, {}, seed), []
+        state = played.new_game(2, {}, seed)
+        actions: list[tuple[int, dict[str, Any]]] = []
         while not state.over and len(actions) < limit:
             seat = played.to_act(state)[0]
             action = choose_action(state, seat, "medium", seed)

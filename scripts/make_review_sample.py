@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from bot.features.review.reviews import summary, why
 from engines.octego import ENGINE, choose_action
@@ -20,8 +21,9 @@ SEED = 7  # the game tests/bot/test_review.py reviews
 LIMIT = 60
 
 
-def game() -> list[tuple[int, dict]]:
-    state, actions = ENGINE.new_game(2, {}, SEED), []
+def game() -> list[tuple[int, dict[str, Any]]]:
+    state = ENGINE.new_game(2, {}, SEED)
+    actions: list[tuple[int, dict[str, Any]]] = []
     while not state.over and len(actions) < LIMIT:
         seat = state.to_move
         action = choose_action(state, seat, "easy" if seat == 0 else "medium", state.ply)
