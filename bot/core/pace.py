@@ -28,10 +28,32 @@ OLD_EDITS, OLD_WINDOW = 4, 60.0
 T = TypeVar("T")
 
 
+class Window:
+    """At most ``limit`` events in any ``seconds`` of the event loop's clock: the one sliding
+    window both paces below are made of."""
+
+    def __init__(self, limit: int, seconds: float):
+        self.limit = limit
+        self.seconds = seconds
+        self._times: deque[float] = deque()  # when each event of the last ``seconds`` took place
+
+    def wait(self, now: float) -> float:
+        """0 when one more event fits now, else how long until it does."""
+        times = self._times
+        if times and times[-1] > now:
+            times.clear()  # times of another clock (a simulated one, in the tests): forgotten
+        while times and times[0] <= now - self.seconds:
+            times.popleft()
+        return 0.0 if len(times) < self.limit else times[0] + self.seconds - now + 0.001
+
+    def count(self, now: float) -> None:
+        self._times.append(now)
+
+
 class RequestBudget:
     def __init__(self, per_second: int = PER_SECOND):
         self.per_second = per_second
-        self._sent: deque[float] = deque()  # when each request of the last second went out
+        self._window = Window(per_second, WINDOW_SECONDS)
         self.waited = 0  # how many requests had to wait for their place
 
     @classmethod
@@ -44,18 +66,11 @@ class RequestBudget:
         """Wait until one more request fits in the last second, and count it."""
         loop = asyncio.get_running_loop()
         waited = False
-        while True:
-            now = loop.time()
-            if self._sent and self._sent[-1] > now:
-                self._sent.clear()  # times of another clock (a simulated one, in the tests): forgotten
-            while self._sent and self._sent[0] <= now - WINDOW_SECONDS:
-                self._sent.popleft()
-            if len(self._sent) < self.per_second:
-                self._sent.append(now)
-                self.waited += waited
-                return
+        while wait := self._window.wait(loop.time()):
             waited = True
-            await asyncio.sleep(self._sent[0] + WINDOW_SECONDS - now + 0.001)
+            await asyncio.sleep(wait)
+        self._window.count(loop.time())
+        self.waited += waited
 
     async def call(self, request: Callable[[], Awaitable[T]]) -> T:
         """Make ``request`` (one call to Discord) once it has its place."""
@@ -69,30 +84,17 @@ class ChannelEdits:
     may (the caller sends the newest state then, so waiting edits coalesce)."""
 
     def __init__(self) -> None:
-        self._recent: dict[int, deque[float]] = {}
-        self._old: dict[int, deque[float]] = {}
+        self._windows: dict[int, tuple[Window, Window]] = {}  # channel -> (every edit, old messages' edits)
 
     def wait(self, channel_id: int, *, old: bool) -> float:
         now = asyncio.get_running_loop().time()
-        recent = self._free(self._recent, channel_id, now, CHANNEL_WINDOW)
-        aged = self._free(self._old, channel_id, now, OLD_WINDOW)
-        waits = []
-        if len(recent) >= CHANNEL_EDITS:
-            waits.append(recent[0] + CHANNEL_WINDOW - now)
-        if old and len(aged) >= OLD_EDITS:
-            waits.append(aged[0] + OLD_WINDOW - now)
-        if waits:
-            return max(waits) + 0.001
-        recent.append(now)
+        if channel_id not in self._windows:
+            self._windows[channel_id] = (Window(CHANNEL_EDITS, CHANNEL_WINDOW), Window(OLD_EDITS, OLD_WINDOW))
+        edits, old_edits = self._windows[channel_id]
+        wait = max(edits.wait(now), old_edits.wait(now) if old else 0.0)
+        if wait:
+            return wait
+        edits.count(now)
         if old:
-            aged.append(now)
+            old_edits.count(now)
         return 0.0
-
-    @staticmethod
-    def _free(times: dict[int, deque[float]], channel_id: int, now: float, window: float) -> deque[float]:
-        kept = times.setdefault(channel_id, deque())
-        if kept and kept[-1] > now:
-            kept.clear()  # times of another clock (a simulated one, in the tests): forgotten
-        while kept and kept[0] <= now - window:
-            kept.popleft()
-        return kept
