@@ -54,6 +54,13 @@ class TurnNotices:
         """The bot's own id: the computer's seats get no notice."""
         return self.bot.user.id if self.bot.user is not None else None
 
+    def _waiting(self, change: Change) -> int | None:
+        """The one member whose move it is (None: several act at once, or it is the computer's)."""
+        adapter = self.games[change.record.game]
+        to_act = [] if adapter.simultaneous else adapter.engine.to_act(change.state)
+        member = change.record.players[to_act[0]] if len(to_act) == 1 else None
+        return None if member == self._me() else member
+
     def started(self, change: Change) -> None:
         """A game of a thread started: its reminder, if its thread stays quiet."""
         change.add_timer(THREAD_REMINDER, change.now + timedelta(days=REMINDER_DAYS))
@@ -68,15 +75,8 @@ class TurnNotices:
         member who just acted, not to a member who turned notices off."""
         if not change.logged:
             return
-        adapter = self.games[change.record.game]
-        if adapter.simultaneous:
-            return
-        to_act = adapter.engine.to_act(change.state)
-        if len(to_act) != 1:
-            return
-        member = change.record.players[to_act[0]]
-        acted = change.logged[-1][0]
-        if member in (self._me(), acted):
+        member = self._waiting(change)
+        if member is None or member == change.logged[-1][0]:
             return
         if not await self.wanted(change.record.guild_id, member):
             if change.meta.notice_id is not None:  # the previous notice is out of date: it goes
@@ -184,11 +184,7 @@ class TurnNotices:
             change.add_timer(THREAD_REMINDER, due)
             return
         change.add_timer(THREAD_REMINDER, change.now + timedelta(days=REMINDER_DAYS))
-        adapter = self.games[record.game]
-        to_act = [] if adapter.simultaneous else adapter.engine.to_act(change.state)
-        waiting = record.players[to_act[0]] if len(to_act) == 1 else None
-        if waiting == self._me():
-            waiting = None
+        waiting = self._waiting(change)
         pinged = [waiting] if waiting is not None and await self.wanted(record.guild_id, waiting) else []
         change.post(TURN_NOTICE, notice(members=pinged, seq=record.actions, reminder=True, waiting=waiting))
 
