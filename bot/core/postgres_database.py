@@ -281,7 +281,7 @@ class PostgresDatabase:
         async with self._connection() as connection, connection.transaction():
             await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
             current = await self._version(connection)
-            for number, script in enumerate(migrations.POSTGRESQL[current:upto], start=current + 1):
+            for number, script in enumerate(migrations.core(self.dialect)[current:upto], start=current + 1):
                 await connection.execute(script)
                 await connection.execute("DELETE FROM schema_version")
                 await connection.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
@@ -296,9 +296,9 @@ class PostgresDatabase:
         recorded = await connection.fetchval(sql, feature.feature)
         rows = await connection.fetch("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
         current = feature.applied(recorded, {row[0] for row in rows})
-        for script in feature.postgresql[current:]:
+        for script in feature.scripts("postgresql")[current:]:
             await connection.execute(script)
-        await connection.execute(feature.record(max(current, len(feature.postgresql))))
+        await connection.execute(feature.record(max(current, len(feature.migrations))))
 
     async def integrity_check(self) -> str:
         """PostgreSQL keeps its own pages whole; what can go wrong is ours: rows left behind."""

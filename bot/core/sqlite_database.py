@@ -161,7 +161,7 @@ class SqliteDatabase:
         """Apply the migrations not applied yet: the core's, then each feature's (``upto``: the
         core's up to that number and no feature's, for benchmarks and tests of older schemas)."""
         current = await self.schema_version()
-        for number, script in enumerate(migrations.SQLITE[current:upto], start=current + 1):
+        for number, script in enumerate(migrations.core(self.dialect)[current:upto], start=current + 1):
             await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
         if upto is None:
             await self._db.execute(migrations.FEATURE_VERSIONS)
@@ -174,7 +174,7 @@ class SqliteDatabase:
         current = feature.applied(recorded, await self.table_names())
         if recorded is None:
             await self._db.execute(feature.record(current))
-        for number, script in enumerate(feature.sqlite[current:], start=current + 1):
+        for number, script in enumerate(feature.scripts(self.dialect)[current:], start=current + 1):
             await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\n{feature.record(number)};\nCOMMIT;")
 
     async def integrity_check(self) -> str:

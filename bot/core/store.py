@@ -64,7 +64,7 @@ __all__ = [  # the rows (bot.core.rows) too, where the bot has always found them
 LIVE_STATUSES = ("challenge", "lobby", "active")
 LIVE_SQL = "status IN ('challenge', 'lobby', 'active')"
 
-MIGRATIONS = migrations.SQLITE  # the default database's schema (the core's; features number their own)
+MIGRATIONS = migrations.core("sqlite")  # the default database's schema (the core's; features number their own)
 
 
 # Sessions that are games, not a kit's (a tournament is a session of its own, never "the game here").

@@ -63,7 +63,7 @@ def backup_problems(integrity: str, version: int, contents: str) -> list[str]:
     problems = []
     if integrity != "ok":
         problems.append(f"its integrity check failed: {integrity}")
-    newest = len(migrations.SQLITE)
+    newest = len(migrations.CORE)
     if version == 0 or contents == "no sessions table":
         problems.append("it is not a database of this bot (no schema version or no sessions table)")
     elif version > newest:
@@ -191,7 +191,7 @@ def restore(path: str, target_url: str, force: bool = False) -> bool:
     with contextlib.closing(_connect(source, "ro")) as reader:
         ok = _restore_over(reader, target) if target.exists() else _restore_new(reader, target)
     if ok:
-        newest = len(migrations.SQLITE)
+        newest = len(migrations.CORE)
         later = f" (the bot migrates it to {newest} when it starts)" if version < newest else ""
         print(f"restored {source} into {target}: schema version {version}{later}, {contents}, integrity ok")
     return ok

@@ -137,7 +137,7 @@ async def check(url: str) -> bool:
 
 async def _check(database: Database, url: str) -> bool:
     problems: list[str] = []
-    version, newest = await database.schema_version(), len(migrations.SQLITE)
+    version, newest = await database.schema_version(), len(migrations.CORE)
     print(f"database: {database.dialect}, {shown(url)}")
     print(f"schema version: {version} of {newest}")
     if version < newest:

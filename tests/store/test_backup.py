@@ -134,7 +134,7 @@ async def test_restore_refuses_a_broken_a_newer_or_a_foreign_backup(tmp_path, ca
     newer = tmp_path / "newer.db"
     assert db.backup(str(source), str(newer))
     with contextlib.closing(sqlite3.connect(newer)) as connection:
-        connection.execute(f"PRAGMA user_version = {len(migrations.SQLITE) + 1}")
+        connection.execute(f"PRAGMA user_version = {len(migrations.CORE) + 1}")
     foreign = tmp_path / "foreign.db"
     with contextlib.closing(sqlite3.connect(foreign)) as connection:
         connection.execute("CREATE TABLE notes (text TEXT)")
@@ -191,7 +191,7 @@ async def test_the_command_line_backs_up_and_restores_the_configured_database(tm
 
     backed_up = run("backup", "saved.db")
     assert backed_up.returncode == 0, backed_up.stdout + backed_up.stderr
-    assert f"schema version {len(migrations.SQLITE)}, 3 sessions (3 live), integrity ok" in backed_up.stdout
+    assert f"schema version {len(migrations.CORE)}, 3 sessions (3 live), integrity ok" in backed_up.stdout
     (tmp_path / "octagon.db").unlink()
     restored = run("restore", "saved.db")
     assert restored.returncode == 0, restored.stdout + restored.stderr

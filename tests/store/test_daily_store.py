@@ -132,11 +132,11 @@ async def feature_version(store, feature: str = "octagion_daily") -> int | None:
 
 
 async def test_a_new_database_gets_the_daily_tables_from_the_dailys_own_migrations(store):
-    assert await store.schema_version() == len(migrations.SQLITE)
+    assert await store.schema_version() == len(migrations.CORE)
     assert "daily_plays" in await store.database.table_names()
-    assert await feature_version(store) == len(daily_migrations.MIGRATIONS.sqlite)
+    assert await feature_version(store) == len(daily_migrations.MIGRATIONS.migrations)
     await store.migrate()  # again: nothing to do
-    assert await feature_version(store) == len(daily_migrations.MIGRATIONS.sqlite)
+    assert await feature_version(store) == len(daily_migrations.MIGRATIONS.migrations)
 
 
 async def run_script(database, script: str) -> None:
@@ -151,7 +151,7 @@ async def test_a_database_made_when_the_core_held_the_daily_tables_keeps_them(da
     try:
         await database.migrate(upto=5)
         await run_script(database, daily_migrations.MIGRATIONS.scripts(database.dialect)[0])  # the old core 6
-        await database.migrate(upto=len(migrations.SQLITE))
+        await database.migrate(upto=len(migrations.CORE))
         assert "feature_versions" not in await database.table_names()
     finally:
         await database.close()
@@ -173,5 +173,4 @@ def test_the_features_migrations_are_found_by_their_files():
     found = migrations.features()
     assert daily_migrations.MIGRATIONS in found
     assert [feature.feature for feature in found] == sorted(feature.feature for feature in found)
-    assert all(len(feature.sqlite) == len(feature.postgresql) for feature in found)
     assert set(migrations.feature_tables()) <= set(TABLES), "python -m bot.db copy moves every feature's tables"

@@ -179,7 +179,7 @@ async def test_check_passes_a_good_store(database_url, capsys):
     await fill(database_url)
     assert await db.check(database_url)
     report = capsys.readouterr().out
-    assert f"schema version: {len(migrations.SQLITE)} of {len(migrations.SQLITE)}" in report
+    assert f"schema version: {len(migrations.CORE)} of {len(migrations.CORE)}" in report
     assert "no problems found" in report
 
 
@@ -218,10 +218,10 @@ async def test_check_finds_an_action_counter_behind_the_log(database_url, capsys
 
 async def test_check_finds_an_old_schema_version(database_url, capsys):
     database = await open_database(database_url, pool_size=1)
-    await database.migrate(upto=len(migrations.SQLITE) - 1)
+    await database.migrate(upto=len(migrations.CORE) - 1)
     await database.close()
     assert not await db.check(database_url)
-    assert f"schema version {len(migrations.SQLITE) - 1} is behind" in capsys.readouterr().out
+    assert f"schema version {len(migrations.CORE) - 1} is behind" in capsys.readouterr().out
 
 
 async def test_check_finds_a_postgresql_sequence_behind_the_ids(postgres_url, capsys):

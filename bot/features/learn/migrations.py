@@ -17,4 +17,4 @@ _TABLE = """
     );
     """
 
-MIGRATIONS = FeatureMigrations(feature="learn", tables=("learn_progress",), sqlite=(_TABLE,), postgresql=(_TABLE,))
+MIGRATIONS = FeatureMigrations(feature="learn", tables=("learn_progress",), migrations=(_TABLE,))

@@ -11,11 +11,11 @@ from bot.core.migrations import FeatureMigrations
 
 _TABLE = """
     CREATE TABLE reviews (
-        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        session_id BIGINT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
         seat INTEGER NOT NULL,
         review TEXT NOT NULL,
         PRIMARY KEY (session_id, seat)
     );
     """
 
-MIGRATIONS = FeatureMigrations(feature="reviews", tables=("reviews",), sqlite=(_TABLE,), postgresql=(_TABLE,))
+MIGRATIONS = FeatureMigrations(feature="reviews", tables=("reviews",), migrations=(_TABLE,))

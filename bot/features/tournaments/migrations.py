@@ -11,10 +11,10 @@ from bot.core.migrations import FeatureMigrations
 
 _TABLE = """
     CREATE TABLE tournament_games (
-        tournament_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        tournament_id BIGINT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
         round INTEGER NOT NULL,
         table_no INTEGER NOT NULL,
-        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        session_id BIGINT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
         event TEXT NOT NULL,
         PRIMARY KEY (tournament_id, round, table_no)
     );
@@ -22,6 +22,4 @@ _TABLE = """
     CREATE INDEX sessions_tournaments ON sessions(guild_id, game, id);
     """
 
-MIGRATIONS = FeatureMigrations(
-    feature="tournaments", tables=("tournament_games",), sqlite=(_TABLE,), postgresql=(_TABLE,)
-)
+MIGRATIONS = FeatureMigrations(feature="tournaments", tables=("tournament_games",), migrations=(_TABLE,))

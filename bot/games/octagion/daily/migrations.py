@@ -10,32 +10,7 @@ from __future__ import annotations
 
 from bot.core.migrations import FeatureMigrations
 
-SQLITE = (
-    """
-    CREATE TABLE daily_plays (
-        guild_id INTEGER NOT NULL,
-        day TEXT NOT NULL,
-        user_id INTEGER NOT NULL,
-        session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,
-        name TEXT NOT NULL,
-        started_at TEXT NOT NULL,
-        deadline TEXT NOT NULL,
-        cells TEXT,
-        answers INTEGER NOT NULL DEFAULT 0,
-        finished_at TEXT,
-        score INTEGER,
-        penalties INTEGER,
-        bonus INTEGER,
-        streak INTEGER,
-        won_streak INTEGER,
-        PRIMARY KEY (guild_id, day, user_id)
-    );
-    CREATE INDEX daily_plays_by_member ON daily_plays(guild_id, user_id, day);
-    ALTER TABLE guild_settings ADD COLUMN daily_session_id INTEGER;
-    """,
-)
-
-POSTGRESQL = (
+_MIGRATIONS = (
     """
     CREATE TABLE daily_plays (
         guild_id BIGINT NOT NULL,
@@ -63,7 +38,6 @@ POSTGRESQL = (
 MIGRATIONS = FeatureMigrations(
     feature="octagion_daily",
     tables=("daily_plays",),
-    sqlite=SQLITE,
-    postgresql=POSTGRESQL,
+    migrations=_MIGRATIONS,
     made_by_core=1,  # the core's migration 6
 )
