@@ -1,4 +1,4 @@
-"""/games and /rules: what the bot hosts and how each game is played."""
+"""/help, /games and /rules: what the bot hosts, how to start each game and how each is played."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from bot import __version__
 from bot.features.game_choices import game_choices, offer_choices
 
 if TYPE_CHECKING:
+    from bot.adapter import GameAdapter
     from bot.platform import Platform
 
 FOOTER = f"Octagon Games Bot {__version__}"
@@ -34,6 +35,18 @@ class HelpCommands(commands.Cog):
         ]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
+    @app_commands.command(name="help", description="How to start each game, and where to learn one.")
+    async def help_command(self, interaction: discord.Interaction) -> None:
+        lines = [
+            "## Octagon games: help",
+            *(f"**{a.title}**: {how_to_start(a)}" for a in self.games.values()),
+            "",
+            "New to a game? `/learn` teaches any of them in five minutes, privately, with the game's own controls.",
+            "`/rules game:` a game's rules · `/games` the games, one line each · `/stats` your games and wins here",
+            f"-# {FOOTER}",
+        ]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
     @app_commands.command(name="rules", description="A short summary of a game's rules and how to play it here.")
     @app_commands.describe(game="Which game")
     async def rules_command(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
@@ -43,3 +56,16 @@ class HelpCommands(commands.Cog):
         )
         embed.set_footer(text=FOOTER)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def how_to_start(adapter: GameAdapter) -> str:
+    """How a game starts, from what it declares: its generated challenge (with the computer when it
+    has one), else its own `start` command as that command describes itself."""
+    if adapter.challengeable:
+        computer = " (mention me instead to play the computer)" if adapter.has_computer else ""
+        return f"`/{adapter.name} challenge opponent:@someone`{computer}"
+    start = adapter.app_command.get_command("start")
+    if start is None:
+        return f"`/{adapter.name}`"
+    description = start.description.rstrip(".")
+    return f"`/{adapter.name} start`: {description[:1].lower()}{description[1:]}"

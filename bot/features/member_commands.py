@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.features.game_choices import board_choices, extras_of, game_choices, offer_choices
+from bot.features.learn.newcomers import learned_mark
 from bot.features.privacy_store import mention
 from bot.features.results import PROVISIONAL_GAMES, rating_text
 from bot.features.tournaments import store as event_store
@@ -42,7 +43,7 @@ class MemberCommands(commands.Cog):
         await acknowledge(interaction)
         user = user or interaction.user
         stats = await self.platform.store.user_stats(interaction.guild_id, user.id)
-        name = escape(user.display_name, 40)
+        name = escape(user.display_name, 40) + await learned_mark(self.platform.store, user.id, self.platform.games)
         if not stats:
             text = f"{name} has not finished a game in this server yet."
         else:
