@@ -174,10 +174,18 @@ async def build_commands(bot: OctagonBot) -> None:
     assert platform is not None, "the platform is built in setup_hook, before the commands"
     shared = [
         HelpCommands(platform),
-        StopCommand(platform),
+        StopCommand(sessions=platform.sessions, threads=platform.threads, games=platform.games),
         MemberCommands(platform),
-        PrivacyCommands(platform, bot.settings.removed_server_days),
-        SettingsCommands(platform),
+        PrivacyCommands(
+            store=platform.store,
+            sessions=platform.sessions,
+            controls=platform.controls,
+            games=platform.games,
+            tournaments=platform.tournaments,
+            notices=platform.notices,
+            grace_days=bot.settings.removed_server_days,
+        ),
+        SettingsCommands(store=platform.store, turn_clock=platform.turn_clock, games=platform.games),
         ChallengeMenu(bot, platform),
         GameButtons(platform),
         TournamentCommands(platform, platform.tournaments),

@@ -14,22 +14,21 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.sessions import GameSession
-from bot.core.store import LIVE_STATUSES
+from bot.adapter import GameAdapter
+from bot.core.sessions import GameSession, Sessions
+from bot.core.store import LIVE_STATUSES, Store
 from bot.features import privacy_store
 from bot.features.privacy_store import MemberSession
 from bot.features.replays import seated
-from bot.ui.controls import SessionButton, view_of
+from bot.features.tournaments.runner import Tournaments
+from bot.features.turn_notices import TurnNotices
+from bot.ui.controls import Controls, SessionButton, view_of
 from bot.ui.replies import UserError, acknowledge, reply_private
-
-if TYPE_CHECKING:
-    from bot.platform import Platform
 
 log = logging.getLogger(__name__)
 
@@ -76,11 +75,22 @@ def done_text(resigned: int, forgotten: int) -> str:
 class PrivacyCommands(
     commands.GroupCog, group_name="privacy", group_description="What the bot keeps about you, and deleting it."
 ):
-    def __init__(self, platform: Platform, grace_days: int):
-        self.platform = platform
+    def __init__(
+        self,
+        *,
+        store: Store,
+        sessions: Sessions,
+        controls: Controls,
+        games: dict[str, GameAdapter],
+        tournaments: Tournaments,
+        notices: TurnNotices,
+        grace_days: int,
+    ):
+        self.store, self.sessions, self.games = store, sessions, games
+        self.tournaments, self.notices = tournaments, notices
         self.grace_days = grace_days
-        platform.controls.button(FORGET, self._forget_clicked)
-        platform.controls.button(KEEP, self._keep_clicked)
+        controls.button(FORGET, self._forget_clicked)
+        controls.button(KEEP, self._keep_clicked)
 
     @app_commands.command(name="info", description="What the bot keeps about you, and for how long.")
     async def info_command(self, interaction: discord.Interaction) -> None:
@@ -111,30 +121,30 @@ class PrivacyCommands(
     # ------------------------------------------------------------ forgetting a member
     async def forget(self, member_id: int) -> tuple[int, int]:
         """Forget a member everywhere: (games resigned, sessions where they became a former member)."""
-        store = self.platform.store
+        store = self.store
         resigned = 0
         former_id = -random.SystemRandom().randrange(1, 2**62)  # never a Discord id
-        await self.platform.tournaments.forget_member(member_id, former_id)  # withdrawn at once, then renamed
+        await self.tournaments.forget_member(member_id, former_id)  # withdrawn at once, then renamed
         for session in await privacy_store.member_sessions(store, member_id, live=True):
-            if session.game in self.platform.games:  # a tournament hears of its games' ends
+            if session.game in self.games:  # a tournament hears of its games' ends
                 resigned += await self._leave(session, member_id)
         named = await privacy_store.member_sessions(store, member_id)
         for session in named:
             await self._forget_in(session, member_id, former_id)
         async with store.transaction() as tx:
             await privacy_store.forget_member_records(tx, member_id, former_id)
-        self.platform.notices.forget(member_id)
+        self.notices.forget(member_id)
         log.info("forgot a member in %d sessions (%d resigned)", len(named), resigned)
         return resigned, len(named)
 
     async def _forget_in(self, session: MemberSession, member_id: int, former_id: int) -> None:
         """One session, in a change of its own (as every change of a session): the member's id
         and name replaced, the seats of its actions kept."""
-        if session.game not in self.platform.games:
-            async with self.platform.store.transaction() as tx:
+        if session.game not in self.games:
+            async with self.store.transaction() as tx:
                 await privacy_store.forget_in_stored_session(tx, session, member_id, former_id)
             return
-        async with self.platform.sessions.change(session.id) as change:
+        async with self.sessions.change(session.id) as change:
             seats = await self._seats(change.session)
             players = change.record.players
             forgotten = privacy_store.forget_in_meta(change.meta.to_json(), players, member_id, former_id)
@@ -146,13 +156,13 @@ class PrivacyCommands(
     async def _leave(self, session: MemberSession, member_id: int) -> int:
         """Resign a game they play (each seat they hold), close a challenge or lobby; 1 if resigned."""
         if session.status != "active":
-            async with self.platform.sessions.change(session.id) as change:
+            async with self.sessions.change(session.id) as change:
                 if change.record.status in LIVE_STATUSES:
                     change.end("closed", CLOSED_NOTE)
             return 0
         for _ in range(session.players.count(member_id)):
             try:
-                now = await self.platform.sessions.act(session.id, member_id, {"type": "resign"})
+                now = await self.sessions.act(session.id, member_id, {"type": "resign"})
             except UserError:  # the game refuses (it ended meanwhile): nothing more to resign
                 break
             if now.status != "active":
@@ -161,8 +171,8 @@ class PrivacyCommands(
 
     async def _seats(self, session: GameSession) -> list[int] | None:
         """The seat of each logged action when some were logged without one (None: all have one)."""
-        logged = await self.platform.store.logged_moves(session.id)
+        logged = await self.store.logged_moves(session.id)
         if session.state is None or all(move.seat is not None for move in logged):
             return None
-        engine = self.platform.games[session.record.game].engine
+        engine = self.games[session.record.game].engine
         return [seat for seat, _ in seated(engine, session, logged)]

@@ -2,27 +2,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapter import GameAdapter
+from bot.core.store import Store
 from bot.features.game_choices import extras_of
 from bot.features.tournaments.commands import HOST_ROLE_KEY
-from bot.features.turn_clock import LONGEST_CLOCK, clock_words, parse_clock, read_duration
+from bot.features.turn_clock import LONGEST_CLOCK, TurnClock, clock_words, parse_clock, read_duration
 from bot.ui.replies import UserError, acknowledge, reply_private
-
-if TYPE_CHECKING:
-    from bot.platform import Platform
 
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
 class SettingsCommands(commands.GroupCog, group_name="settings", group_description="Server settings for the games."):
-    def __init__(self, platform: Platform):
-        self.platform = platform
-        for extra in extras_of(platform.games).values():  # e.g. /settings daily_channel
+    def __init__(self, *, store: Store, turn_clock: TurnClock, games: dict[str, GameAdapter]):
+        self.store, self.turn_clock = store, turn_clock
+        for extra in extras_of(games).values():  # e.g. /settings daily_channel
             for command in extra.settings_commands():
                 self.app_command.add_command(command)
 
@@ -36,7 +33,7 @@ class SettingsCommands(commands.GroupCog, group_name="settings", group_descripti
     async def turn_clock(self, interaction: discord.Interaction, clock: str) -> None:
         await acknowledge(interaction)
         seconds = parse_clock(clock)
-        await self.platform.turn_clock.set_seconds(interaction.guild_id, seconds)
+        await self.turn_clock.set_seconds(interaction.guild_id, seconds)
         text = (
             f"Turn clock set to {clock_words(seconds)} per turn for games that start from now on"
             " (a challenge's `clock:` option still chooses its own)."
@@ -58,7 +55,7 @@ class SettingsCommands(commands.GroupCog, group_name="settings", group_descripti
     ) -> None:
         await acknowledge(interaction)
         where = channel or interaction.channel
-        async with self.platform.store.transaction() as tx:
+        async with self.store.transaction() as tx:
             await tx.set_game_threads(where.id, interaction.guild_id, enabled)
         if enabled:
             text = f"Games started in {where.mention} now get a thread each; any number can run at once."
@@ -76,7 +73,7 @@ class SettingsCommands(commands.GroupCog, group_name="settings", group_descripti
             raise UserError("A finished game's thread is always archived in the end: give a time, e.g. `1h`.")
         if not 60 <= seconds <= LONGEST_CLOCK:
             raise UserError("A finished game's thread is archived 1 minute (`1m`) to 7 days (`7d`) after its end.")
-        async with self.platform.store.transaction() as tx:
+        async with self.store.transaction() as tx:
             await tx.set_archive_minutes(interaction.guild_id, seconds // 60)
         await reply_private(interaction, f"Finished games' threads are archived {clock_words(seconds)} after the end.")
 
@@ -85,7 +82,7 @@ class SettingsCommands(commands.GroupCog, group_name="settings", group_descripti
     @app_commands.checks.has_permissions(manage_guild=True)
     async def tournament_role(self, interaction: discord.Interaction, role: discord.Role) -> None:
         await acknowledge(interaction)
-        async with self.platform.store.transaction() as tx:
+        async with self.store.transaction() as tx:
             await tx.set_value(HOST_ROLE_KEY.format(guild=interaction.guild_id), str(role.id))
         await reply_private(
             interaction, f"Members with {role.mention} may now host tournaments (`/tournament create`)."
