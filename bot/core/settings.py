@@ -79,6 +79,13 @@ def _shard_ids(text: str) -> tuple[int, ...]:
     return tuple(sorted(set(chosen)))
 
 
+def _https_url(text: str) -> str:
+    """An address members' clients reach: https, a host, no trailing slash."""
+    if not re.fullmatch(r"https://[^\s/?#]+(/[^\s?#]*)?", text):
+        raise ValueError(text)
+    return text.rstrip("/")
+
+
 def _refuse(text: str) -> Any:
     raise ValueError(text)
 
@@ -91,6 +98,7 @@ SWITCH_READER = Reader("on or off", _switch)
 LEVEL = Reader(f"one of {', '.join(LOG_LEVELS)}", _choice(LOG_LEVELS, str.upper))
 FORMAT = Reader(f"one of {', '.join(LOG_FORMATS)}", _choice(LOG_FORMATS, str.lower))
 POSTGRES = Reader("a PostgreSQL URL, postgresql://user:password@host/database", _postgres_url, secret=True)
+HTTPS_URL = Reader("an https:// address, such as https://octagon.example.org", _https_url)
 SHARD_IDS = Reader("shard numbers such as 0-3, 0,2,4 or 0-1,6", _shard_ids)
 
 
@@ -140,6 +148,14 @@ class Settings:
     # served on METRICS_HOST, the loopback interface unless told otherwise.
     metrics_port: int | None = setting(None, "METRICS_PORT", PORT)
     metrics_host: str = setting("127.0.0.1", "METRICS_HOST", TEXT)
+    # The Activity (bot/features/activity/): the board played in Discord's own window. Its page and
+    # API on ACTIVITY_PORT (None: off) behind the operator's HTTPS proxy at ACTIVITY_URL; the client
+    # secret exchanges a member's sign-in code at Discord's OAuth2 endpoint (never logged or shown).
+    client_secret: str | None = setting(
+        None, "DISCORD_CLIENT_SECRET", Reader("the application's client secret", str, secret=True)
+    )
+    activity_port: int | None = setting(None, "ACTIVITY_PORT", PORT)
+    activity_url: str | None = setting(None, "ACTIVITY_URL", HTTPS_URL)
 
     @classmethod
     def from_environment(cls) -> Settings:
@@ -171,12 +187,14 @@ class Settings:
             return None
         return ShardScope(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
 
-    def __repr__(self) -> str:  # never print the token or the database password
-        shown = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "token"}
+    def __repr__(self) -> str:  # never print the token, the client secret or the database password
+        hidden = ("token", "client_secret")
+        shown = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in hidden}
         if self.database_url:
             shown["database_url"] = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", self.database_url)
         listed = ", ".join(f"{name}={value!r}" for name, value in shown.items())
-        return f"Settings(token={'set' if self.token else 'unset'}, {listed})"
+        secret = "set" if self.client_secret else "unset"
+        return f"Settings(token={'set' if self.token else 'unset'}, client_secret={secret}, {listed})"
 
 
 def variables() -> list[tuple[str, str, Reader]]:
