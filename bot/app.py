@@ -14,7 +14,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter
 from bot.core import metrics
 from bot.core.settings import Settings
 from bot.core.store import Store
@@ -29,6 +28,7 @@ from bot.features.settings_commands import SettingsCommands
 from bot.features.stop_command import StopCommand
 from bot.features.tournaments.commands import TournamentCommands
 from bot.platform import Platform
+from bot.ui.adapter import COMPUTER_LEVEL_CHOICES, GameAdapter
 from bot.ui.controls import SessionButton, SessionSelect
 from bot.ui.replies import UserError, acknowledge, answer_error, reply_private, turned_away
 

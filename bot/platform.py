@@ -21,8 +21,6 @@ from collections.abc import Callable, Sequence
 
 import discord
 
-from bot.adapter import GameAdapter
-from bot.context import GameContext, StoreReads
 from bot.core.outage import database_unavailable
 from bot.core.outbox import Outbox
 from bot.core.pace import RequestBudget
@@ -41,6 +39,8 @@ from bot.features.threads import GameThreads
 from bot.features.tournaments.runner import Tournaments
 from bot.features.turn_clock import TurnClock
 from bot.features.turn_notices import TurnNotices
+from bot.ui.adapter import GameAdapter
+from bot.ui.context import GameContext, StoreReads
 from bot.ui.controls import Controls
 from bot.ui.game_message import Table
 from bot.ui.menus import Menus

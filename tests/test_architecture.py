@@ -13,7 +13,7 @@ from tests.test_layers import ROOT, imports
 
 ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
 # What each room of bot/ may not import. A room lower in the list builds on the ones above it;
-# a game sees the shared parts through bot/context.py and bot/adapter.py, never a feature
+# a game sees the shared parts through bot/ui/context.py and bot/ui/adapter.py, never a feature
 # itself; nothing but the entry points (bot/__main__.py, bot/db.py) uses the developer tools.
 FORBIDDEN_ROOMS = {
     "core": ("ui", "features", "games", "dev"),
@@ -91,6 +91,6 @@ def test_a_game_writes_its_sql_only_in_its_store_module():
         if isinstance(node, ast.Attribute) and node.attr in GAME_SQL_READS
     ]
     assert wrong == [], "SQL outside a game's store module"
-    from bot.context import StoreReads
+    from bot.ui.context import StoreReads
 
     assert all(callable(getattr(StoreReads, name, None)) for name in GAME_SQL_READS)

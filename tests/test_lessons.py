@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.adapter import RULES_FOLDER
 from bot.features.learn.lessons import cited, matches, rule_units, rules_of
 from bot.features.learn.series import SERIES
+from bot.ui.adapter import RULES_FOLDER
 from engines.registry import engine
 
 COVERED = sorted(SERIES)  # the games with lessons; the others are not taught yet

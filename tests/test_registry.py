@@ -28,8 +28,8 @@ import render.registry
 from bench import load
 from bench.__main__ import games_without_benchmark
 from bench.palettes import full_colour
-from bot.adapter import GameAdapter
 from bot.core.workers import drawing
+from bot.ui.adapter import GameAdapter
 from engines.base import Event, Game, GameState, Outcome
 from engines.registry import KITS, MissingPart, games
 from render import replay

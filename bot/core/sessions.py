@@ -22,7 +22,7 @@ them, and each is one write of its own:
   playground's clock (bot/dev/playground.py);
 - a server's, channel's or member's settings: /settings (bot/features/settings_commands.py, the
   turn clock through bot/features/turn_clock.py), /notify (bot/features/threads.py), a game's own
-  through ``GameContext.write_settings`` (bot/context.py).
+  through ``GameContext.write_settings`` (bot/ui/context.py).
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ class TransactionWrites:
 
 class DatabaseReads:
     """Reads outside any transaction, each in one trip to the database (the store's parts build
-    on it; a game reads through ``bot.context.StoreReads``, which is not this)."""
+    on it; a game reads through ``bot.ui.context.StoreReads``, which is not this)."""
 
     database: Database
 

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.adapter import GameAdapter
 from bot.core.outbox import Outbox
 from bot.core.sessions import Change, GameSession, SessionMeta, Sessions
 from bot.core.store import SessionRecord, TimerRecord
 from bot.core.timers import Scheduler
 from bot.features.fair_use import FairUse
 from bot.features.turn_clock import parse_clock
+from bot.ui.adapter import GameAdapter
 from bot.ui.controls import Controls
 from bot.ui.replies import UserError, escape, reply_private
 from render.wording import plural

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 import discord
 from discord.ext import commands
 
-from bot.adapter import GameAdapter
 from bot.core.sessions import GameSession, Sessions
 from bot.core.workers import WorkerPool
+from bot.ui.adapter import GameAdapter
 from bot.ui.replies import ErrorLog, UserError
 
 log = logging.getLogger(__name__)

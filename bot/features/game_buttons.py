@@ -1,6 +1,6 @@
 """The buttons every game message shares: Resign (with its private confirmation) and the
 private view (a hand, a deck). `/<game> resign`, typed on purpose, resigns at once instead
-(bot/adapter.py)."""
+(bot/ui/adapter.py)."""
 
 from __future__ import annotations
 

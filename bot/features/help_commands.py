@@ -12,8 +12,8 @@ from bot import __version__
 from bot.features.game_choices import game_choices, offer_choices
 
 if TYPE_CHECKING:
-    from bot.adapter import GameAdapter
     from bot.platform import Platform
+    from bot.ui.adapter import GameAdapter
 
 FOOTER = f"Octagon Games Bot {__version__}"
 

@@ -19,7 +19,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter import GameAdapter
 from bot.core.sessions import GameSession, Sessions
 from bot.core.store import LIVE_STATUSES, Store
 from bot.features import privacy_store
@@ -27,6 +26,7 @@ from bot.features.privacy_store import MemberSession
 from bot.features.replays import seated
 from bot.features.tournaments.runner import Tournaments
 from bot.features.turn_notices import TurnNotices
+from bot.ui.adapter import GameAdapter
 from bot.ui.controls import Controls, SessionButton, view_of
 from bot.ui.replies import UserError, acknowledge, reply_private
 

@@ -18,13 +18,13 @@ from typing import Any
 
 import discord
 
-from bot.adapter import GameAdapter
 from bot.core.attachments import as_file
 from bot.core.sessions import GameSession, Sessions
 from bot.core.store import LIVE_STATUSES, LoggedMove, PastGame
 from bot.core.workers import WorkerPool
 from bot.features.fair_use import FairUse
 from bot.features.privacy_store import mention
+from bot.ui.adapter import GameAdapter
 from bot.ui.controls import Controls, SessionSelect, view_of
 from bot.ui.game_message import REPLAY, Table, partners, versus
 from bot.ui.replies import UserError, escape, reply_private

@@ -6,11 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter import GameAdapter
 from bot.core.store import Store
 from bot.features.game_choices import extras_of
 from bot.features.tournaments.commands import HOST_ROLE_KEY
 from bot.features.turn_clock import LONGEST_CLOCK, TurnClock, clock_words, parse_clock, read_duration
+from bot.ui.adapter import GameAdapter
 from bot.ui.replies import UserError, acknowledge, reply_private
 
 

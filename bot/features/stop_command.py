@@ -6,10 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter import GameAdapter
 from bot.core.sessions import Sessions
 from bot.core.store import LIVE_STATUSES
 from bot.features.threads import GameThreads
+from bot.ui.adapter import GameAdapter
 from bot.ui.game_message import TEXT
 from bot.ui.replies import UserError, acknowledge, reply_private
 from render.narration import final_header

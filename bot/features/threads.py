@@ -24,13 +24,13 @@ from typing import Any, Literal
 
 import discord
 
-from bot.adapter import GameAdapter
 from bot.core.outbox import NotYet, Outbox, Outgoing
 from bot.core.sessions import Change, GameSession, Sessions
 from bot.core.settings import Settings
 from bot.core.store import LIVE_STATUSES, SessionRecord, Store, TimerRecord
 from bot.core.timers import Scheduler
 from bot.features.turn_notices import TurnNotices
+from bot.ui.adapter import GameAdapter
 from bot.ui.game_message import TEXT, Table
 from bot.ui.replies import UserError, fit
 

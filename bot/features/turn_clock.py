@@ -17,11 +17,11 @@ from typing import Any
 
 import discord
 
-from bot.adapter import GameAdapter
 from bot.core.sessions import Change, Sessions
 from bot.core.store import Store, TimerRecord
 from bot.core.text import QUOTE_LIMIT
 from bot.core.timers import Scheduler
+from bot.ui.adapter import GameAdapter
 from bot.ui.game_message import TEXT
 from bot.ui.replies import UserError
 

@@ -17,12 +17,12 @@ from typing import Any
 
 import discord
 
-from bot.adapter import GameAdapter
 from bot.core.outbox import NONCE, Outbox
 from bot.core.sessions import Change, GameSession
 from bot.core.store import Store, TimerRecord
 from bot.core.text import fit
 from bot.core.timers import Scheduler
+from bot.ui.adapter import GameAdapter
 from bot.ui.game_message import Table
 
 TURN_NOTICE = "turn_notice"  # "@Bo, your move": a new message, so that it notifies

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from bot.adapter import RULES_FOLDER, GameAdapter
+from bot.ui.adapter import RULES_FOLDER, GameAdapter
 from engines.registry import MissingPart, games
 from engines.registry import engine as registered_engine
 

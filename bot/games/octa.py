@@ -15,8 +15,8 @@ from typing import Any
 
 import discord
 
-from bot.adapter import GameAdapter, GameSession
 from bot.core.workers import drawing
+from bot.ui.adapter import GameAdapter, GameSession
 from bot.ui.menus import ActionMenu, Narrowing, Step
 from engines.octa import (
     ENGINE,

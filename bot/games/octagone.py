@@ -17,9 +17,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapter import ChallengeOption, GameAdapter, GameSession
 from bot.core.sessions import Change
 from bot.core.workers import drawing
+from bot.ui.adapter import ChallengeOption, GameAdapter, GameSession
 from bot.ui.controls import SessionButton
 from bot.ui.game_message import conceding
 from bot.ui.menus import ActionMenu, Narrowing, Step

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapter import ChallengeOption, GameAdapter, GameSession
+from bot.ui.adapter import ChallengeOption, GameAdapter, GameSession
 from bot.ui.menus import ActionMenu, Narrowing, Step
 from bot.ui.replies import acknowledge
 from engines.octego import ENGINE, KIND_NAMES, choose_action, octego_count, piece_at

@@ -18,7 +18,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapter import ChallengeOption, GameAdapter, GameSession
 from bot.games.octiles_menu import (
     GAME,
     MENU,
@@ -31,6 +30,7 @@ from bot.games.octiles_menu import (
     route_menu,
     with_scramble,
 )
+from bot.ui.adapter import ChallengeOption, GameAdapter, GameSession
 from bot.ui.controls import SessionButton, view_of
 from bot.ui.replies import acknowledge
 from engines.octiles import (

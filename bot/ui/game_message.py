@@ -14,11 +14,11 @@ from typing import Any
 
 import discord
 
-from bot.adapter import GameAdapter
 from bot.core.outbox import Outbox, Outgoing
 from bot.core.sessions import Change, GameSession, Sessions, turn_events
 from bot.core.store import LIVE_STATUSES
 from bot.core.workers import Drawing, WorkerPool
+from bot.ui.adapter import GameAdapter
 from bot.ui.controls import SessionButton, view_of
 from engines.base import Event
 from engines.review import REVIEWABLE

@@ -10,10 +10,10 @@ import pytest
 from simcord.actors import MemberActor
 from simcord.builders import UserHandle
 
-from bot.adapter import GameSession
 from bot.core.sessions import STALE_TEXT, SessionMeta
 from bot.dev.world import private_texts
 from bot.games.octa import TURN_MENU, OctaAdapter, formality
+from bot.ui.adapter import GameSession
 from bot.ui.game_message import Table
 from engines.octa import ENGINE, choose_action
 from engines.octa.testing import near_win_options

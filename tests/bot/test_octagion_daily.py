@@ -11,10 +11,10 @@ from datetime import UTC, datetime, time, timedelta
 import discord
 import pytest
 
-from bot.context import StoreReads
 from bot.dev.world import private_messages
 from bot.games.octagion import OctagionAdapter
 from bot.games.octagion.daily.store import DailyStore
+from bot.ui.context import StoreReads
 from engines.octagion import COUNTDOWN_SECONDS, daily_word, day_closes_at, puzzle_day, solution
 
 SIMULATION_START = "2026-01-01"  # SimCord's clock starts at midnight UTC: puzzle #1

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.adapter import RULES_FOLDER
 from bot.core.sessions import STALE_TEXT
 from bot.dev.world import bot_member, private_texts
 from bot.games.octego import OctegoAdapter
+from bot.ui.adapter import RULES_FOLDER
 from engines.octego import ENGINE, legal_moves
 from engines.octego.rules import describe_position
 from render.octego import render_board

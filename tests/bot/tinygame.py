@@ -13,8 +13,8 @@ from typing import ClassVar
 import discord
 from discord import app_commands
 
-from bot.adapter import ChallengeOption, GameAdapter
 from bot.core.workers import drawing
+from bot.ui.adapter import ChallengeOption, GameAdapter
 from bot.ui.controls import SessionButton
 from bot.ui.menus import ActionMenu, Step
 from bot.ui.replies import UserError, acknowledge

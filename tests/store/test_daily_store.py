@@ -8,7 +8,6 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from bot.context import StoreReads
 from bot.core import migrations
 from bot.core.database import TABLES, open_database
 from bot.core.store import Store
@@ -21,6 +20,7 @@ from bot.games.octagion.daily.store import (
     set_channel_session,
     start_play,
 )
+from bot.ui.context import StoreReads
 from tests.store.test_store import new_session
 
 GUILD, OTHER_GUILD = 9, 10

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.context import StoreReads
 from bot.core import migrations
 from bot.core.database import INTERNAL_TABLES, TABLES, count_rows, open_database
 from bot.core.store import Rating, ResultRow, Store
 from bot.dev import db_tool as db
 from bot.games.octagion.daily import store as daily
+from bot.ui.context import StoreReads
 from tests.store.sessions import NOW
 from tests.store.sessions import new_session as new_tiny_session
 

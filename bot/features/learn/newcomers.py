@@ -11,7 +11,7 @@ from bot.features.learn import store
 from bot.features.learn.series import SERIES
 
 if TYPE_CHECKING:
-    from bot.adapter import GameAdapter
+    from bot.ui.adapter import GameAdapter
 
 
 def and_list(words: list[str]) -> str:

@@ -21,13 +21,13 @@ from typing import Any
 
 import discord
 
-from bot.adapter import GameAdapter
 from bot.core.attachments import as_file
 from bot.core.errors import UserError
 from bot.core.sessions import GameSession
 from bot.core.store import LIVE_STATUSES, Store
 from bot.core.workers import WorkerPool, in_background
 from bot.features.replays import Replays
+from bot.ui.adapter import GameAdapter
 from bot.ui.controls import Controls
 from bot.ui.game_message import REVIEW
 from bot.ui.replies import escape

@@ -25,7 +25,6 @@ from typing import Any, ClassVar
 import discord
 
 import engines.tournament as kit
-from bot.adapter import GameAdapter
 from bot.core.change import Change, GameSession, SessionMeta
 from bot.core.errors import UserError
 from bot.core.outbox import Outbox, Outgoing
@@ -41,6 +40,7 @@ from bot.features.tournaments import store as event_store
 from bot.features.tournaments.cards import card_message, final_lines, pairings_text, standings_text
 from bot.features.tournaments.config import SERIES, SERIES_RACES, EventConfig
 from bot.features.tournaments.store import KIT
+from bot.ui.adapter import GameAdapter
 from engines.base import Outcome
 from engines.tournament import Player, Series, Tournament, TournamentError
 from render.tournament import render_pairings, render_series_standings, render_standings

@@ -9,8 +9,6 @@ from __future__ import annotations
 import discord
 from discord import ButtonStyle, app_commands
 
-from bot.adapter import GameAdapter, GameSession
-from bot.context import GameContext
 from bot.core.sessions import Change
 from bot.core.workers import drawing
 from bot.games.octagion.computers import ComputerTeams
@@ -19,6 +17,8 @@ from bot.games.octagion.lobby import COUNTDOWN_HELP, Lobby, chosen_variations
 from bot.games.octagion.names import BUILD, BUTTON, GAME, ROUND_POST
 from bot.games.octagion.rounds import Rounds
 from bot.games.octagion.variants import Variants
+from bot.ui.adapter import GameAdapter, GameSession
+from bot.ui.context import GameContext
 from bot.ui.controls import SessionButton
 from bot.ui.replies import UserError, acknowledge
 from engines.octagion import ENGINE, normalise_variations

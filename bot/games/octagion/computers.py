@@ -8,11 +8,11 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from bot.context import GameContext
 from bot.core.sessions import Change
 from bot.core.store import TimerRecord
 from bot.games.octagion.names import COMPUTER_MOVE
 from bot.games.octagion.rounds import in_phase
+from bot.ui.context import GameContext
 from engines.octagion import choose_action, round_seconds, team_of, think_seconds
 
 MAX_COMPUTER_TEAMS = 4

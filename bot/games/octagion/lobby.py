@@ -12,7 +12,6 @@ from typing import Any
 import discord
 from discord import ButtonStyle
 
-from bot.context import GameContext
 from bot.core.sessions import Change, GameSession, SessionMeta
 from bot.core.store import TimerRecord
 from bot.games.octagion.computers import MAX_COMPUTER_TEAMS, computer_name, computers_of
@@ -28,6 +27,7 @@ from bot.games.octagion.names import (
     TEAM,
     VARIATIONS,
 )
+from bot.ui.context import GameContext
 from bot.ui.controls import SessionButton, SessionSelect, session_modal, view_of
 from bot.ui.game_message import EDIT_TEXT, versus
 from bot.ui.replies import BUSY_TEXT, UserError

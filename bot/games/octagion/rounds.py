@@ -9,11 +9,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.context import GameContext
 from bot.core.outbox import Outgoing
 from bot.core.sessions import Change, GameSession
 from bot.core.store import TimerRecord
 from bot.games.octagion.names import NEXT_ROUND, RESULT_POST, ROUND_END, ROUND_OVER, ROUND_POST
+from bot.ui.context import GameContext
 from engines.octagion import ENGINE, round_seconds
 from render import octagion as show
 

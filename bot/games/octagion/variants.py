@@ -9,8 +9,8 @@ import asyncio
 
 import discord
 
-from bot.context import GameContext
 from bot.games.octagion.names import BUILD, VARIANT
+from bot.ui.context import GameContext
 from bot.ui.controls import session_modal
 from bot.ui.replies import BUSY_TEXT, UserError
 from engines.octagion import left_empty, own_cells, party_numbers, team_of

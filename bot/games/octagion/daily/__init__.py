@@ -34,10 +34,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.context import GameContext
 from bot.games.octagion.daily.boards import Boards
 from bot.games.octagion.daily.names import DAILY, TITLE
 from bot.games.octagion.daily.plays import Plays
+from bot.ui.context import GameContext
 
 
 class OctagionDaily:

@@ -12,7 +12,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.context import GameContext
 from bot.core.attachments import as_file
 from bot.core.outbox import Outgoing
 from bot.core.sessions import Change, GameSession, SessionMeta
@@ -28,6 +27,7 @@ from bot.games.octagion.daily.names import (
     TODAY_POST,
 )
 from bot.games.octagion.daily.store import DailyPlay, DailyStore, set_channel_session
+from bot.ui.context import GameContext
 from bot.ui.replies import BUSY_TEXT, NAME_LIMIT, UserError, acknowledge, escape, fit, reply_private
 from engines.octagion import (
     DAILY_EPOCH,

@@ -12,7 +12,6 @@ from typing import Any
 import discord
 from discord import ButtonStyle
 
-from bot.context import GameContext
 from bot.core.sessions import Change, GameSession, SessionMeta
 from bot.core.store import ResultRow, TimerRecord
 from bot.games.octagion.daily.names import (
@@ -30,6 +29,7 @@ from bot.games.octagion.daily.names import (
 from bot.games.octagion.daily.share import Sharing, share_button
 from bot.games.octagion.daily.store import DailyPlay, DailyStore, finish_play, save_answer, start_play
 from bot.games.octagion.variants import variant_placeholder
+from bot.ui.context import GameContext
 from bot.ui.controls import SessionButton, session_modal, view_of
 from bot.ui.replies import BUSY_TEXT, UserError, acknowledge, reply_private, sentence
 from engines.base import IllegalAction

@@ -14,11 +14,11 @@ from typing import Any
 
 import discord
 
-from bot.context import GameContext
 from bot.core.outbox import Outgoing
 from bot.core.sessions import GameSession
 from bot.games.octagion.daily.names import OVER, SHARE, SHARE_POST, TITLE
 from bot.games.octagion.daily.store import DailyPlay, DailyStore
+from bot.ui.context import GameContext
 from bot.ui.controls import SessionButton
 from bot.ui.replies import NAME_LIMIT, UserError, escape, reply_private
 from engines.octagion import puzzle_number

@@ -51,7 +51,7 @@ class DailyPlay:
 
 
 class Reads(Protocol):
-    """What the daily reads of its own tables (:class:`bot.context.StoreReads`)."""
+    """What the daily reads of its own tables (:class:`bot.ui.context.StoreReads`)."""
 
     async def table_rows(self, sql: str, params: Any = ()) -> list[Any]: ...
 

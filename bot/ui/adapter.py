@@ -18,18 +18,25 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.context import GameContext
 from bot.core.sessions import Change, GameSession
 from bot.core.workers import Drawing, drawing
+from bot.ui.context import GameContext
 from bot.ui.menus import ActionMenu
-from bot.ui.replies import acknowledge, reply_private
+from bot.ui.replies import UserError, acknowledge, reply_private
 from engines.base import Event, Game
 
-RULES_FOLDER = Path(__file__).parent / "games" / "rules"
+RULES_FOLDER = Path(__file__).parent.parent / "games" / "rules"
 # The computer's strength, offered by every game that has a computer opponent.
 COMPUTER_LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "medium", "hard")]
 
-__all__ = ["COMPUTER_LEVEL_CHOICES", "ChallengeOption", "GameAdapter", "GameSession"]
+# Hints (bot/features/hints): the challenge option that allows them in a game between members (a
+# friendly game: not rated), and, in the session's options, each seat's count and the turn of its last.
+HINTS = "hints"
+HINTS_USED = "_hints_used"
+HINT_TURNS = "_hint_turns"
+HINT = "hint"  # the Hint button's control, and `/<game> hint` presses it
+
+__all__ = ["COMPUTER_LEVEL_CHOICES", "HINTS", "ChallengeOption", "GameAdapter", "GameSession"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,9 @@ class ChallengeOption:
     name: str
     description: str
     choices: Sequence[tuple[str, str]] = ()
+
+
+HINTS_OPTION = ChallengeOption(HINTS, "Allow each player a private hint a turn (a friendly game: not rated)")
 
 
 class GameCogMeta(commands.CogMeta):
@@ -103,6 +113,15 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
         else:  # typed in the channel of the game's thread: the link to it
             await reply_private(interaction, f"The current board is posted again in <#{where}>.")
 
+    @app_commands.command(name="hint", description="A private hint: the move the computer suggests (friendly games).")
+    async def hint_command(self, interaction: discord.Interaction) -> None:
+        """The same as the game message's Hint button (bot/features/hints): one way to a hint."""
+        await acknowledge(interaction)
+        if not self.hintable:
+            raise UserError(self.no_hints)
+        session_id = await self.ctx.running_id(interaction, self.name)
+        await self.ctx.controls.on_button(interaction, session_id, HINT, "")
+
     # ------------------------------------------------------------ pictures
     # A game names its pictures as drawings (a render function and its arguments): they are drawn
     # in a worker process (bot/core/workers.py).
@@ -136,8 +155,10 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
         shown = [
             f"{key.replace('_', ' ')}: {value}"
             for key, value in options.items()
-            if value not in (None, False, "") and not key.startswith("_")
+            if value not in (None, False, "") and not key.startswith("_") and key != HINTS
         ]
+        if options.get(HINTS):  # seen on the invitation before it is accepted
+            shown.append("hints allowed, not rated")
         return f" ({', '.join(shown)})" if shown else ""
 
     def lobby_message(self, session: GameSession) -> tuple[str, discord.ui.View | None]:
@@ -183,6 +204,43 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
     @property
     def has_computer(self) -> bool:
         return self.computer_player is not None
+
+    # --------------------------------------------------------------- hints
+    @property
+    def hintable(self) -> bool:
+        """Whether the computer can suggest a player's next action: a game played in turns with a
+        computer player (not a race, where everyone acts at once)."""
+        return self.has_computer and not self.simultaneous
+
+    @property
+    def no_hints(self) -> str:
+        if self.simultaneous:
+            return f"{self.title} is a race: everyone plays at once, so it has no hints."
+        return f"{self.title} has no computer player to suggest a move, so it has no hints."
+
+    @property
+    def offered_options(self) -> tuple[ChallengeOption, ...]:
+        """What `/<game> challenge` offers beside the opponent: the game's own extras, then hints."""
+        return (*self.challenge_extras, HINTS_OPTION) if self.hintable else tuple(self.challenge_extras)
+
+    def chosen_options(self, chosen: dict[str, Any], seats: dict[str, int | None]) -> dict[str, Any]:
+        """A challenge's stored options: the game's own (:meth:`challenge_options`) and hints."""
+        options = self.challenge_options({k: v for k, v in chosen.items() if k != HINTS}, seats)
+        return {**options, HINTS: True} if chosen.get(HINTS) and self.hintable else options
+
+    def hints_allowed(self, session: GameSession) -> bool:
+        """Hints in a game against the computer, or one whose challenge allowed them; never in a
+        tournament's game (and a challenge that allows them is not rated)."""
+        if not self.hintable or session.meta.tournament is not None:
+            return False
+        me = self.ctx.bot.user
+        return bool(session.options.get(HINTS)) or (me is not None and me.id in session.players)
+
+    def hints_note(self, session: GameSession) -> str:
+        """Who used hints ("💡 Hints used: Ada 2"), for the game message, its card and its record."""
+        from render.hints import used_note  # here, as in public_picture
+
+        return used_note(session.options.get(HINTS_USED), session.shown_names)
 
     def tournament_started(self, change: Change) -> None:
         """A tournament's game started (``change.start`` done): what else its start needs (Octagion
