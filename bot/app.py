@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.core import metrics
 from bot.core.settings import Settings
 from bot.core.store import Store
+from bot.features.activity.launch import entry_point_command
 from bot.features.challenge_menu import ChallengeMenu
 from bot.features.departures import ServerDepartures
 from bot.features.game_buttons import GameButtons
@@ -134,9 +135,15 @@ class OctagonBot(commands.Bot):
             await self.tree.sync(guild=guild)
             return
         payload = [command.to_dict(self.tree) for command in self.tree.get_commands()]
+        if self.settings.activity_url:  # Discord refuses an overwrite that drops the Activity's Entry Point
+            payload.append(entry_point_command())
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         if await self.store.get_value("command_tree_hash") != digest:
-            await self.tree.sync()
+            # The tree's own sync cannot send a command type discord.py does not know (the Entry
+            # Point's 4): the same bulk overwrite, with the payload above.
+            if self.application_id is None:
+                raise app_commands.MissingApplicationID
+            await self.http.bulk_upsert_global_commands(self.application_id, payload=payload)
             async with self.store.transaction() as tx:
                 await tx.set_value("command_tree_hash", digest)
             log.info("synced %d global commands", len(payload))
@@ -173,7 +180,7 @@ async def build_commands(bot: OctagonBot) -> None:
     platform = bot.platform
     assert platform is not None, "the platform is built in setup_hook, before the commands"
     shared = [
-        HelpCommands(platform),
+        HelpCommands(games=platform.games),
         StopCommand(sessions=platform.sessions, threads=platform.threads, games=platform.games),
         MemberCommands(platform),
         PrivacyCommands(
@@ -214,7 +221,7 @@ def challenge_command(platform: Platform, adapter: GameAdapter) -> app_commands.
         described |= {"partner": "Four players: your partner (give opponent2 too)"}
         described |= {"opponent2": "Four players: your opponent's partner"}
     choices: dict[str, list[app_commands.Choice[str]]] = {"level": COMPUTER_LEVEL_CHOICES}
-    for extra in adapter.challenge_extras:
+    for extra in adapter.offered_options:  # the game's own extras, then hints
         kind = (str | None) if extra.choices else (bool | None)
         parameters.append(Parameter(extra.name, Parameter.KEYWORD_ONLY, annotation=kind, default=None))
         described[extra.name] = extra.description
@@ -233,7 +240,7 @@ def challenge_command(platform: Platform, adapter: GameAdapter) -> app_commands.
             raise UserError("For four players give both `partner` and `opponent2`; for two players, neither.")
         invitees = [opponent] if partner is None else [opponent, partner, opponent2]
         users = dict(zip(("challenger", "opponent", *PAIRS), [interaction.user, *invitees], strict=False))
-        options = adapter.challenge_options(chosen, {role: user.id for role, user in users.items()})
+        options = adapter.chosen_options(chosen, {role: user.id for role, user in users.items()})
         await platform.context.challenge(interaction, adapter.name, invitees, options, level, clock=clock)
 
     # discord.py reads a command's options from its callback's signature: the callback takes

@@ -12,15 +12,14 @@ from bot import __version__
 from bot.features.game_choices import game_choices, offer_choices
 
 if TYPE_CHECKING:
-    from bot.platform import Platform
     from bot.ui.adapter import GameAdapter
 
 FOOTER = f"Octagon Games Bot {__version__}"
 
 
 class HelpCommands(commands.Cog):
-    def __init__(self, platform: Platform):
-        self.games = platform.games
+    def __init__(self, *, games: dict[str, GameAdapter]):
+        self.games = games
         offer_choices(self.rules_command, game=game_choices(self.games))
 
     @app_commands.command(name="games", description="The games I host, one line each.")
