@@ -31,6 +31,7 @@ from engines.octa import (
 )
 from render import theme
 from render.narration import shared_sentence
+from render.regions import Box, with_regions
 from render.wording import plural
 
 WIDTH = 480  # the table; narrow, so its labels read on a phone
@@ -469,7 +470,8 @@ def _draw_player_panel(
     y: int,
     height: int,
     final: bool,
-) -> None:
+) -> dict[str, Box]:
+    """The seat's panel; returns where its runs ("run:0.1") and their cards ("slot:0.1.2") are."""
     colour = theme.SEAT_COLOURS[seat]
     on_turn = state.current == seat and not final
     draw.rounded_rectangle(
@@ -504,7 +506,8 @@ def _draw_player_panel(
     runs_top = y + PANEL_HEADER
     if not state.runs[seat]:
         _label(image, (left, runs_top), "No runs on the table yet", TEXT, theme.MUTED)
-        return
+        return {}
+    regions: dict[str, Box] = {}
     places, _ = _run_layout(state, seat)
     for index, (run, (offset_x, offset_y)) in enumerate(zip(state.runs[seat], places, strict=True)):
         x, run_y = left + offset_x, runs_top + offset_y
@@ -514,6 +517,11 @@ def _draw_player_panel(
             token_x = x + _text_width(label, TEXT) + 8 + TOKEN_RADIUS
             draw_token(image, (token_x, run_y + LINE / 2 - 2), seat, TOKEN_RADIUS)
         _paste(image, _run_cards_sprite(tuple(run["slots"])), (x, run_y + LINE + 4))
+        cards_top = run_y + LINE + 4
+        regions[f"run:{seat}.{index}"] = (x, run_y, _cards_width(len(run["slots"])), cards_top + RUN_CARD[1] - run_y)
+        for slot in range(len(run["slots"])):
+            regions[f"slot:{seat}.{index}.{slot}"] = (x + slot * RUN_STEP, cards_top, RUN_CARD[0], RUN_CARD[1])
+    return regions
 
 
 @lru_cache(maxsize=128)  # most runs stay as they are from one turn to the next
@@ -586,12 +594,23 @@ def render_table(
     pool_origin, pool_width = (MARGIN + 8, y + LINE), 3 * CARD[0] + 2 * CARD_GAP
     _label(image, (pool_origin[0] + pool_width / 2, y + LINE / 2 - 4), "Pool", TEXT, theme.MUTED, "mm")
     _draw_pool(image, draw, state, pool_origin)
-    _draw_side(image, draw, state, pool_origin[0] + 3 * (CARD[0] + CARD_GAP) + 14, y - 4, final)
+    side_x, side_y = pool_origin[0] + 3 * (CARD[0] + CARD_GAP) + 14, y - 4
+    _draw_side(image, draw, state, side_x, side_y, final)
+    regions = {f"pool:{p}": _region(_pool_cell_box(pool_origin, *cell)) for p, cell in POSITION_CELLS.items()}
+    regions.update({f"pile:{pile}": _region(_side_box(side_x, side_y, pile)) for pile in range(2)})
     y += middle_h + SECTION_GAP
     for seat in range(2):
-        _draw_player_panel(image, draw, state, seat, _seat_name(names, seat), y, panel_heights[seat], final)
+        panel = _draw_player_panel(image, draw, state, seat, _seat_name(names, seat), y, panel_heights[seat], final)
+        regions.update(panel)
         y += panel_heights[seat] + SECTION_GAP
-    return theme.to_picture(image, describe_table(state, names, ending=ending), "octa_table.png")
+    picture = theme.to_picture(image, describe_table(state, names, ending=ending), "octa_table.png")
+    return with_regions(picture, regions)
+
+
+def _region(corners: tuple[int, int, int, int]) -> Box:
+    """A region from a box's corners (left, top, right, bottom)."""
+    left, top, right, bottom = corners
+    return left, top, right - left, bottom - top
 
 
 ENDING_LINES = 3  # a final table's title: room for two long names around "won: ... ran out of time"
@@ -749,15 +768,17 @@ def render_hand(state: OctaState, names: Sequence[str], seat: int) -> theme.Pict
     _label(image, (HAND_MARGIN, 20), heading, size + 3, theme.INK)
     for index, text in enumerate(hint):
         _label(image, (HAND_MARGIN, 20 + line * (index + 1) + 4), text, size, theme.MUTED)
+    regions: dict[str, Box] = {}
     for index, card in enumerate(hand):
         row, col = divmod(index, HAND_PER_ROW)
         x = HAND_MARGIN + col * (HAND_CARD[0] + gap)
         y = top + row * row_h
         draw_face_card(image, draw, (x, y, x + HAND_CARD[0], y + HAND_CARD[1]), card)
+        regions.setdefault(f"hand:{card}", (x, y, HAND_CARD[0], HAND_CARD[1]))  # a card held twice: the first
         _label(image, (x + HAND_CARD[0] / 2, y + HAND_CARD[1] + line / 2 + 4), card_name(card), size, theme.MUTED, "mm")
     cards = ", ".join(card_text(c) for c in hand) or "no cards"
     description = f"{_seat_name(names, seat)}'s hand ({plural(len(hand), 'card')}): {cards}."
-    return theme.to_picture(image, description, "octa_hand.png")
+    return with_regions(theme.to_picture(image, description, "octa_hand.png"), regions)
 
 
 def _hand_order(code: str) -> tuple[int, int]:

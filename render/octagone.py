@@ -34,6 +34,7 @@ from engines.octagone import (
 )
 from render import theme
 from render.narration import shared_sentence
+from render.regions import Box, with_regions
 from render.wording import plural
 
 # Laid out for a phone: 480 px wide and no text under TEXT, so every label is at least 11 px tall
@@ -351,10 +352,12 @@ def _draw_players(
     hand_seats: Sequence[int],
     top: int,
     final: bool,
-) -> None:
+) -> dict[int, int]:
     """One line per seat (turn marker, name, shields left; the White Lady beside the winners), and
-    under it the seat's shields when they are shown; then the White Lady's meaning, if she is there."""
+    under it the seat's shields when they are shown; then the White Lady's meaning, if she is there.
+    Returns the top of each hand row drawn, by seat."""
     winners = set(_winners(state))
+    rows: dict[int, int] = {}
     y = top
     for seat in range(state.players):
         middle = y + PLAYER_LINE / 2
@@ -374,9 +377,11 @@ def _draw_players(
         y += PLAYER_LINE
         if seat in hand_seats:
             _draw_hand_row(image, state, seat, y)
+            rows[seat] = y
             y += CHIP_ROW
     if winners:
         _draw_lady_legend(image, y)
+    return rows
 
 
 LADY_LEGEND = "White Lady: beside the winner"
@@ -447,8 +452,29 @@ def render_board(
     _write(image, (MARGIN, 54), status, TEXT, theme.HIGHLIGHT, "lm")
     _draw_shields_and_marks(image, state, final)
     draw.line([(MARGIN, players_top - 4), (WIDTH - MARGIN, players_top - 4)], fill=theme.GRID, width=2)
-    _draw_players(image, draw, state, names, hand_seats, players_top, final)
-    return theme.to_picture(image, describe(state, names, viewer, ending=ending), "octagone.png")
+    rows = _draw_players(image, draw, state, names, hand_seats, players_top, final)
+    picture = theme.to_picture(image, describe(state, names, viewer, ending=ending), "octagone.png")
+    return with_regions(picture, {**_board_regions(), **_hand_regions(state, viewer, rows.get(viewer))})
+
+
+@lru_cache(maxsize=1)
+def _board_regions() -> dict[str, Box]:
+    """Each box's cell ("box:C4") and each row of cells ("row:C"), as the board draws them."""
+    found = {f"box:{b}": (*_cell_corner(b), CELL, CELL) for b in BOXES}
+    found.update({f"row:{row}": (BOARD_LEFT, BOARD_TOP + CELL * i, CELL * COLUMNS, CELL) for i, row in enumerate(ROWS)})
+    return found
+
+
+def _hand_regions(state: OctagoneState, viewer: int | None, top: int | None) -> dict[str, Box]:
+    """The viewer's own shields in their hand row ("shield:sky", "shield:joker"), each kind held
+    under its board column as :func:`_draw_hand_row` draws it."""
+    if viewer is None or top is None:
+        return {}
+    return {
+        f"shield:{kind}": (BOARD_LEFT + CELL * index, top, CELL, CHIP_ROW)
+        for index, kind in enumerate((*COLOURS, JOKER))
+        if state.hands[viewer][kind]
+    }
 
 
 def _ending_line(ending: str, names: Sequence[str]) -> str:

@@ -32,6 +32,7 @@ from engines.octego import (
 )
 from render import theme
 from render.narration import shared_sentence, with_reason
+from render.regions import Box, box, scaled, with_regions
 
 SCALE = 2  # supersampling factor
 # Portrait, to be read on a phone: the panel sits under the board, so the board and its
@@ -85,7 +86,20 @@ def render_board(
     _draw_capture_mark(draw, state)
     _draw_panel(image, state, names, ending)
     image = image.reduce(SCALE)  # box filter: fast, and smooth enough for 2x supersampling
-    return theme.to_picture(image, describe(state, names, viewer, ending=ending), "octego.png")
+    picture = theme.to_picture(image, describe(state, names, viewer, ending=ending), "octego.png")
+    return with_regions(picture, square_regions())
+
+
+@lru_cache(maxsize=1)
+def square_regions() -> dict[str, Box]:
+    """Each square's cell in the finished picture ("square:c3"), where its piece is drawn."""
+    half = _s(CELL / 2)
+    found = {}
+    for square in range(BOARD_SIZE * BOARD_SIZE):
+        cx, cy = _centre(square)
+        name = FILES[square % BOARD_SIZE] + str(square // BOARD_SIZE + 1)
+        found[f"square:{name}"] = box(cx - half, cy - half, cx + half, cy + half)
+    return scaled(found, SCALE)
 
 
 def _is_final(state: OctegoState, ending: str | None) -> bool:

@@ -39,6 +39,7 @@ from engines.octiles import (
 )
 from render import theme
 from render.narration import shared_sentence, with_reason
+from render.regions import Box, around, scaled, with_regions
 
 # Portrait, to be read on a phone: the board fills the width, the players' cards go under it,
 # and every text is drawn at ``TEXT`` (a capital 11 px tall when the picture is shown 360 px wide).
@@ -575,7 +576,25 @@ def render_board(
     _draw_board(board, state, final)
     _draw_footer(board, state, names, viewer, height - FOOTER, final)
     image = image.reduce(SCALE)  # box filter: a clean 2x supersample, and fast
-    return theme.to_picture(image, describe(state, names, ending=ending), filename="octiles.png")
+    picture = theme.to_picture(image, describe(state, names, ending=ending), filename="octiles.png")
+    return with_regions(picture, board_regions())
+
+
+# Half the side of a place's region, in board units: tiles one unit apart, a stop over the hole
+# between four of them, a circle beside a corner stop: none runs into a place a step offers with it.
+REGION_HALF = {"space": 0.45, "stop": 0.28, "circle": 0.2}
+
+
+@lru_cache(maxsize=1)
+def board_regions() -> dict[str, Box]:
+    """Where each tile space ("space:c3"), stop ("stop:B2") and circle ("circle:A2") is drawn."""
+    board = _Board(Image.new("RGB", (1, 1)))
+    found = {}
+    for kind, centres in (("space", SPACE_CENTRES), ("stop", STOP_CENTRES), ("circle", CIRCLE_CENTRES)):
+        half = REGION_HALF[kind] * board.unit
+        for name, centre in centres.items():
+            found[f"{kind}:{name}"] = around(board.px(centre), half)
+    return scaled(found, SCALE)
 
 
 def orientation_groups(tile: int) -> dict[int, tuple[int, ...]]:

@@ -59,13 +59,19 @@ class GamePictures:
     # which tests/render/test_phone_text.py must draw.
     other_pictures: tuple[str, ...] = ()
     supersample: int = 1  # drawn at this scale, then reduced (the phone test divides by it)
+    # The Activity's board for a seated player: this other picture (state, names, seat) under the
+    # public one, when the public picture does not already show what the player's private view
+    # does (render/regions.py).
+    seated_below: str | None = None
 
     def __post_init__(self) -> None:
         if callable(self.narrate) and not isinstance(self.narrate, WithSharedSentence):
             object.__setattr__(self, "narrate", WithSharedSentence(self.narrate))
 
 
-def _octagion_public_picture(state: Any, names: Sequence[str], *, ending: str | None = None) -> theme.Picture:
+def _octagion_public_picture(
+    state: Any, names: Sequence[str], viewer: int | None = None, *, ending: str | None = None
+) -> theme.Picture:
     draw = octagion.render_scoresheet if state.over else octagion.render_round
     return draw(state, names, ending=ending)
 
@@ -80,9 +86,12 @@ _PICTURES: dict[str, GamePictures] = {
         octagion.narrate,
         OCTAGION_ROUNDS,
         other_pictures=("render_deck", "render_variant", "render_round_result", "render_scoresheet"),
+        seated_below="render_deck",
     ),
     "octego": GamePictures(octego.render_board, octego.narrate, OCTEGO_MOVES, supersample=2),
-    "octa": GamePictures(octa.render_table, octa.narrate, Replay(), other_pictures=("render_hand",)),
+    "octa": GamePictures(
+        octa.render_table, octa.narrate, Replay(), other_pictures=("render_hand",), seated_below="render_hand"
+    ),
     "octagone": GamePictures(octagone.render_board, octagone.narrate, Replay(), other_pictures=("render_hand",)),
     "octiles": GamePictures(
         octiles.render_board, octiles.narrate, Replay(), other_pictures=("render_orientations",), supersample=2

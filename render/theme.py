@@ -12,7 +12,7 @@ import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -50,11 +50,14 @@ SEAT_COLOURS = (SKY_BLUE, ORANGE, GREEN, PURPLE)
 
 @dataclass(frozen=True)
 class Picture:
-    """A rendered image and its text alternative (sent as the attachment description)."""
+    """A rendered image and its text alternative (sent as the attachment description), and where
+    its renderer drew each thing a player can click on the Activity's board (render/regions.py)."""
 
     png: bytes
     description: str
     filename: str = "board.png"
+    # name ("square:c3", "hand:5H") -> (x, y, width, height) in picture pixels
+    regions: dict[str, tuple[int, int, int, int]] = field(default_factory=dict, compare=False, hash=False)
 
 
 PALETTE_COLOURS = 256

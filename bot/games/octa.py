@@ -183,6 +183,34 @@ def several_label(at: Narrowing, value: str) -> str:
     return f"Pool {value}: {card_text(at.state.pool[int(value) - 1])}" if at.choice(0) == "queen" else card_text(value)
 
 
+# ---------------------------------------------------------------- where the options sit on the board
+# The table (render_table) with the player's hand under it (render_hand): see render/regions.py.
+
+
+def kind_place(at: Narrowing, value: str) -> str | None:
+    return f"pile:{value[4:]}" if value.startswith("pile") else None  # the rest are buttons
+
+
+def group_place(at: Narrowing, value: str) -> str | None:
+    what = at.choice(0)
+    if what in ("exchange", "discard"):
+        return f"hand:{value}"
+    return f"run:{at.seat}.{value}" if what == "add_to_run" else f"run:{value}"
+
+
+def detail_place(at: Narrowing, value: str) -> str | None:
+    what = at.choice(0)
+    if what == "jack":
+        return f"slot:{at.choice(1)}.{value}"
+    if what == "exchange":  # a pool position with a choice of token lines: buttons
+        return None if "." in value else f"pool:{value}"
+    return f"hand:{value}" if what == "fill_hidden" else None  # the cards to add: a button each
+
+
+def several_place(at: Narrowing, value: str) -> str:
+    return f"pool:{value}" if at.choice(0) == "queen" else f"hand:{value}"
+
+
 def hand(at: Narrowing):
     return drawing(render_hand, at.state, at.session.names, at.seat)
 
@@ -207,10 +235,12 @@ def formality(state: Any, seat: int) -> dict[str, Any] | None:
 TURN_MENU = ActionMenu(
     name="octa",
     steps=[
-        Step(kind, situation, kind_label, picture=hand, placeholder="What do you do?"),
-        Step(group, ask(1), group_label, picture=hand),
-        Step(detail, ask(2), detail_label, picture=hand),
-        Step(several, ask(3), several_label, picture=hand, many=True, placeholder="Pick the cards"),
+        Step(kind, situation, kind_label, picture=hand, placeholder="What do you do?", where=kind_place),
+        Step(group, ask(1), group_label, picture=hand, where=group_place),
+        Step(detail, ask(2), detail_label, picture=hand, where=detail_place),
+        Step(
+            several, ask(3), several_label, picture=hand, many=True, placeholder="Pick the cards", where=several_place
+        ),
     ],
     button="Turn panel",
     formality=formality,

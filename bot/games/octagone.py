@@ -99,6 +99,15 @@ def aimed_at(at: Narrowing, direction: str) -> str | None:
     return next((option["box"] for option in options if option["direction"] == direction), None)
 
 
+def aimed_box(at: Narrowing, direction: str) -> str | None:
+    """The box an arrow would designate, on the board; none free, or one that another direction
+    designates too (round the perimeter): a button."""
+    action = at.actions[0]
+    boxes = [option["box"] for option in aim_options(at.state, action.get("shield", WHITE_LADY), lady_box(action))]
+    box = aimed_at(at, direction)
+    return f"box:{box}" if box and boxes.count(box) == 1 else None
+
+
 def aim_label(at: Narrowing, direction: str) -> str:
     box = aimed_at(at, direction)
     return f"{direction} → {box_words(box)}" if box else f"{direction}: no free box left"
@@ -132,20 +141,30 @@ PLACE_MENU = ActionMenu(
             "**Place the White Lady** (1/3): choose her row.",
             lambda at, row: f"Row {row_words(row)}",
             placeholder="White Lady: row…",
+            where=lambda at, row: f"row:{row}",
         ),
         Step(
             lady_box,
             lambda at: f"**Place the White Lady** (2/3): row {row_words(at.choice(0))}; choose her column.",
             lambda at, box: box_words(box),
             placeholder=lambda at: f"Row {at.choice(0)}: column…",
+            where=lambda at, box: f"box:{box}",
         ),
         Step(
             lambda action: action.get("shield"),
             shield_prompt,
             lambda at, shield: f"{colour_words(shield)} (you have {at.state.hands[at.seat][shield]})",
             placeholder=lambda at: f"Shield for {at.state.target}…",
+            where=lambda at, shield: f"shield:{shield}",  # in the player's own hand row
         ),
-        Step(lambda action: action["direction"], aim_prompt, aim_label, aim_description, placeholder="Aim the arrow…"),
+        Step(
+            lambda action: action["direction"],
+            aim_prompt,
+            aim_label,
+            aim_description,
+            placeholder="Aim the arrow…",
+            where=aimed_box,  # the box the arrow would designate; none free: a button
+        ),
     ],
 )
 

@@ -91,6 +91,10 @@ def suggestion(at: Narrowing, action: Mapping[str, Any]) -> str:
     return f"{notation} ({kind_on(at, squares[0])}{captured})"
 
 
+def on_square(at: Narrowing, square: str) -> str:
+    return f"square:{square}"
+
+
 def destination_prompt(at: Narrowing) -> str:
     return f"**Your move** (2/2): the {kind_on(at, at.choice(0))} on **{at.choice(0)}** goes to…"
 
@@ -98,9 +102,18 @@ def destination_prompt(at: Narrowing) -> str:
 MOVE_MENU = ActionMenu(
     name=GAME,
     steps=[
-        Step(start_of, "**Your move** (1/2): choose a piece.", piece_label, piece_description, "Piece to move…"),
-        Step(end_of, destination_prompt, destination_label, destination_description, "Where does it go?"),
-        Step(lambda action: action["path"], path_prompt, placeholder="Which way?"),
+        Step(
+            start_of,
+            "**Your move** (1/2): choose a piece.",
+            piece_label,
+            piece_description,
+            "Piece to move…",
+            where=on_square,
+        ),
+        Step(
+            end_of, destination_prompt, destination_label, destination_description, "Where does it go?", where=on_square
+        ),
+        Step(lambda action: action["path"], path_prompt, placeholder="Which way?", buttons=True),  # paths cross
     ],
     typed=lambda action: action["path"],
     suggestion=suggestion,

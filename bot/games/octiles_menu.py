@@ -282,6 +282,18 @@ def marker_label(at: Narrowing, stop: str) -> str:
     return f"{stop}: {', '.join(far)}"
 
 
+def on_space(at: Narrowing, space: str) -> str:
+    return f"space:{space}"
+
+
+def route_place(at: Narrowing, value: str) -> str | None:
+    """Where a route ends; routes that end in the same place by different ways ("D1 via b2.NE")
+    are buttons, as one place cannot stand for several."""
+    if " via " in value:
+        return None
+    return f"{'stop' if value in STOPS else 'circle'}:{value}"
+
+
 # Steps that commands' autocompletes use too.
 STOP = Step(
     lambda a: a.get("stop"),
@@ -291,6 +303,7 @@ STOP = Step(
         "to reach it on the tiles as they lie now."
     ),
     marker_label,
+    where=lambda at, stop: f"stop:{stop}",
 )
 SPACE = Step(
     lambda a: a.get("space"),
@@ -302,6 +315,7 @@ SPACE = Step(
     lambda at, space: f"{'Rotate' if kind(at) == 'rotate' else 'Replace'} {space}",
     lambda at, space: f"tile {at.state.tiles[space][0]}, now orientation {at.state.tiles[space][1]}",
     placeholder=lambda at: "Tile to rotate…" if kind(at) == "rotate" else "Tile to replace…",
+    where=lambda at, space: on_space(at, space),
 )
 
 
@@ -318,6 +332,7 @@ MENU = ActionMenu(
             "**Set up** (1/2): you are Gold. Choose the central stop for the **Gold** runner (yours); "
             "then the Teal runner's.",
             lambda at, stop: f"Gold runner on {stop}",
+            where=lambda at, stop: f"stop:{stop}",
         ),
         Step(
             lambda a: a.get("teal"),
@@ -326,6 +341,7 @@ MENU = ActionMenu(
                 "Now the central stop for the **Teal** runner."
             ),
             lambda at, stop: f"Teal runner on {stop}",
+            where=lambda at, stop: f"stop:{stop}",
         ),
         Step(
             lambda a: a.get("circle"),
@@ -333,6 +349,7 @@ MENU = ActionMenu(
             "every other circle round the rim, alternating plum and orange.",
             lambda at, circle: f"Start at {circle}",
             plum_circles,
+            where=lambda at, circle: f"circle:{circle}",
         ),
         STOP,
         Step(
@@ -344,12 +361,14 @@ MENU = ActionMenu(
             ),
             lambda at, value: OPTIONS[value][0],
             option_note,
+            buttons=True,
         ),
         Step(
             lambda a: a.get("tiles"),
             "🔀 **Scramble**: choose four tile spaces; their tiles are shuffled back in random orientations.",
             description=lambda at, space: f"tile {at.state.tiles[space][0]}",
             many=True,
+            where=on_space,
         ),
         SPACE,
         Step(
@@ -362,6 +381,7 @@ MENU = ActionMenu(
                 else None
             ),
             picture=spare_orientations,
+            buttons=True,  # numbered in the orientations' picture
         ),
         Step(
             lambda a: a["to"] + (f" via {a['via']}" if "via" in a else "") if "to" in a else None,
@@ -370,6 +390,7 @@ MENU = ActionMenu(
             lambda at, value: destination_note(at.state, route_of(at, value).end) or None,
             # While moving across the new tile, the spare's orientations stay in view.
             picture=lambda at: drawing(render_orientations, at.state) if "space" in at.actions[0] else None,
+            where=route_place,
         ),
         # The turn's last, optional step: asked only while the player's scramble is unused.
         Step(
@@ -381,6 +402,7 @@ MENU = ActionMenu(
             lambda at, value: SCRAMBLE_CHOICES[value][0],
             lambda at, value: SCRAMBLE_CHOICES[value][1],
             placeholder="No scramble, or scramble four tiles…",
+            buttons=True,
         ),
         FourTiles(
             lambda a: tuple(a["scramble"]) if "scramble" in a else None,
@@ -391,6 +413,7 @@ MENU = ActionMenu(
             description=lambda at, space: f"tile {at.state.tiles[space][0]}, orientation {at.state.tiles[space][1]}",
             placeholder="Four tiles to scramble…",
             many=True,
+            where=on_space,
         ),
     ],
     actions=menu_actions,

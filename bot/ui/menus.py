@@ -38,7 +38,7 @@ from bot.core.attachments import as_file
 from bot.core.sessions import GameSession, Sessions
 from bot.core.workers import Drawing
 from bot.ui.controls import Controls, SessionButton, SessionSelect, view_of
-from bot.ui.menu_steps import ActionMenu, Narrowing, Step, Text
+from bot.ui.menu_steps import ActionMenu, Narrowing, Step, Text, menu_actions, narrow, play
 from bot.ui.replies import UserError, reply_private
 from render.theme import Picture
 
@@ -48,9 +48,6 @@ SEPARATOR = "|"  # between the parts of a select's custom id; a choice never con
 PAGE = SEPARATOR + "page"  # an option value asking for another page of the same step
 RECENT_POSITIONS = 64  # positions whose step pictures are kept for the next click
 RECENT_ACTION_LISTS = 512  # sessions whose position's legal actions are kept for the next click
-GONE = "That choice is not possible now: open the menu again."
-MISMATCH = "Those choices do not go together: pick again."
-FORMALITIES_LIMIT = 16  # formalities played after one action at most (a turn has a few steps)
 
 
 class Menus:
@@ -88,9 +85,7 @@ class Menus:
 
     # ------------------------------------------------------------ narrowing
     def actions(self, menu: ActionMenu, engine: Any, session: GameSession, seat: int) -> list[dict[str, Any]]:
-        if menu.actions is not None:
-            return menu.actions(session.state, seat)
-        return [a for a in engine.legal_actions(session.state, seat) if a["type"] != "resign"]
+        return menu_actions(menu, engine, session, seat)
 
     def known_actions(self, menu: ActionMenu, engine: Any, session: GameSession, seat: int) -> list[dict[str, Any]]:
         """``actions``, worked out once per position of a stored session (its action number), seat and
@@ -122,25 +117,7 @@ class Menus:
         ``actions``: the legal actions already worked out (default: worked out now)."""
         if actions is None:
             actions = self.actions(menu, engine, session, seat)
-        at = Narrowing(session, seat, list(actions))
-        answers = list(chosen)
-        for index, step in enumerate(menu.steps):
-            values = step.values(at.actions)
-            if not values:
-                continue  # the step does not concern what is left
-            if len(values) == 1 and not step.many:
-                answer = values[0]
-            elif answers:
-                answer = answers.pop(0)
-            else:
-                return at, index
-            at.actions = step.keep(at.actions, answer)
-            at.picked[index] = answer
-            if not at.actions:
-                raise UserError(MISMATCH if step.many else GONE)
-        if len(at.actions) != 1 or answers:
-            raise UserError(GONE)
-        return at, None
+        return narrow(menu, session, seat, chosen, actions)
 
     # ------------------------------------------------------------ the controls
     async def _open(self, interaction: discord.Interaction, session_id: int, name: str) -> None:
@@ -194,16 +171,7 @@ class Menus:
 
     def _play(self, change: Any, menu: ActionMenu, engine: Any, seat: int, user_id: int, action: dict) -> None:
         """The player's action and, in a turn of several actions, the formalities after it."""
-        change.apply(seat, action, by=user_id)
-        if menu.formality is None:
-            return
-        for _ in range(FORMALITIES_LIMIT):
-            if change.outcome is not None or seat not in engine.to_act(change.state):
-                break
-            formal = menu.formality(change.state, seat)
-            if formal is None:
-                break
-            change.apply(seat, formal, by=user_id)
+        play(change, menu, engine, seat, user_id, action)
 
     async def _done(
         self,
