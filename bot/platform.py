@@ -89,6 +89,11 @@ class Platform:
         )
         self.computer = ComputerPlayers(self.sessions, self.games, bot, self.errors, self.thinking)
         self.menus = Menus(self.sessions, self.controls, self.table.done, self.pictures.draw)
+        # The Activity: Discord launches it where ACTIVITY_URL is set; the playground's own page
+        # (activity_page, set when its server starts) stands in for it without Discord.
+        self.activity_url: str | None = settings.activity_url
+        self.activity_page: str | None = None
+        self.table.board_button = settings.activity_url is not None
         self.sessions.committed.append(self._after_commit)
         self.tournaments = Tournaments(
             store, self.sessions, self.outbox, self.timers, self.threads, self.games, PICTURES, bot

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
+from bot.features.activity.launch import OPEN_BOARD, open_board
 from bot.ui.controls import SessionButton, view_of
 from bot.ui.game_message import RESIGN
 from bot.ui.replies import UserError, reply_private
@@ -34,6 +35,7 @@ class GameButtons(commands.Cog):
         controls.button(RESIGN_CONFIRM, self.resign)
         controls.button(RESIGN_KEEP, self.keep_playing)
         controls.button(PRIVATE_VIEW, self.private_view, ack="private")
+        controls.button(OPEN_BOARD, self.open_board, ack="modal")  # answered by Discord's launch
 
     async def ask_to_resign(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
         """A private question, built for the current action number, so the one stale check refuses
@@ -75,3 +77,8 @@ class GameButtons(commands.Cog):
         picture = await self.platform.pictures.draw(adapter.private_picture(session, seat))
         label = adapter.private_view_label or "Your view"
         await reply_private(interaction, f"**{label}** (only you can see this).", picture)
+
+    async def open_board(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
+        """The Activity launched by Discord for whoever clicks (players and spectators alike)."""
+        platform = self.platform
+        await open_board(interaction, session_id, platform.activity_url, platform.activity_page)

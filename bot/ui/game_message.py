@@ -33,6 +33,7 @@ RESIGN_ROW = 1  # the row under the game's own controls
 REPLAY = "replay"  # a finished game's Replay button (bot/features/replays.py)
 REVIEW = "review"  # a finished game's Review button (bot/features/review/reviews.py)
 RETIRE = "retire_game_message"  # an older game message, left behind by a repost: a line pointing down
+OPEN_BOARD = "board"  # a running game's "Open the board": the Activity (bot/features/activity/launch.py)
 
 
 POSTED_AGAIN = "⬇ This board was posted again below: play on that one."
@@ -93,6 +94,7 @@ class Table:
         self.pictures = pictures
         self.games = games
         self.bot = bot
+        self.board_button = False  # "Open the board" on running games: on where the Activity is served
         outbox.register(GAME_MESSAGE, self._build, self._remember_message, coalesce=True)
         outbox.register(RETIRE, None, deliver=self._retire)
         outbox.register(TEXT, self._build_text)
@@ -312,6 +314,8 @@ class Table:
             items.append(SessionButton(session.id, "private", label=adapter.private_view_label))
         # Grey and on a row of its own, away from the main button.
         items.append(SessionButton(session.id, RESIGN, label="Resign", row=RESIGN_ROW))
+        if self.board_button:
+            items.append(SessionButton(session.id, OPEN_BOARD, label="Open the board", emoji="🎲", row=RESIGN_ROW))
         return items
 
     # --------------------------------------------------------------- challenges
