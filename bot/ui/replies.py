@@ -39,12 +39,14 @@ __all__ = [
     "acknowledge",
     "answer_error",
     "answer_errors",
+    "error_text",
     "escape",
     "fit",
     "quote",
     "reply_private",
     "sentence",
     "turned_away",
+    "turned_away_text",
 ]
 
 log = logging.getLogger(__name__)
@@ -97,14 +99,22 @@ async def turned_away(interaction: discord.Interaction) -> bool:
     """While the worker queues are full (bot.core.workers), a player is answered "busy" at once,
     before anything is read or changed, instead of waiting behind everyone else; once the bot is
     stopping, "restarting"."""
-    if shutdown.is_stopping(interaction.client):
-        await reply_private(interaction, RESTARTING_TEXT)
-        return True
-    if not (workers.busy() or loop_lag.busy()):  # the queues or the event loop itself behind
+    text = turned_away_text(interaction.client, f"interaction {interaction.id}")
+    if text is None:
         return False
-    log.warning("busy: turned away interaction %s", interaction.id)
-    await reply_private(interaction, BUSY_TEXT)
+    await reply_private(interaction, text)
     return True
+
+
+def turned_away_text(client: Any, what: str) -> str | None:
+    """Why someone starting something now (``what``, for the log) is turned away: the bot is
+    stopping, or busy; None when it is not (a click in Discord and one on the Activity's board alike)."""
+    if shutdown.is_stopping(client):
+        return RESTARTING_TEXT
+    if not (workers.busy() or loop_lag.busy()):  # the queues or the event loop itself behind
+        return None
+    log.warning("busy: turned away %s", what)
+    return BUSY_TEXT
 
 
 async def answer_errors(
@@ -125,18 +135,22 @@ async def answer_errors(
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException, errors: ErrorLog, context: str) -> None:
+    await reply_private(interaction, error_text(error, errors, context or f"interaction {interaction.id}"))
+
+
+def error_text(error: BaseException, errors: ErrorLog, context: str) -> str:
+    """What a member is told of ``error`` (noted, and logged unless it is theirs to fix)."""
     if isinstance(error, UserError):
         errors.note("refused")
-        await reply_private(interaction, str(error))
-    elif isinstance(error, StoreBusy):
+        return str(error)
+    if isinstance(error, StoreBusy):
         errors.note("busy")
-        log.warning("database busy while handling %s", context or interaction.id)
-        await reply_private(interaction, BUSY_TEXT)
-    elif database_unavailable(error):
+        log.warning("database busy while handling %s", context)
+        return BUSY_TEXT
+    if database_unavailable(error):
         errors.note("database")
-        log.warning("database unavailable while handling %s: %s", context or interaction.id, error)
-        await reply_private(interaction, UNAVAILABLE_TEXT)
-    else:
-        errors.append(error)
-        log.error("error handling %s", context or f"interaction {interaction.id}", exc_info=error)
-        await reply_private(interaction, SORRY_TEXT)
+        log.warning("database unavailable while handling %s: %s", context, error)
+        return UNAVAILABLE_TEXT
+    errors.append(error)
+    log.error("error handling %s", context, exc_info=error)
+    return SORRY_TEXT
