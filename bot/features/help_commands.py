@@ -63,7 +63,8 @@ def how_to_start(adapter: GameAdapter) -> str:
     if adapter.challengeable:
         computer = " (mention me instead to play the computer)" if adapter.has_computer else ""
         return f"`/{adapter.name} challenge opponent:@someone`{computer}"
-    start = adapter.app_command.get_command("start")
+    group = adapter.app_command
+    start = group.get_command("start") if group is not None else None
     if start is None:
         return f"`/{adapter.name}`"
     description = start.description.rstrip(".")

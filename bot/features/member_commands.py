@@ -43,7 +43,7 @@ class MemberCommands(commands.Cog):
         await acknowledge(interaction)
         user = user or interaction.user
         stats = await self.platform.store.user_stats(interaction.guild_id, user.id)
-        name = escape(user.display_name, 40) + await learned_mark(self.platform.store, user.id, self.platform.games)
+        name = escape(user.display_name, 40) + await learned_mark(self.platform.store, user, self.platform.games)
         if not stats:
             text = f"{name} has not finished a game in this server yet."
         else:

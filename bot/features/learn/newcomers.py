@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from discord.abc import Snowflake
+
 from bot.core.store import Store
 from bot.features.learn import store
 from bot.features.learn.series import SERIES
@@ -18,10 +20,12 @@ def and_list(words: list[str]) -> str:
     return " and ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-async def learned_mark(lessons: Store, user_id: int, games: Mapping[str, GameAdapter]) -> str:
+async def learned_mark(lessons: Store, member: Snowflake | None, games: Mapping[str, GameAdapter]) -> str:
     """ " (🎓 learned Octego)" beside a member's name: the games whose every lesson they finished
     (nothing when none)."""
-    finished = await store.finished_by_game(lessons, user_id)
+    if member is None:
+        return ""
+    finished = await store.finished_by_game(lessons, member.id)
     learned = [
         adapter.title
         for game, adapter in games.items()
