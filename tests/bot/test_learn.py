@@ -38,6 +38,8 @@ async def learn(world, member, game: str):
 async def answer(world, member, page, game: str, action):
     """The lesson answered with its game's own controls: the menu, or the form of a typed game."""
     if SERIES[game].typed is not None:
+        if "Start" in labels(page):  # a timed round: the clock starts first
+            await member.click(page, label="Start")
         shown = await member.click(page, label=SERIES[game].typed.button)
         answered = await member.submit_modal(shown, {"answer": action})
         return private_messages(answered)[-1]

@@ -47,6 +47,7 @@ GO = "learn_go"  # show a lesson (next, skip, again), or a game's series from th
 EASY = "learn_easy"  # the ending's "play me on easy"
 HOW = "learn_how"  # the ending's "challenge someone": how, privately
 FORM = "learn_form"  # a typed lesson's form (the game's own form, e.g. Octagion's Build variant)
+START = "learn_start"  # a timed lesson's Start: shows the position and starts its clock
 ANSWER = "answer"  # the form's text field
 SEPARATOR = "|"
 PAGE = SEPARATOR + "page"  # a select option asking for another page of the same step
@@ -68,6 +69,7 @@ class Learn(commands.Cog):
         controls.button(EASY, self._easy, ack="private")
         controls.button(HOW, self._how, ack="private")
         controls.button(FORM, self._form, ack="modal")
+        controls.button(START, self._start)
         controls.modal(FORM, self._typed)
 
     @app_commands.command(name="learn", description="Learn a game in a few minutes: short private lessons.")
@@ -104,28 +106,47 @@ class Learn(commands.Cog):
         self, interaction: discord.Interaction, series: Series, lesson: Lesson | None, done: set[str]
     ) -> tuple[str, Any, discord.ui.View]:
         """A lesson with the list of the series' lessons (✓ the finished ones), or the ending."""
+        if lesson is None:
+            text = f"{self._heading(series, lesson, done)}\n\n🎓 **You are ready.** {series.ready}"
+            return text, None, view_of(self._ready_buttons(series))
+        text = self._lesson_text(series, lesson, done)
+        table = self._table(interaction, series, lesson)
+        arg = SEPARATOR.join((series.game, lesson.key))
+        if lesson.timed and series.typed:  # the rule first: the position shows when the clock starts
+            clock = clock_text(series.typed.seconds(table.state))
+            text += f"\n\n⏱ **{clock}** on the clock: press **Start** when you are ready."
+            start = SessionButton(NO_SESSION, START, arg, label="Start", style=discord.ButtonStyle.primary)
+            return text, None, view_of([start, self._skip(series, lesson)])
+        picture = await self._picture(series, lesson, table)
+        opens, label = (FORM, series.typed.button) if series.typed else (OPEN, self._button(table))
+        buttons = [SessionButton(NO_SESSION, opens, arg, label=label, style=discord.ButtonStyle.primary)]
+        return text, picture, view_of([*buttons, self._skip(series, lesson)])
+
+    def _heading(self, series: Series, lesson: Lesson | None, done: set[str]) -> str:
+        """The series' title (with the lesson's number) and its lessons, ✓ beside the finished ones."""
         title = self.platform.games[series.game].title
         marks = " · ".join(
             f"{'✓ ' if item.key in done else ''}{f'**{item.title}**' if item is lesson else item.title}"
             for item in series.lessons
         )
         if lesson is None:
-            text = f"## Learn {title}\n{marks}\n\n🎓 **You are ready.** {series.ready}"
-            return text, None, view_of(self._ready_buttons(series))
-        number = series.index(lesson.key) + 1
-        heading = f"## Learn {title} · lesson {number} of {len(series.lessons)}{' ✓' if lesson.key in done else ''}"
-        text = f"{heading}\n{marks}\n\n**{lesson.title}**\n{lesson.text}\n\n**Your task**: {lesson.task}"
-        table = self._table(interaction, series, lesson)
-        names = list(table.names)
-        drawing = Drawing(lesson_picture, (series.game, table.state, names, lesson.marks))
-        picture = await self.platform.pictures.draw(drawing)
-        arg = SEPARATOR.join((series.game, lesson.key))
-        opens, label = (FORM, series.typed.button) if series.typed else (OPEN, self._button(table))
-        buttons = [SessionButton(NO_SESSION, opens, arg, label=label, style=discord.ButtonStyle.primary)]
+            return f"## Learn {title}\n{marks}"
+        number, finished = series.index(lesson.key) + 1, " ✓" if lesson.key in done else ""
+        return f"## Learn {title} · lesson {number} of {len(series.lessons)}{finished}\n{marks}"
+
+    def _lesson_text(self, series: Series, lesson: Lesson, done: set[str]) -> str:
+        heading = self._heading(series, lesson, done)
+        return f"{heading}\n\n**{lesson.title}**\n{lesson.text}\n\n**Your task**: {lesson.task}"
+
+    async def _picture(self, series: Series, lesson: Lesson, table: GameSession) -> Any:
+        drawing = Drawing(lesson_picture, (series.game, table.state, list(table.names), lesson.marks))
+        return await self.platform.pictures.draw(drawing)
+
+    @staticmethod
+    def _skip(series: Series, lesson: Lesson) -> SessionButton:
         later = series.after(lesson.key)
         skip = SEPARATOR.join((series.game, later.key if later else ""))
-        buttons.append(SessionButton(NO_SESSION, GO, skip, label="Skip ▶" if later else "Skip to the end ▶"))
-        return text, picture, view_of(buttons)
+        return SessionButton(NO_SESSION, GO, skip, label="Skip ▶" if later else "Skip to the end ▶")
 
     def _ready_buttons(self, series: Series) -> list[discord.ui.Item[Any]]:
         first = SEPARATOR.join((series.game, series.lessons[0].key))
@@ -203,6 +224,38 @@ class Learn(commands.Cog):
         text, picture, view = await self._page(interaction, series, lesson, done)
         files = [as_file(picture)] if picture else []
         await interaction.edit_original_response(content=text, view=view, attachments=files)
+
+    async def _start(self, interaction: discord.Interaction, _: int, arg: str) -> None:
+        """A timed lesson's clock starts: the deadline goes into the form's button (and so into its
+        form), so the round survives a restart and an answer after it is a time-out."""
+        series, lesson, _chosen = self._lesson(arg)
+        if series.typed is None:
+            raise UserError(GONE)
+        done = await store.finished(self.platform.store, interaction.user.id, series.game)
+        table = self._table(interaction, series, lesson)
+        deadline = int(self.platform.sessions.clock().timestamp()) + series.typed.seconds(table.state)
+        text = f"{self._lesson_text(series, lesson, done)}\n\n⏱ The clock runs: time is up <t:{deadline}:R>."
+        form = SEPARATOR.join((series.game, lesson.key, str(deadline)))
+        style = discord.ButtonStyle.primary
+        buttons = [SessionButton(NO_SESSION, FORM, form, label=series.typed.button, style=style)]
+        files = [as_file(await self._picture(series, lesson, table))]
+        view = view_of([*buttons, self._skip(series, lesson)])
+        await interaction.edit_original_response(content=text, view=view, attachments=files)
+
+    async def _time_up(
+        self, interaction: discord.Interaction, series: Series, lesson: Lesson, chosen: list[str]
+    ) -> bool:
+        """A timed lesson answered after its deadline: the time-out explained, with a fresh start."""
+        if not lesson.timed or series.typed is None:
+            return False
+        deadline = int(chosen[0]) if chosen and chosen[0].isdigit() else 0
+        if self.platform.sessions.clock().timestamp() <= deadline:
+            return False
+        arg = SEPARATOR.join((series.game, lesson.key))
+        again = SessionButton(NO_SESSION, START, arg, label="Start again", style=discord.ButtonStyle.primary)
+        text = f"⏱ **Time is up**: the clock ran out <t:{deadline}:R>. {series.typed.time_up} Press **Start again**."
+        await reply_private(interaction, text, view=view_of([again]))
+        return True
 
     async def _open(self, interaction: discord.Interaction, _: int, arg: str) -> None:
         series, lesson, _chosen = self._lesson(arg)
@@ -326,10 +379,12 @@ class Learn(commands.Cog):
 
     async def _form(self, interaction: discord.Interaction, _: int, arg: str) -> None:
         """A typed lesson's form, as the game's own asks (its title, label and example)."""
-        series, lesson, _chosen = self._lesson(arg)
+        series, lesson, chosen = self._lesson(arg)
         typed, table = series.typed, self._table(interaction, series, lesson)
         if typed is None:
             raise UserError(GONE)
+        if await self._time_up(interaction, series, lesson, chosen):
+            return
         field: discord.ui.TextInput[Any] = discord.ui.TextInput(
             label=typed.label(table.state, lesson.seat)[:45],
             custom_id=ANSWER,
@@ -343,10 +398,12 @@ class Learn(commands.Cog):
     async def _typed(self, interaction: discord.Interaction, _: int, arg: str, values: dict[str, str]) -> None:
         """The form's answer: the engine plays it on the lesson's position (refusing it with its own
         reason), and the lesson judges the engine's account of it."""
-        series, lesson, _chosen = self._lesson(arg)
+        series, lesson, chosen = self._lesson(arg)
         typed, table = series.typed, self._table(interaction, series, lesson)
         if typed is None:
             raise UserError(GONE)
+        if await self._time_up(interaction, series, lesson, chosen):
+            return
         engine = self.platform.games[series.game].engine
         try:
             after = engine.apply(table.state, lesson.seat, typed.action(values.get(ANSWER, "")))
@@ -377,3 +434,8 @@ class Learn(commands.Cog):
             f"Type `/{game} challenge opponent:@someone`, or open a member's menu > **Apps** > **Challenge**, "
             f"and pick {title}.",
         )
+
+
+def clock_text(seconds: int) -> str:
+    """A round's clock as the game shows it: "1:55"."""
+    return f"{seconds // 60}:{seconds % 60:02d}"

@@ -62,6 +62,9 @@ class Lesson:
     marks: tuple[str, ...] = ()  # what the picture highlights (squares, boxes...)
     seat: int = 0  # the member's seat in the position
     example: str = ""  # a typed lesson's intended answer, as a member types it (TypedTask)
+    # A timed round (a typed lesson): the rule first, then Start shows the position and starts its
+    # clock (TypedTask.seconds); an answer after the deadline is a time-out, explained.
+    timed: bool = False
 
     def accepts(self, action: Action) -> bool:
         return any(matches(action, right) for right in self.accepted)
@@ -86,6 +89,8 @@ class TypedTask:
     action: Callable[[str], dict[str, Any]]
     summary: Callable[[Any, int], dict[str, Any]]
     said: Callable[[Any, int], str]  # what the game tells the player after the answer
+    seconds: Callable[[Any], int] = lambda state: 0  # a timed lesson's clock, from its position, as the game's
+    time_up: str = ""  # what a clock running out means in a game (said when a timed lesson's answer is late)
 
 
 @dataclass(frozen=True)

@@ -1,19 +1,20 @@
 """Octagion's lessons, a guided practice round: solo rounds the engine deals from a seed (the word
 comes with it), each answered in a form like the game's Build variant, and judged by the engine's
-own scoring of the variant."""
+own scoring of the variant. The deck and scoring come first, untimed; then each variation is a
+short timed round, its rule shown before the clock starts and the clock the engine's own."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bot.features.learn.lessons import Lesson, Mistake, Series, Setup, TypedTask
-from engines.octagion import TREATMENT, left_empty, score_variant, team_of
+from engines.octagion import TREATMENT, left_empty, round_seconds, score_variant, team_of
 from render.octagion import variant_sentence
 
 
-def solo(seed: int, **options: Any) -> Setup:
-    """A one-player game of one round: its word is the seed's."""
-    return Setup({"rounds": 1, **options}, seed, players=1)
+def solo(seed: int, actions: tuple[tuple[int, Any], ...] = (), **options: Any) -> Setup:
+    """A one-player game (of one round unless ``rounds`` says): its word is the seed's."""
+    return Setup({"rounds": 1, **options}, seed, actions, players=1)
 
 
 def summary(state: Any, seat: int) -> dict[str, Any]:
@@ -42,6 +43,9 @@ TYPED = TypedTask(
     action=lambda text: {"type": "set_variant", "text": text[:200]},
     summary=summary,
     said=said,
+    seconds=round_seconds,
+    time_up="In a game the round ends right then and scores each variant as it stands: a position left empty "
+    "costs a point, like a slip.",
 )
 PERFECT = ({"penalties": 0},)
 SLIPS = Mistake(
@@ -84,20 +88,106 @@ LESSONS = (
         rules=("scoring: start at 8 points", "/octagion play cards", "got it! (button)"),
     ),
     Lesson(
-        key="treatment",
-        title="Treatment Cards and variations",
+        key="alpha",
+        title="Alpha: shorter rounds",
         text=(
-            "A blue Treatment Card, `*`, is a wildcard with no number, usable once per game. Variations change "
-            "a game: Alpha shortens each round, Beta gives Treatment Cards, Gamma and Delta use Countdown Cards, "
-            "Epsilon gives each team its own word, and Zeta's words may need Treatment Cards, like this one."
+            "Each variation changes a game, and each is a timed round here. With **Alpha** every round gets 5 s "
+            "shorter than the one before: 2:00, then 1:55, then 1:50. This is round 2. The word shows when "
+            "the clock starts."
         ),
-        task="No card carries an X: spell **TAXATION** with `*` for the X and seven different numbers.",
-        setup=solo(9, variation="zeta"),
-        accepted=({"penalties": 0},),
+        task="Press **Start**, then spell the word before the clock runs out.",
+        setup=solo(2, rounds=2, variation="alpha", actions=((0, {"type": "end_round"}), (0, {"type": "next_round"}))),
+        accepted=PERFECT,
+        why="A perfect variant in time: and the next round would be 5 s shorter again.",
+        mistakes=(SLIPS,),
+        example="G1 E3 N7 E5 R6 O8 U4 S2",
+        rules=("alpha rounds get 5 s shorter",),
+        timed=True,
+    ),
+    Lesson(
+        key="beta",
+        title="Beta: Treatment Cards",
+        text=(
+            "A blue **Treatment Card**, `*`, is a wildcard with no number: it fits any position, and each one "
+            "can be used once per game. With **Beta** every team gets some (3 here; the host may set each "
+            "team's in the lobby)."
+        ),
+        task="Press **Start**, then spell the word with one `*` in it and different numbers elsewhere.",
+        setup=solo(3, variation="beta", seconds=60),
+        accepted=({"penalties": 0, "treatments": 1},),
+        why="The `*` took a position without a number, so the other seven were free to fit.",
+        mistakes=(
+            Mistake("A perfect variant, but without a Treatment Card: put `*` in one position.", ({"penalties": 0},)),
+            SLIPS,
+        ),
+        example="S6 C7 R4 A2 * B3 L8 E1",
+        rules=("beta treatment cards per team", "treatment card (`*`) is a wildcard"),
+        timed=True,
+    ),
+    Lesson(
+        key="gamma",
+        title="Gamma: the Countdown Card",
+        text=(
+            "With **Gamma** a red **Countdown Card** turned up each round sets its time, from 0:45 to 1:55; "
+            "the host picks easy, standard or hard cards. This round's card says 1:40."
+        ),
+        task="Press **Start**, then spell the word before the Countdown Card's time runs out.",
+        setup=solo(2, variation="gamma"),
+        accepted=PERFECT,
+        why="Beaten in time: with Gamma every round's clock is a surprise.",
+        mistakes=(SLIPS,),
+        example="R6 E4 L8 I1 E3 V7 E2 D5",
+        rules=("gamma countdown cards set each round's time", "gamma's countdown can be easy"),
+        timed=True,
+    ),
+    Lesson(
+        key="delta",
+        title="Delta: the card picks the word",
+        text=(
+            "With **Delta** the Countdown Card picks the word too: a letter card's number plus the card's "
+            "offset is the entry on the Word Card. Nobody chooses it, so nobody knows it before the clock."
+        ),
+        task="Press **Start**, then spell the word the cards picked.",
+        setup=solo(3, variation="delta", seconds=60),
+        accepted=PERFECT,
+        why="Whatever word the cards pick, the same eight different numbers make it.",
+        mistakes=(SLIPS,),
+        example="C7 U4 R3 R6 E5 N8 C1 Y2",
+        rules=("delta the countdown card picks the word",),
+        timed=True,
+    ),
+    Lesson(
+        key="epsilon",
+        title="Epsilon: a word per team",
+        text=(
+            "With **Epsilon** every team gets its own word (Epsilon brings Delta's way of picking it), so "
+            "copying is no use. **Virulent** is Beta, Gamma, Delta and Epsilon at once. Here I am the other team."
+        ),
+        task="Press **Start**, then spell your team's word, not mine.",
+        setup=Setup({"rounds": 1, "variation": "epsilon", "seconds": 60, "teams": [0, 1]}, 2, players=2),
+        accepted=PERFECT,
+        why="Your word, your variant: with Epsilon each team races on its own word.",
+        mistakes=(SLIPS,),
+        example="S6 U4 S7 T8 A1 I5 N3 S2",
+        rules=("epsilon every team gets its own word",),
+        timed=True,
+    ),
+    Lesson(
+        key="treatment",
+        title="Zeta: words that need a Treatment Card",
+        text=(
+            "With **Zeta** the words may need Treatment Cards: a letter with no card left to fit it. "
+            "Combine variations with `variation:beta gamma` or in the lobby (not Alpha with Gamma: both set "
+            "the clock)."
+        ),
+        task="Press **Start**: where no card fits, a `*`; seven different numbers elsewhere.",
+        setup=solo(9, variation="zeta", seconds=60),
+        accepted=PERFECT,
         why="The Treatment Card filled the gap no number could: a perfect variant.",
         mistakes=(SLIPS,),
         example="T5 A1 * A2 T7 I4 O8 N3",
-        rules=("variations: alpha",),
+        rules=("zeta words may need treatment cards",),
+        timed=True,
     ),
 )
 
