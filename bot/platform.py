@@ -32,6 +32,7 @@ from bot.core.workers import PICTURES, REPLAYS, THINKING
 from bot.features.challenges import Challenges
 from bot.features.computer import ComputerPlayers
 from bot.features.fair_use import FairUse, FairUseLimits
+from bot.features.hints.hints import Hints
 from bot.features.replays import Replays
 from bot.features.results import Results
 from bot.features.review.reviews import Reviews
@@ -113,6 +114,7 @@ class Platform:
         )
         self.replays = Replays(self.sessions, REPLAYS, self.games, self.controls, self.table, fair_use=self.fair_use)
         self.reviews = Reviews(self.replays, THINKING, PICTURES, self.games, self.controls)
+        self.hints = Hints(self.sessions, self.games, THINKING, PICTURES, self.controls)
         context = GameContext(
             sessions=self.sessions,
             reads=StoreReads(store),

@@ -21,7 +21,7 @@ from bot.core.store import SessionRecord, TimerRecord
 from bot.core.timers import Scheduler
 from bot.features.fair_use import FairUse
 from bot.features.turn_clock import parse_clock
-from bot.ui.adapter import GameAdapter
+from bot.ui.adapter import HINT_TURNS, HINTS_USED, GameAdapter
 from bot.ui.controls import Controls
 from bot.ui.replies import UserError, escape, reply_private
 from render.wording import plural
@@ -103,6 +103,7 @@ class Challenges:
     ) -> None:
         adapter, challenger = self.games[game], interaction.user
         self._check_invitees(adapter, challenger, invitees)
+        options = {key: value for key, value in options.items() if key not in (HINTS_USED, HINT_TURNS)}  # a rematch's
         clock_seconds = parse_clock(clock) if clock is not None else None
         if where is None:
             in_thread, reason = await self.threads.placement(interaction)

@@ -17,6 +17,7 @@ from openskill.models import PlackettLuce
 
 from bot.core.sessions import Change, Sessions
 from bot.core.store import Rating, ResultRow, Transaction
+from bot.ui.adapter import HINTS
 from engines.base import Outcome
 from render.replay import KINDS as REPLAYABLE
 from render.replay import counts_rounds, played
@@ -65,7 +66,7 @@ class Results:
         )
 
         event = change.meta.tournament  # an unrated tournament's games keep their results, not ratings
-        rated = event is None or event.get("rated", True)
+        rated = (event is None or event.get("rated", True)) and not change.meta.options.get(HINTS)  # hints: friendly
 
         async def write(tx: Transaction) -> None:
             if await tx.record_result(row) is not None and rated:  # exactly once

@@ -223,6 +223,7 @@ class GameThreads:
             parts.append(self.table.result_sentence(session))
         else:
             parts.append(session.meta.ended_note or "⏹ Stopped.")
+        parts += filter(None, [adapter.hints_note(session)])  # hints used, seen by all
         where = f"<#{record.thread_id}>" if record.thread_id else "opening a thread…"
         return fit(" · ".join(parts) + f"\n🧵 {where}")
 

@@ -240,7 +240,7 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
         """Who used hints ("💡 Hints used: Ada 2"), for the game message, its card and its record."""
         from render.hints import used_note  # here, as in public_picture
 
-        return used_note(session.options.get(HINTS_USED), session.shown_names)
+        return used_note(session.options.get(HINTS_USED), session.bold_names)
 
     def tournament_started(self, change: Change) -> None:
         """A tournament's game started (``change.start`` done): what else its start needs (Octagion

@@ -18,7 +18,7 @@ from bot.core.outbox import Outbox, Outgoing
 from bot.core.sessions import Change, GameSession, Sessions, turn_events
 from bot.core.store import LIVE_STATUSES
 from bot.core.workers import Drawing, WorkerPool
-from bot.ui.adapter import GameAdapter
+from bot.ui.adapter import HINT, GameAdapter
 from bot.ui.controls import SessionButton, view_of
 from engines.base import Event
 from engines.review import REVIEWABLE
@@ -239,6 +239,7 @@ class Table:
             lines.append(self.result_sentence(session))
         elif session.status in ("stopped", "closed"):
             lines.append(session.meta.ended_note or "⏹ Stopped.")
+        lines += filter(None, [adapter.hints_note(session)])  # hints used (bot/features/hints), seen by all
         return "\n".join(lines)
 
     def narration(self, session: GameSession) -> str:
@@ -312,6 +313,8 @@ class Table:
         items = list(adapter.components(session))
         if adapter.private_view_label:
             items.append(SessionButton(session.id, "private", label=adapter.private_view_label))
+        if adapter.hints_allowed(session):  # bot/features/hints
+            items.append(SessionButton(session.id, HINT, label="Hint", emoji="💡"))
         # Grey and on a row of its own, away from the main button.
         items.append(SessionButton(session.id, RESIGN, label="Resign", row=RESIGN_ROW))
         if self.board_button:

@@ -350,14 +350,14 @@ async def test_an_upgrade_that_changed_the_controls_redraws_live_game_messages_o
 
 @pytest.mark.parametrize("games", [None])  # every real game
 async def test_every_challenge_is_generated_with_the_same_options(world, games):
-    """One option name for the computer's strength everywhere, and each game's own extras."""
+    """One option name for the computer's strength everywhere, each game's own extras, then hints."""
     # Each challenged game's options, in order; a registered game challenged but missing here
     # fails below, named.
     expected = {
-        "octego": ["opponent", "first", "level", "clock"],
-        "octa": ["opponent", "level", "clock"],
-        "octagone": ["opponent", "partner", "opponent2", "rules", "open_hands", "level", "clock"],
-        "octiles": ["opponent", "scramble", "level", "clock"],
+        "octego": ["opponent", "first", "hints", "level", "clock"],
+        "octa": ["opponent", "hints", "level", "clock"],
+        "octagone": ["opponent", "partner", "opponent2", "rules", "open_hands", "hints", "level", "clock"],
+        "octiles": ["opponent", "scramble", "hints", "level", "clock"],
     }
     challenged = [adapter.name for adapter in all_games() if adapter.challengeable]
     unlisted = [game for game in challenged if game not in expected]
