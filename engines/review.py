@@ -2,14 +2,22 @@
 hard search finds, marked by how much it lowered the mover's expected result.
 
 A review is computed from the record (seats and actions from the start), never from live state,
-so it is the same after a restart. Each game that can be reviewed has a hook, ``judge`` in its
-``engines.<game>.review`` module, which scores the best and the played move in the game's own
-evaluation points; a calibrated curve (data, ``engines/review.json``: a logistic scale per game,
-fitted on self-play by ``python -m bench review``) turns points into an expected result between 0
-(a loss) and 1 (a win). The marks' thresholds on the drop in expected result are data too.
+so it is the same after a restart. Each game declares its reviewer once, in :data:`_REVIEWERS`: a
+module ``engines.<game>.review`` whose ``judge`` scores the best and the played move, either in the
+game's own evaluation points or, for a game that averages over samples, as expected results
+already; a calibrated curve (data, ``engines/review.json``: a logistic scale per game, fitted on
+self-play by ``python -m bench.review_curve``) turns points into an expected result between
+0 (a loss) and 1 (a win). The marks' thresholds on the drop in expected result are data too.
 
-Games with hidden information (Octa, Octagone's shields) have no hook yet: a review there must
-average over what the player could not see, and :data:`REVIEWABLE` leaves them out.
+Hidden information (Octa's cards, Octagone's shields with four players): a reviewer whose
+``hidden(state)`` is true judges a move only on what its mover could know, averaging over the
+hidden cards or shields consistent with what that player had seen (a fixed number of samples from
+an RNG seeded by the game, so a review is always the same). In one member's review of such a game
+the other seats' moves are not judged at all: the graph shows the member's own expected result
+after them, from the member's view (``value``), so a review never tells what another player held.
+
+A reviewer may instead review by rounds (``rounds``: Octagion's race, the solver's best word
+against the member's), which :func:`review_rounds` returns; :func:`kind` says which a game has.
 """
 
 from __future__ import annotations
@@ -23,6 +31,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engines.base import Event
+from engines.registry import MissingPart, games
 from engines.registry import engine as registered_engine
 
 __all__ = [
@@ -30,16 +40,27 @@ __all__ = [
     "REVIEWABLE",
     "MoveReview",
     "Review",
+    "check",
     "expected",
     "expected_with",
     "judge_ply",
+    "kind",
     "position_points",
     "review_game",
+    "reviewable",
 ]
 
 DATA = Path(__file__).with_name("review.json")
 MARKS = ("best", "good", "inaccuracy", "mistake", "blunder")
-REVIEWABLE = ("octego",)  # games with a judging hook and a fitted curve
+# Each game's reviewer, declared once: game -> its module. Every list of reviewable games derives
+# from this; a registered game without one fails :func:`check`, which names it.
+_REVIEWERS: dict[str, str] = {
+    "octego": "engines.octego.review",
+    "octa": "engines.octa.review",
+    "octagone": "engines.octagone.review",
+    "octiles": "engines.octiles.review",
+}
+REVIEWABLE = tuple(_REVIEWERS)  # kept for the callers that test membership
 
 
 @cache
@@ -151,10 +172,30 @@ class Review:
         return cls(loaded["game"], loaded["seat"], moves)
 
 
+def reviewable(game: str) -> bool:
+    """Whether finished games of ``game`` can be reviewed (it declared a reviewer)."""
+    return game in _REVIEWERS
+
+
+def check(game: str) -> None:
+    """Raise :class:`MissingPart` naming a registered game without a reviewer or without a curve."""
+    if game not in games():
+        raise MissingPart(f"{game!r} is not a registered game (engines/registry.py)")
+    if game not in _REVIEWERS:
+        raise MissingPart(f"{game}: no reviewer declared (engines/review.py, _REVIEWERS)")
+    if kind(game) == "moves" and game not in data()["games"]:
+        raise MissingPart(f"{game}: no review curve (engines/review.json)")
+
+
+def kind(game: str) -> str:
+    """ "moves" (each move judged) or "rounds" (each round against the solver's best)."""
+    return "rounds" if hasattr(_hook(game), "rounds") else "moves"
+
+
 def _hook(game: str) -> Any:
-    if game not in REVIEWABLE:
+    if game not in _REVIEWERS:
         raise ValueError(f"{game} has no review")
-    return importlib.import_module(f"engines.{game}.review")
+    return importlib.import_module(_REVIEWERS[game])
 
 
 def position_points(game: str, state: Any) -> float:
@@ -171,22 +212,62 @@ def judge_ply(
     actions: Sequence[tuple[int, dict[str, Any]]],
     ply: int,
     nodes: int | None = None,
+    viewer: int | None = None,
 ) -> MoveReview | None:
     """The review of action number ``ply`` (1-based) of the record, replayed from the start; None
-    for an action that is not a move (a resignation). Runs in a worker: plain data in and out."""
+    for an action that is not a move (a resignation). Runs in a worker: plain data in and out.
+
+    ``nodes`` is the budget of one position (the game's own unit: nodes searched, or samples of
+    the hidden cards); ``viewer``, the seat whose review this is: in a game with hidden
+    information another seat's move is then only valued from the viewer's view, not judged."""
     engine = registered_engine(game)
-    state = engine.replay(players, options, seed, list(actions[: ply - 1]))
+    hook = _hook(game)
+    state, seen = _replayed(engine, players, options, seed, actions[: ply - 1])
     seat, action = actions[ply - 1]
-    judged = _hook(game).judge(state, seat, action, nodes or curve(game)["nodes"])
-    if judged is None:
+    budget = nodes or curve(game)["nodes"]
+    if action.get("type") in ("resign", "forfeit"):
         return None
     played = engine.notation(state, seat, action)
-    before = expected(game, judged["best_score"])
-    after = expected(game, judged["played_score"])
+    if viewer is not None and viewer != seat and hook.hidden(state):
+        after_state = engine.apply(state, seat, action)
+        mine = _result_for(after_state, viewer)
+        if mine is None:
+            mine = hook.value(after_state, viewer, budget, [*seen, *after_state.events])
+        return MoveReview(ply, seat, played, played, 1.0 - mine, 1.0 - mine, None, {})
+    judged = hook.judge(state, seat, action, budget, seen)
+    if judged is None:
+        return None
+    if "best_expected" in judged:  # a sampled judge averages expected results, not points
+        before, after = judged["best_expected"], judged["played_expected"]
+    else:
+        before, after = expected(game, judged["best_score"]), expected(game, judged["played_score"])
     if judged["forced"]:
         return MoveReview(ply, seat, played, played, after, after, None, judged["facts"])
     chosen = mark(max(0.0, before - after), judged["best"] == played)
     return MoveReview(ply, seat, played, judged["best"], before, after, chosen, judged["facts"])
+
+
+def _replayed(
+    engine: Any, players: int, options: dict[str, Any], seed: int, actions: Sequence[tuple[int, dict[str, Any]]]
+) -> tuple[Any, list[Event]]:
+    """The state after ``actions`` and every event on the way (public: what every player saw)."""
+    state = engine.new_game(players, options, seed)
+    seen = list(state.events)
+    for seat, action in actions:
+        state = engine.apply(state, seat, action)
+        seen.extend(state.events)
+    return state, seen
+
+
+def _result_for(state: Any, seat: int) -> float | None:
+    """A finished game's result for ``seat``'s side (1 won, 0 lost, 1/2 a draw), else None."""
+    if state.outcome is None:
+        return None
+    outcome = state.outcome
+    if outcome.is_draw:
+        return 0.5
+    side = next((s for s in outcome.sides() if seat in s), (seat,))
+    return 1.0 if set(side) & set(outcome.winners) else 0.0
 
 
 def review_game(
@@ -197,7 +278,11 @@ def review_game(
     actions: Sequence[tuple[int, dict[str, Any]]],
     seat: int,
     nodes: int | None = None,
+    viewer: int | None = None,
 ) -> Review:
-    """The whole review at once (tests and the benchmark; the bot judges ply by ply in workers)."""
-    judged = (judge_ply(game, players, options, seed, actions, ply, nodes) for ply in range(1, len(actions) + 1))
+    """The whole review at once (tests and the benchmark; the bot judges ply by ply in workers).
+    ``viewer`` as in :func:`judge_ply` (the bot passes the reviewed seat)."""
+    judged = (
+        judge_ply(game, players, options, seed, actions, ply, nodes, viewer) for ply in range(1, len(actions) + 1)
+    )
     return Review(game, seat, tuple(move for move in judged if move is not None))

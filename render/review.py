@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 from engines.registry import engine
 from engines.review import MoveReview, Review
 from render import theme
+from render.regions import board_picture
 
 WIDTH, HEIGHT = 600, 380
 TEXT = theme.min_text_size(WIDTH)
@@ -25,7 +26,6 @@ PLOT = (92, 58, WIDTH - 20, HEIGHT - 62)  # left, top, right, bottom of the plot
 SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 MARK_COLOURS = {"inaccuracy": theme.YELLOW, "mistake": theme.ORANGE, "blunder": theme.VERMILION}
 PLAYED, BETTER = theme.VERMILION, theme.GREEN
-STRIP = 3 * (TEXT + 6) + 10  # the caption above a mistake's board
 
 
 def advantage_graph(review_json: str, name: str) -> theme.Picture:
@@ -92,18 +92,84 @@ def _describe(review: Review, name: str) -> str:
     ]
 
 
+# ---------------------------------------------------------------- a move in words
+
+_VALUE_ONLY = ("action", "source", "card", "cards", "space", "to", "line", "shield", "hand_card", "stop", "circle")
+_ONE_BASED = ("pile", "run")  # numbered from 1 on the table, from 0 in the record
+
+
+def move_words(notation: str) -> str:
+    """A move of the record's generic notation (``use_action action=king source=stock``) as a
+    member reads it (``use action king stock``): the type in words, fields by their value, piles and
+    runs counted from 1 as the table shows them, a token only when one is used. A game's own
+    notation (``c4-d5``, ``green NE``) is kept as it is."""
+    words = notation.split()
+    if len(words) < 2 or not all("=" in word for word in words[1:]):
+        return notation
+    out = [words[0].replace("_", " ")]
+    for word in words[1:]:
+        key, _, value = word.partition("=")
+        if value in ("no", "-"):
+            continue
+        if key in _ONE_BASED and value.isdigit():
+            value = str(int(value) + 1)
+        value = value.replace(",", " ")
+        if key == "token":
+            out.append("with token")
+        else:  # a key the type names already ("add_to_run run=3") or that the value says by itself
+            named = key in _VALUE_ONLY or key in words[0].split("_")
+            out.append(value if named else f"{key.replace('_', ' ')} {value}")
+    return " ".join(out)
+
+
 # ---------------------------------------------------------------- a mistake's board
+# The board before the move, drawn as the mover saw it: the game's picture for that seat (never
+# another player's hidden cards or shields), with the moves drawn on it where the game has a place
+# to draw them (Octego's squares, Octagone's box and arrow), else named in the caption.
 
 
-def _octego_board() -> tuple[Callable[..., theme.Picture], Callable[[str], tuple[int, int]]]:
-    from render.octego import render_board, square_centre
+def _octego_arrows(image: Image.Image, state: Any, move: MoveReview, top: int) -> None:
+    from render.octego import square_centre
 
-    return render_board, square_centre
+    overlay = ImageDraw.Draw(image)
+    for path, colour in ((move.best, BETTER), (move.played, PLAYED)):
+        squares = [(x, y + top) for x, y in (square_centre(square) for square in re.split(r"[-x]", path))]
+        if len(squares) > 2:
+            overlay.line(squares[:-1], fill=colour, width=9, joint="curve")
+        theme.draw_arrow(overlay, squares[-2], squares[-1], colour, width=9, head=26)
 
 
-BOARDS: dict[str, Callable[[], tuple[Callable[..., theme.Picture], Callable[[str], tuple[int, int]]]]] = {
-    "octego": _octego_board
+def _octagone_arrows(image: Image.Image, state: Any, move: MoveReview, top: int) -> None:
+    """An arrow out of the box each move aimed from ("green NE": the target box; "C4 NE": the
+    White Lady's box), pointing the way it aimed."""
+    from render.octagone import CELL, _unit, box_centre
+
+    overlay = ImageDraw.Draw(image)
+    for notation, colour in ((move.best, BETTER), (move.played, PLAYED)):
+        words = notation.split()
+        box = words[0] if len(words) == 2 and words[0][:1].isupper() else state.target
+        if box is None:
+            continue
+        x, y = box_centre(box)
+        dx, dy = _unit(words[-1])
+        start, end = (x + dx * CELL * 0.3, y + top + dy * CELL * 0.3), (x + dx * CELL * 1.4, y + top + dy * CELL * 1.4)
+        theme.draw_arrow(overlay, start, end, colour, width=7, head=20)
+
+
+ARROWS: dict[str, Callable[[Image.Image, Any, MoveReview, int], None]] = {
+    "octego": _octego_arrows,
+    "octagone": _octagone_arrows,
 }
+
+
+def seat_view(game: str, state: Any, names: Sequence[str], seat: int) -> Image.Image:
+    """The position as ``seat`` saw it: the Activity's board for that seat (the public picture, and
+    the game's private picture for the seat below it: Octa's hand)."""
+    return _image(board_picture(game, state, list(names), seat))
+
+
+def _image(picture: theme.Picture) -> Image.Image:
+    return Image.open(io.BytesIO(picture.png)).convert("RGB")
 
 
 def mistake_board(
@@ -116,22 +182,21 @@ def mistake_board(
     names: Sequence[str],
     why: str,
 ) -> theme.Picture:
-    """The board before the move, the move played (red) and the better one (green), with ``why``."""
+    """The board before the move as its mover saw it, the move played (red) and the better one
+    (green) drawn where the game has a place for them, with ``why`` above."""
     move = MoveReview(**move_json)
     state = engine(game).replay(players, options, seed, list(actions[: move.ply - 1]))
-    draw_board, centre = BOARDS[game]()
-    board = Image.open(io.BytesIO(draw_board(state, names, move.seat).png)).convert("RGB")
-    image, draw = theme.canvas(board.width, board.height + STRIP)
-    image.paste(board, (0, STRIP))
-    overlay = ImageDraw.Draw(image)
-    for path, colour in ((move.best, BETTER), (move.played, PLAYED)):
-        squares = [centre(square) for square in re.split(r"[-x]", path)]
-        squares = [(x, y + STRIP) for x, y in squares]
-        if len(squares) > 2:
-            overlay.line(squares[:-1], fill=colour, width=9, joint="curve")
-        theme.draw_arrow(overlay, squares[-2], squares[-1], colour, width=9, head=26)
-    for line, text in enumerate(theme.wrap(why, TEXT, board.width - 24)[:3]):
+    board = seat_view(game, state, names, move.seat)
+    lines = theme.wrap(why, TEXT, board.width - 24)[:4]
+    strip = len(lines) * (TEXT + 6) + 16
+    image, draw = theme.canvas(board.width, board.height + strip)
+    image.paste(board, (0, strip))
+    if game in ARROWS:
+        ARROWS[game](image, state, move, strip)
+    for line, text in enumerate(lines):
         theme.write(image, (12, 8 + line * (TEXT + 6)), text, TEXT, theme.INK, "lt")
-    draw.rectangle((0, STRIP - 2, board.width, STRIP), fill=theme.GRID)
-    description = f"The board before move {move.ply}: {move.played} played (red arrow), {move.best} better (green)."
-    return theme.to_picture(image, description, f"review-move-{move.ply}.png")
+    draw.rectangle((0, strip - 2, board.width, strip), fill=theme.GRID)
+    drawn, better = (" (red arrow)", " (green)") if game in ARROWS else ("", "")
+    played, best = move_words(move.played), move_words(move.best)
+    description = f"Before move {move.ply} as seen by its mover: {played} played{drawn}, {best} better{better}."
+    return theme.to_picture(image, description[:1000], f"review-move-{move.ply}.png")

@@ -8,9 +8,10 @@ move (it allowed a win, the best move captured ...) are returned as codes, never
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from engines.base import rng_from
+from engines.base import Event, rng_from
 
 from .ai import DRAW_CONTEMPT, MAX_DEPTH, WIN, Search, _after, _attacks, _OutOfBudget, _wins, evaluate, plans
 from .constants import OCTEGO
@@ -19,7 +20,14 @@ from .rules import OctegoState, find_move, generate_moves, position_key
 SCORING_SHARE = 2  # the scoring searches may use this many times the picking search's nodes
 
 
-def judge(state: OctegoState, seat: int, action: dict[str, Any], nodes: int) -> dict[str, Any] | None:
+def hidden(state: OctegoState) -> bool:
+    """Octego hides nothing: both sides' moves are judged in either player's review."""
+    return False
+
+
+def judge(
+    state: OctegoState, seat: int, action: dict[str, Any], nodes: int, seen: Sequence[Event] = ()
+) -> dict[str, Any] | None:
     """The best move, its score and the played move's score from ``seat``'s view (the
     evaluation's points; a won position ``WIN`` minus plies), or None for what is not a move
     (a resignation). ``forced`` when only one destination was legal: nothing to judge, but its

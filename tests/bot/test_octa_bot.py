@@ -301,7 +301,7 @@ async def test_a_finished_game(world):
     assert panel.components == []
     game = world.channel.last_message
     assert f"🏆 <@{world.ada.id}> won (an Octa and 28+ cards on the table)" in game.content
-    assert [c.get("label") for c in controls(game)] == ["Rematch", "Replay"]
+    assert [c.get("label") for c in controls(game)] == ["Rematch", "Replay", "Review"]
     assert "Ada wins with an Octa!" in game.attachments[0].description
     result = await world.bo.slash(world.channel, "octa board")
     assert result.response.content == "There is no Octa game running in this channel."

@@ -164,7 +164,7 @@ async def test_two_player_game_to_the_end(world):
         assert "🤝 Draw" in final.content
     else:
         assert f"🏆 {' & '.join(members[seat].mention for seat in outcome.winners)} won" in final.content
-    assert [c.label for row in final.components for c in row.children] == ["Rematch", "Replay"]
+    assert [c.label for row in final.components for c in row.children] == ["Rematch", "Replay", "Review"]
     for seat, member in enumerate(members):
         stats = await member.slash(world.channel, "stats")
         won = int(not outcome.is_draw and seat in outcome.winners)

@@ -620,7 +620,7 @@ async def test_a_finished_game(world):
     assert f"🏆 <@{world.ada.id}> won (all 5 prizes collected)." in final.content
     assert "**Ada** collected an orange prize on A4 (5/5)." in final.content
     assert "Ada (Gold, orange) 5/5" in final.content
-    assert labels(final) == ["Rematch", "Replay"]
+    assert labels(final) == ["Rematch", "Replay", "Review"]
     over = await world.bo.slash(world.channel, "octiles move", to="D3")
     assert private_texts(over) == ["There is no Octiles Scavenger Hunt game running in this channel."]
     stats = await world.ada.slash(world.channel, "stats")

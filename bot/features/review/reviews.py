@@ -9,7 +9,9 @@ mistakes and a one-line summary. Stored once computed (table ``reviews``, per se
 request is answered from the store, identical. One review is computed at a time per member.
 
 Only a game's players may ask: the review judges their own moves, and nothing says a game was
-public from start to end. Games with hidden information have no review yet (engines.review).
+public from start to end. In a game with hidden information (Octa, Octagone with four players)
+each move is judged on what its player could see, the other players' moves are not judged, and
+the boards are drawn as the member saw them (engines.review, render.review).
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ from bot.ui.controls import Controls
 from bot.ui.game_message import REVIEW
 from bot.ui.replies import escape
 from engines.octego import KIND_NAMES
-from engines.review import REVIEWABLE, MoveReview, Review, judge_ply
-from render.review import SIGNS, advantage_graph, mistake_board
+from engines.review import MoveReview, Review, judge_ply, reviewable
+from render.review import SIGNS, advantage_graph, mistake_board, move_words
 from render.wording import plural
 
 PROGRESS_EVERY = 8  # moves between two edits of the private answer
@@ -59,7 +61,7 @@ class Reviews:
 
     @staticmethod
     def offered(game: str) -> bool:
-        return game in REVIEWABLE
+        return reviewable(game)
 
     async def _clicked(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
         session = await self.reviewed(interaction.guild_id, interaction.user.id, session_id)
@@ -87,7 +89,7 @@ class Reviews:
         if record is None or record.guild_id != guild_id or record.game not in self.games:
             raise UserError(f"There is no game #{session_id} in this server.")
         title = self.games[record.game].title
-        if record.game not in REVIEWABLE:
+        if not reviewable(record.game):
             raise UserError(f"{title} has no computer review yet.")
         if record.status in LIVE_STATUSES:
             raise UserError(f"{title} #{session_id} is still being played: its review comes once it ends.")
@@ -112,7 +114,7 @@ class Reviews:
         for ply in range(1, len(moves) + 1):
             if ply == 1 or ply % PROGRESS_EVERY == 0:
                 await _edit(interaction, content=f"🔍 Reviewing… move {ply} of {len(moves)}")
-            move = await self.thinking.run(judge_ply, game, players, options, seed, moves, ply, None)
+            move = await self.thinking.run(judge_ply, game, players, options, seed, moves, ply, None, seat)
             if move is not None:
                 judged.append(move)
         return Review(game, seat, tuple(judged))
@@ -177,16 +179,17 @@ def why(game: str, move: MoveReview, names: list[str]) -> str:
     facts, pieces = move.facts, PIECE_NAMES.get(game, {})
     opponent = names[1 - move.seat] if len(names) == 2 else "the others"
     chances = f"{move.before:.0%} to {move.after:.0%}"
+    played_words, best_words = move_words(move.played), move_words(move.best)
     if facts.get("allows_win"):
-        played = f"{move.played} lets {opponent} win next move ({chances})"
+        played = f"{played_words} lets {opponent} win next move ({chances})"
     elif "allows_capture" in facts:
-        played = f"{move.played} lets {opponent} take your {pieces.get(facts['allows_capture'], 'piece')} ({chances})"
+        played = f"{played_words} lets {opponent} take your {pieces.get(facts['allows_capture'], 'piece')} ({chances})"
     else:
-        played = f"{move.played} lowers your chances from {chances}"
+        played = f"{played_words} lowers your chances from {chances}"
     if facts.get("best_wins"):
-        better = f"{move.best} wins at once"
+        better = f"{best_words} wins at once"
     elif "best_captures" in facts:
-        better = f"{move.best} takes {opponent}'s {pieces.get(facts['best_captures'], 'piece')}"
+        better = f"{best_words} takes {opponent}'s {pieces.get(facts['best_captures'], 'piece')}"
     else:
-        better = f"{move.best} was better"
+        better = f"{best_words} was better"
     return f"{played}; {better}."
