@@ -164,10 +164,16 @@ class Driver:
             self.tally.refused += 1
             return
         actor = table.actors[self.random.choice(session.players)]
-        if self.random.random() < GOT_IT_SHARE:
-            last, finished = await self.interact(actor.slash(table.place, "octagion gotit"))
-            if self._answered(last, finished, "🖐"):  # else refused, e.g. busy, or the round just ended
+        if self.random.random() < GOT_IT_SHARE:  # the round message's own button, as players press it
+            message = next((m for m in reversed(table.place.history()) if m.id == session.record.message_id), None)
+            if message is None:
+                self.tally.refused += 1
+                return
+            last, finished = await self.interact(actor.click(message, label="Got it!"))
+            if finished and not self.env.backend.interactions[last].followup_ids:  # else refused: said privately
                 await self.picture_of(table, last)
+            else:
+                self.tally.refused += 1
             return
         variant = "".join(self.random.sample("12345678", 8))
         last, finished = await self.interact(actor.slash(table.place, "octagion play", cards=variant))

@@ -37,6 +37,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import discord
+from discord.ext import commands
 
 from bot.core import metrics
 from bot.core.errors import ErrorLog
@@ -47,6 +48,7 @@ from bot.core.outgoing import (
     UNKNOWN_CHANNEL,
     After,
     Builder,
+    Clicks,
     Deliver,
     DiscordPosts,
     Gone,
@@ -85,7 +87,9 @@ class Outbox:
         self.bot = bot
         self.errors = errors
         self.budget = budget  # every call the outbox makes to Discord waits for its place in it
-        self.posts = DiscordPosts(bot, budget)
+        self.posts = DiscordPosts(bot, budget, Clicks(sessions.clock))
+        if isinstance(bot, commands.Bot):  # a click's token edits the message it was on, uncounted
+            bot.add_listener(self.posts.clicks.clicked, "on_interaction")
         self.channel_edits = ChannelEdits()  # the pace of paced edits (cards), per channel
         self.kinds: dict[str, Kind] = {}
         self._draining: dict[int, asyncio.Task[None]] = {}

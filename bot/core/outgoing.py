@@ -1,12 +1,15 @@
 """What the outbox sends and the words it speaks with Discord: a message to post or edit
-(``Outgoing``), what a kind of entry does (``Kind``), the nonce of an entry's post, and Discord's
-answers that decide whether a failed send is tried again."""
+(``Outgoing``), what a kind of entry does (``Kind``), the nonce of an entry's post, Discord's
+answers that decide whether a failed send is tried again, and the clicks whose tokens edit the
+message they were on without counting towards Discord's 50 requests a second (``Clicks``)."""
 
 from __future__ import annotations
 
+import collections
 import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -83,14 +86,55 @@ def refused_for_good(error: discord.HTTPException) -> bool:
 
 
 FILES_PER_MESSAGE = 10
+# An interaction's token may edit the message its click was on for 15 minutes: a minute spared.
+TOKEN_SECONDS = 14 * 60
+CLICKS_KEPT = 4096  # public messages whose latest click is remembered (the least recent forgotten)
+UPDATES = (discord.InteractionResponseType.deferred_message_update, discord.InteractionResponseType.message_update)
+
+
+class Clicks:
+    """The latest click on each public message that was answered by updating that message (a deferred
+    update: a Got it!, an Accept, a Tiny +1). For 15 minutes its token edits the message as the
+    interaction's original response, and Discord does not count that edit towards the token's 50
+    requests a second. Kept in memory only: after a restart, or once the token is old, an edit goes
+    the counted way, so the outbox's entry stays what decides that the message is edited."""
+
+    def __init__(self, clock: Callable[[], datetime]):
+        self.clock = clock
+        self._latest: collections.OrderedDict[int, discord.Interaction] = collections.OrderedDict()
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        """Every interaction (an ``on_interaction`` listener): a component's click on a public message."""
+        message = interaction.message
+        if interaction.type != discord.InteractionType.component or message is None or message.flags.ephemeral:
+            return
+        self._latest[message.id] = interaction
+        self._latest.move_to_end(message.id)
+        while len(self._latest) > CLICKS_KEPT:
+            self._latest.popitem(last=False)
+
+    def on(self, message_id: int) -> discord.Interaction | None:
+        """A click whose token may edit ``message_id`` now, if there is one."""
+        interaction = self._latest.get(message_id)
+        if interaction is None or interaction.response.type not in UPDATES:
+            return None
+        if (self.clock() - interaction.created_at).total_seconds() >= TOKEN_SECONDS:
+            del self._latest[message_id]
+            return None
+        return interaction
+
+    def forget(self, message_id: int) -> None:
+        self._latest.pop(message_id, None)
 
 
 class DiscordPosts:
-    """The outbox's posts and edits on Discord, each waiting for its place in the request budget."""
+    """The outbox's posts and edits on Discord: each counted one waits for its place in the request
+    budget; an edit of a message someone just clicked goes through that click's token instead."""
 
-    def __init__(self, bot: discord.Client, budget: RequestBudget):
+    def __init__(self, bot: discord.Client, budget: RequestBudget, clicks: Clicks):
         self.bot = bot
         self.budget = budget
+        self.clicks = clicks
 
     async def deliver(self, session: GameSession, outgoing: Outgoing, nonce: str) -> discord.Message | None:
         """Post ``outgoing`` (in parts of ten pictures, each part with a nonce of its own), or edit the
@@ -100,6 +144,9 @@ class DiscordPosts:
         channel_id = outgoing.channel_id or session.record.play_channel_id
         channel = self.bot.get_partial_messageable(channel_id)
         if outgoing.edit is not None:
+            through_click = await self._edit_through_click(outgoing)
+            if through_click is not None:
+                return through_click
             message = channel.get_partial_message(outgoing.edit)
             try:
                 edited: discord.Message = await self.in_thread(
@@ -129,6 +176,21 @@ class DiscordPosts:
             sent = await self.budget.call(send)
             first = first or sent
         return first
+
+    async def _edit_through_click(self, outgoing: Outgoing) -> discord.Message | None:
+        """The edit through the token of the latest click on the message, exempt from the global rate
+        limit; None when there is no such click, or Discord refused it (then the counted edit is made)."""
+        assert outgoing.edit is not None
+        interaction = self.clicks.on(outgoing.edit)
+        if interaction is None:
+            return None
+        try:
+            return await interaction.edit_original_response(
+                content=fit(outgoing.content), attachments=[as_file(p) for p in outgoing.pictures], view=outgoing.view
+            )
+        except discord.HTTPException:  # the token expired, the thread was archived: the counted way
+            self.clicks.forget(outgoing.edit)
+            return None
 
     async def in_thread(self, session: GameSession, channel_id: int, call: Callable[[], Awaitable[Any]]) -> Any:
         """Make ``call`` (an edit or a delete in ``channel_id``, in its turn in the budget); where that

@@ -1,0 +1,104 @@
+"""What a move costs of Discord's 50 requests a second (issue 41), counted in the strict layer's log
+of one move: a click on the public game message lends its token to the board's edit, which Discord
+does not count; a move made in a private menu, or after a restart, edits the board the counted way."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from types import SimpleNamespace
+
+import discord
+import pytest
+
+from bot.core.outgoing import TOKEN_SECONDS, Clicks
+from bot.core.settings import Settings
+from bot.dev import discord_rules
+from tests.bot.test_on_discords_terms import counter_shown, game_message, tiny_game
+from tests.bot.tinygame import TinyAdapter
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    return Settings(token=None, database_path=str(tmp_path / "budget.db"))  # games in threads
+
+
+@pytest.fixture
+def games():
+    return [TinyAdapter]
+
+
+def one_move(world) -> tuple[list[discord_rules.Request], list[discord_rules.Request]]:
+    """Marks the strict layer's log: call the result after the move for (counted, exempt) requests."""
+    rules = discord_rules.rules_of(world.env.backend)
+    counted, exempt = len(rules.counted), len(rules.exempt)
+    return lambda: (rules.counted[counted:], rules.exempt[exempt:])
+
+
+def board_edits(requests, record) -> list[discord_rules.Request]:
+    return [r for r in requests if r.method == "PATCH" and r.path.endswith(f"/messages/{record.message_id}")]
+
+
+async def started(world):
+    record = await tiny_game(world, world.ada, world.bo)
+    await world.env.advance_time(10)  # the card, the thread and the board out
+    return await world.platform.store.get_session(record.id)
+
+
+async def test_a_click_on_the_board_edits_it_through_its_own_token_uncounted(world):
+    record = await started(world)
+    since = one_move(world)
+    await world.ada.click(game_message(world, record), label="+1")
+    await world.env.advance_time(10)  # and the card's edit, 4 s later
+    counted, exempt = since()
+    assert board_edits(counted, record) == [], "the board's edit is not one of the token's 50 a second"
+    assert any(r.method == "PATCH" and r.path.endswith("/messages/@original") for r in exempt)
+    assert counter_shown(world, record) == "The counter is at 1."
+    shown = game_message(world, record)
+    assert [c.label for row in shown.components for c in row.children][:2] == ["+1", "+2"], "its controls stay"
+
+
+async def test_a_move_made_in_a_private_menu_edits_the_board_the_counted_way(world):
+    await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo, wide=True)
+    card = world.channel.last_message
+    await world.bo.click(card, label="Accept")
+    await world.env.advance_time(10)
+    (record,) = await world.platform.store.threaded_sessions(world.channel.id)
+    since = one_move(world)
+    panel = (await world.ada.click(game_message(world, record), label="Add…")).response
+    await world.ada.select(panel.message, ["3"])
+    await world.env.advance_time(10)
+    counted, _ = since()
+    assert len(board_edits(counted, record)) == 1, "the panel's token edits the panel, never the board"
+    assert counter_shown(world, record) == "The counter is at 3."
+    assert "Add…" in [c.label for row in game_message(world, record).components for c in row.children]
+
+
+async def test_after_a_restart_the_board_is_edited_the_counted_way(world, settings, games):
+    record = await started(world)
+    old = world.env.bot
+    await old.platform.stop()  # the click comes while no process runs: its edit is sent after the start
+    from bot.app import create_bot
+
+    await world.env.restart_bot(create_bot(settings, games))
+    await old.release()
+    await world.env.settle()
+    since = one_move(world)
+    await world.ada.click(game_message(world, record), label="+2")
+    await world.env.advance_time(10)
+    counted, _ = since()
+    assert len(board_edits(counted, record)) <= 1
+    assert counter_shown(world, record) == "The counter is at 2."
+
+
+def test_a_clicks_token_is_used_for_fourteen_minutes_and_only_after_an_update():
+    now = discord.utils.utcnow()
+    clock = SimpleNamespace(now=now)
+    clicks = Clicks(lambda: clock.now)
+    update = SimpleNamespace(type=discord.InteractionResponseType.deferred_message_update)
+    private = SimpleNamespace(type=discord.InteractionResponseType.deferred_channel_message)
+    clicks._latest[1] = SimpleNamespace(created_at=now, response=update)
+    clicks._latest[2] = SimpleNamespace(created_at=now, response=private)
+    assert clicks.on(1) is not None
+    assert clicks.on(2) is None, "a click answered privately has the private answer as its original"
+    clock.now = now + timedelta(seconds=TOKEN_SECONDS)
+    assert clicks.on(1) is None, "an old token is not tried (Discord would answer 401)"
