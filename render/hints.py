@@ -19,7 +19,7 @@ from render.octagone import shield_words
 from render.theme import Picture
 from render.wording import noun, plural
 
-BEST = "the strongest action the computer finds here"  # an action whose events say nothing more
+BEST = "the computer's best choice in this position"  # an action whose events say nothing more
 
 
 def hint_picture(game: str, state: Any, names: Sequence[str], marks: Sequence[str]) -> Picture:
@@ -85,6 +85,8 @@ def _octiles(event: Event, seat: int, names: Sequence[str]) -> str:
         return f"brings your runner to {data['end']}"
     if event.kind in ("rotate", "replace"):
         return f"changes the tile on {data['space']}"
+    if event.kind == "marker":
+        return f"puts the marker on {data['stop']}"
     return ""
 
 

@@ -24,7 +24,7 @@ from bot.core.store import LIVE_STATUSES, LoggedMove, PastGame
 from bot.core.workers import WorkerPool
 from bot.features.fair_use import FairUse
 from bot.features.privacy_store import mention
-from bot.ui.adapter import GameAdapter
+from bot.ui.adapter import HINTS_USED, GameAdapter
 from bot.ui.controls import Controls, SessionSelect, view_of
 from bot.ui.game_message import REPLAY, Table, partners, versus
 from bot.ui.replies import UserError, escape, reply_private
@@ -180,6 +180,9 @@ class Replays:
         sides = self.table.side_seats(session)
         if any(len(side) > 1 for side in sides):
             tags["Sides"] = versus(sides, session.names)
+        used = session.options.get(HINTS_USED) or []
+        if any(used):  # who used hints, and how many: [Hints "Ada 2"]
+            tags["Hints"] = ", ".join(f"{session.names[seat]} {count}" for seat, count in enumerate(used) if count)
         return tags
 
     def heading(self, session: GameSession, moves: list[tuple[int, dict[str, Any]]]) -> str:

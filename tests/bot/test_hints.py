@@ -117,6 +117,10 @@ async def test_a_hint_against_the_computer_is_private_legal_and_one_a_turn_even_
     final = await game_message(world, session)
     assert "💡 Hints used: **Ada** 2" in final.content, "the final message says hints were used"
     assert "Hint" not in labels(final)
+    found = await world.ada.slash(world.channel, "record", game_id=session.id)
+    (sent,) = [m for m in [found.response, *found.followups] if m is not None and m.attachments]
+    record = world.env.backend.cdn.get(sent.attachments[0].url).decode()
+    assert '[Hints "Ada 2"]' in record, "the game's record says hints were used"
 
 
 async def test_a_challenge_that_allows_hints_says_so_before_it_is_accepted_and_is_not_rated(world):
@@ -143,6 +147,12 @@ async def test_a_challenge_that_allows_hints_says_so_before_it_is_accepted_and_i
     assert "💡 Hint used: **Ada** 1" in card(world, session).content
     ratings = await world.platform.store.ratings(world.guild.id, "octego", [world.ada.id, world.bo.id])
     assert ratings == [], "a game with hints is friendly: no rating changes"
+
+    await world.bo.click(await game_message(world, session), label="Rematch")
+    rematch = await world.platform.sessions.live_in_channel(session.record.thread_id)  # played in the thread
+    assert rematch.id != session.id
+    assert rematch.options.get("hints") is True, "a rematch allows hints again, as its invitation says"
+    assert "_hints_used" not in rematch.options, "and starts with none used"
 
 
 async def test_a_rated_game_has_no_hint(world):
