@@ -22,6 +22,7 @@ from bot.core.sessions import Change, GameSession
 from bot.core.store import Store, TimerRecord
 from bot.core.text import fit
 from bot.core.timers import Scheduler
+from bot.features.learn.newcomers import newcomer_line
 from bot.ui.adapter import GameAdapter
 from bot.ui.game_message import Table
 
@@ -123,9 +124,10 @@ class TurnNotices:
         posted = None
         if fresh and not payload.get("clear"):  # else the game moved on or ended: a newer entry says so
             members = payload.get("members") or [m for m in [payload.get("member")] if m is not None]
+            newcomer = await newcomer_line(self.store, self.games[record.game], session, payload.get("member"))
             posted = await self.outbox.budget.call(
                 lambda: channel.send(
-                    self._wording(session, payload, members),
+                    self._wording(session, payload, members) + newcomer,
                     allowed_mentions=discord.AllowedMentions(
                         users=[discord.Object(m) for m in members], everyone=False, roles=False
                     ),

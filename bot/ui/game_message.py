@@ -9,7 +9,7 @@ challenge or lobby the sentence that closed it. A change that should be seen ask
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -95,6 +95,8 @@ class Table:
         self.games = games
         self.bot = bot
         self.board_button = False  # "Open the board" on running games: on where the Activity is served
+        # A line for a member's first game of its kind, under the turn line (/learn sets it).
+        self.newcomer_line: Callable[[GameSession], Awaitable[str]] | None = None
         outbox.register(GAME_MESSAGE, self._build, self._remember_message, coalesce=True)
         outbox.register(RETIRE, None, deliver=self._retire)
         outbox.register(TEXT, self._build_text)
@@ -146,7 +148,8 @@ class Table:
     async def game_picture(self, session: GameSession, edit: int | None = None) -> Outgoing:
         """A running or finished game's message: its picture, text and controls."""
         picture = await self.pictures.draw(self.public_drawing(session))
-        return Outgoing(self.content(session), [picture], view_of(self.components(session)), edit=edit)
+        newcomer = await self.newcomer_line(session) if self.newcomer_line else ""
+        return Outgoing(self.content(session) + newcomer, [picture], view_of(self.components(session)), edit=edit)
 
     def public_drawing(self, session: GameSession) -> Drawing:
         """The game's public picture; once the game is over, drawn as a final position, headed by

@@ -28,6 +28,7 @@ from bot.core.workers import Drawing
 from bot.features.game_choices import offer_choices
 from bot.features.learn import store
 from bot.features.learn.lessons import Lesson, Series
+from bot.features.learn.newcomers import game_message_line
 from bot.features.learn.series import SERIES
 from bot.ui.controls import SessionButton, SessionSelect, session_modal, view_of
 from bot.ui.menu_steps import ActionMenu, Narrowing
@@ -70,6 +71,7 @@ class Learn(commands.Cog):
         controls.button(HOW, self._how, ack="private")
         controls.button(FORM, self._form, ack="modal")
         controls.button(START, self._start)
+        platform.table.newcomer_line = self._newcomer_line  # a game in the channel: its message is "your move"
         controls.modal(FORM, self._typed)
 
     @app_commands.command(name="learn", description="Learn a game in a few minutes: short private lessons.")
@@ -89,6 +91,10 @@ class Learn(commands.Cog):
         lesson = series.next_for(done)
         text, picture, view = await self._page(interaction, series, lesson, done)
         await reply_private(interaction, text, picture, view)
+
+    async def _newcomer_line(self, session: GameSession) -> str:
+        me = self.platform.bot.user
+        return await game_message_line(self.platform.store, self.platform.games, me.id if me else None, session)
 
     # ------------------------------------------------------------ pages
     async def _overview(self, user_id: int) -> tuple[str, discord.ui.View]:

@@ -1,5 +1,14 @@
 """What the rest of the bot says about the lessons: the mark beside a member's name in /stats once
-they finished a game's lessons ("🎓 learned Octego")."""
+they finished a game's lessons ("🎓 learned Octego"), and the newcomer line of the first "your
+move" of a member who has never played a game ("New to Octego? `/learn` it in 5 minutes").
+
+The newcomer line is offered once per member and game: in the first game of that kind in which
+it is their move (the offer is stored with that game), until their first move there; a member
+with a finished game of that kind (their results) never gets it. Everything it reads is stored,
+so a restart changes nothing. In a game's thread it ends the "your move" notice (and the game
+message before the first move, the first mover's "your move"); in a game played in the channel,
+the game message is the "your move" message, so it ends that.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +22,7 @@ from bot.features.learn import store
 from bot.features.learn.series import SERIES
 
 if TYPE_CHECKING:
+    from bot.core.sessions import GameSession
     from bot.ui.adapter import GameAdapter
 
 
@@ -32,3 +42,38 @@ async def learned_mark(lessons: Store, member: Snowflake | None, games: Mapping[
         if game in SERIES and {lesson.key for lesson in SERIES[game].lessons} <= finished.get(game, set())
     ]
     return f" (🎓 learned {and_list(learned)})" if learned else ""
+
+
+async def newcomer_line(
+    lessons: Store, game: GameAdapter, session: GameSession, member: int | None, name: str = ""
+) -> str:
+    """The line that ends ``member``'s "your move" in ``session``: "New to Octego? `/learn` it in 5
+    minutes." (``name``: "New to Octego, **Bo**?") when it is their first game of its kind (see
+    the module), else nothing."""
+    if member is None or game.name not in SERIES or session.status != "active":
+        return ""
+    if await store.has_played(lessons, member, game.name) or await store.has_acted(lessons, session.id, member):
+        return ""
+    if await store.offer(lessons, member, game.name, session.id) != session.id:
+        return ""  # offered in another game of this kind already
+    whom = f", {name}" if name else ""
+    return f"\n📘 New to {game.title}{whom}? `/learn` it in 5 minutes."
+
+
+async def game_message_line(
+    lessons: Store, games: Mapping[str, GameAdapter], me: int | None, session: GameSession
+) -> str:
+    """The newcomer line of the game message, for the one member whose move it is (not me, not a
+    game where everyone acts at once), named, since everyone there reads it. In a game's thread only
+    before the first move: the thread's first message is its first mover's "your move", and the
+    notices after it carry the line."""
+    game = games[session.record.game]
+    if session.state is None or game.simultaneous or session.status != "active":
+        return ""
+    if session.record.in_thread and session.record.actions > 0:
+        return ""
+    to_act = game.engine.to_act(session.state)
+    if len(to_act) != 1 or session.players[to_act[0]] == me:
+        return ""
+    seat = to_act[0]
+    return await newcomer_line(lessons, game, session, session.players[seat], session.bold_names[seat])
