@@ -37,7 +37,7 @@ from bot.features.replays import Replays
 from bot.features.results import Results
 from bot.features.review.reviews import Reviews
 from bot.features.threads import GameThreads
-from bot.features.tournaments.runner import Tournaments
+from bot.features.tournaments.runner import Tournaments, for_event_games
 from bot.features.turn_clock import TurnClock
 from bot.features.turn_notices import TurnNotices
 from bot.ui.adapter import GameAdapter
@@ -97,9 +97,15 @@ class Platform:
         self.table.board_button = settings.activity_url is not None
         self.sessions.committed.append(self._after_commit)
         self.tournaments = Tournaments(
-            store, self.sessions, self.outbox, self.timers, self.threads, self.games, PICTURES, bot
+            store=store,
+            sessions=self.sessions,
+            outbox=self.outbox,
+            timers=self.timers,
+            games=self.games,
+            pictures=PICTURES,
+            bot=bot,
+            new_seed=lambda: self.new_seed(),
         )
-        self.tournaments.new_seed = lambda: self.new_seed()
         # A game's change, step by step before it commits: the turn's clock and the thread to open
         # before the game message is drawn; the result (which ends the game's timers) before the
         # thread's archiving is planned, and the "your move" notice after the game message, so
@@ -110,7 +116,7 @@ class Platform:
             self.table.plan,
             self.results.plan,
             self.threads.plan_last,
-            self.tournaments.plan_game_end,
+            for_event_games(self.tournaments.plan_game_end),
         )
         self.replays = Replays(self.sessions, REPLAYS, self.games, self.controls, self.table, fair_use=self.fair_use)
         self.reviews = Reviews(self.replays, THINKING, PICTURES, self.games, self.controls)

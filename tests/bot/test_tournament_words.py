@@ -4,8 +4,9 @@ Swiss rounds and the deadline's results in words."""
 
 from __future__ import annotations
 
-from bot.features.tournaments.cards import final_lines, podium_line, standings_text
+from bot.features.tournaments.cards import podium_line, standings_text
 from bot.features.tournaments.config import EventConfig, rules_paragraph
+from bot.features.tournaments.tournament_event import TournamentEvent
 from engines.tournament import (
     BOTH_FORFEIT,
     FIRST_WINS,
@@ -42,12 +43,12 @@ def test_the_forfeited_final_is_named_on_the_picture_and_in_the_card_lines():
     described = render_standings(tournament).description
     assert "No champion: the final was forfeited by both" in described
     assert "Winner" not in described
-    line = podium_line(tournament)
+    line = podium_line(TournamentEvent(tournament))
     assert "🥇" not in line
     assert "no champion: the final was forfeited by both" in line
     assert "🥈 P1 & P2" in line
     assert "🥉 P3 & P4" in line
-    assert "no champion" in standings_text(tournament, "Cup", 2, final=True)
+    assert "no champion" in standings_text(TournamentEvent(tournament), "Cup", 2, final=True)
 
 
 def test_a_swiss_card_names_its_rounds_in_words_before_anyone_joins():
@@ -64,8 +65,9 @@ def test_a_game_scored_at_the_deadline_reads_without_brackets_in_brackets():
     tournament = settle_deadline(tournament)
     pairing = tournament.current_round.pairings[0]
     assert result_words(tournament, pairing) == ("draw on time", "draw on time")
-    assert "((" not in final_lines(tournament, {})[0]
-    assert "))" not in final_lines(tournament, {})[0]
+    (line,) = TournamentEvent(tournament).game_lines({})
+    assert "((" not in line
+    assert "))" not in line
     knockout = settle_deadline(pair_next_round(new_tournament(KNOCKOUT, field(4))))
     assert result_words(knockout, knockout.current_round.pairings[0]) == ("through on time", "out on time")
     assert "P1 went through on time, P4 went out on time" in render_pairings(knockout, 1).description

@@ -13,7 +13,7 @@ import engines.tournament as kit
 from bot.core.change import GameSession
 from bot.core.errors import UserError
 from bot.features.tournaments import store as event_store
-from bot.features.tournaments.cards import JOIN, LEAVE, STANDINGS_BUTTON, START, standings_lines, summary
+from bot.features.tournaments.cards import JOIN, LEAVE, STANDINGS_BUTTON, START, summary
 from bot.features.tournaments.config import (
     MAX_SERIES_RACES,
     SERIES,
@@ -22,6 +22,7 @@ from bot.features.tournaments.config import (
     parse_round_time,
     parse_start,
 )
+from bot.features.tournaments.kinds import event_of
 from bot.ui.replies import acknowledge, reply_private
 from engines.tournament import FORMAT_NAMES
 
@@ -238,8 +239,8 @@ class TournamentCommands(
         if session.state is None:
             names = ", ".join(session.meta.names) or "nobody yet"
             raise UserError(f"**{config.name}** has not started: {len(session.players)} joined so far ({names}).")
-        picture = await self.runner.standings_picture(session)
-        text = "\n".join([f"🏆 **{config.name}**", *standings_lines(session.state)])
+        picture = await self.runner.messages.standings_picture(session)
+        text = "\n".join([f"🏆 **{config.name}**", *event_of(session.state).standings_lines()])
         await reply_private(interaction, text, picture)
 
     # ------------------------------------------------------------ buttons

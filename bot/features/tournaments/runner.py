@@ -1,4 +1,4 @@
-"""Tournaments run by the bot: a tournament is a session of its own (``game = 'tournament'``, its
+"""Tournaments run by the bot: an event is a session of its own (``game = 'tournament'``, its
 state the pure :mod:`engines.tournament` data), so it changes like a game: under its lock, in one
 transaction with its timers and its outbox entries, restart-proof.
 
@@ -11,108 +11,75 @@ transaction with its timers and its outbox entries, restart-proof.
     the round's time is up ──► running games scored by the rule on the card, and stopped
 
 No change holds two sessions' locks: a game tells its tournament through a timer written with its
-last change, and a tournament stops or forfeits a game through a timer on that game.
+last change, and a tournament stops or forfeits a game through a timer on that game. A tournament
+and an Octagion series run the same steps; what differs is the event's own (:mod:`.event`).
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import suppress
 from datetime import datetime, timedelta
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 
-import engines.tournament as kit
 from bot.core.change import Change, GameSession, SessionMeta
 from bot.core.errors import UserError
-from bot.core.outbox import Outbox, Outgoing
+from bot.core.outbox import Outbox
 from bot.core.sessions import Sessions
 from bot.core.store import LIVE_STATUSES, Store, TimerRecord
 from bot.core.text import NAME_LIMIT, escape
 from bot.core.timers import Scheduler
-from bot.core.workers import WorkerPool, drawing
+from bot.core.workers import WorkerPool
 from bot.features import privacy_store
 from bot.features.privacy_store import FORMER_MEMBER
-from bot.features.threads import GameThreads
 from bot.features.tournaments import store as event_store
-from bot.features.tournaments.cards import card_message, final_lines, pairings_text, standings_text
-from bot.features.tournaments.config import SERIES, SERIES_RACES, EventConfig
+from bot.features.tournaments.config import EventConfig
+from bot.features.tournaments.event import Event, Recorded
+from bot.features.tournaments.games import STOP_GAME, EventGames
+from bot.features.tournaments.kinds import TournamentKit, event_of, new_event
+from bot.features.tournaments.links import EventLink, for_event_games
+from bot.features.tournaments.messages import ANNOUNCE, CARD, OPEN_GAMES, PAIRINGS, STANDINGS, EventMessages
 from bot.features.tournaments.store import KIT
 from bot.ui.adapter import GameAdapter
 from engines.base import Outcome
-from engines.tournament import Player, Series, Tournament, TournamentError
-from render.tournament import render_pairings, render_series_standings, render_standings
+from engines.tournament import Player, TournamentError, entries_from_outcome, result_from_outcome
 
-log = logging.getLogger(__name__)
+__all__ = ["CARD", "Tournaments", "for_event_games"]
 
-# Outbox kinds of a tournament's session.
-CARD = "tournament_card"  # its card in the channel, edited as it goes
-PAIRINGS = "tournament_pairings"  # a round's pairings: text and picture, a new message
-STANDINGS = "tournament_standings"  # after each round (and the final one): text and picture
-OPEN_GAMES = "tournament_open_games"  # opens the round's games that have none yet
-ANNOUNCE = "tournament_text"  # a line in the channel (cancelled, paused, a player withdrawn)
-# Timers.
+# Timers of a tournament's session (its games' STOP_GAME: bot/features/tournaments/games.py).
 START_DUE = "tournament_start"  # the start time typed at create
-RESULT = "tournament_result"  # on the tournament: a game's result, written with the game's end
+RESULT = "tournament_result"  # a game's result, written with the game's end
 ROUND_DUE = "tournament_round_due"  # the round's time is up
-STOP_GAME = "tournament_stop_game"  # on a game: its round's time is up, or a player withdrew
-
-NO_MENTIONS = discord.AllowedMentions.none()
-
-
-class TournamentStorage:
-    """How a tournament's state is stored in its session (the kit's dump and load)."""
-
-    schema = 1
-
-    @staticmethod
-    def load(data: Mapping[str, Any]) -> Tournament | Series:
-        if data.get("kind") == SERIES:
-            return kit.load_series(dict(data["series"]))
-        return kit.load(data)
-
-    @staticmethod
-    def dump(state: Tournament | Series) -> dict[str, Any]:
-        if isinstance(state, Series):
-            return {"kind": SERIES, "series": kit.dump_series(state)}
-        return kit.dump(state)
-
-
-class TournamentKit:
-    """The sessions' GameInfo of a tournament: its storage, and no planner of the games'."""
-
-    title = "Tournament"
-    engine = TournamentStorage()
-    planners: ClassVar[list[Any]] = []
 
 
 class Tournaments:
     def __init__(
         self,
+        *,
         store: Store,
         sessions: Sessions,
         outbox: Outbox,
         timers: Scheduler,
-        threads: GameThreads,
         games: Mapping[str, GameAdapter],
         pictures: WorkerPool,
         bot: discord.Client,
+        new_seed: Callable[[], int],
     ):
-        self.store, self.sessions, self.outbox, self.threads = store, sessions, outbox, threads
-        self.games, self.pictures, self.bot = games, pictures, bot
-        self.new_seed = lambda: 0  # the platform's seed source
+        self.store, self.sessions, self.bot = store, sessions, bot
+        self.games = EventGames(store=store, sessions=sessions, games=games, bot=bot, new_seed=new_seed)
+        self.messages = EventMessages(store=store, games=games, pictures=pictures)
         sessions.kits[KIT] = TournamentKit()
-        outbox.register(CARD, self._build_card, self._card_posted, coalesce=True)
-        outbox.register(PAIRINGS, self._build_pairings)
-        outbox.register(STANDINGS, self._build_standings)
-        outbox.register(ANNOUNCE, self._build_announcement)
+        outbox.register(CARD, self.messages.card, self.messages.card_posted, coalesce=True)
+        outbox.register(PAIRINGS, self.messages.pairings)
+        outbox.register(STANDINGS, self.messages.standings)
+        outbox.register(ANNOUNCE, self.messages.announcement)
         outbox.register(OPEN_GAMES, None, deliver=self._open_games)
         timers.register(START_DUE, self._start_due)
         timers.register(RESULT, self._result_in)
         timers.register(ROUND_DUE, self._round_due)
-        timers.register(STOP_GAME, self._stop_game)
+        timers.register(STOP_GAME, self.games.stop)
 
     # ================================================================ the lobby
     async def create(self, *, guild_id: int, channel_id: int, host_id: int, config: EventConfig) -> Change:
@@ -180,24 +147,17 @@ class Tournaments:
         change.cancel_timers([START_DUE])
         players = await self._entrants(change, config)
         try:
-            if config.is_series:
-                state: Tournament | Series = kit.new_series(players, config.rounds or SERIES_RACES, config.scoring)
-            else:
-                rounds = config.rounds if config.format == kit.SWISS else None
-                state = kit.new_tournament(config.format, players, rounds=rounds, double=config.double)
+            event = new_event(config, players)
         except TournamentError as error:
             note = f"❌ **{config.name}** was cancelled: {error}"
             change.end("cancelled", note)
             change.post(CARD)
             change.post(ANNOUNCE, {"content": note})
             return note
-        change.session.state = state
+        change.session.state = event.state
         change.record.status = "active"
         change.meta.started_at = change.now.isoformat()
-        if isinstance(state, Series):
-            self._next_race(change)
-        else:
-            self._pair(change)
+        self._pair(change, event)
         change.post(CARD)
         return f"▶ **{config.name}** has started."
 
@@ -217,18 +177,15 @@ class Tournaments:
         ]
 
     # ============================================================ rounds and games
-    def _pair(self, change: Change) -> None:
-        """Pair rounds until one has a game to play (or the tournament is over)."""
-        state: Tournament = change.session.state
-        while not kit.is_finished(state):
-            state = kit.pair_next_round(state)
-            if not kit.is_round_complete(state):
-                change.session.state = state
-                self._round_started(change, state.current_round.number)
+    def _pair(self, change: Change, event: Event) -> None:
+        """Pair rounds until one has a game to play (or the event is over)."""
+        while not event.is_done():
+            event, to_play = event.next_round()
+            change.session.state = event.state
+            if to_play:
+                self._round_started(change, event.under_way())
                 return
-            change.session.state = state  # byes and forfeits only: on to the next round
-            self._post_standings(change, state.current_round.number, final=kit.is_finished(state))
-        change.session.state = state
+            self._post_standings(change, event, final=event.is_done())  # byes and forfeits only: on to the next
         self._finish(change)
 
     def _round_started(self, change: Change, number: int) -> None:
@@ -240,14 +197,11 @@ class Tournaments:
             change.meta.options["remaining"] = config.round_seconds
         else:
             change.add_timer(ROUND_DUE, deadline, {"round": number})
-        if isinstance(change.session.state, Tournament):  # a series' race has no pairings to post
+        if event_of(change.session.state).posts_pairings:
             change.post(PAIRINGS, {"round": number})
         change.post(OPEN_GAMES, {"round": number})
 
-    def _next_race(self, change: Change) -> None:
-        self._round_started(change, len(change.session.state.races) + 1)
-
-    async def _open_games(self, session: GameSession, payload: dict[str, Any], _nonce: str | None = None) -> None:
+    async def _open_games(self, session: GameSession, payload: dict[str, Any]) -> None:
         """The round's games that are not open yet (a retry after a crash skips those that are);
         it posts nothing itself, so the outbox entry's nonce is not needed."""
         number = payload["round"]
@@ -256,170 +210,82 @@ class Tournaments:
             if session.status != "active":
                 return
             opened = await event_store.games_of_round(self.store, session.id, number)
-            state = session.state
-            if isinstance(state, Series):
-                if len(state.races) + 1 != number or 1 in opened:
-                    return
-                games = [(1, [p.id for p in state.active])]
-            else:
-                if len(state.rounds) < number:
-                    return
-                games = [(p.table, list(p.players)) for p in state.round(number).running() if p.table not in opened]
-            gone = [uid for _, players in games for uid in players if not await self._still_here(session, uid)]
+            event = event_of(session.state)
+            games = event.games_to_open(number, opened)
+            gone = [uid for _, players in games for uid in players if not await self.games.still_here(session, uid)]
             if gone:
                 for uid in gone:
                     await self.withdraw(session.id, uid, reason="left the server")
                 continue
             for table, players in games:
-                await self._open_game(session, number, table, players)
+                await self.games.open(session, event, number, table, players)
             return
-
-    async def _still_here(self, session: GameSession, user_id: int) -> bool:
-        """Whether a player is still in the server (a failed member fetch withdraws them)."""
-        if self.bot.user is not None and user_id == self.bot.user.id:
-            return True
-        guild = self.bot.get_guild(session.record.guild_id) if session.record.guild_id else None
-        if guild is None:
-            return True
-        if guild.get_member(user_id) is not None:
-            return True
-        try:
-            await guild.fetch_member(user_id)
-        except discord.NotFound:
-            return False
-        except discord.HTTPException:
-            return True  # not known either way: the game starts, and the clock settles a no-show
-        return True
-
-    async def _open_game(self, event: GameSession, number: int, table: int, players: list[int]) -> None:
-        config = EventConfig.of(event.meta.options)
-        adapter = self.games[config.game]
-        state = event.state
-        in_series = isinstance(state, Series)
-        options = {} if in_series else adapter.challenge_options({}, {"challenger": players[0], "opponent": players[1]})
-        seed = self.new_seed()
-        first_seat = 0 if in_series else _first_seat(adapter, options, seed)
-        if first_seat:  # the pairing's first player sits where this deal moves first
-            players = [players[1], players[0]]
-        names = [state.name(uid) for uid in players]
-        options = adapter.seated_options(options, players)
-        link = {"id": event.id, "round": number, "table": table, "name": config.name, "rated": config.rated}
-        link["first_seat"] = first_seat
-        meta = SessionMeta(
-            names=names,
-            options=options,
-            seats=players,
-            clock_seconds=None if in_series else config.game_clock,
-            tournament=link,
-        )
-        place = await self._series_thread(event) if in_series and number > 1 else None
-        async with self.sessions.open(
-            game=config.game,
-            guild_id=event.record.guild_id,
-            channel_id=place or event.record.channel_id,
-            host_id=event.record.host_id,
-            players=players,
-            status="challenge",
-            meta=meta,
-            busy_text=lambda _: "A race of this series is still running in its thread.",
-            in_thread=place is None,
-        ) as change:
-            change.start(players, names, options, seed)
-            adapter.tournament_started(change)
-            opened = change.record
-
-            async def linked(tx: Any) -> None:
-                event_store.link_game(tx, event.id, number, table, opened.id, config.name)
-
-            change.during_commit(linked)
-
-    async def _series_thread(self, event: GameSession) -> int | None:
-        """A series' races after the first are played in the first race's thread."""
-        first = (await event_store.games_of_round(self.store, event.id, 1)).get(1)
-        record = await self.store.get_session(first) if first else None
-        return record.thread_id if record else None
 
     # ============================================================ results
-    async def plan_game_end(self, change: Change) -> None:
-        """In a tournament game's last change: its result, for the tournament, in the same transaction."""
-        link = change.meta.tournament
-        if not link or change.was_status != "active" or change.record.status in LIVE_STATUSES:
+    async def plan_game_end(self, change: Change, link: EventLink) -> None:
+        """In the last change of a game played in an event (``for_event_games`` lets no other
+        through): its result, for the event, written in the same transaction as a timer on it."""
+        if change.was_status != "active" or change.record.status in LIVE_STATUSES:
             return
-        payload: dict[str, Any] = {"round": link["round"], "table": link["table"], "game": change.record.id}
+        payload: dict[str, Any] = {"round": link.round, "table": link.table, "game": change.record.id}
         outcome = change.outcome or (change.game.engine.outcome(change.state) if change.state is not None else None)
         if change.record.players and isinstance(outcome, Outcome):
             payload["outcome"] = {
-                "result": _pairing_result(outcome, link.get("first_seat", 0)),
-                "entries": [
-                    [e.player, e.place, e.score] for e in kit.entries_from_outcome(outcome, change.record.players)
-                ],
+                "result": result_from_outcome(outcome, link.first_seat) if len(outcome.scores) == 2 else None,
+                "entries": [[e.player, e.place, e.score] for e in entries_from_outcome(outcome, change.record.players)],
             }
-        change.add_timer_elsewhere(link["id"], RESULT, change.now, payload)
+        change.add_timer_elsewhere(link.id, RESULT, change.now, payload)
 
     async def _result_in(self, change: Change, timer: TimerRecord) -> None:
         if change.record.status != "active":
             return  # ended or cancelled meanwhile: its games' results change nothing
-        payload, state = timer.payload, change.session.state
-        outcome = payload.get("outcome")
-        if isinstance(state, Series):
-            if len(state.races) + 1 != payload["round"]:
-                return
-            entries = [kit.RaceEntry(*entry) for entry in outcome["entries"]] if outcome else []
-            self._race_done(change, kit.record_race(state, entries))
-            return
-        pairing = state.round(payload["round"]).pairing(payload["table"])
-        if pairing.result is not None:
-            return  # scored already (the deadline, a withdrawal)
-        result = outcome["result"] if outcome else kit.DEADLINE
-        state = kit.record_result(state, payload["round"], payload["table"], result)
-        change.session.state = state
-        if any(p.replay_of == payload["table"] and p.result is None for p in state.round(payload["round"]).pairings):
-            change.post(OPEN_GAMES, {"round": payload["round"]})  # a knockout's drawn game, replayed
-        await self._after_result(change)
+        payload = timer.payload
+        step = event_of(change.session.state).record(payload["round"], payload["table"], payload.get("outcome"))
+        if step is not None:
+            await self._after(change, step)
 
-    async def _after_result(self, change: Change) -> None:
-        state: Tournament = change.session.state
+    async def _after(self, change: Change, step: Recorded) -> None:
+        """After a result, a withdrawal or the round's deadline: the card; once the round is
+        complete, its standings and the next round (none while paused), or the end."""
+        event = step.event
+        change.session.state = event.state
+        if step.note:
+            change.post(ANNOUNCE, {"content": step.note})
+        if step.reopen:
+            change.post(OPEN_GAMES, {"round": step.number})
         change.post(CARD)
-        if not kit.is_round_complete(state):
+        if not step.round_complete:
+            if event.is_done():  # a series with fewer than two players left
+                self._finish(change)
             return
         change.cancel_timers([ROUND_DUE])
-        self._post_standings(change, state.current_round.number, final=kit.is_finished(state))
-        if kit.is_finished(state):
+        self._post_standings(change, event, final=event.is_done(), number=step.number)
+        if event.is_done():
             self._finish(change)
         elif not EventConfig.of(change.meta.options).paused:
-            await self._withdraw_gone(change)
-            self._pair(change)
+            await self._next_round(change, event)
 
-    async def _withdraw_gone(self, change: Change) -> None:
-        """Before a round is paired: every player still entered who has left the server is
+    async def _next_round(self, change: Change, event: Event) -> None:
+        """Before the next round is paired, every player still entered who has left the server is
         withdrawn, so no pairing (not even one against a withdrawn player) keeps them in."""
-        state: Tournament = change.session.state
         name = change.meta.options["name"]
-        for player in state.active:
-            if player.id in state.withdrawn or await self._still_here(change.session, player.id):
+        for player in event.active():
+            if await self.games.still_here(change.session, player.id):
                 continue
-            change.session.state = kit.withdraw(change.session.state, player.id)
+            event = event.withdraw(player.id).event
             who = escape(player.name, NAME_LIMIT)
             change.post(ANNOUNCE, {"content": f"🚪 **{who}** withdrew from **{name}** (left the server)."})
-
-    def _race_done(self, change: Change, series: Series) -> None:
-        change.session.state = series
-        change.cancel_timers([ROUND_DUE])
-        final = kit.is_series_finished(series) or len(series.active) < 2
-        self._post_standings(change, len(series.races), final=final)
-        change.post(CARD)
-        if final:
-            self._finish(change)
-        elif not EventConfig.of(change.meta.options).paused:
-            self._next_race(change)
+        change.session.state = event.state
+        self._pair(change, event)
 
     @staticmethod
-    def _post_standings(change: Change, number: int, *, final: bool) -> None:
-        """The standings after round (or race) ``number``, drawn from the state as it is now, when
-        that round's last result is recorded: the post may go out after the next round is paired,
-        or late after an outage, and still shows and names this round."""
-        state = TournamentStorage.dump(change.session.state)
-        change.post(STANDINGS, {"round": number, "final": final, "state": state})
+    def _post_standings(change: Change, event: Event, *, final: bool, number: int | None = None) -> None:
+        """The standings after round (or race) ``number`` (by default the one under way), drawn
+        from the state as it is now, when that round's last result is recorded: the post may go
+        out after the next round is paired, or late after an outage, and still shows and names
+        this round."""
+        round_ = event.under_way() if number is None else number
+        change.post(STANDINGS, {"round": round_, "final": final, "state": event.dump()})
 
     def _finish(self, change: Change) -> None:
         change.record.status = "finished"
@@ -428,54 +294,16 @@ class Tournaments:
 
     async def _round_due(self, change: Change, timer: TimerRecord) -> None:
         """The round's time is up: running games are scored by the card's rule and stopped."""
-        state = change.session.state
-        number = timer.payload.get("round")
         if change.record.status != "active":
             return
-        running = await self._running_games(change, number)
-        knockout = isinstance(state, Tournament) and state.format == kit.KNOCKOUT
-        for game_id in running:
-            change.add_timer_elsewhere(game_id, STOP_GAME, change.now, {"why": "deadline", "knockout": knockout})
-        if isinstance(state, Series):
-            if len(state.races) + 1 == number:
-                self._race_done(change, kit.record_race(state, []))
-            return
-        if number != len(state.rounds) or kit.is_round_complete(state):
-            return
-        change.session.state = kit.settle_deadline(state)
-        change.post(ANNOUNCE, {"content": f"⏰ Round {number}'s time is up: games still running were scored."})
-        await self._after_result(change)
-
-    async def _running_games(self, change: Change, number: int) -> list[int]:
-        opened = await event_store.games_of_round(self.store, change.record.id, number)
-        running = []
-        for game_id in opened.values():
-            record = await self.store.get_session(game_id)
-            if record is not None and record.status in LIVE_STATUSES:
-                running.append(game_id)
-        return running
-
-    async def _stop_game(self, change: Change, timer: TimerRecord) -> None:
-        """On a tournament game: the round's time is up (stopped), or a player withdrew (resigned)."""
-        if change.record.status != "active":
-            return
-        seat = timer.payload.get("resign")
-        if seat is not None:
-            name = change.session.shown_names[seat]
-            change.apply(seat, {"type": "resign"}, by=None, event=f"**{name}** withdrew from the tournament.")
-            return
-        if timer.payload.get("why") == "ended":
-            header = "The host ended the tournament: not played"
-            change.meta.final_header = header
-            change.end("stopped", f"⏹ {header} (no points to either player).")
-            return
-        header = (
-            "Round time is up: the higher seed advances"
-            if timer.payload.get("knockout")
-            else "Round time is up: scored as a draw"
-        )
-        change.meta.final_header = header
-        change.end("stopped", f"⏰ {header}.")
+        number: int = timer.payload["round"]
+        event = event_of(change.session.state)
+        for game_id in await self.games.running(change.record.id, number):
+            payload = {"why": "deadline", "knockout": event.higher_seed_advances}
+            change.add_timer_elsewhere(game_id, STOP_GAME, change.now, payload)
+        step = event.settle_deadline(number)
+        if step is not None:
+            await self._after(change, step)
 
     # ============================================================ players and the host
     async def withdraw(
@@ -497,37 +325,20 @@ class Tournaments:
                 return f"Left **{name}** before its start."
             if change.record.status != "active":
                 raise UserError(f"**{name}** is over: there is nothing to withdraw from.")
-            state = change.session.state
-            if user_id not in [p.id for p in state.players]:
+            event = event_of(change.session.state)
+            if not event.has_player(user_id):
                 raise UserError("That member is not in this tournament.")
             try:
-                if isinstance(state, Series):
-                    change.session.state = kit.withdraw_from_series(state, user_id)
-                else:
-                    running = state.current_pairing(user_id)
-                    change.session.state = kit.withdraw(state, user_id)
-                    if running is not None:
-                        await self._resign_in_game(change, len(state.rounds), running.table, user_id)
+                step = event.withdraw(user_id)
             except TournamentError as error:
                 raise UserError(str(error)) from None
-            who = escape(change.session.state.name(user_id), NAME_LIMIT) if named else FORMER_MEMBER
+            if step.resign_at is not None:
+                await self.games.resign_in(change, step.number, step.resign_at, user_id)
+            who = escape(step.event.name(user_id), NAME_LIMIT) if named else FORMER_MEMBER
             why = f" ({reason})" if reason else ""
             change.post(ANNOUNCE, {"content": f"🚪 **{who}** withdrew from **{name}**{why}."})
-            if isinstance(change.session.state, Series):
-                change.post(CARD)
-                if len(change.session.state.active) < 2:
-                    self._finish(change)
-            else:
-                await self._after_result(change)
+            await self._after(change, step)
         return f"🚪 {who} withdrew from **{name}**: their remaining games are forfeited."
-
-    async def _resign_in_game(self, change: Change, number: int, table: int, user_id: int) -> None:
-        game_id = (await event_store.games_of_round(self.store, change.record.id, number)).get(table)
-        if game_id is None:
-            return
-        record = await self.store.get_session(game_id)
-        if record is not None and user_id in record.players:
-            change.add_timer_elsewhere(game_id, STOP_GAME, change.now, {"resign": record.players.index(user_id)})
 
     async def forget_member(self, member_id: int, former_id: int) -> None:
         """/privacy delete: the member is withdrawn at once from every event still running (a
@@ -543,11 +354,10 @@ class Tournaments:
 
     @staticmethod
     def _forget_in(change: Change, member_id: int, former_id: int) -> None:
-        state = change.session.state
-        if isinstance(state, Series) and member_id in [p.id for p in state.players]:
-            change.session.state = kit.forget_in_series(state, member_id, former_id, FORMER_MEMBER)
-        elif isinstance(state, Tournament) and member_id in [p.id for p in state.players]:
-            change.session.state = kit.forget_player(state, member_id, former_id, FORMER_MEMBER)
+        if change.session.state is not None:  # a lobby has no event yet: its names are below
+            event = event_of(change.session.state)
+            if event.has_player(member_id):
+                change.session.state = event.forget(member_id, former_id, FORMER_MEMBER).state
         players = change.record.players
         change.meta.names = [
             FORMER_MEMBER if p == member_id else n for p, n in zip(players, change.meta.names, strict=False)
@@ -573,34 +383,17 @@ class Tournaments:
                 change.cancel_timers([ROUND_DUE])
                 note = f"⏸ **{config.name}** is paused: games go on, and no new round starts until it resumes."
             else:
-                number = self._current_number(change.session.state)
+                event = event_of(change.session.state)
                 deadline = change.now + timedelta(seconds=config.remaining or 0)
                 options["deadline"], options["remaining"] = int(deadline.timestamp()), None
                 note = f"▶ **{config.name}** resumed."
-                if self._round_done(change.session.state):
-                    if isinstance(change.session.state, Tournament):
-                        await self._withdraw_gone(change)
-                    self._continue(change)
+                if event.round_done():
+                    await self._next_round(change, event)
                 else:
-                    change.add_timer(ROUND_DUE, deadline, {"round": number})
+                    change.add_timer(ROUND_DUE, deadline, {"round": event.under_way()})
             change.post(ANNOUNCE, {"content": note})
             change.post(CARD)
         return note
-
-    def _continue(self, change: Change) -> None:
-        state = change.session.state
-        if isinstance(state, Series):
-            self._next_race(change)
-        else:
-            self._pair(change)
-
-    @staticmethod
-    def _round_done(state: Tournament | Series) -> bool:
-        return True if isinstance(state, Series) else kit.is_round_complete(state)
-
-    @staticmethod
-    def _current_number(state: Tournament | Series) -> int:
-        return len(state.races) + 1 if isinstance(state, Series) else len(state.rounds)
 
     async def end(self, tournament_id: int, user_id: int) -> str:
         """The host ends it now: a lobby is cancelled; running games are stopped and not played (no
@@ -617,13 +410,13 @@ class Tournaments:
                 return note
             if change.record.status != "active":
                 raise UserError(f"**{name}** is already over.")
-            state = change.session.state
-            for game_id in await self._running_games(change, self._current_number(state)):
+            event = event_of(change.session.state)
+            for game_id in await self.games.running(change.record.id, event.under_way()):
                 change.add_timer_elsewhere(game_id, STOP_GAME, change.now, {"why": "ended"})
-            if isinstance(state, Tournament):
-                change.session.state = kit.end_by_host(state)
+            event = event.end_by_host()
+            change.session.state = event.state
             change.post(ANNOUNCE, {"content": f"⏹ <@{user_id}> ended **{name}**: final standings below."})
-            self._post_standings(change, self._current_number(change.session.state), final=True)
+            self._post_standings(change, event, final=True)
             self._finish(change)
         return f"⏹ You ended **{name}**."
 
@@ -639,74 +432,7 @@ class Tournaments:
         if change.record.game != KIT:
             raise UserError("That is not a tournament.")
 
-    def _check_host(self, change: Change, user_id: int, what: str) -> None:
+    @staticmethod
+    def _check_host(change: Change, user_id: int, what: str) -> None:
         if user_id != change.record.host_id:
             raise UserError(f"Only the host (<@{change.record.host_id}>) can {what}.")
-
-    # ============================================================ messages
-    async def _build_card(self, session: GameSession, _: dict[str, Any]) -> Outgoing:
-        titles = {name: adapter.title for name, adapter in self.games.items()}
-        links = await self._links(session) if session.status == "finished" else {}  # only the final card lists games
-        content, view = card_message(titles, session, links)
-        return Outgoing(
-            content, view=view, edit=session.record.card_id, channel_id=session.record.channel_id, mentions=NO_MENTIONS
-        )
-
-    async def _card_posted(self, change: Change, _: dict[str, Any], message: Any) -> None:
-        if message is not None:
-            change.record.card_id = message.id
-
-    async def _links(self, session: GameSession) -> dict[tuple[int, int], tuple[int, int | None]]:
-        if session.state is None:
-            return {}
-        return await event_store.games_of(self.store, session.id)
-
-    async def _build_pairings(self, session: GameSession, payload: dict[str, Any]) -> Outgoing | None:
-        state = session.state
-        if not isinstance(state, Tournament) or len(state.rounds) < payload["round"]:
-            return None
-        name = session.meta.options["name"]
-        picture = await self.pictures.draw(drawing(render_pairings, state, payload["round"], name))
-        content = pairings_text(state, payload["round"], name)
-        mentions = discord.AllowedMentions(users=True, roles=False, everyone=False)
-        return Outgoing(content, [picture], channel_id=session.record.channel_id, mentions=mentions)
-
-    async def _build_standings(self, session: GameSession, payload: dict[str, Any]) -> Outgoing | None:
-        state = TournamentStorage.load(payload["state"]) if "state" in payload else session.state
-        if state is None:
-            return None
-        name = session.meta.options["name"]
-        final = payload.get("final", session.status == "finished")
-        picture = await self._standings_picture(state, name)
-        content = standings_text(state, name, payload.get("round", 0), final)
-        if final:
-            content += "\n" + "\n".join(final_lines(state, await self._links(session)))
-        return Outgoing(content, [picture], channel_id=session.record.channel_id, mentions=NO_MENTIONS)
-
-    async def _build_announcement(self, session: GameSession, payload: dict[str, Any]) -> Outgoing:
-        return Outgoing(payload["content"], channel_id=session.record.channel_id, mentions=NO_MENTIONS)
-
-    async def standings_picture(self, session: GameSession) -> Any:
-        """The standings now (/tournament standings, the card's button)."""
-        return await self._standings_picture(session.state, session.meta.options["name"])
-
-    async def _standings_picture(self, state: Tournament | Series, name: str) -> Any:
-        if isinstance(state, Series):
-            return await self.pictures.draw(drawing(render_series_standings, state, name))
-        return await self.pictures.draw(drawing(render_standings, state, name))
-
-
-def _pairing_result(outcome: Outcome, first_seat: int) -> str | None:
-    """A two-player game's result for its pairing (None: not a two-player game); the pairing's
-    first player sat at ``first_seat``."""
-    if len(outcome.scores) != 2:
-        return None
-    return kit.result_from_outcome(outcome, first_seat)
-
-
-def _first_seat(adapter: GameAdapter, options: dict[str, Any], seed: int) -> int:
-    """The seat that moves first in a two-player game dealt from ``seed`` (Octa, Octagone and
-    Octiles draw it at random, Octego's is seat 0): the tournament seats its pairing's first
-    player there, so the pairing, its picture, the card and the game name the same player."""
-    acting = adapter.engine.to_act(adapter.engine.new_game(2, options, seed))
-    return acting[0] if len(acting) == 1 else 0
