@@ -120,7 +120,7 @@ class Platform:
         )
         self.replays = Replays(self.sessions, REPLAYS, self.games, self.controls, self.table, fair_use=self.fair_use)
         self.reviews = Reviews(self.replays, THINKING, PICTURES, self.games, self.controls)
-        self.hints = Hints(self.sessions, self.games, THINKING, PICTURES, self.controls)
+        self.hints = Hints(self.sessions, self.replays, self.games, THINKING, PICTURES, self.controls)
         context = GameContext(
             sessions=self.sessions,
             reads=StoreReads(store),

@@ -11,7 +11,11 @@ import pytest
 
 from bot.core.settings import Settings
 from bot.dev.world import bot_member, private_messages, private_texts
+from bot.features.hints.advice import Record, advise
 from bot.features.hints.hints import ONE_A_TURN
+from engines.octego import choose_action as octego_ai
+from engines.registry import engine as registered_engine
+from engines.review import judge_ply
 from tests.bot.test_tournaments import create, games_of_round, host_of, join_all, start
 
 SEED = 4321
@@ -197,7 +201,32 @@ async def test_every_turn_based_game_hints_a_legal_action_with_a_reason(world, g
     reason = hint.content.splitlines()[0].split("`: ", 1)[1]
     assert reason.endswith(".")
     assert len(reason) > len("wins."), "a reason, told from what the action does"
-    advice = await world.platform.hints.advise(session, adapter, seat)
+    advice = await world.platform.hints.advise(session, adapter, seat, await world.platform.replays.moves(session))
     assert hinted(hint.content) == advice.notation, "the action shown is the computer's choice"
     played = await world.platform.sessions.act(session.id, world.ada.id, advice.action, seat=seat)
     assert played.state.ply == session.state.ply + 1, "the hinted action is accepted by the engine"
+
+
+def test_a_choice_the_review_judges_a_mistake_is_replaced_by_the_judges_best():
+    """The hint's search is checked on what its seat could know (the review's judge): a choice the
+    judge finds a mistake or worse gives way to the judge's best, which the engine accepts."""
+    engine = registered_engine("octego")
+    state, actions = engine.new_game(2, {}, SEED), []
+    while len(actions) < 8:  # a few plies into a game
+        seat = engine.to_act(state)[0]
+        action = octego_ai(state, seat, "easy", len(actions))
+        actions.append((seat, action))
+        state = engine.apply(state, seat, action)
+    seat = engine.to_act(state)[0]
+    record = Record("octego", {}, SEED, tuple(actions))
+    moves = [a for a in engine.legal_actions(state, seat) if a["type"] != "resign"]
+    ply = len(actions) + 1
+    marks = {m["path"]: judge_ply("octego", 2, {}, SEED, [*actions, (seat, m)], ply).mark for m in moves}
+    bad = next(m for m in moves if marks[m["path"]] in ("mistake", "blunder"))
+    fine = next(m for m in moves if marks[m["path"]] == "best")
+
+    advice = advise(lambda *_: bad, engine, state, seat, "hard", 1, record)
+    assert advice.action != bad
+    assert marks[advice.action["path"]] in ("best", "good")
+    assert engine.apply(state, seat, advice.action).ply == state.ply + 1
+    assert advise(lambda *_: fine, engine, state, seat, "hard", 1, record).action == fine, "a sound choice stands"

@@ -11,14 +11,15 @@ the session's options (``HINTS_USED``, ``HINT_TURNS``), written through ``sessio
 restart forgets neither; the game message, its card and its record say who used how many. A turn
 is the seat's run of actions since another seat last acted (Octa's steps are one turn).
 
-The search runs in the computer workers at the hard level, within that level's node budget; when
+The search runs in the computer workers at the hard level, within that level's node budget, and the
+review's judge checks it on what the member could know (bot/features/hints/advice.py); when
 every worker is busy (computer players thinking), the member is asked to try again rather than
 queued ahead of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -26,7 +27,8 @@ import discord
 from bot.core.errors import UserError
 from bot.core.sessions import GameSession, Sessions
 from bot.core.workers import WorkerPool
-from bot.features.hints.advice import LEVEL, Advice, advise
+from bot.features.hints.advice import LEVEL, Advice, Record, advise
+from bot.features.replays import Replays
 from bot.ui.adapter import HINT, HINT_TURNS, HINTS_USED, GameAdapter
 from bot.ui.controls import Controls
 from bot.ui.replies import reply_private
@@ -42,12 +44,14 @@ class Hints:
     def __init__(
         self,
         sessions: Sessions,
+        replays: Replays,
         games: Mapping[str, GameAdapter],
         thinking: WorkerPool,
         pictures: WorkerPool,
         controls: Controls,
     ) -> None:
         self.sessions = sessions
+        self.replays = replays  # the game's seated actions, for the judge (as reviews read them)
         self.games = games
         self.thinking, self.pictures = thinking, pictures
         controls.button(HINT, self._clicked, ack="private")
@@ -58,12 +62,13 @@ class Hints:
         if adapter is None:
             raise UserError("This is not a game: there is no hint to give.")
         seat = self.asking_seat(session, adapter, interaction.user.id)
-        turn = await self.turn_of(session, seat)
+        moves = await self.replays.moves(session)
+        turn = turn_of(moves, seat)
         if _last_turn(session.options, seat) == turn:
             raise UserError(ONE_A_TURN)
         if self.thinking.pending >= self.thinking.workers:  # never queued ahead of a computer's move
             raise UserError(BUSY)
-        advice = await self.advise(session, adapter, seat)
+        advice = await self.advise(session, adapter, seat, moves)
         async with self.sessions.change(session_id) as change:
             if change.record.actions != session.action_number:
                 raise UserError(MOVED_ON)
@@ -90,18 +95,18 @@ class Hints:
             raise UserError("A hint is for your turn: ask again once it is your move.")
         return seat
 
-    async def turn_of(self, session: GameSession, seat: int) -> int:
-        """The seat's turn, numbered by where it began in the game's log: after the last action
-        of another seat (so the steps of one turn share a number)."""
-        moves = await self.sessions.store.logged_moves(session.id)
-        others = [at for at, move in enumerate(moves) if move.seat is not None and move.seat != seat]
-        return others[-1] + 1 if others else 0
-
-    async def advise(self, session: GameSession, adapter: GameAdapter, seat: int) -> Advice:
+    async def advise(
+        self, session: GameSession, adapter: GameAdapter, seat: int, moves: Sequence[tuple[int, dict[str, Any]]]
+    ) -> Advice:
+        """The computer's suggestion for ``seat``, in a thinking worker; ``moves``: the game's
+        seated actions so far."""
         choose = type(adapter).computer_player  # a plain function, not a method (as the computer players call it)
         level = LEVEL if LEVEL in adapter.computer_levels else adapter.computer_levels[-1]
         seed = session.meta.seed + session.action_number
-        advice: Advice = await self.thinking.run(advise, choose, adapter.engine, session.state, seat, level, seed)
+        engine = adapter.engine
+        options = dict(engine.replay_options(session.state, session.options))
+        record = Record(session.record.game, options, session.meta.seed, tuple(moves))
+        advice: Advice = await self.thinking.run(advise, choose, engine, session.state, seat, level, seed, record)
         return advice
 
     async def answer(
@@ -116,6 +121,13 @@ class Hints:
             f"-# You have used {plural(used, 'hint')} in this game; one a turn, and the game's message says so."
         )
         await reply_private(interaction, text, picture)
+
+
+def turn_of(moves: Sequence[tuple[int, dict[str, Any]]], seat: int) -> int:
+    """The seat's turn, numbered by where it began in the game's seated actions: after the last
+    action of another seat (so the steps of one turn share a number)."""
+    others = [at for at, (mover, _) in enumerate(moves) if mover != seat]
+    return others[-1] + 1 if others else 0
 
 
 def _last_turn(options: Mapping[str, Any], seat: int) -> int | None:
