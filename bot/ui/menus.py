@@ -239,37 +239,8 @@ class Menus:
     def _select(
         self, menu: ActionMenu, session: GameSession, at: Narrowing, step: Step, chosen: list[str], page: int
     ) -> SessionSelect:
-        values = step.values(at.actions)
         arg = SEPARATOR.join([menu.name, str(session.action_number), *chosen])
-        if step.many:
-            options = [self._option(step, at, value) for value in values[:OPTIONS_LIMIT]]
-            sizes = [len(step.key(a)) for a in at.actions]
-            return SessionSelect(
-                session.id,
-                CONTROL,
-                arg,
-                options=options,
-                placeholder=_text(step.placeholder or "Choose…", at)[:150],
-                min_values=min(sizes),
-                max_values=min(max(sizes), len(options)),
-            )
-        shown, more = _page(values, page)
-        options = [self._option(step, at, value) for value in shown]
-        if page > 0:
-            options.insert(0, discord.SelectOption(label="◀ Earlier choices", value=f"{PAGE}{page - 1}"))
-        if more:
-            options.append(discord.SelectOption(label="More choices ▶", value=f"{PAGE}{page + 1}"))
-        return SessionSelect(
-            session.id, CONTROL, arg, options=options, placeholder=_text(step.placeholder or "Choose…", at)[:150]
-        )
-
-    @staticmethod
-    def _option(step: Step, at: Narrowing, value: str) -> discord.SelectOption:
-        label = step.label(at, value) if step.label else value
-        description = step.description(at, value) if step.description else None
-        return discord.SelectOption(
-            label=label[:100], value=value, description=description[:100] if description else None
-        )
+        return step_select(session.id, CONTROL, arg, step, at, page)
 
     # ------------------------------------------------------------ autocomplete
     async def suggest(
@@ -340,6 +311,40 @@ def _position(session: GameSession) -> tuple[int, int]:
     return session.id, hash(json.dumps(session.record.state))
 
 
+def step_select(session_id: int, control: str, arg: str, step: Step, at: Narrowing, page: int) -> SessionSelect:
+    """A step's select as every game shows it (its labels, descriptions and placeholder): a page of
+    its choices with the paging options, or, for a step of several choices, all of them at once.
+    Also /learn's, whose lessons are played with the games' own menus."""
+    values = step.values(at.actions)
+    placeholder = _text(step.placeholder or "Choose…", at)[:150]
+    if step.many:
+        options = [step_option(step, at, value) for value in values[:OPTIONS_LIMIT]]
+        sizes = [len(step.key(a)) for a in at.actions]
+        return SessionSelect(
+            session_id,
+            control,
+            arg,
+            options=options,
+            placeholder=placeholder,
+            min_values=min(sizes),
+            max_values=min(max(sizes), len(options)),
+        )
+    shown, more = _page(values, page)
+    options = [step_option(step, at, value) for value in shown]
+    if page > 0:
+        options.insert(0, discord.SelectOption(label="◀ Earlier choices", value=f"{PAGE}{page - 1}"))
+    if more:
+        options.append(discord.SelectOption(label="More choices ▶", value=f"{PAGE}{page + 1}"))
+    return SessionSelect(session_id, control, arg, options=options, placeholder=placeholder)
+
+
+def step_option(step: Step, at: Narrowing, value: str) -> discord.SelectOption:
+    """One choice of a step: its label and description, trimmed to Discord's limits."""
+    label = step.label(at, value) if step.label else value
+    description = step.description(at, value) if step.description else None
+    return discord.SelectOption(label=label[:100], value=value, description=description[:100] if description else None)
+
+
 def _page(values: list[str], page: int) -> tuple[list[str], bool]:
     """The values on ``page`` of a step's select, leaving room for the paging options."""
     if len(values) <= OPTIONS_LIMIT:
@@ -353,4 +358,4 @@ def _text(text: Text, at: Narrowing) -> str:
     return text(at) if callable(text) else text
 
 
-__all__ = ["ActionMenu", "Menus", "Narrowing", "Step"]
+__all__ = ["ActionMenu", "Menus", "Narrowing", "Step", "step_option", "step_select"]

@@ -33,6 +33,7 @@ from bot.features.learn.series import SERIES
 from bot.ui.controls import SessionButton, SessionSelect, session_modal, view_of
 from bot.ui.menu_steps import ActionMenu, Narrowing
 from bot.ui.menus import CONTROL as MENU_CONTROL
+from bot.ui.menus import PAGE, step_option, step_select
 from bot.ui.replies import UserError, acknowledge, reply_private
 from engines.base import IllegalAction
 from render.lessons import lesson_picture
@@ -51,9 +52,7 @@ FORM = "learn_form"  # a typed lesson's form (the game's own form, e.g. Octagion
 START = "learn_start"  # a timed lesson's Start: shows the position and starts its clock
 ANSWER = "answer"  # the form's text field
 SEPARATOR = "|"
-PAGE = SEPARATOR + "page"  # a select option asking for another page of the same step
 NO_SESSION = 0  # the session part of the lesson controls' custom ids: a lesson is no stored session
-OPTIONS_LIMIT = 25
 GONE = "This lesson is no longer available: type `/learn` to pick up where you stopped."
 
 
@@ -307,42 +306,15 @@ class Learn(commands.Cog):
         files = [as_file(picture)] if picture else []
         await interaction.edit_original_response(content=content, view=view, attachments=files)
 
-    def _select(
-        self, series: Series, lesson: Lesson, menu: ActionMenu, at: Narrowing, index: int, chosen: list[str], page: int
-    ) -> SessionSelect:
-        """The step's select as the game shows it (its labels, descriptions and placeholder)."""
-        step = menu.steps[index]
-        values = step.values(at.actions)
-        arg = SEPARATOR.join((series.game, lesson.key, *chosen))
-        placeholder = step.placeholder(at) if callable(step.placeholder) else (step.placeholder or "Choose…")
-        if step.many:
-            options = [self._option(step, at, value) for value in values[:OPTIONS_LIMIT]]
-            sizes = [len(step.key(a)) for a in at.actions]
-            return SessionSelect(
-                NO_SESSION,
-                CHOOSE,
-                arg,
-                options=options,
-                placeholder=placeholder[:150],
-                min_values=min(sizes),
-                max_values=min(max(sizes), len(options)),
-            )
-        size = OPTIONS_LIMIT - 2
-        shown = values if len(values) <= OPTIONS_LIMIT else values[page * size : (page + 1) * size]
-        options = [self._option(step, at, value) for value in shown]
-        if len(values) > OPTIONS_LIMIT and page > 0:
-            options.insert(0, discord.SelectOption(label="◀ Earlier choices", value=f"{PAGE}{page - 1}"))
-        if len(values) > OPTIONS_LIMIT and (page + 1) * size < len(values):
-            options.append(discord.SelectOption(label="More choices ▶", value=f"{PAGE}{page + 1}"))
-        return SessionSelect(NO_SESSION, CHOOSE, arg, options=options, placeholder=placeholder[:150])
-
     @staticmethod
-    def _option(step: Any, at: Narrowing, value: str) -> discord.SelectOption:
-        label = step.label(at, value) if step.label else value
-        description = step.description(at, value) if step.description else None
-        return discord.SelectOption(
-            label=label[:100], value=value, description=description[:100] if description else None
-        )
+    def _select(
+        series: Series, lesson: Lesson, menu: ActionMenu, at: Narrowing, index: int, chosen: list[str], page: int
+    ) -> SessionSelect:
+        """The step's select as the game shows it: the menus' own, its custom id the lesson's."""
+        arg = SEPARATOR.join((series.game, lesson.key, *chosen))
+        return step_select(NO_SESSION, CHOOSE, arg, menu.steps[index], at, page)
+
+    _option = staticmethod(step_option)  # a step's choice as the menus show it (/puzzle's selects use it too)
 
     async def _answer(
         self,
