@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.core.pace import PER_SECOND, WINDOW_SECONDS, ChannelEdits, RequestBudget
+from bot.core.pace import CAN_WAIT_SHARE, PER_SECOND, WINDOW_SECONDS, ChannelEdits, RequestBudget, Turns
 
 
 async def test_no_second_holds_more_requests_than_the_budget():
@@ -36,3 +36,20 @@ async def test_a_channels_edits_wait_for_its_pace_and_other_channels_do_not():
     assert edits.wait(2, old=False) == 0.0, "another channel has its own pace"
     assert [edits.wait(3, old=True) for _ in range(4)] == [0.0] * 4
     assert edits.wait(3, old=True) > 5, "old messages have a stricter cap"
+
+
+def test_what_can_wait_takes_turns_and_keeps_its_turn_while_it_waits():
+    turns = Turns(per_second=4)
+    assert turns.wait("a", now=10.0) == 0.0, "a free turn goes at once"
+    waits = [turns.wait(key, now=10.0) for key in "bcd"]
+    assert waits[0] > 0, "the others wait"
+    assert waits == sorted(waits), "in the order they asked"
+    assert turns.wait("c", now=10.0) == waits[1], "asking again keeps the turn (and takes no other)"
+    assert turns.wait("c", now=10.0 + waits[1]) == 0.0, "its turn has come"
+    assert turns.wait("e", now=10.0 + waits[1]) > 0, "the next key waits behind d"
+    assert turns.wait("f", now=1.0) == 0.0, "a clock that went back (another clock) starts afresh"
+
+
+def test_what_can_wait_has_a_fifth_of_the_budget():
+    assert RequestBudget(45).can_wait.interval == 1 / (45 * CAN_WAIT_SHARE)
+    assert RequestBudget.share(1, 1000).can_wait.interval == 1.0, "at least one a second"

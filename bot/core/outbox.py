@@ -309,14 +309,20 @@ class Outbox:
         return True
 
     def _hold(self, entry: OutboxEntry, session: GameSession, outgoing: Outgoing) -> bool:
-        """Whether a paced edit must wait for its channel (then its session is woken when it may go)."""
+        """Whether a paced edit must wait for its channel's pace or its turn among what can wait (then its
+        session is woken when it may go)."""
         if outgoing.edit is None:
             return False
         channel_id = outgoing.channel_id or session.record.play_channel_id
         age = (self.sessions.clock() - discord.utils.snowflake_time(outgoing.edit)).total_seconds()
-        wait = self.channel_edits.wait(channel_id, old=age >= OLD_MESSAGE_SECONDS)
+        old = age >= OLD_MESSAGE_SECONDS
+        now = asyncio.get_running_loop().time()
+        wait = self.channel_edits.wait(channel_id, old=old, count=False)
+        wait = wait or self.budget.can_wait.wait((entry.session_id, entry.kind), now)  # its turn in the budget
         if wait:
             self._retry_at(entry.session_id, wait)
+        else:
+            self.channel_edits.count(channel_id, old=old)
         return bool(wait)
 
     def waiting_for_discord(self, session_id: int) -> bool:

@@ -8,13 +8,14 @@ global 429 pauses every request of the process. So every counted request the bot
 at most ``per_second`` in any second of the event loop's clock, a little under Discord's 50 so
 that the few requests made elsewhere (a member looked up) fit beside them. Shard processes split it
 by their shards (``RequestBudget.share``): two processes of four shards each take 22 a second.
+What can wait (a game's card) takes at most a fifth of it, in turn (``RequestBudget.can_wait``).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import TypeVar
 
 PER_SECOND = 45  # of Discord's 50 a second, for this process
@@ -24,6 +25,11 @@ WINDOW_SECONDS = 1.0
 CHANNEL_EDITS, CHANNEL_WINDOW = 5, 5.0
 OLD_MESSAGE_SECONDS = 3600
 OLD_EDITS, OLD_WINDOW = 4, 60.0
+# What can wait (a game's card in its channel): at most this part of the budget, in turn, so that the
+# boards and the pings keep the rest when the token's requests run short; a card that waits is sent
+# once, with its newest state, when its turn comes.
+CAN_WAIT_SHARE = 0.2
+FORGOTTEN_AFTER = 60.0  # a turn not taken this long after it came (its entry went): forgotten
 
 T = TypeVar("T")
 
@@ -50,11 +56,43 @@ class Window:
         self._times.append(now)
 
 
+class Turns:
+    """Turns given ``per_second`` a second, in the order asked: each key (a session's card) asks once
+    and keeps its turn while it waits, however often it asks again; when its turn comes it goes, with
+    whatever it is by then (the newest state of the card)."""
+
+    def __init__(self, per_second: float):
+        self.interval = 1.0 / per_second
+        self._next = 0.0  # the next free turn
+        self._turns: dict[Hashable, float] = {}  # key -> its turn
+
+    def wait(self, key: Hashable, now: float) -> float:
+        """0 when ``key``'s turn has come (it is used up), else how long until it comes."""
+        if self._next - now > self.interval * (len(self._turns) + 1) + 1.0:
+            self._turns.clear()  # turns of another clock (a simulated one, in the tests): forgotten
+            self._next = now
+        turn = self._turns.get(key)
+        if turn is None:
+            turn = self._turns[key] = max(now, self._next)
+            self._next = turn + self.interval
+            if len(self._turns) > 1000:
+                self._forget(now)
+        if turn > now:
+            return turn - now + 0.001
+        del self._turns[key]
+        return 0.0
+
+    def _forget(self, now: float) -> None:
+        for key in [key for key, turn in self._turns.items() if turn < now - FORGOTTEN_AFTER]:
+            del self._turns[key]
+
+
 class RequestBudget:
     def __init__(self, per_second: int = PER_SECOND):
         self.per_second = per_second
         self._window = Window(per_second, WINDOW_SECONDS)
         self.waited = 0  # how many requests had to wait for their place
+        self.can_wait = Turns(max(1.0, per_second * CAN_WAIT_SHARE))  # the cards' part, in turn
 
     @classmethod
     def share(cls, owned_shards: int, all_shards: int) -> RequestBudget:
@@ -86,15 +124,20 @@ class ChannelEdits:
     def __init__(self) -> None:
         self._windows: dict[int, tuple[Window, Window]] = {}  # channel -> (every edit, old messages' edits)
 
-    def wait(self, channel_id: int, *, old: bool) -> float:
+    def wait(self, channel_id: int, *, old: bool, count: bool = True) -> float:
+        """``count=False``: only ask (the caller counts the edit with ``count`` once it goes)."""
         now = asyncio.get_running_loop().time()
         if channel_id not in self._windows:
             self._windows[channel_id] = (Window(CHANNEL_EDITS, CHANNEL_WINDOW), Window(OLD_EDITS, OLD_WINDOW))
         edits, old_edits = self._windows[channel_id]
         wait = max(edits.wait(now), old_edits.wait(now) if old else 0.0)
-        if wait:
-            return wait
+        if not wait and count:
+            self.count(channel_id, old=old)
+        return wait
+
+    def count(self, channel_id: int, *, old: bool) -> None:
+        now = asyncio.get_running_loop().time()
+        edits, old_edits = self._windows[channel_id]
         edits.count(now)
         if old:
             old_edits.count(now)
-        return 0.0

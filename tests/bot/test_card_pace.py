@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.pace import CHANNEL_EDITS, CHANNEL_WINDOW
+from bot.core.pace import CHANNEL_EDITS, CHANNEL_WINDOW, RequestBudget
+from bot.core.sessions import SessionMeta
 from bot.core.settings import Settings
 from bot.dev import discord_rules
 from bot.features.threads import CARD
@@ -102,3 +103,58 @@ async def test_a_card_links_its_thread_as_soon_as_the_thread_is_open(world):
     card = world.message(record.card_id)
     assert f"<#{record.thread_id}>" in card.content, card.content
     assert "opening a thread" not in card.content
+
+
+async def open_games_in_channels(world, count: int) -> list[tuple[int, object]]:
+    """``count`` running Tiny games, each in a channel of its own (so no channel's pace holds its card)."""
+    ids = []
+    channels = [world.guild.create_text_channel(f"games-{n}") for n in range(count)]
+    with world.env._bot_scope():
+        for channel in channels:
+            async with world.platform.sessions.open(
+                game="tiny",
+                guild_id=world.guild.id,
+                channel_id=channel.id,
+                host_id=world.ada.id,
+                players=[world.ada.id, world.bo.id],
+                status="challenge",
+                meta=SessionMeta(names=[world.ada.name, world.bo.name], options={}, seats=[world.ada.id, world.bo.id]),
+                busy_text=lambda _: "busy",
+                in_thread=True,
+            ) as change:
+                change.start([world.ada.id, world.bo.id], [world.ada.name, world.bo.name], {}, 7)
+            ids.append((change.record.id, channel))
+    await world.env.advance_time(60)  # cards, threads and boards go out
+    return ids
+
+
+def board_in(channel, record):
+    thread = next(t for t in channel.threads if t.id == record.thread_id)
+    return next(m for m in thread.history() if m.id == record.message_id)
+
+
+async def test_cards_take_at_most_their_part_of_the_budget_and_the_pings_go_first(world):
+    """Thirty games in thirty channels, a move in each at once: the cards (which can wait) take their
+    turns at a fifth of the request budget, each sent once with its newest state, while every "your
+    move" notice goes out at once (issue 41)."""
+    games = await open_games_in_channels(world, 30)
+    records = [await world.platform.store.get_session(i) for i, _ in games]
+    cards = {r.card_id for r in records}
+    rules = discord_rules.rules_of(world.env.backend)
+    before = len(rules.counted)
+    start = world.env.backend.clock.elapsed
+    await at_once(
+        world, [world.ada.click(board_in(c, r), label="+1") for r, (_, c) in zip(records, games, strict=True)]
+    )
+    await world.env.advance_time(60)
+    went = rules.counted[before:]
+    edits = [r.at for r in went if r.method == "PATCH" and int(r.path.rsplit("/", 1)[1]) in cards]
+    pings = [r.at for r in went if r.method == "POST" and r.path.endswith("/messages")]
+    assert len(edits) == 30, "every card was edited once"
+    share = RequestBudget().can_wait.interval
+    assert most_in_a_window(edits, 1.0) <= 1.0 / share + 1, "no more cards in a second than their part"
+    assert len(pings) == 30
+    assert max(pings) - start < 2.0, "the notices did not wait behind the cards"
+    assert max(edits) - start >= 30 * share - 1, "the cards took their turns"
+    for record, (_, channel) in zip(records, games, strict=True):
+        assert "move 2" in next(m for m in channel.history() if m.id == record.card_id).content
