@@ -40,13 +40,16 @@ __all__ = [
     "REVIEWABLE",
     "MoveReview",
     "Review",
+    "RoundsReview",
     "check",
     "expected",
     "expected_with",
+    "from_json",
     "judge_ply",
     "kind",
     "position_points",
     "review_game",
+    "review_rounds",
     "reviewable",
 ]
 
@@ -55,6 +58,7 @@ MARKS = ("best", "good", "inaccuracy", "mistake", "blunder")
 # Each game's reviewer, declared once: game -> its module. Every list of reviewable games derives
 # from this; a registered game without one fails :func:`check`, which names it.
 _REVIEWERS: dict[str, str] = {
+    "octagion": "engines.octagion.review",
     "octego": "engines.octego.review",
     "octa": "engines.octa.review",
     "octagone": "engines.octagone.review",
@@ -286,3 +290,48 @@ def review_game(
         judge_ply(game, players, options, seed, actions, ply, nodes, viewer) for ply in range(1, len(actions) + 1)
     )
     return Review(game, seat, tuple(move for move in judged if move is not None))
+
+
+@dataclass(frozen=True)
+class RoundsReview:
+    """A race reviewed by rounds (Octagion): for each round the member's team's answer and points
+    against the solver's best answer and the points it would have scored."""
+
+    game: str
+    seat: int
+    rounds: tuple[dict[str, Any], ...]
+
+    def points(self) -> int:
+        return sum(entry["points"] for entry in self.rounds)
+
+    def best_points(self) -> int:
+        return sum(entry["best_points"] for entry in self.rounds)
+
+    def at_best(self) -> int:
+        """Rounds in which the team scored as much as the solver would have."""
+        return sum(entry["points"] >= entry["best_points"] for entry in self.rounds)
+
+    def to_json(self) -> str:
+        return json.dumps({"game": self.game, "seat": self.seat, "rounds": list(self.rounds)})
+
+    @classmethod
+    def from_json(cls, text: str) -> RoundsReview:
+        loaded = json.loads(text)
+        return cls(loaded["game"], loaded["seat"], tuple(loaded["rounds"]))
+
+
+def review_rounds(
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    actions: Sequence[tuple[int, dict[str, Any]]],
+    seat: int,
+) -> RoundsReview:
+    """The review of a game reviewed by rounds (:func:`kind` "rounds"), for ``seat``'s team."""
+    return RoundsReview(game, seat, tuple(_hook(game).rounds(players, options, seed, list(actions), seat)))
+
+
+def from_json(text: str) -> Review | RoundsReview:
+    """A stored review of either kind."""
+    return RoundsReview.from_json(text) if "rounds" in json.loads(text) else Review.from_json(text)

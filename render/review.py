@@ -16,7 +16,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engines.registry import engine
-from engines.review import MoveReview, Review
+from engines.review import MoveReview, Review, RoundsReview
 from render import theme
 from render.regions import board_picture
 
@@ -200,3 +200,55 @@ def mistake_board(
     played, best = move_words(move.played), move_words(move.best)
     description = f"Before move {move.ply} as seen by its mover: {played} played{drawn}, {best} better{better}."
     return theme.to_picture(image, description[:1000], f"review-move-{move.ply}.png")
+
+
+# ---------------------------------------------------------------- a race's rounds (Octagion)
+
+CELL_W, CELL_H, CELL_GAP = 56, 40, 6
+LABEL_W = WIDTH - 20 - 8 * CELL_W - 7 * CELL_GAP - 20  # "You" / "Best" left of the cards
+ROUND_H = TEXT + 10 + 2 * (CELL_H + 8) + 14
+
+
+def rounds_table(review_json: str, name: str) -> theme.Picture:
+    """Each round of a race: the word, the member's team's answer (a wrong or empty place in red)
+    and the solver's best, with the points each scored or would have scored."""
+    from engines.octagion import score_variant
+
+    review = RoundsReview.from_json(review_json)
+    top = 14 + TEXT + 16
+    image, draw = theme.canvas(WIDTH, top + max(1, len(review.rounds)) * ROUND_H + 10)
+    title = f"{name}: {review.points()} points, the solver {review.best_points()}"
+    theme.write(image, (20, 14), theme.fit_text(title, TEXT, WIDTH - 40), TEXT, theme.INK, "lt")
+    for index, entry in enumerate(review.rounds):
+        y = top + index * ROUND_H
+        draw.line([(20, y - 6), (WIDTH - 20, y - 6)], fill=theme.GRID, width=2)
+        theme.write(image, (20, y), f"Round {entry['round']}: {entry['word']}", TEXT, theme.HIGHLIGHT, "lt")
+        score = f"{entry['points']} of {entry['best_points']} points"
+        theme.write(
+            image,
+            (WIDTH - 20, y),
+            score,
+            TEXT,
+            theme.INK if entry["points"] < entry["best_points"] else theme.GREEN,
+            "rt",
+        )
+        for row, (label, cards) in enumerate((("You", entry["answer"]), ("Best", entry["best"]))):
+            row_y = y + TEXT + 10 + row * (CELL_H + 8)
+            theme.write(image, (20, row_y + CELL_H / 2), label, TEXT, theme.MUTED, "lm")
+            reasons = [place["reason"] for place in score_variant(cards, entry["word"])["positions"]]
+            for place, (card, reason) in enumerate(zip(cards, reasons, strict=True)):
+                x = 20 + LABEL_W + place * (CELL_W + CELL_GAP)
+                right = reason in ("ok", "treatment")
+                draw.rounded_rectangle(
+                    (x, row_y, x + CELL_W, row_y + CELL_H),
+                    radius=6,
+                    fill=theme.CARD_FACE if card else theme.PANEL,
+                    outline=theme.GREEN if right else theme.VERMILION,
+                    width=3,
+                )
+                ink = theme.DARK_INK if card else theme.VERMILION
+                theme.write(image, (x + CELL_W / 2, row_y + CELL_H / 2), card or "-", TEXT, ink, "mm")
+    description = f"{name}'s rounds against the solver: " + "; ".join(
+        f"round {e['round']} {e['word']}: {e['points']} points, the solver's {e['best_points']}" for e in review.rounds
+    )
+    return theme.to_picture(image, description[:1000], "review-rounds.png")

@@ -1,5 +1,6 @@
 """Fair use: how often one member may ask for the costly things (replays, records, `/history`,
-challenges), and how many replays may be drawn at once for one member and for one server.
+challenges), how many replays may be drawn at once for one member and for one server, and one
+review computed at a time per member.
 
 Each kind of request has a limit per member and server over a sliding minute (the settings
 ``REPLAYS_PER_MINUTE``, ``RECORDS_PER_MINUTE``, ``HISTORY_PER_MINUTE``, ``CHALLENGES_PER_MINUTE``);
@@ -34,6 +35,7 @@ REFUSALS = {
 }
 ONE_REPLAY_AT_A_TIME = "Your last replay is still being drawn; you can ask for another once it is posted."
 SERVER_REPLAYS_BUSY = "Other replays are being drawn for this server right now; please try again in a minute."
+ONE_REVIEW_AT_A_TIME = "Your last review is still being computed; you can ask for another once it is shown."
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class FairUse:
         self._asked: dict[tuple[str, int | None, int], deque[float]] = {}
         self._replaying: set[tuple[int | None, int]] = set()  # (server, member) with a replay being drawn
         self._server_replays: dict[int | None, int] = defaultdict(int)
+        self._reviewing: set[tuple[int | None, int]] = set()  # (server, member) with a review being computed
 
     @staticmethod
     def now() -> float:
@@ -121,6 +124,19 @@ class FairUse:
         self._server_replays[guild_id] -= 1
         if not self._server_replays[guild_id]:
             del self._server_replays[guild_id]
+
+    @contextmanager
+    def reviewing(self, guild_id: int | None, member_id: int) -> Iterator[None]:
+        """Around computing a review (bot/features/review/reviews.py): refused while this member's
+        last one is still being computed (checked and marked in one step, nothing awaited between)."""
+        member = (guild_id, member_id)
+        if member in self._reviewing:
+            raise UserError(ONE_REVIEW_AT_A_TIME)
+        self._reviewing.add(member)
+        try:
+            yield
+        finally:
+            self._reviewing.discard(member)
 
     def _allowed(self, kind: str, guild_id: int | None, member_id: int) -> deque[float]:
         """This minute's requests of ``kind``, or a private refusal with the time to wait when used up."""

@@ -30,6 +30,7 @@ from bot.ui.game_message import REPLAY, Table, partners, versus
 from bot.ui.replies import UserError, escape, reply_private
 from engines.base import Game
 from engines.record import GameRecord, result_of, write_record
+from engines.review import reviewable
 from render.replay import KINDS as REPLAYABLE
 from render.replay import counted, replay_picture
 from render.replay import length as replay_length
@@ -37,6 +38,7 @@ from render.theme import Picture
 from render.wording import plural
 
 HISTORY_REPLAY = "history_replay"  # the select under /history
+HISTORY_REVIEW = "history_review"  # /history's second select, of one's own games (bot/features/review/reviews.py)
 HISTORY_SIZE = 10
 # A running game has no replay or record: they would show hands and shields still hidden.
 IN_PROGRESS = "That game is still being played: its replay and record come once it ends."
@@ -205,17 +207,19 @@ class Replays:
         if not past:
             return f"{name} has no finished {kind}game in this server yet.", None
         lines = [f"## {name}'s last {kind}games"]
-        options = []
+        options, reviews = [], []
         for number, entry in enumerate(past, start=1):
             sides = await self._sides_of(entry)
             lines.append(f"{number}. {self._history_line(interaction, entry, sides, member.id)}")
             if entry.session_id is not None:
                 label = f"{number}. {self._title(entry.game)} #{entry.session_id}, {entry.finished_at:%d %b %Y}"
                 options.append(discord.SelectOption(label=label[:100], value=str(entry.session_id)))
+                reviews += options[-1:] if reviewable(entry.game) else []
         view = None
         if options:
             select = SessionSelect(member.id, HISTORY_REPLAY, options=options, placeholder="Replay one of these games")
-            view = view_of([select])
+            review = SessionSelect(member.id, HISTORY_REVIEW, options=reviews, placeholder="Review one of your games")
+            view = view_of([select, review] if reviews and member.id == interaction.user.id else [select])
         return "\n".join(lines), view
 
     def _title(self, game: str) -> str:

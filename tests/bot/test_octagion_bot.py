@@ -159,7 +159,7 @@ async def test_three_player_game_from_lobby_to_score_sheet(world):
     assert final.attachments[0].filename == "octagion-scores.png"
     assert f"🏆 <@{world.ada.id}> won" in final.content
     assert "Final totals: **Ada** 18" in final.content
-    assert button_labels(final) == ["Rematch", "Replay"]
+    assert button_labels(final) == ["Rematch", "Replay", "Review"]
     stats = await world.platform.store.user_stats(world.guild.id, world.ada.id)
     assert stats["octagion"] == (1, 1)
     # The last round's message shows its round again, not a second score sheet.

@@ -10,8 +10,10 @@ from PIL import Image
 
 from bot.core.errors import UserError
 from bot.dev.world import private_messages
+from bot.features.fair_use import ONE_REVIEW_AT_A_TIME
 from bot.games import all_games
 from engines.octego import choose_action
+from tests.bot.test_fair_use import at_once
 
 
 @pytest.fixture
@@ -91,3 +93,51 @@ async def test_only_the_players_may_ask_and_never_while_it_runs(world):
     assert running.status == "active"
     with pytest.raises(UserError, match="is still being played: its review comes once it ends"):
         await world.platform.reviews.reviewed(world.guild.id, world.ada.id, running.id)
+
+
+def recording_edits(world) -> list[tuple[int, str]]:
+    """From now on, every message edit SimCord makes, in order: (message id, its text after)."""
+    backend = world.env.backend
+    seen: list[tuple[int, str]] = []
+    edit = backend.edit_message
+
+    def recording(channel_id, message_id, fields):
+        message = edit(channel_id, message_id, fields)
+        seen.append((message_id, message.content))
+        return message
+
+    backend.edit_message = recording
+    return seen
+
+
+async def test_the_private_answer_shows_how_far_the_review_has_got(world):
+    session = await finished_octego(world, limit=20)
+    message = world.message(session.record.message_id)
+    moves = len(await world.platform.replays.moves(session))
+    edits = recording_edits(world)
+    answer = answer_of(await world.ada.click(message, label="Review"))
+    edited = [text for message_id, text in edits if message_id == answer.id]
+    progress = [text for text in edited if text.startswith("🔍 Reviewing")]
+    assert progress == [f"🔍 Reviewing… move {ply} of {moves}" for ply in (1, *range(8, moves + 1, 8))]
+    assert edited[-1] == answer.content, "then the review itself, in the same message"
+    assert answer.content.startswith("🔍 **Review of Octego")
+
+
+async def test_one_review_at_a_time_per_member(world):
+    session = await finished_octego(world, limit=6)
+    message = world.message(session.record.message_id)
+    with world.platform.fair_use.reviewing(world.guild.id, world.ada.id):  # Ada's last review is being computed
+        refused = answer_of(await world.ada.click(message, label="Review"))
+        assert refused.content == ONE_REVIEW_AT_A_TIME
+        assert await world.platform.store.query("SELECT * FROM reviews") == [], "a refusal computes nothing"
+        bo = answer_of(await world.bo.click(message, label="Review"))
+        assert bo.content.startswith("🔍 **Review of Octego"), "the limit is each member's own"
+
+    sent = await at_once(world, [world.ada.click(message, label="Review") for _ in range(2)])
+    answers = sorted(answer_of(result).content for result in sent)
+    assert answers[0] == ONE_REVIEW_AT_A_TIME, "two clicks at once: the second waits for the first"
+    assert answers[1].startswith("🔍 **Review of Octego")
+    stored = await world.platform.store.query("SELECT seat FROM reviews WHERE session_id = ?", (session.id,))
+    assert sorted(row[0] for row in stored) == [0, 1]
+    again = answer_of(await world.ada.click(message, label="Review"))
+    assert again.content == answers[1], "once shown, asking again is answered from the store"

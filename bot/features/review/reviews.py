@@ -28,18 +28,17 @@ from bot.core.errors import UserError
 from bot.core.sessions import GameSession
 from bot.core.store import LIVE_STATUSES, Store
 from bot.core.workers import WorkerPool, in_background
-from bot.features.replays import Replays
+from bot.features.replays import HISTORY_REVIEW, Replays
 from bot.ui.adapter import GameAdapter
 from bot.ui.controls import Controls
 from bot.ui.game_message import REVIEW
 from bot.ui.replies import escape
 from engines.octego import KIND_NAMES
-from engines.review import MoveReview, Review, judge_ply, reviewable
-from render.review import SIGNS, advantage_graph, mistake_board, move_words
+from engines.review import MoveReview, Review, RoundsReview, from_json, judge_ply, kind, review_rounds, reviewable
+from render.review import SIGNS, advantage_graph, mistake_board, move_words, rounds_table
 from render.wording import plural
 
 PROGRESS_EVERY = 8  # moves between two edits of the private answer
-ONE_AT_A_TIME = "Your last review is still being computed; you can ask for another once it is shown."
 PIECE_NAMES: dict[str, Mapping[str, str]] = {"octego": KIND_NAMES}  # a game's piece codes in words
 
 
@@ -56,30 +55,34 @@ class Reviews:
         self.store: Store = replays.store
         self.thinking, self.pictures = thinking, pictures
         self.games = games
-        self.reviewing: set[tuple[int | None, int]] = set()  # (server, member) with a review being computed
         controls.button(REVIEW, self._clicked, ack="private")
+        controls.select(HISTORY_REVIEW, self._history_review, ack="private")
 
     @staticmethod
     def offered(game: str) -> bool:
         return reviewable(game)
 
     async def _clicked(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
+        await self.review(interaction, session_id)
+
+    async def _history_review(self, interaction: discord.Interaction, _: int, __: str, values: list[str]) -> None:
+        """/history's "Review one of your games": the game picked, as its Review button would."""
+        if not values or not values[0].isdigit():
+            raise UserError("Pick one of the games in the list.")
+        await self.review(interaction, int(values[0]))
+
+    async def review(self, interaction: discord.Interaction, session_id: int) -> None:
+        """The member's review of game ``session_id``: stored, or computed now; or why not."""
         session = await self.reviewed(interaction.guild_id, interaction.user.id, session_id)
         seat = session.players.index(interaction.user.id)
         stored = await self.store.query_one(
             "SELECT review FROM reviews WHERE session_id = ? AND seat = ?", (session.id, seat)
         )
         if stored is not None:
-            await self._answer(interaction, session, Review.from_json(stored[0]))
+            await self._answer(interaction, session, from_json(stored[0]))
             return
-        member = (interaction.guild_id, interaction.user.id)
-        if member in self.reviewing:
-            raise UserError(ONE_AT_A_TIME)
-        self.reviewing.add(member)
-        try:
+        with self.replays.fair_use.reviewing(interaction.guild_id, interaction.user.id):
             review = await self._compute(interaction, session, seat)
-        finally:
-            self.reviewing.discard(member)
         await self._store(session.id, seat, review)
         await self._answer(interaction, session, review)
 
@@ -106,10 +109,16 @@ class Reviews:
         options = dict(engine.replay_options(session.state, session.options))
         return session.record.game, session.state.players, options, session.meta.seed
 
-    async def _compute(self, interaction: discord.Interaction, session: GameSession, seat: int) -> Review:
+    async def _compute(
+        self, interaction: discord.Interaction, session: GameSession, seat: int
+    ) -> Review | RoundsReview:
         in_background()  # nobody waits for this at the table: players' pictures go first
         game, players, options, seed = self._game(session)
         moves = await self.replays.moves(session)
+        if kind(game) == "rounds":  # a race: each round against the solver, in one worker call
+            await _edit(interaction, content="🔍 Reviewing… every round against the solver")
+            rounds: RoundsReview = await self.thinking.run(review_rounds, game, players, options, seed, moves, seat)
+            return rounds
         judged: list[MoveReview] = []
         for ply in range(1, len(moves) + 1):
             if ply == 1 or ply % PROGRESS_EVERY == 0:
@@ -119,7 +128,7 @@ class Reviews:
                 judged.append(move)
         return Review(game, seat, tuple(judged))
 
-    async def _store(self, session_id: int, seat: int, review: Review) -> None:
+    async def _store(self, session_id: int, seat: int, review: Review | RoundsReview) -> None:
         async with self.store.transaction() as tx:
             tx.write(
                 "INSERT INTO reviews (session_id, seat, review) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
@@ -127,9 +136,15 @@ class Reviews:
             )
 
     # ------------------------------------------------------------ the answer
-    async def _answer(self, interaction: discord.Interaction, session: GameSession, review: Review) -> None:
-        game, players, options, seed = self._game(session)
+    async def _answer(
+        self, interaction: discord.Interaction, session: GameSession, review: Review | RoundsReview
+    ) -> None:
         names = list(session.names)
+        if isinstance(review, RoundsReview):
+            table = await self.pictures.run(rounds_table, review.to_json(), names[review.seat])
+            await _edit(interaction, content=self.rounds_text(session, review), attachments=[as_file(table)])
+            return
+        game, players, options, seed = self._game(session)
         moves = await self.replays.moves(session)
         graph = await self.pictures.run(advantage_graph, review.to_json(), names[review.seat])
         worst = review.worst()
@@ -141,6 +156,24 @@ class Reviews:
             )
         text = self.text(session, review)
         await _edit(interaction, content=text, attachments=[as_file(graph), *map(as_file, boards)])
+
+    def rounds_text(self, session: GameSession, review: RoundsReview) -> str:
+        """A race's review: the points against the solver's, then each round that fell short."""
+        title = self.games[session.record.game].title
+        rounds = len(review.rounds)
+        lines = [
+            f"🔍 **Review of {title} #{session.id}** for {session.bold_names[review.seat]}: "
+            f"{plural(review.points(), 'point')} against the solver's {review.best_points()}; "
+            f"{review.at_best()} of {plural(rounds, 'round')} as well as the solver."
+        ]
+        for entry in review.rounds:
+            if entry["points"] < entry["best_points"]:
+                cards = " ".join(card or "-" for card in entry["best"])
+                lines.append(
+                    f"Round {entry['round']}, {entry['word']}: {plural(entry['points'], 'point')}; "
+                    f"the solver's {cards} scores {entry['best_points']}."
+                )
+        return "\n".join(lines)
 
     def text(self, session: GameSession, review: Review) -> str:
         title = self.games[session.record.game].title
