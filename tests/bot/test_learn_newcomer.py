@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.settings import Settings
-from bot.dev.world import private_texts
+from bot.dev.world import private_messages, private_texts
 from bot.games.octego import OctegoAdapter
 from engines.octego import legal_moves
 from tests.bot.tinygame import TinyAdapter
@@ -121,3 +121,12 @@ async def test_in_a_thread_the_your_move_notice_offers_learn_and_not_in_the_seco
     assert "New to Octego" not in in_thread(second_thread, second.message_id).content
     await octego_move(world, world.bo, second.id, second_thread)  # the challenger moves first
     assert not [m for m in second_thread.history() if "New to Octego" in m.content]
+
+
+async def test_privacy_delete_forgets_where_learn_was_offered(world):
+    await accepted(world, world.ada, world.bo)
+    offers = "SELECT game FROM learn_offers WHERE user_id = ?"
+    assert [row[0] for row in await world.platform.store.query(offers, (world.ada.id,))] == ["octego"]
+    question = private_messages(await world.ada.slash(world.channel, "privacy delete"))[-1]
+    await world.ada.click(question, label="Delete my data")
+    assert await world.platform.store.query(offers, (world.ada.id,)) == []
