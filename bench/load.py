@@ -567,6 +567,7 @@ class RequestCount:
         rules = rules_of(driver.env.backend)
         assert rules is not None, "the load runs under Discord's rules (use_discord_rules)"
         self._rules = rules
+        self._messages = driver.env.backend.messages
         self._parents = {str(table.channel.id) for table in driver.tables}
         self._from = self._marks()
         self.counted: dict[str, int] = {}
@@ -590,8 +591,13 @@ class RequestCount:
         if len(parts) < 3 or parts[0] != "channels" or parts[2] != "messages":
             return "other"
         if method == "PATCH":
-            return "card" if parts[1] in self._parents else "board"
+            return "card" if parts[1] in self._parents else "notice" if self._notice(parts) else "board"
         return "notice" if method in ("POST", "DELETE") and parts[1] not in self._parents else "other"
+
+    def _notice(self, parts: list[str]) -> bool:
+        """An edit of a "your move" notice (to name a member who is at the game), not of the board."""
+        message = self._messages.get(int(parts[1]), {}).get(int(parts[3])) if len(parts) > 3 else None
+        return message is not None and message.content.startswith("🔔")
 
 
 async def database_bytes(store: Any, location: str) -> int:

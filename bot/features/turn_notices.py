@@ -2,17 +2,19 @@
 
 When the turn passes to one member, a new message in the game's thread mentions them ("🔔 @Bo, your
 move in Octego: Ada moved …"), so that Discord notifies them, and the previous notice is deleted
-once the new one is out. A new Octagion round pings everyone who plays. A member may turn them off
-(``/notify``). A game whose thread has had no new message for ``REMINDER_DAYS`` gets a short one
-("still your move"): Discord archives a thread after a week without a new message, and moves only
-edit the game message.
+once the new one is out. A member who acted in the game in the last ``AT_THE_GAME_SECONDS`` is at
+the game: the previous notice is edited to name them instead (one request of Discord's 50 a second
+instead of two, and no ping for a member who is watching; the thread looks the same). A new
+Octagion round pings everyone who plays. A member may turn them off (``/notify``). A game whose
+thread has had no new message for ``REMINDER_DAYS`` gets a short one ("still your move"): Discord
+archives a thread after a week without a new message, and moves only edit the game message.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -30,6 +32,10 @@ TURN_NOTICE = "turn_notice"  # "@Bo, your move": a new message, so that it notif
 # A timer: a game whose thread has had no new message for REMINDER_DAYS gets one.
 THREAD_REMINDER = "thread_reminder"
 REMINDER_DAYS = 6
+# A member who acted in a game this recently is watching it: their "your move" edits the notice
+# there is (no ping) instead of posting a new one and deleting the old one. In memory: after a
+# restart everyone is pinged.
+AT_THE_GAME_SECONDS = 120
 
 
 class TurnNotices:
@@ -48,6 +54,7 @@ class TurnNotices:
         self.games = games
         self.bot = bot
         self._wanted: dict[tuple[int, int], bool] = {}  # (guild, member): wants turn notices
+        self._acted: dict[int, dict[int, datetime]] = {}  # session -> member -> when they last acted
         outbox.register(TURN_NOTICE, None, self._posted, coalesce=True, deliver=self._post)
         timers.register(THREAD_REMINDER, self._reminder_due)
 
@@ -66,24 +73,32 @@ class TurnNotices:
         """A game of a thread started: its reminder, if its thread stays quiet."""
         change.add_timer(THREAD_REMINDER, change.now + timedelta(days=REMINDER_DAYS))
 
-    @staticmethod
-    def ended(change: Change) -> None:
+    def ended(self, change: Change) -> None:
         """A game of a thread ended: its last notice goes."""
+        self._acted.pop(change.record.id, None)
         change.post(TURN_NOTICE, notice(clear=True))
+
+    def _at_the_game(self, change: Change, member: int) -> bool:
+        """Whether ``member`` acted in this game in the last AT_THE_GAME_SECONDS (as this process saw)."""
+        acted = self._acted.get(change.record.id, {}).get(member)
+        return acted is not None and (change.now - acted).total_seconds() < AT_THE_GAME_SECONDS
 
     async def plan_after_move(self, change: Change) -> None:
         """ "Your move" when the turn passes to a member: not to the computer, not back to the
         member who just acted, not to a member who turned notices off."""
         if not change.logged:
             return
+        mover = change.logged[-1][0]
+        self._acted.setdefault(change.record.id, {})[mover] = change.now
         member = self._waiting(change)
-        if member is None or member == change.logged[-1][0]:
+        if member is None or member == mover:
             return
         if not await self.wanted(change.record.guild_id, member):
             if change.meta.notice_id is not None:  # the previous notice is out of date: it goes
                 change.post(TURN_NOTICE, notice(clear=True))
             return
-        change.post(TURN_NOTICE, notice(member=member, seq=change.record.actions))
+        watching = self._at_the_game(change, member)
+        change.post(TURN_NOTICE, notice(member=member, seq=change.record.actions, watching=watching))
 
     async def for_round(self, change: Change, what: str) -> None:
         """A ping to every member of a game played in a thread when a new round starts (those who
@@ -122,25 +137,41 @@ class TurnNotices:
         channel = self.bot.get_partial_messageable(record.thread_id)
         fresh = record.status == "active" and record.actions == payload.get("seq")
         posted = None
+        previous = session.meta.notice_id
         if fresh and not payload.get("clear"):  # else the game moved on or ended: a newer entry says so
             members = payload.get("members") or [m for m in [payload.get("member")] if m is not None]
             newcomer = await newcomer_line(self.store, self.games[record.game], session, payload.get("member"))
+            text = self._wording(session, payload, members) + newcomer
+            mentions = discord.AllowedMentions(users=[discord.Object(m) for m in members], everyone=False, roles=False)
+            if payload.get("watching") and previous is not None:
+                edited = await self._edit(session, previous, text, mentions)
+                if edited is not None:
+                    return edited
             posted = await self.outbox.budget.call(
-                lambda: channel.send(
-                    self._wording(session, payload, members) + newcomer,
-                    allowed_mentions=discord.AllowedMentions(
-                        users=[discord.Object(m) for m in members], everyone=False, roles=False
-                    ),
-                    nonce=payload[NONCE],
-                )
+                lambda: channel.send(text, allowed_mentions=mentions, nonce=payload[NONCE])
             )
-        previous = session.meta.notice_id
         if previous is not None and (posted is None or posted.id != previous):
             with contextlib.suppress(discord.NotFound):
                 await self.outbox.in_thread(session, record.thread_id, channel.get_partial_message(previous).delete)
         if posted is None and previous is not None:
             return _NoticeCleared()  # recorded like a post: the deleted notice is forgotten
         return posted
+
+    async def _edit(
+        self, session: GameSession, notice_id: int, text: str, mentions: discord.AllowedMentions
+    ) -> discord.Message | None:
+        """The notice there is, edited to name the member to move (an edit pings no one: they are
+        watching); None when someone deleted it (then a new one is posted)."""
+        thread_id = session.record.thread_id
+        assert thread_id is not None
+        message = self.bot.get_partial_messageable(thread_id).get_partial_message(notice_id)
+        try:
+            edited: discord.Message = await self.outbox.in_thread(
+                session, thread_id, lambda: message.edit(content=text, allowed_mentions=mentions)
+            )
+        except discord.NotFound:
+            return None
+        return edited
 
     def _wording(self, session: GameSession, payload: dict[str, Any], members: list[int]) -> str:
         title = self.games[session.record.game].title
@@ -200,6 +231,7 @@ def notice(
     clear: bool = False,
     reminder: bool = False,
     waiting: int | None = None,
+    watching: bool = False,
 ) -> dict[str, Any]:
     """A TURN_NOTICE entry's payload, every key written: notices coalesce, and the newest wins whole."""
     return {
@@ -210,6 +242,7 @@ def notice(
         "clear": clear,
         "reminder": reminder,
         "waiting": waiting,
+        "watching": watching,  # the member to move is at the game: the notice there is is edited
     }
 
 

@@ -1,6 +1,7 @@
 """What a move costs of Discord's 50 requests a second (issue 41), counted in the strict layer's log
 of one move: a click on the public game message lends its token to the board's edit, which Discord
-does not count; a move made in a private menu, or after a restart, edits the board the counted way."""
+does not count; a move made in a private menu, or after a restart, edits the board the counted way;
+a member who is at the game has the thread's notice edited to name them (one request, not two)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import pytest
 from bot.core.outgoing import TOKEN_SECONDS, Clicks
 from bot.core.settings import Settings
 from bot.dev import discord_rules
-from tests.bot.test_on_discords_terms import counter_shown, game_message, tiny_game
+from bot.features.turn_notices import AT_THE_GAME_SECONDS
+from tests.bot.test_on_discords_terms import counter_shown, game_message, thread_of, tiny_game
 from tests.bot.tinygame import TinyAdapter
 
 
@@ -102,3 +104,36 @@ def test_a_clicks_token_is_used_for_fourteen_minutes_and_only_after_an_update():
     assert clicks.on(2) is None, "a click answered privately has the private answer as its original"
     clock.now = now + timedelta(seconds=TOKEN_SECONDS)
     assert clicks.on(1) is None, "an old token is not tried (Discord would answer 401)"
+
+
+def notices(world, record) -> list[discord.Message]:
+    return [m for m in thread_of(world, record).history() if "your move" in m.content]
+
+
+def in_thread(requests, record) -> list[str]:
+    return [r.method for r in requests if r.path.startswith(f"/channels/{record.thread_id}/messages")]
+
+
+async def test_a_member_at_the_game_has_the_notice_edited_and_one_away_a_new_ping(world):
+    record = await started(world)
+    await world.ada.click(game_message(world, record), label="+1")  # Bo has not acted: pinged
+    await world.env.advance_time(10)
+    [first] = notices(world, record)
+    assert world.bo.mention in first.content
+    since = one_move(world)
+    await world.bo.click(game_message(world, record), label="+1")  # Ada acted 10 s ago: at the game
+    await world.env.advance_time(10)
+    counted, _ = since()
+    [notice] = notices(world, record)
+    assert notice.id == first.id, "the notice there was names Ada now"
+    assert notice.content.startswith(f"🔔 {world.ada.mention}, your move in Tiny: **Bo** added 1.")
+    assert in_thread(counted, record) == ["PATCH"], "one edit, instead of a post and a delete"
+    await world.env.advance_time(AT_THE_GAME_SECONDS)  # Bo has left the game a while
+    since = one_move(world)
+    await world.ada.click(game_message(world, record), label="+1")
+    await world.env.advance_time(10)
+    counted, _ = since()
+    [third] = notices(world, record)
+    assert third.id != first.id, "a new notice pings Bo, and the old one goes"
+    assert [u.id for u in third.mentions] == [world.bo.id]
+    assert sorted(in_thread(counted, record)) == ["DELETE", "POST"]
