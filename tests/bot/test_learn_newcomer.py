@@ -10,6 +10,7 @@ import pytest
 
 from bot.core.settings import Settings
 from bot.dev.world import private_messages, private_texts
+from bot.games.octagion import OctagionAdapter
 from bot.games.octego import OctegoAdapter
 from engines.octego import legal_moves
 from tests.bot.tinygame import TinyAdapter
@@ -24,7 +25,7 @@ def line(name: str = "") -> str:
 
 @pytest.fixture
 def games():
-    return [OctegoAdapter, TinyAdapter]
+    return [OctegoAdapter, TinyAdapter, OctagionAdapter]
 
 
 async def accepted(world, challenger, opponent, game="octego"):
@@ -80,6 +81,17 @@ async def test_an_offer_made_in_an_unfinished_game_is_not_made_again(world):
     await world.env.advance_time(CARD_PACE)
     second = await accepted(world, world.cy, world.di)
     assert "New to Octego" not in game_message(world, second).content  # Cy was offered it once
+
+
+async def test_an_octagion_round_offers_learn_to_every_member_new_to_it(world):
+    """Everyone acts at once in a round: its message names each newcomer who has not played yet."""
+    await world.ada.slash(world.channel, "octagion start", rounds=1)
+    lobby = world.channel.last_message
+    await world.bo.click(lobby, label="Join")
+    await world.ada.click(lobby, label="Start")
+    session = await world.session()
+    offer = "📘 New to Octagion, **Ada** and **Bo**? `/learn` it in 5 minutes."
+    assert offer in game_message(world, session).content
 
 
 async def test_a_game_without_lessons_offers_nothing(world):

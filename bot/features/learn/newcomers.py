@@ -44,36 +44,42 @@ async def learned_mark(lessons: Store, member: Snowflake | None, games: Mapping[
     return f" (🎓 learned {and_list(learned)})" if learned else ""
 
 
-async def newcomer_line(
-    lessons: Store, game: GameAdapter, session: GameSession, member: int | None, name: str = ""
-) -> str:
-    """The line that ends ``member``'s "your move" in ``session``: "New to Octego? `/learn` it in 5
-    minutes." (``name``: "New to Octego, **Bo**?") when it is their first game of its kind (see
-    the module), else nothing."""
+async def is_new(lessons: Store, game: GameAdapter, session: GameSession, member: int | None) -> bool:
+    """Whether ``member``'s "your move" in ``session`` offers the lessons: their first game of its
+    kind, before their first move there (see the module)."""
     if member is None or game.name not in SERIES or session.status != "active":
-        return ""
+        return False
     if await store.has_played(lessons, member, game.name) or await store.has_acted(lessons, session.id, member):
-        return ""
-    if await store.offer(lessons, member, game.name, session.id) != session.id:
-        return ""  # offered in another game of this kind already
-    whom = f", {name}" if name else ""
-    return f"\n📘 New to {game.title}{whom}? `/learn` it in 5 minutes."
+        return False
+    return await store.offer(lessons, member, game.name, session.id) == session.id  # else offered elsewhere
+
+
+def offer_text(title: str, names: list[str] | None = None) -> str:
+    whom = f", {and_list(names)}" if names else ""
+    return f"\n📘 New to {title}{whom}? `/learn` it in 5 minutes."
+
+
+async def newcomer_line(lessons: Store, game: GameAdapter, session: GameSession, member: int | None) -> str:
+    """The line that ends ``member``'s "your move" notice in ``session``: "New to Octego? `/learn`
+    it in 5 minutes." when it is their first game of its kind, else nothing."""
+    return offer_text(game.title) if await is_new(lessons, game, session, member) else ""
 
 
 async def game_message_line(
     lessons: Store, games: Mapping[str, GameAdapter], me: int | None, session: GameSession
 ) -> str:
-    """The newcomer line of the game message, for the one member whose move it is (not me, not a
-    game where everyone acts at once), named, since everyone there reads it. In a game's thread only
-    before the first move: the thread's first message is its first mover's "your move", and the
-    notices after it carry the line."""
+    """The newcomer line of the game message, naming the members it is for, since everyone there
+    reads it: the one member whose move it is, or in a game where everyone acts at once (Octagion's
+    rounds) every member who has not acted yet ("New to Octagion, **Ada** and **Bo**?"). In a
+    game's thread only before the first action: the thread's first message is its first mover's
+    "your move", and the notices after it carry the line."""
     game = games[session.record.game]
-    if session.state is None or game.simultaneous or session.status != "active":
+    if session.state is None or session.status != "active":
         return ""
     if session.record.in_thread and session.record.actions > 0:
         return ""
     to_act = game.engine.to_act(session.state)
-    if len(to_act) != 1 or session.players[to_act[0]] == me:
-        return ""
-    seat = to_act[0]
-    return await newcomer_line(lessons, game, session, session.players[seat], session.bold_names[seat])
+    seats = to_act if game.simultaneous or len(to_act) == 1 else []
+    members = {session.players[seat]: session.bold_names[seat] for seat in seats if session.players[seat] != me}
+    names = [name for member, name in members.items() if await is_new(lessons, game, session, member)]
+    return offer_text(game.title, names) if names else ""
