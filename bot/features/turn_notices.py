@@ -89,7 +89,8 @@ class TurnNotices:
         if not change.logged:
             return
         mover = change.logged[-1][0]
-        self._acted.setdefault(change.record.id, {})[mover] = change.now
+        if mover is not None:  # a member, not the platform (a forfeit)
+            self._acted.setdefault(change.record.id, {})[mover] = change.now
         member = self._waiting(change)
         if member is None or member == mover:
             return
