@@ -23,6 +23,8 @@ from bot.features.tournaments.config import (
     parse_start,
 )
 from bot.features.tournaments.kinds import event_of
+from bot.features.tournaments.links import EventLink
+from bot.ui.adapter import GameAdapter
 from bot.ui.replies import acknowledge, reply_private
 from engines.tournament import FORMAT_NAMES
 
@@ -104,8 +106,9 @@ class TournamentCommands(
             raise UserError(
                 f"A tournament plays each game in a thread of its own, and here {why}. Try another channel."
             )
+        guild_id, channel_id = where(interaction)
         opened = await self.runner.create(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id, config=config
+            guild_id=guild_id, channel_id=channel_id, host_id=interaction.user.id, config=config
         )
         await self.platform.challenges.first_message_or_close(interaction, opened)
         await reply_private(
@@ -113,7 +116,18 @@ class TournamentCommands(
             f"🏆 **{config.name}** is open: players join with the card's **Join** button (or `/tournament join`).",
         )
 
-    def _config(self, interaction, adapter, fmt, name, rounds, round_time, start, rated, computer) -> EventConfig:
+    @staticmethod
+    def _config(
+        interaction: discord.Interaction,
+        adapter: GameAdapter,
+        fmt: str,
+        name: str | None,
+        rounds: int | None,
+        round_time: str | None,
+        start: str | None,
+        rated: bool,
+        computer: bool,
+    ) -> EventConfig:
         if fmt == SERIES and not adapter.simultaneous:
             raise UserError("A series is for Octagion's races; pick Swiss, round-robin or knockout for this game.")
         if fmt != SERIES and (adapter.simultaneous or adapter.engine.min_players > 2 or adapter.engine.max_players < 2):
@@ -224,7 +238,7 @@ class TournamentCommands(
     async def history(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
         past = await event_store.past_in_guild(
-            self.platform.store, self.platform.sessions, interaction.guild_id, HISTORY_SIZE
+            self.platform.store, self.platform.sessions, where(interaction)[0], HISTORY_SIZE
         )
         if not past:
             raise UserError(
@@ -264,7 +278,8 @@ class TournamentCommands(
         """The tournament a command here means: this channel's (the caller's, when several run),
         or the one whose game this thread plays; with ``live_only`` False, else the latest one."""
         store, sessions = self.platform.store, self.platform.sessions
-        live = await event_store.live_in_channel(store, sessions, interaction.channel_id)
+        channel_id = where(interaction)[1]
+        live = await event_store.live_in_channel(store, sessions, channel_id)
         if not live:
             live = await self._of_thread(interaction)
         if status is not None:
@@ -278,19 +293,26 @@ class TournamentCommands(
             names = ", ".join(f"**{s.meta.options['name']}**" for s in live)
             raise UserError(f"Several tournaments run here ({names}): use the buttons on its card.")
         if not live_only:
-            latest = await event_store.latest_in_channel(store, sessions, interaction.channel_id)
+            latest = await event_store.latest_in_channel(store, sessions, channel_id)
             if latest is not None:
                 return latest
         raise UserError("No tournament is running in this channel. A host starts one with `/tournament create`.")
 
     async def _of_thread(self, interaction: discord.Interaction) -> list[GameSession]:
         """In a tournament game's thread: that game's tournament."""
-        record = await self.platform.store.live_session(interaction.channel_id)
+        record = await self.platform.store.live_session(where(interaction)[1])
         if record is None:
             return []
         game = await self.platform.sessions.load(record.id)
-        link = game.meta.tournament
-        if not link:
+        link = EventLink.of(game.meta)
+        if link is None:
             return []
-        event = await self.platform.sessions.load(link["id"])
+        event = await self.platform.sessions.load(link.id)
         return [event] if event.status in ("lobby", "active") else []
+
+
+def where(interaction: discord.Interaction) -> tuple[int, int]:
+    """The server and the channel of a command (the cog is for servers only: both are there)."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise UserError("Tournaments are run in a server's channels.")
+    return interaction.guild_id, interaction.channel_id

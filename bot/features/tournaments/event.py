@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from bot.core.workers import Drawing
 from bot.features.tournaments.config import EventConfig
@@ -19,6 +19,14 @@ from render.tournament import points_text
 
 # Every game of an event: (round, table) -> (its session id, its thread id).
 Links = Mapping[tuple[int, int], tuple[int, int | None]]
+
+
+class GameOutcome(TypedDict):
+    """How a game of an event ended, as its last change tells the event: the pairing's result
+    (None: not a two-player game) and each player's (id, place, score), a race's entries."""
+
+    result: str | None
+    entries: list[tuple[int, int, float]]
 
 
 @dataclass(frozen=True)
@@ -86,9 +94,9 @@ class Event(Protocol):
         """Whether round ``number``'s game is played in the thread of round 1's (a series' races)."""
 
     # ------------------------------------------------------------ changes
-    def record(self, number: int, table: int, outcome: Mapping[str, Any] | None) -> Recorded | None:
-        """A game's result (``outcome``: its "result" for a pairing, its "entries" for a race;
-        None: it ended with none); None: nothing to record (late, or scored already)."""
+    def record(self, number: int, table: int, outcome: GameOutcome | None) -> Recorded | None:
+        """A game's result (``outcome`` None: it ended with none, stopped at the deadline);
+        None: nothing to record (late, or scored already)."""
 
     def withdraw(self, user_id: int) -> Recorded: ...
     def settle_deadline(self, number: int) -> Recorded | None:

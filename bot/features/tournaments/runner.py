@@ -36,7 +36,7 @@ from bot.features import privacy_store
 from bot.features.privacy_store import FORMER_MEMBER
 from bot.features.tournaments import store as event_store
 from bot.features.tournaments.config import EventConfig
-from bot.features.tournaments.event import Event, Recorded
+from bot.features.tournaments.event import Event, GameOutcome, Recorded
 from bot.features.tournaments.games import STOP_GAME, EventGames
 from bot.features.tournaments.kinds import TournamentKit, event_of, new_event
 from bot.features.tournaments.links import EventLink, for_event_games
@@ -230,10 +230,12 @@ class Tournaments:
         payload: dict[str, Any] = {"round": link.round, "table": link.table, "game": change.record.id}
         outcome = change.outcome or (change.game.engine.outcome(change.state) if change.state is not None else None)
         if change.record.players and isinstance(outcome, Outcome):
-            payload["outcome"] = {
+            entries = entries_from_outcome(outcome, change.record.players)
+            told: GameOutcome = {
                 "result": result_from_outcome(outcome, link.first_seat) if len(outcome.scores) == 2 else None,
-                "entries": [[e.player, e.place, e.score] for e in entries_from_outcome(outcome, change.record.players)],
+                "entries": [(e.player, e.place, e.score) for e in entries],
             }
+            payload["outcome"] = told
         change.add_timer_elsewhere(link.id, RESULT, change.now, payload)
 
     async def _result_in(self, change: Change, timer: TimerRecord) -> None:

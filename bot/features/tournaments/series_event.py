@@ -12,7 +12,7 @@ import engines.tournament as kit
 from bot.core.text import NAME_LIMIT, escape
 from bot.core.workers import Drawing, drawing
 from bot.features.tournaments.config import SERIES, EventConfig
-from bot.features.tournaments.event import Links, Recorded, Seating, points_words
+from bot.features.tournaments.event import GameOutcome, Links, Recorded, Seating, points_words
 from bot.ui.adapter import GameAdapter
 from engines.tournament import Player, RaceEntry, Series
 from render.tournament import render_series_standings
@@ -73,7 +73,7 @@ class SeriesEvent:
         return number > 1
 
     # ------------------------------------------------------------ changes
-    def record(self, number: int, table: int, outcome: Mapping[str, Any] | None) -> Recorded | None:
+    def record(self, number: int, table: int, outcome: GameOutcome | None) -> Recorded | None:
         if len(self.state.races) + 1 != number:
             return None  # a race recorded already (its deadline)
         entries = [RaceEntry(*entry) for entry in outcome["entries"]] if outcome else []

@@ -12,7 +12,7 @@ import engines.tournament as kit
 from bot.core.text import NAME_LIMIT, escape
 from bot.core.workers import Drawing, drawing
 from bot.features.tournaments.config import EventConfig
-from bot.features.tournaments.event import Links, Recorded, Seating, points_words
+from bot.features.tournaments.event import GameOutcome, Links, Recorded, Seating, points_words
 from bot.ui.adapter import GameAdapter
 from engines.tournament import Pairing, Player, Tournament
 from render.tournament import render_pairings, render_standings, result_words
@@ -75,10 +75,12 @@ class TournamentEvent:
         return False  # every game has a thread of its own
 
     # ------------------------------------------------------------ changes
-    def record(self, number: int, table: int, outcome: Mapping[str, Any] | None) -> Recorded | None:
+    def record(self, number: int, table: int, outcome: GameOutcome | None) -> Recorded | None:
         if self.state.round(number).pairing(table).result is not None:
             return None  # scored already (the deadline, a withdrawal)
-        result = outcome["result"] if outcome else kit.DEADLINE
+        result = outcome["result"] if outcome else None
+        if result is None:  # stopped with no result of its own: its round's time was up
+            result = kit.DEADLINE
         state = kit.record_result(self.state, number, table, result)
         replayed = any(p.replay_of == table and p.result is None for p in state.round(number).pairings)
         return self._step(state, reopen=replayed)
