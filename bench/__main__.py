@@ -3,7 +3,7 @@
 ``python -m bench pictures [name ...]`` runs only the picture rows (each module's ``pictures()``):
 render time and PNG size of every picture against the blank PNG of its size.
 ``python -m bench --quick [name ...]`` runs them once on a tiny size (CI does, so that none rots;
-its figures mean nothing).
+its figures mean nothing), and without names the load benchmark for a few seconds.
 
 Ratios compare a row with a baseline row measured in the same run, since absolute times vary
 between machines and runs.
@@ -76,7 +76,21 @@ def main(argv: list[str]) -> int:
         print(f"running {name} ...", file=sys.stderr, flush=True)
         rows.extend(module.pictures() if only_pictures else module.run())
     print(table(rows))
+    if bench.QUICK and not argv:  # the load benchmark too, for a few seconds: it must not rot either
+        quick_load()
     return 0
+
+
+def quick_load() -> None:
+    """A few seconds of ``python -m bench load`` on ten sessions, its report and targets printed."""
+    import asyncio
+
+    from bench import load
+    from bench.load_report import shown, targets
+
+    print("running load (quick) ...", file=sys.stderr, flush=True)
+    reports = asyncio.run(load.run(sessions=10, rates=[10.0], seconds=3, warmup=1))
+    print("\n" + "\n\n".join(shown(report) for report in reports) + "\n\n" + targets(reports))
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ never times."""
 from __future__ import annotations
 
 from bench import load
+from bench.load_report import targets
 
 
 async def test_the_load_benchmark_plays_every_game_and_sees_every_picture():
@@ -21,6 +22,13 @@ async def test_the_load_benchmark_plays_every_game_and_sees_every_picture():
     assert report["exempt/move"] > 0, "each move's interaction answers are exempt"
     assert report["429s"] == 0, "the bot keeps under Discord's global rate limit"
     assert "capacity on Discord" in load.shown(report)
+    shown = targets([report])
+    for row in ("counted requests per move", "main-process CPU per move", "answer p99", "picture out p99"):
+        assert row in shown, f"the target {row!r} is printed beside its figure"
+    assert "met" in shown
+    counted = sum(per_move.values())
+    line = next(line for line in shown.splitlines() if line.startswith("counted requests per move"))
+    assert line.endswith("not met") == (counted > 1.0), line
 
 
 async def test_the_load_benchmark_runs_the_bot_on_postgresql(postgres_url):
