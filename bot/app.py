@@ -18,6 +18,8 @@ from bot.core import metrics
 from bot.core.settings import Settings
 from bot.core.store import Store
 from bot.features.activity.launch import entry_point_command
+from bot.features.activity.server import ActivityServer
+from bot.features.activity.server import start_if_configured as start_activity_if_configured
 from bot.features.challenge_menu import ChallengeMenu
 from bot.features.departures import ServerDepartures
 from bot.features.game_buttons import GameButtons
@@ -25,6 +27,7 @@ from bot.features.help_commands import HelpCommands
 from bot.features.learn.cog import Learn
 from bot.features.member_commands import MemberCommands
 from bot.features.privacy import PrivacyCommands
+from bot.features.puzzles.cog import Puzzles
 from bot.features.settings_commands import SettingsCommands
 from bot.features.stop_command import StopCommand
 from bot.features.tournaments.commands import TournamentCommands
@@ -68,6 +71,7 @@ class OctagonBot(commands.Bot):
         self.platform: Platform | None = None
         self.store: Store | None = None
         self.metrics: metrics.Metrics | None = None  # METRICS_PORT: /healthz and /metrics
+        self.activity_server: ActivityServer | None = None  # ACTIVITY_PORT: the board played in Discord
         self.departures: ServerDepartures | None = None  # a server's data deleted after it removed the bot
 
     @staticmethod
@@ -79,6 +83,7 @@ class OctagonBot(commands.Bot):
         self.store = await Store.open(settings.database, settings.database_pool_size, settings.shards)
         self.platform = Platform(self, self.store, self.game_classes, self.settings)
         self.metrics = await metrics.start_if_configured(self)
+        self.activity_server = await start_activity_if_configured(self)
         self.controls = self.platform.controls
         self.add_dynamic_items(SessionButton, SessionSelect)
         self.add_listener(self.controls.on_interaction, "on_interaction")
@@ -115,6 +120,9 @@ class OctagonBot(commands.Bot):
     async def release(self) -> None:
         """Stop timers and rendering and close the database (also when a simulated Discord,
         which never calls close(), lets the bot go). Safe to call twice."""
+        if self.activity_server:
+            board, self.activity_server = self.activity_server, None
+            await board.stop()
         if self.metrics:
             served, self.metrics = self.metrics, None
             await served.stop()
@@ -197,6 +205,7 @@ async def build_commands(bot: OctagonBot) -> None:
         GameButtons(platform),
         TournamentCommands(platform, platform.tournaments),
         Learn(platform),
+        Puzzles(platform),
     ]
     for cog in shared:
         await bot.add_cog(cog)

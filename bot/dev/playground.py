@@ -26,6 +26,7 @@ from bot.core.store import LIVE_STATUSES, SessionRecord, Store, parse_iso
 from bot.dev.playground_live import CLOCK_KEY, CLOCK_SAVE_SECONDS, save_clock
 from bot.dev.playground_page import ADDRESS_KEY, Playground, channels_page, save_address
 from bot.dev.world import PlaygroundWorld, build_playground_world
+from bot.features.activity.server import start_for_playground
 from bot.features.threads import ARCHIVE_THREAD
 from bot.features.tournaments.runner import CARD as EVENT_CARD
 from bot.features.tournaments.store import KIT, games_of, past_in_guild
@@ -74,6 +75,7 @@ async def run_playground(
             if resume_at is not None and resume_at > env.now():
                 await env.advance_time((resume_at - env.now()).total_seconds())
             await env.restart_bot(bot)  # setup_hook syncs the commands; on_ready sends what is pending
+            await start_for_playground(bot)  # the Activity's page, before the games are posted again
             await play_games_in_their_own_channels(world)
             await show_games_again(world)
             async with Playground(world, port or int(saved_port or 0), token) as playground:
@@ -209,6 +211,8 @@ def main(settings: Settings, *, in_memory: bool = False, port: int | None = None
         shard_count=None,
         shard_ids=None,
         dev_guild_id=None,
+        activity_port=None,  # its own Activity, on a free port (start_for_playground)
+        activity_url=None,
     )
 
     async def serve() -> None:
