@@ -7,7 +7,7 @@ stores its ``state`` in the session. The runner never asks which kind it holds.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypedDict
 
@@ -138,3 +138,25 @@ class Event(Protocol):
 def points_words(points: float) -> str:
     """1 point, 2.5 points, 0 points (both kinds' standings)."""
     return f"{points_text(points)} point" + ("" if points == 1 else "s")
+
+
+class Ranked(Protocol):
+    """A row of either kind's standings."""
+
+    @property
+    def rank(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+
+
+def podium(rows: Sequence[Ranked]) -> list[tuple[int, list[str]]]:
+    """(rank, names) for ranks 1 to 3 of standings ``rows`` (a rank shared by several)."""
+    ranks = sorted({row.rank for row in rows if row.rank <= 3})
+    return [(rank, [row.name for row in rows if row.rank == rank]) for rank in ranks]
+
+
+def round_time_words(config: EventConfig) -> str:
+    """The card's " · time is up in 3 hours" or " · ⏸ paused" after the round's line."""
+    if config.paused:
+        return " · ⏸ paused"
+    return f" · time is up <t:{config.deadline}:R>" if config.deadline else ""

@@ -12,7 +12,7 @@ import engines.tournament as kit
 from bot.core.text import NAME_LIMIT, escape
 from bot.core.workers import Drawing, drawing
 from bot.features.tournaments.config import SERIES, EventConfig
-from bot.features.tournaments.event import GameOutcome, Links, Recorded, Seating, points_words
+from bot.features.tournaments.event import GameOutcome, Links, Recorded, Seating, podium, points_words, round_time_words
 from bot.ui.adapter import GameAdapter
 from engines.tournament import Player, RaceEntry, Series
 from render.tournament import render_series_standings
@@ -107,10 +107,9 @@ class SeriesEvent:
         return None
 
     def progress(self, config: EventConfig) -> str:
-        ends = f" · time is up <t:{config.deadline}:R>" if config.deadline and not config.paused else ""
-        paused = " · ⏸ paused" if config.paused else ""
+        clock = round_time_words(config)
         race = min(len(self.state.races) + 1, self.state.races_planned)
-        return f"Race {race} of {self.state.races_planned}{ends}{paused}"
+        return f"Race {race} of {self.state.races_planned}{clock}"
 
     def ended_words(self) -> str:
         return ""
@@ -119,9 +118,7 @@ class SeriesEvent:
         return False
 
     def places(self) -> list[tuple[int, list[str]]]:
-        rows = kit.series_standings(self.state)
-        ranks = sorted({row.rank for row in rows if row.rank <= 3})
-        return [(rank, [row.name for row in rows if row.rank == rank]) for rank in ranks]
+        return podium(kit.series_standings(self.state))
 
     def game_lines(self, links: Links) -> list[str]:
         lines = []

@@ -12,7 +12,7 @@ import engines.tournament as kit
 from bot.core.text import NAME_LIMIT, escape
 from bot.core.workers import Drawing, drawing
 from bot.features.tournaments.config import EventConfig
-from bot.features.tournaments.event import GameOutcome, Links, Recorded, Seating, points_words
+from bot.features.tournaments.event import GameOutcome, Links, Recorded, Seating, podium, points_words, round_time_words
 from bot.ui.adapter import GameAdapter
 from engines.tournament import Pairing, Player, Tournament
 from render.tournament import render_pairings, render_standings, result_words
@@ -120,8 +120,7 @@ class TournamentEvent:
         return pairings_text(self.state, number, title), drawing(render_pairings, self.state, number, title)
 
     def progress(self, config: EventConfig) -> str:
-        ends = f" · time is up <t:{config.deadline}:R>" if config.deadline and not config.paused else ""
-        paused = " · ⏸ paused" if config.paused else ""
+        clock = round_time_words(config)
         current = self.state.current_round
         running = len(current.running()) if current else 0
         number = current.number if current else 0
@@ -131,7 +130,7 @@ class TournamentEvent:
             if current and current.rematches
             else ""
         )
-        return f"Round {number} of {self.state.rounds_planned} · {games}{ends}{paused}{rematch}"
+        return f"Round {number} of {self.state.rounds_planned} · {games}{clock}{rematch}"
 
     def ended_words(self) -> str:
         after = self.state.ended_after
@@ -143,9 +142,7 @@ class TournamentEvent:
         return kit.final_forfeited(self.state)
 
     def places(self) -> list[tuple[int, list[str]]]:
-        rows = kit.standings(self.state)
-        ranks = sorted({row.rank for row in rows if row.rank <= 3})
-        return [(rank, [row.name for row in rows if row.rank == rank]) for rank in ranks]
+        return podium(kit.standings(self.state))
 
     def game_lines(self, links: Links) -> list[str]:
         lines = []
