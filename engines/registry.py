@@ -29,7 +29,7 @@ _PACKAGES: dict[str, str | ModuleType] = {
 
 # Packages under engines/ that are not games: pure kits the bot's features build on, used through
 # their ``__all__`` like a game's package.
-KITS = ("tournament",)
+KITS = ("tournament", "puzzles")
 
 
 class MissingPart(LookupError):

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.features.game_choices import board_choices, extras_of, game_choices, offer_choices
 from bot.features.learn.newcomers import learned_mark
 from bot.features.privacy_store import mention
+from bot.features.puzzles.cog import stats_lines as puzzle_lines
 from bot.features.results import PROVISIONAL_GAMES, rating_text
 from bot.features.tournaments import store as event_store
 from bot.ui.controls import SessionButton, view_of
@@ -59,6 +60,8 @@ class MemberCommands(commands.Cog):
             if events:
                 rows.append("**Tournaments**: " + ", ".join(escape(event, 60) for event in events))
             text = "\n".join([f"## Stats of {name}", *rows])
+        puzzles = await puzzle_lines(self.platform.store, (user or interaction.user).id)  # shown without games too
+        text = "\n".join([text, *puzzles])
         await reply_private(interaction, text)
 
     @app_commands.command(name="history", description="A member's last 10 finished games here, each with its replay.")

@@ -73,6 +73,8 @@ async def forget_member_records(tx: Transaction, user_id: int, former_id: int) -
     tx.write("DELETE FROM daily_plays WHERE user_id = ?", (user_id,))
     tx.write("DELETE FROM learn_progress WHERE user_id = ?", (user_id,))  # the lessons they finished (/learn)
     tx.write("DELETE FROM learn_offers WHERE user_id = ?", (user_id,))  # where /learn was offered to them
+    for table in ("puzzle_ratings", "puzzle_attempts", "puzzle_daily"):  # their puzzles (/puzzle)
+        tx.write(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
 
 
 async def forget_in_log(

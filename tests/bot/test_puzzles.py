@@ -1,0 +1,128 @@
+"""/puzzle through SimCord: a member plays a puzzle cut from a real game with the game's own menu,
+privately; the answer moves their puzzle rating up, a wrong move is shown the reply it allows and
+moves it down; the daily puzzle is the same for everyone, its answer private to those who played
+it until the next day, with a share line without the answer and a streak over the days."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+
+from bot.dev.world import private_messages
+from bot.games import adapter
+from engines import puzzles
+from engines.octagion import puzzle_day, puzzle_number
+from tests.bot.test_learn import choose, labels
+
+GAME = "octego"
+
+
+@pytest.fixture
+def games():
+    return [adapter(GAME)]
+
+
+def shown_puzzle(page) -> puzzles.Puzzle:
+    """The puzzle a page shows, by the id in its heading."""
+    found = re.search(r"puzzle `(\w+)`", page.content)
+    assert found, page.content
+    item = puzzles.puzzle(GAME, found.group(1))
+    assert item is not None
+    return item
+
+
+def menu_actions(world, item) -> list[dict]:
+    engine = world.platform.games[GAME].engine
+    return [a for a in engine.legal_actions(item.state(), item.seat) if a["type"] != "resign"]
+
+
+def the_answer(world, item) -> dict:
+    return next(a for a in menu_actions(world, item) if puzzles.is_answer(item, a))
+
+
+def a_wrong_move(world, item) -> dict:
+    return next(a for a in menu_actions(world, item) if not puzzles.is_answer(item, a))
+
+
+async def puzzle_page(world, member, **options):
+    result = await member.slash(world.channel, "puzzle", game=GAME, **options)
+    assert result.ephemeral
+    return private_messages(result)[-1]
+
+
+async def stats(world, member) -> str:
+    return private_messages(await member.slash(world.channel, "stats"))[-1].content
+
+
+async def test_the_answer_solves_the_puzzle_and_moves_the_rating_up(world):
+    before = [m.id for m in world.channel.history() if not m.flags.ephemeral]
+    page = await puzzle_page(world, world.ada)
+    item = shown_puzzle(page)
+    assert labels(page) == ["Move"]
+    assert page.attachments[0].filename == "octego.png"
+    assert "Your puzzle rating: **1500 ± 700** (0 solved of 0 puzzles)" in page.content
+    menu = await choose(world, world.ada, page, GAME, the_answer(world, item))
+    assert menu.content.startswith("✓ **Solved.**"), menu.content
+    rating = int(re.search(r"Puzzle rating: 1500 → \*\*(\d+)\*\*", menu.content).group(1))
+    assert rating > 1500
+    assert labels(menu) == ["Next puzzle ▶"]
+    assert f"**Octego puzzles**: rating {rating}, 1 solved of 1 puzzle" in await stats(world, world.ada)
+    assert [m.id for m in world.channel.history() if not m.flags.ephemeral] == before  # nothing public
+
+    following = private_messages(await world.ada.click(menu, label="Next puzzle ▶"))[-1]
+    if len(puzzles.load(GAME)) > 1:
+        assert shown_puzzle(following).id != item.id  # a puzzle played is not offered again
+
+
+async def test_a_wrong_move_is_shown_what_it_allows_and_moves_the_rating_down(world):
+    page = await puzzle_page(world, world.bo)
+    item = shown_puzzle(page)
+    menu = await choose(world, world.bo, page, GAME, a_wrong_move(world, item))
+    assert menu.content.startswith("✗ **Not this one.**"), menu.content
+    assert "It allows this reply:" in menu.content  # the hard search's answer to the wrong move
+    assert menu.attachments[0].filename == "octego.png"  # the board after that reply
+    assert f"The winning move was **{item.answer}**" in menu.content
+    rating = int(re.search(r"Puzzle rating: 1500 → \*\*(\d+)\*\*", menu.content).group(1))
+    assert rating < 1500
+    assert f"**Octego puzzles**: rating {rating}, 0 solved of 1 puzzle" in await stats(world, world.bo)
+
+
+async def test_the_daily_puzzle_hides_its_answer_until_the_next_day_and_keeps_a_streak(world):
+    today = puzzle_day(world.env.now())
+    item = puzzles.daily(GAME, today)
+    page = await puzzle_page(world, world.ada, daily=True)
+    assert page.content.startswith(f"## Octego daily puzzle #{puzzle_number(today)}")
+    menu = await choose(world, world.ada, page, GAME, the_answer(world, item))
+    assert menu.content.startswith("✓ **Solved.**")
+    assert "🔥 Streak: 1 day played and 1 solved in a row." in menu.content
+    share = re.search(r"Share \(no spoiler\): `([^`]+)`", menu.content).group(1)
+    assert f"#{puzzle_number(today)}" in share
+    assert "✓ solved" in share
+    assert item.answer not in share
+
+    others = await puzzle_page(world, world.bo, daily=True)  # Bo has not played: no answer for him
+    todays_lines = [line for line in others.content.splitlines() if not line.startswith("-# Yesterday")]
+    assert not any(item.answer in line for line in todays_lines), others.content
+    assert labels(others) == ["Move"]
+    again = await puzzle_page(world, world.ada, daily=True)  # Ada played: her answer, privately
+    assert f"You solved today's puzzle: its answer was **{item.answer}**" in again.content
+
+    await world.env.advance_time(timedelta(days=1).total_seconds())
+    tomorrow = puzzle_day(world.env.now())
+    assert tomorrow == today + timedelta(days=1)
+    next_day = await puzzle_page(world, world.bo, daily=True)
+    assert f"Yesterday's puzzle #{puzzle_number(today)}: the answer was **{item.answer}**." in next_day.content
+    following = puzzles.daily(GAME, tomorrow)
+    page = await puzzle_page(world, world.ada, daily=True)
+    menu = await choose(world, world.ada, page, GAME, a_wrong_move(world, following))
+    assert menu.content.startswith("✗ **Not this one.**")
+    assert "🔥 Streak: 2 days played and 0 solved in a row." in menu.content
+
+    await world.env.advance_time(timedelta(days=2).total_seconds())  # a day missed: the streak starts again
+    page = await puzzle_page(world, world.ada, daily=True)
+    menu = await choose(
+        world, world.ada, page, GAME, the_answer(world, puzzles.daily(GAME, puzzle_day(world.env.now())))
+    )
+    assert "🔥 Streak: 1 day played and 1 solved in a row." in menu.content

@@ -1,0 +1,79 @@
+"""The shipped puzzle sets and how puzzles are found, through the engines' public API.
+
+Every shipped puzzle replays from its game's seed, options and record; its answer is a legal
+move there, and the set holds no position twice. Uniqueness at the verification depths (the
+answer beats every other move by the margin at each stored depth) is checked for a seeded sample
+of each set (``SAMPLE`` puzzles: a depth-4 scoring of every move takes about a second a puzzle).
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+
+import pytest
+
+from engines import puzzles
+from engines.puzzles.rating import Rating, update
+from engines.registry import engine
+
+SETS = [game for game in puzzles.GAMES if puzzles.load(game)]
+SAMPLE = 4
+
+
+def test_every_game_with_puzzles_ships_a_set():
+    assert list(puzzles.GAMES) == SETS
+
+
+@pytest.mark.parametrize("game", SETS)
+def test_every_shipped_puzzle_replays_and_its_answer_is_a_legal_move(game):
+    items = puzzles.load(game)
+    ids = [item.id for item in items]
+    assert len(set(ids)) == len(ids), "two puzzles of the set share a position"
+    rules = engine(game)
+    for item in items:
+        state = item.state()
+        assert not state.over
+        legal = rules.legal_actions(state, item.seat)
+        assert any(puzzles.is_answer(item, action) for action in legal), item.id
+        assert sum(puzzles.is_answer(item, action) for action in legal) < len(legal) - 1  # other moves exist
+        assert tuple(item.depths) == puzzles.VERIFY_DEPTHS
+        assert min(item.margins) >= puzzles.MARGIN
+
+
+@pytest.mark.parametrize("game", SETS)
+def test_a_sample_of_the_set_is_unique_at_its_verification_depths(game):
+    items = puzzles.load(game)
+    for item in random.Random(f"puzzles:{game}").sample(items, min(SAMPLE, len(items))):
+        found = puzzles.verdict(game, item.state(), item.depths)
+        assert found is not None, f"{item.id} is no longer a puzzle at depths {item.depths}"
+        assert found[0] == item.answer
+
+
+def test_one_winning_move_is_a_puzzle_and_two_are_none():
+    # Seat 1's last Octego on c2 reaches row 1 next move unless taken: the 1 on d3 takes it and
+    # wins; every other move loses. With a second 1 on b3 that can take it too, no move is the one.
+    rules = engine("octego")
+    single = rules.new_game(2, {"position": "1d3 Oa3 Oh4 / Oc2 1a8", "to_move": 0}, 1)
+    found = puzzles.verdict("octego", single, puzzles.VERIFY_DEPTHS)
+    assert found is not None
+    assert found[0] == "d3xc2"
+    double = rules.new_game(2, {"position": "1d3 1b3 Oa5 Oh4 / Oc2 1a8", "to_move": 0}, 1)
+    assert puzzles.verdict("octego", double, puzzles.VERIFY_DEPTHS) is None
+
+
+def test_the_daily_puzzle_does_not_repeat_within_a_cycle_of_the_set():
+    for game in SETS:
+        count = len(puzzles.load(game))
+        start = date(2026, 1, 1)
+        days = [puzzles.daily(game, start + timedelta(days=n)).id for n in range(min(count, 400))]
+        assert len(set(days)) == len(days)
+        assert puzzles.daily(game, start) == puzzles.daily(game, start)
+
+
+def test_a_solve_raises_the_rating_and_a_miss_lowers_it():
+    start = Rating()
+    assert update(start, 1500, solved=True).rating > 1500 > update(start, 1500, solved=False).rating
+    assert update(start, 1500, solved=True).deviation < start.deviation
+    # A solve of an easy puzzle gains less than one of a hard puzzle.
+    assert update(start, 1100, solved=True).rating < update(start, 1900, solved=True).rating
