@@ -160,3 +160,9 @@ def round_time_words(config: EventConfig) -> str:
     if config.paused:
         return " · ⏸ paused"
     return f" · time is up <t:{config.deadline}:R>" if config.deadline else ""
+
+
+def thread_link(links: Links, number: int, table: int) -> str:
+    """ " <#thread>" of round ``number``'s game at ``table``, when it has one; else nothing."""
+    where = links.get((number, table))
+    return f" <#{where[1]}>" if where and where[1] else ""

@@ -12,7 +12,16 @@ import engines.tournament as kit
 from bot.core.text import NAME_LIMIT, escape
 from bot.core.workers import Drawing, drawing
 from bot.features.tournaments.config import SERIES, EventConfig
-from bot.features.tournaments.event import GameOutcome, Links, Recorded, Seating, podium, points_words, round_time_words
+from bot.features.tournaments.event import (
+    GameOutcome,
+    Links,
+    Recorded,
+    Seating,
+    podium,
+    points_words,
+    round_time_words,
+    thread_link,
+)
 from bot.ui.adapter import GameAdapter
 from engines.tournament import Player, RaceEntry, Series
 from render.tournament import render_series_standings
@@ -123,8 +132,7 @@ class SeriesEvent:
     def game_lines(self, links: Links) -> list[str]:
         lines = []
         for race in self.state.races:
-            where = links.get((race.number, RACE_TABLE))
-            thread = f" <#{where[1]}>" if where and where[1] else ""
+            thread = thread_link(links, race.number, RACE_TABLE)
             winner = [self.state.name(e.player) for e in race.entries if e.place == 1]
             lines.append(f"Race {race.number}: won by {escape(' & '.join(winner) or 'nobody', NAME_LIMIT)}{thread}")
         return lines

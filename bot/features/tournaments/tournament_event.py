@@ -12,7 +12,16 @@ import engines.tournament as kit
 from bot.core.text import NAME_LIMIT, escape
 from bot.core.workers import Drawing, drawing
 from bot.features.tournaments.config import EventConfig
-from bot.features.tournaments.event import GameOutcome, Links, Recorded, Seating, podium, points_words, round_time_words
+from bot.features.tournaments.event import (
+    GameOutcome,
+    Links,
+    Recorded,
+    Seating,
+    podium,
+    points_words,
+    round_time_words,
+    thread_link,
+)
 from bot.ui.adapter import GameAdapter
 from engines.tournament import Pairing, Player, Tournament
 from render.tournament import render_pairings, render_standings, result_words
@@ -152,9 +161,7 @@ class TournamentEvent:
                 if pairing.is_bye:
                     games.append(f"{escape(self.state.name(pairing.first), NAME_LIMIT)} bye")
                     continue
-                where = links.get((round_.number, pairing.table))
-                thread = f" <#{where[1]}>" if where and where[1] else ""
-                games.append(f"{_game_words(self.state, pairing)}{thread}")
+                games.append(_game_words(self.state, pairing) + thread_link(links, round_.number, pairing.table))
             lines.append(f"R{round_.number}: " + " · ".join(games))
         return lines
 
