@@ -18,7 +18,7 @@ from bot.ui.replies import UserError, acknowledge, reply_private
 @app_commands.default_permissions(manage_guild=True)
 class SettingsCommands(commands.GroupCog, group_name="settings", group_description="Server settings for the games."):
     def __init__(self, *, store: Store, turn_clock: TurnClock, games: dict[str, GameAdapter]):
-        self.store, self.turn_clock = store, turn_clock
+        self.store, self.clock = store, turn_clock  # not self.turn_clock: the /settings turn_clock command
         for extra in extras_of(games).values():  # e.g. /settings daily_channel
             for command in extra.settings_commands():
                 self.app_command.add_command(command)
@@ -33,7 +33,7 @@ class SettingsCommands(commands.GroupCog, group_name="settings", group_descripti
     async def turn_clock(self, interaction: discord.Interaction, clock: str) -> None:
         await acknowledge(interaction)
         seconds = parse_clock(clock)
-        await self.turn_clock.set_seconds(interaction.guild_id, seconds)
+        await self.clock.set_seconds(interaction.guild_id, seconds)
         text = (
             f"Turn clock set to {clock_words(seconds)} per turn for games that start from now on"
             " (a challenge's `clock:` option still chooses its own)."
