@@ -29,8 +29,12 @@ from bot.ui.replies import acknowledge, reply_private
 from engines.tournament import FORMAT_NAMES
 
 if TYPE_CHECKING:
+    from bot.core.sessions import Sessions
+    from bot.core.store import Store
+    from bot.features.challenges import Challenges
+    from bot.features.threads import GameThreads
     from bot.features.tournaments.runner import Tournaments
-    from bot.platform import Platform
+    from bot.ui.controls import Controls
 
 HOST_ROLE_KEY = "tournament_role:{guild}"
 HISTORY_SIZE = 10
@@ -52,10 +56,20 @@ class TournamentCommands(
     group_name="tournament",
     group_description="Swiss, round-robin and knockout events, run by the bot.",
 ):
-    def __init__(self, platform: Platform, runner: Tournaments):
-        self.platform = platform
+    def __init__(
+        self,
+        *,
+        runner: Tournaments,
+        store: Store,
+        sessions: Sessions,
+        controls: Controls,
+        threads: GameThreads,
+        challenges: Challenges,
+        games: dict[str, GameAdapter],
+    ):
         self.runner = runner
-        controls = platform.controls
+        self.store, self.sessions, self.threads, self.challenges = store, sessions, threads, challenges
+        self.games = games
         controls.button(JOIN, self._join_button, ack="private")
         controls.button(LEAVE, self._leave_button, ack="private")
         controls.button(START, self._start_button, ack="private")
@@ -94,13 +108,13 @@ class TournamentCommands(
     ) -> None:
         await acknowledge(interaction)
         await self._check_may_host(interaction)
-        adapter = self.platform.games.get(game)
+        adapter = self.games.get(game)
         if adapter is None:
             raise UserError("Pick one of the games in the list.")
         config = self._config(interaction, adapter, format.value, name, rounds, round_time, start, rated, computer)
         config.double = double
         config.scoring = scoring.value if scoring else kit.PLACING
-        in_thread, reason = await self.platform.threads.placement(interaction)
+        in_thread, reason = await self.threads.placement(interaction)
         if not in_thread:
             why = reason.split(", so")[0] if reason else "game threads are off here"
             raise UserError(
@@ -110,7 +124,7 @@ class TournamentCommands(
         opened = await self.runner.create(
             guild_id=guild_id, channel_id=channel_id, host_id=interaction.user.id, config=config
         )
-        await self.platform.challenges.first_message_or_close(interaction, opened)
+        await self.challenges.first_message_or_close(interaction, opened)
         await reply_private(
             interaction,
             f"🏆 **{config.name}** is open: players join with the card's **Join** button (or `/tournament join`).",
@@ -156,14 +170,14 @@ class TournamentCommands(
     async def game_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return [
             app_commands.Choice(name=adapter.title, value=adapter.name)
-            for adapter in self.platform.games.values()
+            for adapter in self.games.values()
             if current.lower() in adapter.title.lower()
         ][:25]
 
     async def _check_may_host(self, interaction: discord.Interaction) -> None:
         if interaction.permissions.manage_guild:
             return
-        role = await self.platform.store.get_value(HOST_ROLE_KEY.format(guild=interaction.guild_id))
+        role = await self.store.get_value(HOST_ROLE_KEY.format(guild=interaction.guild_id))
         roles = {r.id for r in getattr(interaction.user, "roles", [])}
         if role is not None and int(role) in roles:
             return
@@ -237,14 +251,12 @@ class TournamentCommands(
     @app_commands.command(name="history", description="This server's past tournaments and their winners.")
     async def history(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
-        past = await event_store.past_in_guild(
-            self.platform.store, self.platform.sessions, where(interaction)[0], HISTORY_SIZE
-        )
+        past = await event_store.past_in_guild(self.store, self.sessions, where(interaction)[0], HISTORY_SIZE)
         if not past:
             raise UserError(
                 "No tournament has finished in this server yet. A host starts one with `/tournament create`."
             )
-        titles = {name: adapter.title for name, adapter in self.platform.games.items()}
+        titles = {name: adapter.title for name, adapter in self.games.items()}
         lines = ["🏆 **Past tournaments**", *(summary(session, titles) for session in past)]
         await reply_private(interaction, "\n".join(lines))
 
@@ -268,7 +280,7 @@ class TournamentCommands(
         await reply_private(interaction, await self.runner.start(session_id, interaction.user.id))
 
     async def _standings_button(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
-        session = await self.platform.sessions.load(session_id)
+        session = await self.sessions.load(session_id)
         await self._send_standings(interaction, session)
 
     # ------------------------------------------------------------ finding it
@@ -277,7 +289,7 @@ class TournamentCommands(
     ) -> GameSession:
         """The tournament a command here means: this channel's (the caller's, when several run),
         or the one whose game this thread plays; with ``live_only`` False, else the latest one."""
-        store, sessions = self.platform.store, self.platform.sessions
+        store, sessions = self.store, self.sessions
         channel_id = where(interaction)[1]
         live = await event_store.live_in_channel(store, sessions, channel_id)
         if not live:
@@ -300,14 +312,14 @@ class TournamentCommands(
 
     async def _of_thread(self, interaction: discord.Interaction) -> list[GameSession]:
         """In a tournament game's thread: that game's tournament."""
-        record = await self.platform.store.live_session(where(interaction)[1])
+        record = await self.store.live_session(where(interaction)[1])
         if record is None:
             return []
-        game = await self.platform.sessions.load(record.id)
+        game = await self.sessions.load(record.id)
         link = EventLink.of(game.meta)
         if link is None:
             return []
-        event = await self.platform.sessions.load(link.id)
+        event = await self.sessions.load(link.id)
         return [event] if event.status in ("lobby", "active") else []
 
 
