@@ -60,7 +60,9 @@ def write(path: Path, game: str, done: set[int], items: list[dict[str, Any]]) ->
     }
     lines = ",\n".join("    " + json.dumps(item, separators=(",", ":")) for item in items)
     head = json.dumps({key: value for key, value in data.items() if key != "puzzles"}, indent=2)[:-2]
-    path.write_text(f'{head},\n  "puzzles": [\n{lines}\n  ]\n}}\n')
+    partial = path.with_suffix(".partial")  # written whole, then renamed: never read half-written
+    partial.write_text(f'{head},\n  "puzzles": [\n{lines}\n  ]\n}}\n')
+    partial.replace(path)
 
 
 def draw(game: str, path: Path) -> None:

@@ -58,7 +58,7 @@ __all__ = [
     "verdict",
 ]
 
-GAMES = ("octego",)  # the games with a puzzle hook and a shipped set
+GAMES = ("octego", "octagone")  # the games with a puzzle hook and a shipped set
 FIND_DEPTH = 2
 VERIFY_DEPTHS = (3, 4)
 WINNING = 0.7  # the answer's expected result, at least
@@ -226,7 +226,7 @@ def is_answer(item: Puzzle, action: Mapping[str, Any]) -> bool:
 
 
 def answer_action(item: Puzzle) -> dict[str, Any]:
-    action: dict[str, Any] = _hook(item.game).action(item.answer)
+    action: dict[str, Any] = _hook(item.game).action(item.state(), item.answer)
     return action
 
 

@@ -44,7 +44,7 @@ def move_of(state: OctegoState, seat: int, action: Mapping[str, Any]) -> str | N
     return _notation(board, seat, (played.start, played.end))
 
 
-def action(move: str) -> dict[str, Any]:
+def action(state: OctegoState, move: str) -> dict[str, Any]:
     return {"type": "move", "path": move}
 
 

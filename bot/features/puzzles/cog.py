@@ -258,7 +258,8 @@ class Puzzles(commands.Cog):
             reply = await self.platform.thinking.run(puzzles.reply, item, action)
             if reply is not None:
                 allowed, shown = self._said(table, after, after.to_move, reply)
-                lines.append(f"It allows this reply: {allowed}")
+                whose = "this reply" if after.to_move != item.seat else "this, best played on (your opponent skipped)"
+                lines.append(f"It allows {whose}: {allowed}")
                 picture = await self.platform.pictures.draw(
                     Drawing(lesson_picture, (item.game, shown, table.names, ()))
                 )
@@ -299,8 +300,8 @@ class Puzzles(commands.Cog):
         assert item is not None  # only games with a set are offered
         yesterday = puzzles.daily(game, today - timedelta(days=1))
         before = ""
-        if yesterday is not None:  # yesterday is over for everyone: its answer is no spoiler now
-            number = puzzle_number(today - timedelta(days=1))
+        number = puzzle_number(today - timedelta(days=1))
+        if yesterday is not None and number >= 1:  # yesterday is over for everyone: its answer is no spoiler now
             before = f"\n-# Yesterday's puzzle #{number}: the answer was **{yesterday.answer}**."
         played = await store.daily_play(self.platform.store, interaction.guild_id, interaction.user.id, game, today)
         if played is not None:
