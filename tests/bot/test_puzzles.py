@@ -135,3 +135,24 @@ async def test_an_octagone_puzzle_is_solved_with_the_place_menu(world):
     menu = await choose(world, world.cy, page, "octagone", the_answer(world, item))
     assert menu.content.startswith("✓ **Solved.**"), menu.content
     assert "**Octagone puzzles**: rating " in await stats(world, world.cy)
+
+
+async def test_a_puzzle_answered_again_moves_the_rating_once(world):
+    page = await puzzle_page(world, world.di)
+    item = shown_puzzle(page)
+    first = await choose(world, world.di, page, GAME, the_answer(world, item))
+    rating = int(re.search(r"Puzzle rating: 1500 → \*\*(\d+)\*\*", first.content).group(1))
+    again = await choose(world, world.di, page, GAME, the_answer(world, item))  # the old page's button again
+    assert f"You had played this puzzle already: your puzzle rating stays **{rating}**." in again.content
+    assert f"**Octego puzzles**: rating {rating}, 1 solved of 1 puzzle" in await stats(world, world.di)
+
+
+async def test_a_puzzle_no_longer_in_the_set_is_refused_privately(world, monkeypatch):
+    page = await puzzle_page(world, world.ada)
+    gone = shown_puzzle(page).id
+    shipped = puzzles.puzzle
+    monkeypatch.setattr(puzzles, "puzzle", lambda game, wanted: None if wanted == gone else shipped(game, wanted))
+    shown = await world.ada.click(page, label="Move")  # a new set shipped since the page was shown
+    assert shown.ephemeral
+    assert private_messages(shown)[-1].content == "This puzzle is no longer available: type `/puzzle` for another."
+    assert "Octego puzzles" not in await stats(world, world.ada)
