@@ -8,8 +8,10 @@ from __future__ import annotations
 import re
 
 from bot.dev.world import private_messages
+from bot.features.learn.cog import FORM, NO_SESSION, SEPARATOR
 from bot.features.learn.series import SERIES
 from bot.games import adapter
+from bot.ui.controls import SessionButton, view_of
 from engines.octagion import round_seconds
 from tests.bot.test_learn import COVERED, labels, learn
 
@@ -90,3 +92,14 @@ async def test_every_variation_is_a_timed_round_after_the_untimed_basics(world):
     timed = [lesson.key for lesson in SERIES_OF.lessons if lesson.timed]
     assert timed == ["alpha", "beta", "gamma", "delta", "epsilon", "treatment"]
     assert not any(lesson.timed for lesson in SERIES_OF.lessons[: SERIES_OF.index("alpha")])
+
+
+async def test_a_form_button_from_before_the_round_was_timed_asks_to_start_the_clock(world):
+    """A lesson message posted before its lesson became timed has a Build variant without a deadline."""
+    older = SessionButton(NO_SESSION, FORM, SEPARATOR.join(("octagion", "alpha")), label="Build variant")
+    channel = world.bot.get_channel(world.channel.id)
+    sent = await channel.send("An older lesson", view=view_of([older]))
+    page = world.message(sent.id)
+    answer = private_messages(await world.ada.click(page, label="Build variant"))[-1]
+    assert answer.content == "⏱ This round is timed: press **Start** to start its clock."
+    assert labels(answer) == ["Start"]

@@ -253,12 +253,16 @@ class Learn(commands.Cog):
         """A timed lesson answered after its deadline: the time-out explained, with a fresh start."""
         if not lesson.timed or series.typed is None:
             return False
-        deadline = int(chosen[0]) if chosen and chosen[0].isdigit() else 0
-        if self.platform.sessions.clock().timestamp() <= deadline:
+        deadline = int(chosen[0]) if chosen and chosen[0].isdigit() else None
+        if deadline is not None and self.platform.sessions.clock().timestamp() <= deadline:
             return False
         arg = SEPARATOR.join((series.game, lesson.key))
-        again = SessionButton(NO_SESSION, START, arg, label="Start again", style=discord.ButtonStyle.primary)
-        text = f"⏱ **Time is up**: the clock ran out <t:{deadline}:R>. {series.typed.time_up} Press **Start again**."
+        if deadline is None:  # a button from before the lesson was timed: its clock never started
+            text, label = "⏱ This round is timed: press **Start** to start its clock.", "Start"
+        else:
+            label, ran_out = "Start again", f"⏱ **Time is up**: the clock ran out <t:{deadline}:R>."
+            text = f"{ran_out} {series.typed.time_up} Press **{label}**."
+        again = SessionButton(NO_SESSION, START, arg, label=label, style=discord.ButtonStyle.primary)
         await reply_private(interaction, text, view=view_of([again]))
         return True
 
