@@ -55,6 +55,7 @@ from bot.core.outgoing import (
     Kind,
     NotYet,
     Outgoing,
+    batch_of,
     nonce_of,
     refused_for_good,
 )
@@ -223,10 +224,7 @@ class Outbox:
                     return
                 entries = entries[1:]
                 continue
-            batch = [entry]
-            if kind is not None and kind.coalesce:
-                while len(batch) < len(entries) and entries[len(batch)].kind == entry.kind:
-                    batch.append(entries[len(batch)])
+            batch = batch_of(entries, kind, now)
             sent = await self._send(batch)
             if sent is GONE:  # the game ended with its thread: what was pending is dropped
                 entries = await self.store.outbox(session_id)
@@ -240,7 +238,7 @@ class Outbox:
                 continue
             elif not sent and not skippable:
                 return  # later messages wait, so that they never appear out of order
-            entries = entries[len(batch) :]
+            entries = [e for e in entries if e not in batch]
 
     async def _send(self, batch: list[OutboxEntry]) -> bool | object:
         """Send one entry (or a coalesced run of them); False if it must be tried again later,

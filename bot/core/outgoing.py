@@ -72,6 +72,21 @@ class Kind:
     paced: bool = False
 
 
+def batch_of(entries: list[OutboxEntry], kind: Kind | None, now: datetime) -> list[OutboxEntry]:
+    """What goes as one send: the first entry and, of a kind that coalesces, the run of its kind
+    behind it, and every later entry of its kind that is due and asks the same (a redraw of the board
+    or the card queued behind a notice: the newest state wins, sent once)."""
+    entry = entries[0]
+    batch = [entry]
+    if kind is None or not kind.coalesce:
+        return batch
+    while len(batch) < len(entries) and entries[len(batch)].kind == entry.kind:
+        batch.append(entries[len(batch)])
+    last = batch[-1]
+    later = entries[len(batch) :]
+    return batch + [e for e in later if e.kind == entry.kind and e.payload == last.payload and e.next_attempt_at <= now]
+
+
 def nonce_of(entry: OutboxEntry) -> str:
     """The nonce of an entry's post: the same at every try and after a restart, never the same for
     two entries (the entry's id, and the instant it was written, so that a database started anew

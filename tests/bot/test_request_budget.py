@@ -5,6 +5,7 @@ a member who is at the game has the thread's notice edited to name them (one req
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from types import SimpleNamespace
 
@@ -12,6 +13,7 @@ import discord
 import pytest
 
 from bot.core.outgoing import TOKEN_SECONDS, Clicks
+from bot.core.pace import RequestBudget
 from bot.core.settings import Settings
 from bot.dev import discord_rules
 from bot.features.turn_notices import AT_THE_GAME_SECONDS
@@ -137,3 +139,42 @@ async def test_a_member_at_the_game_has_the_notice_edited_and_one_away_a_new_pin
     assert third.id != first.id, "a new notice pings Bo, and the old one goes"
     assert [u.id for u in third.mentions] == [world.bo.id]
     assert sorted(in_thread(counted, record)) == ["DELETE", "POST"]
+
+
+async def test_shard_processes_together_stay_under_discords_fifty_a_second():
+    """Four processes of one token, two shards of eight each: their budgets, spent at once as fast as
+    they allow, never pass 49 requests in any second together (the split is kept per process, no
+    process asks another)."""
+    budgets = [RequestBudget.share(2, 8) for _ in range(4)]
+    loop = asyncio.get_running_loop()
+    went: list[float] = []
+
+    async def spend(budget: RequestBudget) -> None:
+        for _ in range(budget.per_second + 5):  # a second's share and some: the rest wait
+            await budget.take()
+            went.append(loop.time())
+
+    await asyncio.gather(*(spend(budget) for budget in budgets))
+    assert max(sum(1 for t in went if start <= t < start + 1.0) for start in went) <= 49
+    assert all(b.waited for b in budgets), "each process's requests past its share waited"
+    assert sum(1 for t in went if t < min(went) + 1.0) == sum(b.per_second for b in budgets) == 44
+
+
+async def test_a_board_that_waits_for_its_place_is_sent_with_the_newest_state(world):
+    """Moves that come while a board's edit waits for its place in the budget are not each sent:
+    the edits waiting behind it are sent as one, with the newest state."""
+    record = await started(world)
+    budget = world.platform.outbox.budget
+    since = one_move(world)
+    with world.env._bot_scope():
+        now = asyncio.get_running_loop().time()
+        for _ in range(budget.per_second):  # the budget is spent for this second
+            budget._window.count(now)
+        for amount in (1, 2, 1, 2):
+            session = await world.platform.sessions.load(record.id)
+            member = session.players[session.state.turn]
+            await world.platform.sessions.act(record.id, member, {"type": "add", "amount": amount})
+    await world.env.advance_time(10)
+    counted, _ = since()
+    assert 1 <= len(board_edits(counted, record)) <= 2, "four moves, at most two edits of the board"
+    assert counter_shown(world, record) == "The counter is at 6."
