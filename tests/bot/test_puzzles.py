@@ -15,6 +15,7 @@ from bot.games import adapter
 from engines import puzzles
 from engines.octagion import puzzle_day, puzzle_number
 from tests.bot.test_learn import choose, labels
+from tests.bot.test_privacy import ask_to_delete
 
 GAME = "octego"
 
@@ -156,3 +157,15 @@ async def test_a_puzzle_no_longer_in_the_set_is_refused_privately(world, monkeyp
     assert shown.ephemeral
     assert private_messages(shown)[-1].content == "This puzzle is no longer available: type `/puzzle` for another."
     assert "Octego puzzles" not in await stats(world, world.ada)
+
+
+async def test_privacy_delete_forgets_a_members_puzzles(world):
+    page = await puzzle_page(world, world.bo)
+    await choose(world, world.bo, page, GAME, the_answer(world, shown_puzzle(page)))
+    daily = await puzzle_page(world, world.bo, daily=True)
+    await choose(world, world.bo, daily, GAME, a_wrong_move(world, puzzles.daily(GAME, puzzle_day(world.env.now()))))
+    assert "Octego puzzles" in await stats(world, world.bo)
+    await world.bo.click(await ask_to_delete(world, world.bo), label="Delete my data")
+    for table in ("puzzle_ratings", "puzzle_attempts", "puzzle_daily"):
+        assert not await world.platform.store.query(f"SELECT * FROM {table} WHERE user_id = ?", (world.bo.id,)), table
+    assert "Octego puzzles" not in await stats(world, world.bo)
