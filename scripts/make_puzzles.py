@@ -6,7 +6,8 @@ set is a function of the seeds it was cut from. The file records those seeds; a 
 next ``--games`` seeds not yet done (from ``--first-seed``), keeps the puzzles deduplicated by
 position (the first found wins) and in the order of their seeds, and writes after every game,
 so a run stopped by its ``--budget`` (seconds of this process's CPU) or by Ctrl-C keeps what it
-found. Run it under ``nice``: it uses one core.
+found. Run it under ``nice``: it uses one core; a second run on other seeds (``--first-seed`` and
+``--out``) is added with ``--merge`` (a position found by both keeps the lower seed's puzzle).
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--budget", type=float, default=None, help="stop starting games after this much CPU (s)")
     parser.add_argument("--out", type=Path, default=None, help="default: the shipped set")
+    parser.add_argument("--merge", type=Path, default=None, help="only add the seeds and puzzles of this set file")
     parser.add_argument("--picture", type=Path, default=None, help="only draw the set's first puzzle there (README's)")
     args = parser.parse_args()
     if args.picture:
@@ -91,6 +93,15 @@ def main() -> None:
     path = args.out or puzzles.DATA / f"{args.game}.json"
     done, items = read(path)
     known = {puzzles.Puzzle.from_dict(args.game, item).id for item in items}
+    if args.merge:  # another run's seeds (two runs on two cores): the same puzzles as one run over both
+        more_done, more = read(args.merge)
+        merged: dict[str, dict[str, Any]] = {}
+        for item in sorted(items + more, key=lambda item: (item["seed"], len(item["moves"]))):
+            merged.setdefault(puzzles.Puzzle.from_dict(args.game, item).id, item)
+        items = list(merged.values())
+        write(path, args.game, done | more_done, items)
+        print(f"{len(items)} in the set")
+        return
     seed, played, started = args.first_seed, 0, time.process_time()
     while played < args.games:
         if args.budget is not None and time.process_time() - started > args.budget:
@@ -100,10 +111,10 @@ def main() -> None:
             seed += 1
             continue
         found = 0
-        for item in puzzles.find(args.game, seed):
-            if item.id not in known:
-                known.add(item.id)
-                items.append(item.to_dict())
+        for cut in puzzles.find(args.game, seed):
+            if cut.id not in known:
+                known.add(cut.id)
+                items.append(cut.to_dict())
                 found += 1
         done.add(seed)
         write(path, args.game, done, items)
