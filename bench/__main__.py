@@ -1,5 +1,6 @@
 """``python -m bench [name ...]``: run every ``bench/bench_*.py`` module (or those named) and print one table.
-``python -m bench load ...`` runs the load benchmark instead (:mod:`bench.load`).
+``python -m bench load ...`` runs the load benchmark instead (:mod:`bench.load`), ``python -m bench
+activity ...`` the Activity's (:mod:`bench.activity`).
 ``python -m bench pictures [name ...]`` runs only the picture rows (each module's ``pictures()``):
 render time and PNG size of every picture against the blank PNG of its size.
 ``python -m bench --quick [name ...]`` runs them once on a tiny size (CI does, so that none rots;
@@ -62,6 +63,11 @@ def main(argv: list[str]) -> int:
         from bench import load
 
         return load.main(argv[1:])
+    if "activity" in argv[:2] and (argv[:1] == ["activity"] or argv[:1] == ["--quick"]):  # the Activity's, too
+        from bench import activity
+
+        rest = [arg for arg in argv if arg not in ("activity", "--quick")]
+        return activity.main(rest, quick="--quick" in argv)
     if "--quick" in argv:
         bench.QUICK = True
         argv = [arg for arg in argv if arg != "--quick"]
@@ -76,8 +82,9 @@ def main(argv: list[str]) -> int:
         print(f"running {name} ...", file=sys.stderr, flush=True)
         rows.extend(module.pictures() if only_pictures else module.run())
     print(table(rows))
-    if bench.QUICK and not argv:  # the load benchmark too, for a few seconds: it must not rot either
+    if bench.QUICK and not argv:  # the load benchmarks too, for a few seconds: they must not rot either
         quick_load()
+        quick_activity()
     return 0
 
 
@@ -91,6 +98,14 @@ def quick_load() -> None:
     print("running load (quick) ...", file=sys.stderr, flush=True)
     reports = asyncio.run(load.run(sessions=10, rates=[10.0], seconds=3, warmup=1))
     print("\n" + "\n\n".join(shown(report) for report in reports) + "\n\n" + targets(reports))
+
+
+def quick_activity() -> None:
+    """``python -m bench activity`` on a tiny size (4 games, 16 boards, 2 s), its table printed."""
+    from bench import activity
+
+    print("running activity (quick) ...", file=sys.stderr, flush=True)
+    activity.main([], quick=True)
 
 
 if __name__ == "__main__":

@@ -5,12 +5,13 @@ board of that session is sent a fresh view, its own (a player's hand stays their
 Nothing is polled. A board's sends go one at a time, and a board that falls behind skips to the
 latest change instead of queueing every one: what it shows is always the session as committed.
 Boards of one change that would see the same thing (the spectators, or a player's two tabs) share
-one view, drawn once.
+one view, drawn and encoded once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 
 # A viewer's view of a session: (session, the viewer's user id, their picks so far) -> the JSON sent.
 Draw = Callable[[GameSession, int, list[str]], Awaitable[dict[str, Any]]]
+Shown = tuple[int | None, str]  # a view's version and its JSON text, as sent
 
 
 @dataclass(eq=False)
@@ -52,7 +54,7 @@ class Live:
         self.draw = draw
         self.errors = errors  # the platform's ErrorLog: an unexpected failure is kept for the tests
         self.boards: dict[int, set[OpenBoard]] = {}
-        self._shared: dict[int, tuple[GameSession, dict[int | None, asyncio.Future[dict[str, Any]]]]] = {}
+        self._shared: dict[int, tuple[GameSession, dict[int | None, asyncio.Future[Shown]]]] = {}
         self.pushes = 0  # views sent after changes (the benchmark reads it)
 
     def open(self, board: OpenBoard) -> None:
@@ -91,38 +93,43 @@ class Live:
         while board._wanted is not None:
             session, board._wanted = board._wanted, None
             try:
-                view = await self.view(session, board)
+                version, text = await self.view(session, board)
             except Exception as error:
                 self.errors.append(error)
                 log.exception("could not draw a view of session %s", session.id)
                 await self.send(board, {"type": "error", "reason": "The board could not be drawn."})
                 return
-            if await self.send(board, view):
-                board.shown = view.get("version")
+            if await self.send_text(board, text):
+                board.shown = version
                 self.pushes += 1
 
     async def send(self, board: OpenBoard, message: dict[str, Any]) -> bool:
         """``message`` to the board's page; False when the page has gone (its close ends the board)."""
+        return await self.send_text(board, json.dumps(message))
+
+    async def send_text(self, board: OpenBoard, text: str) -> bool:
         async with board._lock:
             try:
-                await board.socket.send_json(message)
+                await board.socket.send_str(text)
             except (ConnectionResetError, RuntimeError):
                 return False
         return True
 
-    async def view(self, session: GameSession, board: OpenBoard) -> dict[str, Any]:
-        """``board``'s view of ``session``: drawn once per change for every board that sees the
-        same (a seat's or a spectator's), then shared; with picks, drawn for that board alone."""
+    async def view(self, session: GameSession, board: OpenBoard) -> Shown:
+        """``board``'s view of ``session`` (its version and its JSON text): drawn and encoded once per
+        change for every board that sees the same (a seat's or a spectator's), then shared; with
+        picks, drawn for that board alone."""
         if board.picks:
-            return {"type": "view", **await self.draw(session, board.user_id, board.picks)}
+            return await self._drawn(session, board.user_id, board.picks)
         shared = self._shared.get(session.id)
         if shared is None or shared[0] is not session:
-            return {"type": "view", **await self.draw(session, board.user_id, [])}
+            return await self._drawn(session, board.user_id, [])
         key = session.seat_of(board.user_id)
         drawing = shared[1].get(key)
         if drawing is None:  # the first board of this seat (or of the spectators) draws it for the others
-            drawing = shared[1][key] = asyncio.ensure_future(self._drawn(session, board.user_id))
+            drawing = shared[1][key] = asyncio.ensure_future(self._drawn(session, board.user_id, []))
         return await asyncio.shield(drawing)
 
-    async def _drawn(self, session: GameSession, user_id: int) -> dict[str, Any]:
-        return {"type": "view", **await self.draw(session, user_id, [])}
+    async def _drawn(self, session: GameSession, user_id: int, picks: list[str]) -> Shown:
+        view = {"type": "view", **await self.draw(session, user_id, picks)}
+        return view.get("version"), json.dumps(view)
