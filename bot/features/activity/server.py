@@ -1,9 +1,9 @@
 """The Activity's server: its page and API inside the bot's process (aiohttp, as the metrics are),
 on ``ACTIVITY_PORT`` behind the operator's HTTPS proxy, or on a free port in the playground.
 
-Routes (docs in /work/notes' contract, kept in step with the page):
+Routes (the page's side of them is in its own ``static`` folder beside this module):
 
-``GET /``, ``/static/...``   the page (bot/features/activity/static/), every URL in it relative
+``GET /``, ``/static/...``   the page, every URL in it relative (Discord's ``/.proxy/`` mapping)
 ``POST /api/token``          ``{"code"}`` -> ``{"access_token"}``: Discord's OAuth2 code exchange
 ``POST /api/session``        ``{"access_token", "guild_id", "channel_id"}`` -> ``{"token", "user"}``:
                              the member checked in that server and channel, our own token; in the
