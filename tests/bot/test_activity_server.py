@@ -243,3 +243,46 @@ async def test_the_playground_serves_the_board_with_its_stand_in_sign_in(tmp_pat
     assert "Open the board" in seen["labels"]
     assert seen["page"].startswith("http://127.0.0.1:")
     assert (seen["view"]["type"], seen["view"]["seat"]) == ("view", 1)
+
+
+async def test_a_game_started_on_the_board_is_a_challenge_of_its_channel(world, http):
+    server = world.bot.activity_server
+    base = f"http://127.0.0.1:{server.port}"
+    ada = BoardClient(http, server, world.ada, world)
+    headers = {"Authorization": f"Bearer {ada.token()}"}
+    async with http.get(f"{base}/api/games", headers=headers) as answer:
+        assert (await answer.json()) == {"games": [], "can_start": ["octego"]}
+    async with http.post(
+        f"{base}/api/games", headers=headers, json={"game": "octego", "opponent": str(world.ada.id)}
+    ) as answer:
+        assert (answer.status, await answer.json()) == (
+            400,
+            {"error": "You cannot challenge yourself. Mention a friend, or mention me to play the computer."},
+        )
+    async with http.post(
+        f"{base}/api/games", headers=headers, json={"game": "octego", "opponent": str(world.bo.id)}
+    ) as answer:
+        started = await answer.json()
+    session = await world.session()
+    assert started == {"session": session.id}
+    assert session.status == "challenge"
+    challenge = world.channel.last_message
+    assert "challenges you to **Octego**" in challenge.content  # the invitation, as the slash command posts it
+    await world.bo.click(challenge, label="Accept")
+    assert (await world.session()).status == "active"
+    async with http.post(
+        f"{base}/api/games", headers=headers, json={"game": "chess", "opponent": "computer"}
+    ) as answer:
+        assert (answer.status, await answer.json()) == (400, {"error": "That game cannot be started from the board."})
+
+
+async def test_a_game_against_the_computer_starts_at_once_from_the_board(world, http):
+    server = world.bot.activity_server
+    headers = {"Authorization": f"Bearer {BoardClient(http, server, world.cy, world).token()}"}
+    body = {"game": "octego", "opponent": "computer"}
+    async with http.post(f"http://127.0.0.1:{server.port}/api/games", headers=headers, json=body) as answer:
+        started = await answer.json()
+    session = await world.session()
+    assert started == {"session": session.id}
+    assert session.status == "active"
+    assert session.players == [world.cy.id, world.bot.user.id]

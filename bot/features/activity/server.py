@@ -8,7 +8,9 @@ Routes (the page's side of them is in its own ``static`` folder beside this modu
 ``POST /api/session``        ``{"access_token", "guild_id", "channel_id"}`` -> ``{"token", "user"}``:
                              the member checked in that server and channel, our own token; in the
                              playground only, ``{"mock_user_id", ...}`` stands in for Discord's sign-in
-``GET /api/games``           the live games of the token's channel
+``GET /api/games``           the live games of the token's channel, and the games one can start there
+``POST /api/games``          ``{"game", "opponent": user id or "computer"}`` -> ``{"session"}``: a
+                             challenge of that channel, by the same code as ``/<game> challenge``
 ``GET /api/ws``              one board: ``hello`` (token, session, since), then ``pick`` and ``act``
 
 A move on the board is played as a click in Discord is: turned away while the bot is stopping or
@@ -35,6 +37,7 @@ from bot.core.sessions import GameSession
 from bot.features.activity import board as board_module
 from bot.features.activity.auth import AuthError, DiscordOAuth, Identity, Tokens, check_member, token_key
 from bot.features.activity.live import Live, OpenBoard
+from bot.features.activity.start import live_here, start_game
 from bot.ui.menu_steps import play
 from bot.ui.replies import error_text, turned_away_text
 
@@ -78,6 +81,7 @@ class ActivityServer:
         app.router.add_post("/api/token", self.token)
         app.router.add_post("/api/session", self.session)
         app.router.add_get("/api/games", self.games)
+        app.router.add_post("/api/games", self.start_game)
         app.router.add_get("/api/ws", self.socket)
         self.bot.add_listener(self.live.on_session_changed, "on_session_changed")
         self._runner = web.AppRunner(app, access_log=None)
@@ -166,13 +170,30 @@ class ActivityServer:
             identity = self._bearer(request)
         except AuthError as refused:
             return _refused(refused.message, refused.status)
-        store, sessions = self.platform.store, self.platform.sessions
-        found = {}
-        here = await store.live_session(identity.channel_id)
-        for record in [*([here] if here else []), *await store.threaded_sessions(identity.channel_id)]:
-            found[record.id] = sessions.loaded(record)
-        listed = [self._listed(session) for session in found.values()]
-        return web.json_response({"games": listed, "can_start": []})
+        sessions = self.platform.sessions
+        listed = [
+            self._listed(sessions.loaded(record)) for record in await live_here(self.platform, identity.channel_id)
+        ]
+        startable = [name for name, adapter in self.platform.games.items() if adapter.challengeable]
+        return web.json_response({"games": listed, "can_start": startable})
+
+    async def start_game(self, request: web.Request) -> web.Response:
+        """A game started on the board: a challenge of its channel, as ``/<game> challenge`` makes it."""
+        try:
+            identity = self._bearer(request)
+            member = await check_member(self.bot, identity.guild_id, identity.channel_id, identity.user_id)
+        except AuthError as refused:
+            return _refused(refused.message, refused.status)
+        turned_away = turned_away_text(self.bot, f"a game started on the board by {identity.user_id}")
+        if turned_away is not None:
+            return _refused(turned_away, 503)
+        body = await _body(request)
+        try:
+            session_id = await self._as_bot(start_game(self.bot, self.platform, identity, member, body))
+        except Exception as error:  # the one funnel's texts: refused, busy, database, sorry
+            text = error_text(error, self.platform.errors, "a game started on the board")
+            return _refused(text, 400 if isinstance(error, UserError) else 503)
+        return web.json_response({"session": session_id})
 
     def _listed(self, session: GameSession) -> dict[str, Any]:
         adapter = self.platform.games[session.record.game]
