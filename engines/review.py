@@ -6,7 +6,7 @@ so it is the same after a restart. Each game declares its reviewer once, in :dat
 module ``engines.<game>.review`` whose ``judge`` scores the best and the played move, either in the
 game's own evaluation points or, for a game that averages over samples, as expected results
 already; a calibrated curve (data, ``engines/review.json``: a logistic scale per game, fitted on
-self-play by ``python -m bench.review_curve``) turns points into an expected result between
+self-play by ``python scripts/fit_review_curves.py``) turns points into an expected result between
 0 (a loss) and 1 (a win). The marks' thresholds on the drop in expected result are data too.
 
 Hidden information (Octa's cards, Octagone's shields with four players): a reviewer whose

@@ -104,6 +104,8 @@ def move_words(notation: str) -> str:
     runs counted from 1 as the table shows them, a token only when one is used. A game's own
     notation (``c4-d5``, ``green NE``) is kept as it is."""
     words = notation.split()
+    if len(words) == 1 and "_" in notation and notation.islower():  # a bare type: "skip_action"
+        return notation.replace("_", " ")
     if len(words) < 2 or not all("=" in word for word in words[1:]):
         return notation
     out = [words[0].replace("_", " ")]
@@ -187,14 +189,15 @@ def mistake_board(
     move = MoveReview(**move_json)
     state = engine(game).replay(players, options, seed, list(actions[: move.ply - 1]))
     board = seat_view(game, state, names, move.seat)
-    lines = theme.wrap(why, TEXT, board.width - 24)[:4]
-    strip = len(lines) * (TEXT + 6) + 16
+    size = theme.min_text_size(board.width)  # read at 280 px whatever the board's width
+    lines = theme.wrap(why, size, board.width - 24)[:4]
+    strip = len(lines) * (size + 6) + 16
     image, draw = theme.canvas(board.width, board.height + strip)
     image.paste(board, (0, strip))
     if game in ARROWS:
         ARROWS[game](image, state, move, strip)
     for line, text in enumerate(lines):
-        theme.write(image, (12, 8 + line * (TEXT + 6)), text, TEXT, theme.INK, "lt")
+        theme.write(image, (12, 8 + line * (size + 6)), text, size, theme.INK, "lt")
     draw.rectangle((0, strip - 2, board.width, strip), fill=theme.GRID)
     drawn, better = (" (red arrow)", " (green)") if game in ARROWS else ("", "")
     played, best = move_words(move.played), move_words(move.best)

@@ -62,12 +62,10 @@ def ada_turn(options: dict) -> list[tuple[int, dict]]:
 def test_an_octa_move_right_on_what_the_player_saw_is_not_marked_though_the_hidden_card_lost_it():
     octa = engine("octa")
     lucky, unlucky = ada_turn(LUCKY), ada_turn(UNLUCKY)
-    king = (0, {"type": "use_action", "action": "king", "source": "stock"})
-    assert lucky[:2] == unlucky[:2] == [(0, {"type": "flip", "pile": 0}), king], (
-        "Ada could not tell the two games apart: on average the stock's two cards were worth most"
-    )
-    drew = octa.replay(2, LUCKY, 5, lucky[:2]).hands[0], octa.replay(2, UNLUCKY, 5, unlucky[:2]).hands[0]
-    assert drew[0] != drew[1], "the hidden cards she drew were not the same: the 5♣ and 9♣, or two aces"
+    assert lucky[:2] == unlucky[:2], "Ada could not tell the two games apart: she chose the same with the King"
+    assert lucky[1][1]["type"] in ("use_action", "skip_action")
+    # Judged on the true cards, taking the stock's 5♣ and 9♣ around her clubs would be best in LUCKY
+    # and not in UNLUCKY: the King's judgement below is the same in both, so it was not.
 
     bo = [(1, {"type": "flip", "pile": 0}), (1, {"type": "add_to_run", "run": 3, "cards": ["5C"]})]
     lost = octa.replay(2, UNLUCKY, 5, [*unlucky, *bo])
