@@ -163,7 +163,8 @@ class Driver:
         actor = table.actors[self.random.choice(session.players)]
         if self.random.random() < GOT_IT_SHARE:  # the round message's own button, as players press it
             message = next((m for m in reversed(table.place.history()) if m.id == session.record.message_id), None)
-            if message is None:
+            labels = [c.label for row in message.components for c in row.children] if message is not None else []
+            if "Got it!" not in labels:  # its board not redrawn yet for this round: a player would wait
                 self.tally.refused += 1
                 return
             last, finished = await self.interact(actor.click(message, label="Got it!"))
