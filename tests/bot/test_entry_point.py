@@ -5,7 +5,9 @@ Discord does not launch it (SimCord answers type 12 with "unknown interaction ca
 
 from __future__ import annotations
 
+import discord
 import pytest
+import simcord.backend.errors
 import simcord.backend.ops.commands
 import simcord.http.routes.commands
 
@@ -71,6 +73,42 @@ async def test_without_an_activity_no_entry_point_is_sent(world):
     assert payload
     assert all(command.get("type", 1) != 4 for command in payload)
     assert "handler" not in str(payload)
+
+
+REFUSED = "You cannot remove this app's Entry Point command in a bulk update operation"
+
+
+@pytest.fixture
+def activities_enabled(monkeypatch):
+    """Discord's rule once Activities are enabled in the developer portal (SimCord has no such rule):
+    a bulk overwrite of the global commands without the Entry Point command is refused."""
+    original = simcord.http.routes.commands._bulk_upsert_commands
+
+    def bulk_upsert(ctx, guild_id):
+        if guild_id is None and not any(command.get("type") == 4 for command in ctx.json or []):
+            raise simcord.backend.errors.invalid_form_body(REFUSED)
+        return original(ctx, guild_id)
+
+    monkeypatch.setattr(simcord.http.routes.commands, "_bulk_upsert_commands", bulk_upsert)
+
+
+async def sync_again(world) -> None:
+    """The bot's sync as at a start after the command tree changed."""
+    async with world.platform.store.transaction() as tx:
+        await tx.set_value("command_tree_hash", "")
+    await world.bot.sync_commands()
+
+
+@with_activity
+async def test_discord_takes_the_sync_once_activities_are_enabled(world, activities_enabled):
+    await sync_again(world)
+    assert len(global_syncs(world)) == 2
+
+
+async def test_without_activity_url_discord_would_refuse_the_sync(world, activities_enabled):
+    """Why the setting matters: an application with Activities enabled must say so (ACTIVITY_URL)."""
+    with pytest.raises(discord.HTTPException, match=REFUSED):
+        await sync_again(world)
 
 
 async def start(world):
