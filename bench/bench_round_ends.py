@@ -184,7 +184,8 @@ async def measure(games: int, rate: float, octego: int, quiet_seconds: float = Q
     import simcord
 
     import bot.games.octagion.rounds as rounds
-    from bench.load import build_tables, lag_monitor, open_session, real_time_clock
+    from bench.load import build_tables, open_session
+    from bench.load_measure import lag_monitor, real_time_clock
     from bench.probe import Probe
     from bot.app import create_bot
     from bot.core.settings import Settings

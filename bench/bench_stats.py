@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import Row, sized
-from bench.load import database_for_run
+from bench.load_measure import database_for_run
 from bot.core.database import open_database
 from bot.core.store import Store
 from engines.registry import games as registered_games
