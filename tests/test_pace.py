@@ -39,7 +39,7 @@ async def test_a_channels_edits_wait_for_its_pace_and_other_channels_do_not():
 
 
 def test_what_can_wait_takes_turns_and_keeps_its_turn_while_it_waits():
-    turns = Turns(per_second=4)
+    turns = Turns(per_second=4, burst=1)
     assert turns.wait("a", now=10.0) == 0.0, "a free turn goes at once"
     waits = [turns.wait(key, now=10.0) for key in "bcd"]
     assert waits[0] > 0, "the others wait"
@@ -53,3 +53,12 @@ def test_what_can_wait_takes_turns_and_keeps_its_turn_while_it_waits():
 def test_what_can_wait_has_a_fifth_of_the_budget():
     assert RequestBudget(45).can_wait.interval == 1 / (45 * CAN_WAIT_SHARE)
     assert RequestBudget.share(1, 1000).can_wait.interval == 1.0, "at least one a second"
+
+
+def test_a_few_turns_go_at_once_after_a_quiet_moment_and_the_rest_at_the_pace():
+    turns = Turns(per_second=4, burst=3)
+    waits = [turns.wait(key, now=10.0) for key in "abcdef"]
+    assert waits[:3] == [0.0, 0.0, 0.0], "the burst goes at once"
+    assert waits[3] > 0, "the rest wait"
+    assert waits[3:] == sorted(waits[3:]), "in the order they asked"
+    assert abs(waits[5] - waits[3] - 2 * 0.25) < 1e-6, "then one every quarter of a second"

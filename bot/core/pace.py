@@ -29,6 +29,7 @@ OLD_EDITS, OLD_WINDOW = 4, 60.0
 # boards and the pings keep the rest when the token's requests run short; a card that waits is sent
 # once, with its newest state, when its turn comes.
 CAN_WAIT_SHARE = 0.2
+BURST = 4  # cards that go at once after a quiet moment (a game's start, a restart)
 FORGOTTEN_AFTER = 60.0  # a turn not taken this long after it came (its entry went): forgotten
 
 T = TypeVar("T")
@@ -57,24 +58,25 @@ class Window:
 
 
 class Turns:
-    """Turns given ``per_second`` a second, in the order asked: each key (a session's card) asks once
-    and keeps its turn while it waits, however often it asks again; when its turn comes it goes, with
-    whatever it is by then (the newest state of the card)."""
+    """Turns given ``per_second`` a second, in the order asked, the first ``burst`` of a quiet moment
+    at once: each key (a session's card) asks once and keeps its turn while it waits, however often
+    it asks again; when its turn comes it goes, with whatever it is by then (the newest state)."""
 
-    def __init__(self, per_second: float):
+    def __init__(self, per_second: float, burst: int = BURST):
         self.interval = 1.0 / per_second
-        self._next = 0.0  # the next free turn
+        self.slack = self.interval * (burst - 1)  # how far ahead of its pace a turn may be given
+        self._next = 0.0  # the pace's next turn
         self._turns: dict[Hashable, float] = {}  # key -> its turn
 
     def wait(self, key: Hashable, now: float) -> float:
         """0 when ``key``'s turn has come (it is used up), else how long until it comes."""
-        if self._next - now > self.interval * (len(self._turns) + 1) + 1.0:
+        if self._next - now > self.interval * (len(self._turns) + 1) + self.slack + 1.0:
             self._turns.clear()  # turns of another clock (a simulated one, in the tests): forgotten
             self._next = now
         turn = self._turns.get(key)
         if turn is None:
-            turn = self._turns[key] = max(now, self._next)
-            self._next = turn + self.interval
+            turn = self._turns[key] = max(now, self._next - self.slack)
+            self._next = max(turn, self._next) + self.interval
             if len(self._turns) > 1000:
                 self._forget(now)
         if turn > now:

@@ -176,6 +176,7 @@ async def test_stale_got_it_button_cannot_end_a_later_round(world):
     round1 = await open_game(world, [world.bo], rounds=3)
     # Discord keeps failing to update round 1's message as it ends, so its buttons stay up.
     world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{round1.id}", times=None)
+    world.env.inject_error("PATCH", "/webhooks/*/messages/@original", times=None)  # and through Bo's click
     await world.bo.click(round1, label="Got it!")
     assert len(results_posted(world, 1)) == 1
     await world.env.advance_time(NEXT_ROUND_PAUSE + 1)
