@@ -1,0 +1,98 @@
+// One view of the board (bot/features/activity/board.py's view): the picture with the step's
+// options drawn over it where the renderer drew them, the options with no place as buttons, and
+// Octagion's clock and answer field. ``send`` carries what the member does to the server.
+const $ = (id) => document.getElementById(id);
+let clock = null;
+let chosen = new Set(); // the options ticked of a step of several at once
+let played = ""; // the picks already sent to be played, so a view is not played twice
+
+export function show(view, send) {
+  $("title").textContent = view.title;
+  $("status").textContent = view.status + (view.seat === null ? "\nYou are watching this game." : "");
+  if (view.notice) message(view.notice);
+  const board = $("board");
+  board.hidden = !view.picture;
+  if (view.picture) {
+    $("picture").src = `data:image/png;base64,${view.picture}`;
+    $("picture").alt = view.description;
+  }
+  $("regions").replaceChildren();
+  $("buttons").replaceChildren();
+  $("prompt").textContent = "";
+  chosen = new Set();
+  showRace(view, send);
+  if (view.ready && view.picks.length) {
+    const key = `${view.version}:${view.picks.join("|")}`;
+    if (played !== key) {
+      played = key;
+      send({ type: "act", picks: view.picks, version: view.version });
+    }
+    return;
+  }
+  if (!view.step) return;
+  $("prompt").textContent = view.step.prompt;
+  if (view.ready) { // the one possible move: the member plays it
+    button("Play it", "play", () => send({ type: "act", picks: [], version: view.version }));
+    return;
+  }
+  for (const option of view.step.options) {
+    const choose = (element) => {
+      if (!view.step.many) return send({ type: "pick", picks: [...view.picks, option.key] });
+      if (chosen.has(option.key)) chosen.delete(option.key); else chosen.add(option.key);
+      element.classList.toggle("chosen", chosen.has(option.key));
+    };
+    if (option.region) region(option, view, choose);
+    else button(option.label, "", choose);
+  }
+  if (view.step.many) {
+    button("Done: these", "play", () => send({ type: "pick", picks: [...view.picks, [...chosen].sort().join("+")] }));
+  }
+  if (view.picks.length) button("Start the move again", "", () => send({ type: "pick", picks: [] }));
+}
+
+function region(option, view, choose) {
+  const [x, y, w, h] = option.region;
+  const element = document.createElement("button");
+  element.className = "region";
+  element.title = option.label;
+  element.setAttribute("aria-label", option.label);
+  element.dataset.key = option.key;
+  Object.assign(element.style, {
+    left: `${(100 * x) / view.width}%`, top: `${(100 * y) / view.height}%`,
+    width: `${(100 * w) / view.width}%`, height: `${(100 * h) / view.height}%`,
+  });
+  element.addEventListener("click", () => choose(element));
+  $("regions").append(element);
+}
+
+function button(label, kind, click) {
+  const element = document.createElement("button");
+  element.textContent = label;
+  if (kind) element.className = kind;
+  element.addEventListener("click", () => click(element));
+  $("buttons").append(element);
+}
+
+function showRace(view, send) {
+  const form = $("race");
+  clearInterval(clock);
+  form.hidden = !view.race || view.seat === null;
+  if (!view.race) return;
+  $("answer").textContent = view.race.answer || "";
+  const tick = () => {
+    const left = view.race.deadline ? Math.max(0, Math.round(view.race.deadline - Date.now() / 1000)) : null;
+    $("clock").textContent = left === null ? `Round ${view.race.round}` : `Round ${view.race.round}: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+  };
+  tick();
+  clock = setInterval(tick, 1000);
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    send({ type: "race", answer: $("race-answer").value });
+  };
+}
+
+export function message(text) {
+  const element = $("message");
+  element.textContent = text;
+  element.hidden = !text;
+}

@@ -1,0 +1,86 @@
+"""The Activity's page in a real browser (Playwright with Debian's chromium, as the playground's
+browser test; skipped without it, except in CI): the bot on SimCord serves the page with the
+playground's stand-in sign-in (the SDK's DiscordSDKMock), members open one Octego game's board in
+browser contexts of their own and play by clicking on the picture, a spectator watches."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from bot.core.sessions import SessionMeta
+from bot.features.activity.server import start_for_playground
+from bot.games import all_games
+from scripts.take_screenshots import CHROMIUM, CHROMIUM_ARGS
+
+pytestmark = pytest.mark.integration
+SHOWN_MS = 10_000
+
+
+@pytest.fixture
+def games():
+    return all_games()
+
+
+@pytest.fixture
+async def browser():
+    if not CHROMIUM.exists():
+        missing = f"{CHROMIUM} is missing: this test needs Debian's chromium (apt-get install chromium)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(missing)
+        pytest.skip(missing)
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        found = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
+        yield found
+        await found.close()
+
+
+async def open_octego(world) -> int:
+    ids, names = [world.ada.id, world.bo.id], ["Ada", "Bo"]
+    with world.env._bot_scope():
+        async with world.platform.sessions.open(
+            game="octego",
+            guild_id=world.guild.id,
+            channel_id=world.channel.id,
+            host_id=ids[0],
+            players=ids,
+            status="challenge",
+            meta=SessionMeta(names=names, options={}, seats=ids),
+            busy_text=lambda _: "busy",
+        ) as change:
+            change.start(ids, names, {}, 5)
+    await world.platform.outbox.flush(change.record.id)
+    return change.record.id
+
+
+async def board_of(browser, server, world, member_id: int, session_id: int):
+    page = await (await browser.new_context()).new_page()
+    query = f"session={session_id}&user={member_id}&guild={world.guild.id}&channel={world.channel.id}"
+    await page.goto(f"{server.local_url}?{query}")
+    await page.wait_for_selector("#picture[src^='data:image/png']", timeout=SHOWN_MS)
+    return page
+
+
+async def test_two_members_move_by_clicking_and_a_spectator_sees_it(world, browser):
+    server = await start_for_playground(world.bot)
+    session_id = await open_octego(world)
+    eve = world.guild.add_member(world.env.create_user("eve", global_name="Eve"))
+    ada = await board_of(browser, server, world, world.ada.id, session_id)
+    bo = await board_of(browser, server, world, world.bo.id, session_id)
+    watching = await board_of(browser, server, world, eve.id, session_id)
+    assert "You are watching" in await watching.inner_text("#status")
+    assert await watching.locator(".region").count() == 0, "a spectator is offered nothing to click"
+    assert await bo.locator(".region").count() == 0, "only the player on turn is offered a step"
+    before = await watching.get_attribute("#picture", "src")
+
+    await ada.locator(".region").first.click()  # a piece: its destinations light up
+    await ada.wait_for_function("document.querySelector('#prompt').textContent.includes('goes to')")
+    await ada.locator(".region").first.click()  # where it goes
+    await watching.wait_for_function(f"document.querySelector('#picture').src !== {before!r}", timeout=SHOWN_MS)
+    session = await world.platform.sessions.load(session_id)
+    assert session.state.ply == 1, "the click on the board played the move"
+    await bo.wait_for_selector(".region", timeout=SHOWN_MS)  # now Bo's turn, on Bo's board
+    assert await ada.locator(".region").count() == 0
