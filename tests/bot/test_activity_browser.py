@@ -38,11 +38,11 @@ async def browser():
         await found.close()
 
 
-async def open_octego(world) -> int:
+async def open_octego(world, game: str = "octego") -> int:
     ids, names = [world.ada.id, world.bo.id], ["Ada", "Bo"]
     with world.env._bot_scope():
         async with world.platform.sessions.open(
-            game="octego",
+            game=game,
             guild_id=world.guild.id,
             channel_id=world.channel.id,
             host_id=ids[0],
@@ -84,3 +84,19 @@ async def test_two_members_move_by_clicking_and_a_spectator_sees_it(world, brows
     assert session.state.ply == 1, "the click on the board played the move"
     await bo.wait_for_selector(".region", timeout=SHOWN_MS)  # now Bo's turn, on Bo's board
     assert await ada.locator(".region").count() == 0
+
+
+async def test_a_members_octa_hand_is_on_their_board_only(world, browser):
+    server = await start_for_playground(world.bot)
+    session_id = await open_octego(world, "octa")
+    session = await world.platform.sessions.load(session_id)
+    eve = world.guild.add_member(world.env.create_user("eve", global_name="Eve"))
+    boards = {
+        name: await board_of(browser, server, world, member_id, session_id)
+        for name, member_id in (("Ada", world.ada.id), ("Bo", world.bo.id), ("Eve", eve.id))
+    }
+    said = {name: await page.get_attribute("#picture", "alt") for name, page in boards.items()}
+    for seat, name in enumerate(("Ada", "Bo")):
+        hand = f"{name}'s hand ({len(session.state.hands[seat])} cards)"
+        assert hand in said[name]
+        assert all(hand not in text for other, text in said.items() if other != name), (name, said)
