@@ -8,7 +8,8 @@ let played = ""; // the picks already sent to be played, so a view is not played
 
 export function show(view, send) {
   $("title").textContent = view.title;
-  $("status").textContent = view.status + (view.seat === null ? "\nYou are watching this game." : "");
+  const status = view.status.startsWith(`${view.title}\n`) ? view.status.slice(view.title.length + 1) : view.status;
+  $("status").textContent = status + (view.seat === null ? "\nYou are watching this game." : "");
   if (view.notice) message(view.notice);
   const board = $("board");
   board.hidden = !view.picture;
