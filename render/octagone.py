@@ -454,7 +454,8 @@ def render_board(
     draw.line([(MARGIN, players_top - 4), (WIDTH - MARGIN, players_top - 4)], fill=theme.GRID, width=2)
     rows = _draw_players(image, draw, state, names, hand_seats, players_top, final)
     picture = theme.to_picture(image, describe(state, names, viewer, ending=ending), "octagone.png")
-    return with_regions(picture, {**_board_regions(), **_hand_regions(state, viewer, rows.get(viewer))})
+    hand = _hand_regions(state, viewer, rows[viewer]) if viewer in rows else {}
+    return with_regions(picture, {**_board_regions(), **hand})
 
 
 @lru_cache(maxsize=1)
@@ -465,11 +466,9 @@ def _board_regions() -> dict[str, Box]:
     return found
 
 
-def _hand_regions(state: OctagoneState, viewer: int | None, top: int | None) -> dict[str, Box]:
+def _hand_regions(state: OctagoneState, viewer: int, top: int) -> dict[str, Box]:
     """The viewer's own shields in their hand row ("shield:sky", "shield:joker"), each kind held
     under its board column as :func:`_draw_hand_row` draws it."""
-    if viewer is None or top is None:
-        return {}
     return {
         f"shield:{kind}": (BOARD_LEFT + CELL * index, top, CELL, CHIP_ROW)
         for index, kind in enumerate((*COLOURS, JOKER))

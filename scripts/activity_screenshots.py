@@ -13,6 +13,7 @@ import asyncio
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -21,7 +22,7 @@ WIDTH = 360  # a phone's viewport, in CSS pixels: the picture is shown about 340
 SEED = 11
 
 
-async def open_game(world, channel, game: str, players: int, options: dict) -> int:
+async def open_game(world: Any, channel: Any, game: str, players: int, options: dict[str, Any]) -> int:
     from bot.core.sessions import SessionMeta
     from bot.dev.world import MEMBER_NAMES
 
@@ -40,10 +41,10 @@ async def open_game(world, channel, game: str, players: int, options: dict) -> i
         change.start(ids, names, dict(options), SEED)
         world.platform.games[game].tournament_started(change)
     await world.platform.outbox.flush(change.record.id)
-    return change.record.id
+    return int(change.record.id)
 
 
-async def shoot(browser, url: str, path: Path) -> None:
+async def shoot(browser: Any, url: str, path: Path) -> None:
     context = await browser.new_context(viewport={"width": WIDTH, "height": 640}, device_scale_factor=1)
     page = await context.new_page()
     await page.goto(url)
@@ -76,8 +77,8 @@ async def main(folder: Path) -> None:
                     channel = world.guild.create_text_channel(f"{game}-{players}")
                     with env._bot_scope():
                         session_id = await open_game(world, channel, game, players, options)
-                    session = await bot.platform.sessions.load(session_id)
-                    seat = bot.platform.games[game].engine.to_act(session.state)[0]
+                    session = await world.platform.sessions.load(session_id)
+                    seat = world.platform.games[game].engine.to_act(session.state)[0]
                     for who, member_id in (("player", session.players[seat]), ("spectator", eve.id)):
                         query = f"session={session_id}&user={member_id}&guild={world.guild.id}&channel={channel.id}"
                         path = folder / f"{game}-{players}-{who}.png"
