@@ -190,7 +190,15 @@ async def build_commands(bot: OctagonBot) -> None:
     shared = [
         HelpCommands(games=platform.games),
         StopCommand(sessions=platform.sessions, threads=platform.threads, games=platform.games),
-        MemberCommands(platform),
+        MemberCommands(
+            store=platform.store,
+            controls=platform.controls,
+            replays=platform.replays,
+            fair_use=platform.fair_use,
+            notices=platform.notices,
+            games=platform.games,
+            bot=bot,
+        ),
         PrivacyCommands(
             store=platform.store,
             sessions=platform.sessions,
@@ -202,7 +210,13 @@ async def build_commands(bot: OctagonBot) -> None:
         ),
         SettingsCommands(store=platform.store, turn_clock=platform.turn_clock, games=platform.games),
         ChallengeMenu(bot=bot, controls=platform.controls, challenges=platform.challenges, games=platform.games),
-        GameButtons(platform),
+        GameButtons(
+            sessions=platform.sessions,
+            controls=platform.controls,
+            pictures=platform.pictures,
+            games=platform.games,
+            board=platform.board,
+        ),
         TournamentCommands(
             runner=platform.tournaments,
             store=platform.store,
@@ -212,7 +226,15 @@ async def build_commands(bot: OctagonBot) -> None:
             challenges=platform.challenges,
             games=platform.games,
         ),
-        Learn(platform),
+        Learn(
+            store=platform.store,
+            sessions=platform.sessions,
+            controls=platform.controls,
+            menus=platform.menus,
+            pictures=platform.pictures,
+            challenge=platform.challenges.challenge,
+            games=platform.games,
+        ),
         Puzzles(platform),
     ]
     for cog in shared:

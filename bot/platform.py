@@ -29,10 +29,12 @@ from bot.core.settings import Settings
 from bot.core.store import Store, TimerRecord
 from bot.core.timers import Scheduler
 from bot.core.workers import PICTURES, REPLAYS, THINKING
+from bot.features.activity.launch import BoardPlace
 from bot.features.challenges import Challenges
 from bot.features.computer import ComputerPlayers
 from bot.features.fair_use import FairUse, FairUseLimits
 from bot.features.hints.hints import Hints
+from bot.features.learn.newcomers import game_message_line
 from bot.features.replays import Replays
 from bot.features.results import Results
 from bot.features.review.reviews import Reviews
@@ -70,7 +72,18 @@ class Platform:
         budget = RequestBudget.share(len(shards.ids), shards.count) if shards else RequestBudget()
         self.outbox = Outbox(store, self.sessions, bot, self.errors, budget=budget)
         self.turn_clock = TurnClock(store, self.sessions, self.timers, self.games, bot)
-        self.table = Table(self.sessions, self.outbox, self.pictures, self.games, bot)
+        # The Activity: Discord launches it where ACTIVITY_URL is set; without Discord the
+        # playground's own page stands in for it (its server sets board.page when it starts).
+        self.board = BoardPlace(url=settings.activity_url)
+        self.table = Table(
+            self.sessions,
+            self.outbox,
+            self.pictures,
+            self.games,
+            bot,
+            board_offered=self.board.offered,
+            newcomer_line=self._newcomer_line,
+        )
         self.notices = TurnNotices(store, self.outbox, self.timers, self.table, self.games, bot)
         self.threads = GameThreads(
             store, self.sessions, self.outbox, self.timers, self.table, self.games, bot, settings, notices=self.notices
@@ -90,11 +103,6 @@ class Platform:
         )
         self.computer = ComputerPlayers(self.sessions, self.games, bot, self.errors, self.thinking)
         self.menus = Menus(self.sessions, self.controls, self.table.done, self.pictures.draw)
-        # The Activity: Discord launches it where ACTIVITY_URL is set; the playground's own page
-        # (activity_page, set when its server starts) stands in for it without Discord.
-        self.activity_url: str | None = settings.activity_url
-        self.activity_page: str | None = None
-        self.table.board_button = settings.activity_url is not None
         self.sessions.committed.append(self._after_commit)
         self.tournaments = Tournaments(
             store=store,
@@ -144,6 +152,11 @@ class Platform:
             for menu in adapter.menus:
                 self.menus.add(menu, adapter.engine)
         self.context = context
+
+    async def _newcomer_line(self, session: GameSession) -> str:
+        """The lessons' line for a member's first game of its kind, on its game message."""
+        me = self.bot.user
+        return await game_message_line(self.store, self.games, me.id if me else None, session)
 
     def _after_commit(self, session: GameSession, _added: list[TimerRecord], _removed: list[int]) -> None:
         self.outbox.wake(session.id)

@@ -9,13 +9,16 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot.features.activity.launch import OPEN_BOARD, open_board
+from bot.features.activity.launch import OPEN_BOARD, BoardPlace, open_board
 from bot.ui.controls import SessionButton, view_of
 from bot.ui.game_message import RESIGN
 from bot.ui.replies import UserError, reply_private
 
 if TYPE_CHECKING:
-    from bot.platform import Platform
+    from bot.core.sessions import Sessions
+    from bot.core.workers import WorkerPool
+    from bot.ui.adapter import GameAdapter
+    from bot.ui.controls import Controls
 
 RESIGN_CONFIRM = "resign_yes"
 RESIGN_KEEP = "resign_no"
@@ -26,11 +29,19 @@ class GameButtons(commands.Cog):
     """Registers the shared buttons' handlers with the one dispatcher of controls, by their names
     in the custom ids (restart-proof: the session and action number are in the id)."""
 
-    def __init__(self, platform: Platform):
-        self.platform = platform
+    def __init__(
+        self,
+        *,
+        sessions: Sessions,
+        controls: Controls,
+        pictures: WorkerPool,
+        games: dict[str, GameAdapter],
+        board: BoardPlace,
+    ):
+        self.sessions, self.controls, self.pictures, self.games, self.board = sessions, controls, pictures, games, board
 
     async def cog_load(self) -> None:
-        controls = self.platform.controls
+        controls = self.controls
         controls.button(RESIGN, self.ask_to_resign, ack="private")
         controls.button(RESIGN_CONFIRM, self.resign)
         controls.button(RESIGN_KEEP, self.keep_playing)
@@ -40,10 +51,10 @@ class GameButtons(commands.Cog):
     async def ask_to_resign(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
         """A private question, built for the current action number, so the one stale check refuses
         it once the game has moved on (it expires with the turn)."""
-        sessions = self.platform.sessions
+        sessions = self.sessions
         session = await sessions.load(session_id)
         sessions.check_can_act(session, interaction.user.id, any_time=True)
-        title = self.platform.games[session.record.game].title
+        title = self.games[session.record.game].title
         view = view_of(
             [
                 SessionButton(
@@ -62,23 +73,22 @@ class GameButtons(commands.Cog):
     async def resign(self, interaction: discord.Interaction, session_id: int, built_for: str) -> None:
         """The confirmation: resigns unless the game has moved on since it was asked (then refused privately)."""
         resignation = {"type": "resign"}
-        await self.platform.sessions.act(session_id, interaction.user.id, resignation, built_for=int(built_for))
+        await self.sessions.act(session_id, interaction.user.id, resignation, built_for=int(built_for))
         await interaction.edit_original_response(content="You resigned.", view=None)
 
     async def keep_playing(self, interaction: discord.Interaction, _: int, __: str) -> None:
         await interaction.edit_original_response(content="You keep playing.", view=None)
 
     async def private_view(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
-        session = await self.platform.sessions.load(session_id)
+        session = await self.sessions.load(session_id)
         seat = session.seat_of(interaction.user.id)
         if seat is None:
             raise UserError("You are not playing in this game.")
-        adapter = self.platform.games[session.record.game]
-        picture = await self.platform.pictures.draw(adapter.private_picture(session, seat))
+        adapter = self.games[session.record.game]
+        picture = await self.pictures.draw(adapter.private_picture(session, seat))
         label = adapter.private_view_label or "Your view"
         await reply_private(interaction, f"**{label}** (only you can see this).", picture)
 
     async def open_board(self, interaction: discord.Interaction, session_id: int, _: str) -> None:
         """The Activity launched by Discord for whoever clicks (players and spectators alike)."""
-        platform = self.platform
-        await open_board(interaction, session_id, platform.activity_url, platform.activity_page)
+        await open_board(interaction, session_id, self.board.url, self.board.page)

@@ -19,7 +19,12 @@ from bot.ui.replies import acknowledge, escape, reply_private
 from render.narration import with_article
 
 if TYPE_CHECKING:
-    from bot.platform import Platform
+    from bot.core.store import Store
+    from bot.features.fair_use import FairUse
+    from bot.features.replays import Replays
+    from bot.features.turn_notices import TurnNotices
+    from bot.ui.adapter import GameAdapter
+    from bot.ui.controls import Controls
 
 LEADERBOARD_SIZE = 10
 EVENTS_SHOWN = 5  # /stats: the latest tournaments a member played in
@@ -27,15 +32,24 @@ POST_LEADERBOARD = "post_leaderboard"  # the private leaderboard's button: its c
 
 
 class MemberCommands(commands.Cog):
-    def __init__(self, platform: Platform):
-        self.platform = platform
-        self.extras = extras_of(platform.games)
-        self.titles = {a.name: a.title for a in platform.games.values()} | {
-            e.name: e.title for e in self.extras.values()
-        }
-        offer_choices(self.history_command, game=game_choices(platform.games))
-        offer_choices(self.leaderboard_command, game=board_choices(platform.games))
-        platform.controls.button(POST_LEADERBOARD, self._post_leaderboard)
+    def __init__(
+        self,
+        *,
+        store: Store,
+        controls: Controls,
+        replays: Replays,
+        fair_use: FairUse,
+        notices: TurnNotices,
+        games: dict[str, GameAdapter],
+        bot: discord.Client,
+    ):
+        self.store, self.replays, self.fair_use, self.notices = store, replays, fair_use, notices
+        self.games, self.bot = games, bot
+        self.extras = extras_of(games)
+        self.titles = {a.name: a.title for a in games.values()} | {e.name: e.title for e in self.extras.values()}
+        offer_choices(self.history_command, game=game_choices(games))
+        offer_choices(self.leaderboard_command, game=board_choices(games))
+        controls.button(POST_LEADERBOARD, self._post_leaderboard)
 
     @app_commands.command(name="stats", description="Games played and won, per game, in this server.")
     @app_commands.guild_only()
@@ -43,8 +57,8 @@ class MemberCommands(commands.Cog):
     async def stats_command(self, interaction: discord.Interaction, user: discord.Member | None = None) -> None:
         await acknowledge(interaction)
         user = user or interaction.user
-        stats = await self.platform.store.user_stats(interaction.guild_id, user.id)
-        name = escape(user.display_name, 40) + await learned_mark(self.platform.store, user, self.platform.games)
+        stats = await self.store.user_stats(interaction.guild_id, user.id)
+        name = escape(user.display_name, 40) + await learned_mark(self.store, user, self.games)
         if not stats:
             text = f"{name} has not finished a game in this server yet."
         else:
@@ -54,13 +68,11 @@ class MemberCommands(commands.Cog):
             rows.append(f"**All games**: {total_won} won of {total_played}")
             for extra in self.extras.values():
                 rows += await extra.stats_lines(interaction.guild_id, user.id)
-            events = await event_store.events_of_member(
-                self.platform.store, interaction.guild_id, user.id, EVENTS_SHOWN
-            )
+            events = await event_store.events_of_member(self.store, interaction.guild_id, user.id, EVENTS_SHOWN)
             if events:
                 rows.append("**Tournaments**: " + ", ".join(escape(event, 60) for event in events))
             text = "\n".join([f"## Stats of {name}", *rows])
-        puzzles = await puzzle_lines(self.platform.store, (user or interaction.user).id)  # shown without games too
+        puzzles = await puzzle_lines(self.store, (user or interaction.user).id)  # shown without games too
         text = "\n".join([text, *puzzles])
         await reply_private(interaction, text)
 
@@ -75,8 +87,8 @@ class MemberCommands(commands.Cog):
     ) -> None:
         await acknowledge(interaction)
         member = member or interaction.user
-        with self.platform.fair_use.counting("history", interaction.guild_id, interaction.user.id):
-            text, view = await self.platform.replays.history_message(interaction, member, game.value if game else None)
+        with self.fair_use.counting("history", interaction.guild_id, interaction.user.id):
+            text, view = await self.replays.history_message(interaction, member, game.value if game else None)
             await reply_private(interaction, text, view=view)
 
     @app_commands.command(name="replay", description="Watch a finished game again, as an animated picture.")
@@ -86,7 +98,7 @@ class MemberCommands(commands.Cog):
         self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None
     ) -> None:
         await acknowledge(interaction)
-        await self.platform.replays.post_replay(interaction, game_id, public=True)
+        await self.replays.post_replay(interaction, game_id, public=True)
 
     @app_commands.command(name="record", description="A finished game's record as a text file, one line per move.")
     @app_commands.guild_only()
@@ -95,13 +107,13 @@ class MemberCommands(commands.Cog):
         self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None
     ) -> None:
         await acknowledge(interaction)
-        replays = self.platform.replays
+        replays = self.replays
         await replays.send_record(interaction, await replays.finished(interaction, game_id))
 
     async def _stats_row(self, guild_id: int | None, user_id: int, game: str, played: int, won: int) -> str:
         """ "**Octego**: 3 won of 5 · rating 1568": the rating once the member has a rated game."""
         row = f"**{self.titles.get(game, game)}**: {won} won of {played}"
-        rated = await self.platform.store.ratings(guild_id, game, [user_id])
+        rated = await self.store.ratings(guild_id, game, [user_id])
         return f"{row} · rating {rating_text(rated[0])}" if rated else row
 
     @app_commands.command(name="leaderboard", description="This server's ranking for a game, shown to you first.")
@@ -127,8 +139,8 @@ class MemberCommands(commands.Cog):
         if game in self.extras:
             return await self.extras[game].leaderboard_text(guild_id, LEADERBOARD_SIZE)
         title = self.titles.get(game, game)
-        computer = self.platform.bot.user.id if self.platform.bot.user else None
-        ranked = await self.platform.store.leaderboard(guild_id, game, LEADERBOARD_SIZE + 1)
+        computer = self.bot.user.id if self.bot.user else None
+        ranked = await self.store.leaderboard(guild_id, game, LEADERBOARD_SIZE + 1)
         ranked = [rating for rating in ranked if rating.user_id != computer][:LEADERBOARD_SIZE]
         if not ranked:
             return f"Nobody has {with_article(title)} rating here yet: ratings come from games between members."
@@ -145,7 +157,7 @@ class MemberCommands(commands.Cog):
     async def notify_command(self, interaction: discord.Interaction, pings: Literal["on", "off"]) -> None:
         await acknowledge(interaction)
         enabled = pings == "on"
-        await self.platform.notices.set_wanted(interaction.guild_id, interaction.user.id, enabled)
+        await self.notices.set_wanted(interaction.guild_id, interaction.user.id, enabled)
         if enabled:
             text = "🔔 I will ping you in a game's thread when it is your move (and when a round starts)."
         else:

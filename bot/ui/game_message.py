@@ -88,15 +88,20 @@ class Table:
         pictures: WorkerPool,
         games: Mapping[str, GameAdapter],
         bot: discord.Client,
+        *,
+        board_offered: Callable[[], bool] = lambda: False,
+        newcomer_line: Callable[[GameSession], Awaitable[str]] | None = None,
     ):
         self.sessions = sessions
         self.outbox = outbox
         self.pictures = pictures
         self.games = games
         self.bot = bot
-        self.board_button = False  # "Open the board" on running games: on where the Activity is served
-        # A line for a member's first game of its kind, under the turn line (/learn sets it).
-        self.newcomer_line: Callable[[GameSession], Awaitable[str]] | None = None
+        # "Open the board" on running games: asked at each drawing, since the playground serves
+        # its board only once its server has started.
+        self.board_offered = board_offered
+        # A line for a member's first game of its kind, under the turn line (the lessons').
+        self.newcomer_line = newcomer_line
         outbox.register(GAME_MESSAGE, self._build, self._remember_message, coalesce=True)
         outbox.register(RETIRE, None, deliver=self._retire)
         outbox.register(TEXT, self._build_text)
@@ -320,7 +325,7 @@ class Table:
             items.append(SessionButton(session.id, HINT, label="Hint", emoji="💡"))
         # Grey and on a row of its own, away from the main button.
         items.append(SessionButton(session.id, RESIGN, label="Resign", row=RESIGN_ROW))
-        if self.board_button:
+        if self.board_offered():
             items.append(SessionButton(session.id, OPEN_BOARD, label="Open the board", emoji="🎲", row=RESIGN_ROW))
         return items
 

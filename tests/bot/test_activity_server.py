@@ -228,7 +228,7 @@ async def test_the_playground_serves_the_board_with_its_stand_in_sign_in(tmp_pat
         [thread] = world.channel.threads
         session = await world.platform.sessions.live_in_channel(thread.id)
         seen["labels"] = [c.label for row in thread.last_message.components for c in row.children]
-        seen["page"] = world.platform.activity_page
+        seen["page"] = world.platform.board.page
         async with aiohttp.ClientSession() as http:
             sign_in = {"mock_user_id": str(world.bo.id), "guild_id": str(world.guild.id), "channel_id": str(thread.id)}
             async with http.post(f"{server.local_url}api/session", json=sign_in) as answer:

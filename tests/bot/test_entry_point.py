@@ -149,8 +149,7 @@ async def test_without_an_activity_there_is_no_button(world):
 
 
 async def test_in_the_playground_the_answer_links_to_the_page(world):
-    world.platform.table.board_button = True  # as the playground does when it serves the page
-    world.platform.activity_page = "http://127.0.0.1:8765/"
+    world.platform.board.page = "http://127.0.0.1:8765/"  # as the playground does when it serves the page
     session = await start(world)
     world.env.backend.http_requests.clear()
     result = await world.bo.click(world.message(session.record.message_id), label="Open the board")

@@ -10,6 +10,7 @@ answered privately with how to open it: the App Launcher, or in the playground a
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -20,7 +21,7 @@ from bot.ui.replies import reply_private
 
 log = logging.getLogger(__name__)
 
-__all__ = ["OPEN_BOARD", "entry_point_command", "open_board"]
+__all__ = ["OPEN_BOARD", "BoardPlace", "entry_point_command", "open_board"]
 
 OPEN_BOARD_LABEL = "Open the board"
 # Discord's Entry Point command (application command type 4, PRIMARY_ENTRY_POINT): Discord creates
@@ -35,6 +36,19 @@ FROM_THE_LAUNCHER = (
     "then **{bot}**. Every game of this channel is there, live."
 )
 IN_THE_PLAYGROUND = "Open the board in a tab of its own (the playground stands in for Discord's Activity window)."
+
+
+@dataclass
+class BoardPlace:
+    """Where the board is served: Discord's Activity (``url``, ACTIVITY_URL), or the playground's
+    own page (``page``, known once its server has started, which sets it)."""
+
+    url: str | None = None
+    page: str | None = None
+
+    def offered(self) -> bool:
+        """Whether running games get "Open the board"."""
+        return bool(self.url or self.page)
 
 
 def entry_point_command() -> dict[str, Any]:

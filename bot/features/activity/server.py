@@ -347,6 +347,5 @@ async def start_for_playground(bot: Any) -> ActivityServer:
     server = ActivityServer(bot, bot.platform, bot.settings, playground=True)
     await server.start("127.0.0.1", 0)
     bot.activity_server = server  # stopped with the bot
-    bot.platform.activity_page = server.local_url
-    bot.platform.table.board_button = True
+    bot.platform.board.page = server.local_url  # "Open the board" links here from now on
     return server

@@ -28,7 +28,6 @@ from bot.core.workers import Drawing
 from bot.features.game_choices import offer_choices
 from bot.features.learn import store
 from bot.features.learn.lessons import Lesson, Series
-from bot.features.learn.newcomers import game_message_line
 from bot.features.learn.series import SERIES
 from bot.ui.controls import SessionButton, SessionSelect, session_modal, view_of
 from bot.ui.menu_steps import ActionMenu, Narrowing
@@ -41,7 +40,13 @@ from render.registry import pictures
 from render.wording import plural
 
 if TYPE_CHECKING:
-    from bot.platform import Platform
+    from bot.core.sessions import Sessions
+    from bot.core.store import Store
+    from bot.core.workers import WorkerPool
+    from bot.ui.adapter import GameAdapter
+    from bot.ui.context import Challenge
+    from bot.ui.controls import Controls
+    from bot.ui.menus import Menus
 
 OPEN = "learn_open"  # the lesson's copy of the game's menu button: opens the menu privately
 CHOOSE = "learn_menu"  # the menu's selects
@@ -57,12 +62,22 @@ GONE = "This lesson is no longer available: type `/learn` to pick up where you s
 
 
 class Learn(commands.Cog):
-    def __init__(self, platform: Platform):
-        self.platform = platform
-        self.series = {game: SERIES[game] for game in platform.games if game in SERIES}
-        titles = [app_commands.Choice(name=platform.games[game].title, value=game) for game in self.series]
+    def __init__(
+        self,
+        *,
+        store: Store,
+        sessions: Sessions,
+        controls: Controls,
+        menus: Menus,
+        pictures: WorkerPool,
+        challenge: Challenge,
+        games: dict[str, GameAdapter],
+    ):
+        self.store, self.sessions, self.menus, self.pictures = store, sessions, menus, pictures
+        self.challenge, self.games = challenge, games
+        self.series = {game: SERIES[game] for game in games if game in SERIES}
+        titles = [app_commands.Choice(name=games[game].title, value=game) for game in self.series]
         offer_choices(self.learn_command, game=titles)
-        controls = platform.controls
         controls.button(OPEN, self._open, ack="private")
         controls.select(CHOOSE, self._choose)
         controls.button(GO, self._go)
@@ -70,7 +85,6 @@ class Learn(commands.Cog):
         controls.button(HOW, self._how, ack="private")
         controls.button(FORM, self._form, ack="modal")
         controls.button(START, self._start)
-        platform.table.newcomer_line = self._newcomer_line  # a game in the channel: its message is "your move"
         controls.modal(FORM, self._typed)
 
     @app_commands.command(name="learn", description="Learn a game in a few minutes: short private lessons.")
@@ -86,25 +100,21 @@ class Learn(commands.Cog):
         series = self.series.get(game.value)
         if series is None:
             raise UserError(f"I have no lessons for {game.name} yet: type `/learn` to see those I have.")
-        done = await store.finished(self.platform.store, interaction.user.id, series.game)
+        done = await store.finished(self.store, interaction.user.id, series.game)
         lesson = series.next_for(done)
         text, picture, view = await self._page(interaction, series, lesson, done)
         await reply_private(interaction, text, picture, view)
 
-    async def _newcomer_line(self, session: GameSession) -> str:
-        me = self.platform.bot.user
-        return await game_message_line(self.platform.store, self.platform.games, me.id if me else None, session)
-
     # ------------------------------------------------------------ pages
     async def _overview(self, user_id: int) -> tuple[str, discord.ui.View]:
-        finished = await store.finished_by_game(self.platform.store, user_id)
+        finished = await store.finished_by_game(self.store, user_id)
         lines, buttons = ["## Learn the games", "Short private lessons, played with each game's own controls."], []
         for game, series in self.series.items():
             done = len(finished.get(game, set()) & {lesson.key for lesson in series.lessons})
             total = len(series.lessons)
             mark = " ✓" if done == total else ""
-            lines.append(f"**{self.platform.games[game].title}**: {done} of {plural(total, 'lesson')} done{mark}")
-            buttons.append(SessionButton(NO_SESSION, GO, game, label=self.platform.games[game].title))
+            lines.append(f"**{self.games[game].title}**: {done} of {plural(total, 'lesson')} done{mark}")
+            buttons.append(SessionButton(NO_SESSION, GO, game, label=self.games[game].title))
         return "\n".join(lines), view_of(buttons[:25])
 
     async def _page(
@@ -129,7 +139,7 @@ class Learn(commands.Cog):
 
     def _heading(self, series: Series, lesson: Lesson | None, done: set[str]) -> str:
         """The series' title (with the lesson's number) and its lessons, ✓ beside the finished ones."""
-        title = self.platform.games[series.game].title
+        title = self.games[series.game].title
         marks = " · ".join(
             f"{'✓ ' if item.key in done else ''}{f'**{item.title}**' if item is lesson else item.title}"
             for item in series.lessons
@@ -145,7 +155,7 @@ class Learn(commands.Cog):
 
     async def _picture(self, series: Series, lesson: Lesson, table: GameSession) -> Any:
         drawing = Drawing(lesson_picture, (series.game, table.state, list(table.names), lesson.marks))
-        return await self.platform.pictures.draw(drawing)
+        return await self.pictures.draw(drawing)
 
     @staticmethod
     def _skip(series: Series, lesson: Lesson) -> SessionButton:
@@ -156,7 +166,7 @@ class Learn(commands.Cog):
     def _ready_buttons(self, series: Series) -> list[discord.ui.Item[Any]]:
         first = SEPARATOR.join((series.game, series.lessons[0].key))
         buttons: list[discord.ui.Item[Any]] = []
-        adapter = self.platform.games[series.game]
+        adapter = self.games[series.game]
         if adapter.challengeable:
             buttons.append(SessionButton(NO_SESSION, HOW, series.game, label="Challenge someone"))
             if adapter.has_computer:
@@ -175,12 +185,12 @@ class Learn(commands.Cog):
         return series, lesson, chosen
 
     def _menu(self, series: Series) -> ActionMenu:
-        return self.platform.games[series.game].menus[0]
+        return self.games[series.game].menus[0]
 
     def _button(self, table: GameSession) -> str:
         """The label of the menu button the game message would show in the lesson's position
         ("Move", "Place", "Set up"...): the game's own components, drawn for the practice table."""
-        for item in self.platform.games[table.record.game].components(table):
+        for item in self.games[table.record.game].components(table):
             if isinstance(item, SessionButton) and item.name == MENU_CONTROL:
                 return item.item.label or self._menu(self.series[table.record.game]).button
         return self._menu(self.series[table.record.game]).button
@@ -188,7 +198,7 @@ class Learn(commands.Cog):
     def _table(self, interaction: discord.Interaction, series: Series, lesson: Lesson) -> GameSession:
         """The lesson's position as a private practice table: built by the engine from the lesson's
         data, the member in the lesson's seat and me in every other one; never stored."""
-        engine = self.platform.games[series.game].engine
+        engine = self.games[series.game].engine
         state = lesson.setup.build(engine)
         me = interaction.client.user
         assert me is not None  # the bot is logged in: it answers an interaction
@@ -217,7 +227,7 @@ class Learn(commands.Cog):
         series = self.series.get(game)
         if series is None:
             raise UserError(GONE)
-        done = await store.finished(self.platform.store, interaction.user.id, game)
+        done = await store.finished(self.store, interaction.user.id, game)
         if SEPARATOR not in arg:  # from the overview: where the member stopped
             lesson = series.next_for(done)
         elif key:
@@ -236,9 +246,9 @@ class Learn(commands.Cog):
         series, lesson, _chosen = self._lesson(arg)
         if series.typed is None:
             raise UserError(GONE)
-        done = await store.finished(self.platform.store, interaction.user.id, series.game)
+        done = await store.finished(self.store, interaction.user.id, series.game)
         table = self._table(interaction, series, lesson)
-        deadline = int(self.platform.sessions.clock().timestamp()) + series.typed.seconds(table.state)
+        deadline = int(self.sessions.clock().timestamp()) + series.typed.seconds(table.state)
         text = f"{self._lesson_text(series, lesson, done)}\n\n⏱ The clock runs: time is up <t:{deadline}:R>."
         form = SEPARATOR.join((series.game, lesson.key, str(deadline)))
         style = discord.ButtonStyle.primary
@@ -254,7 +264,7 @@ class Learn(commands.Cog):
         if not lesson.timed or series.typed is None:
             return False
         deadline = int(chosen[0]) if chosen and chosen[0].isdigit() else None
-        if deadline is not None and self.platform.sessions.clock().timestamp() <= deadline:
+        if deadline is not None and self.sessions.clock().timestamp() <= deadline:
             return False
         arg = SEPARATOR.join((series.game, lesson.key))
         if deadline is None:  # a button from before the lesson was timed: its clock never started
@@ -289,8 +299,8 @@ class Learn(commands.Cog):
         heading: str = "",
     ) -> None:
         """The menu's next step for the choices so far, or, once they leave one action, the verdict."""
-        menus, menu = self.platform.menus, self._menu(series)
-        engine = self.platform.games[series.game].engine
+        menus, menu = self.menus, self._menu(series)
+        engine = self.games[series.game].engine
         table = self._table(interaction, series, lesson)
         at, index = menus.narrow(
             menu, engine, table, lesson.seat, chosen, menus.actions(menu, engine, table, lesson.seat)
@@ -302,7 +312,7 @@ class Learn(commands.Cog):
         content = step.prompt(at) if callable(step.prompt) else step.prompt
         content = f"{heading}\n\n{content}" if heading else content
         drawing = step.picture(at) if step.picture else None
-        picture = await self.platform.pictures.draw(drawing) if drawing else None
+        picture = await self.pictures.draw(drawing) if drawing else None
         view = view_of([self._select(series, lesson, menu, at, index, chosen, page)])
         if first:
             await reply_private(interaction, content, picture, view)
@@ -330,7 +340,7 @@ class Learn(commands.Cog):
     ) -> None:
         """The engine plays the action on the lesson's position: the right answer moves on with its
         why; a wrong one is explained and the lesson stays, its menu asked again."""
-        engine = self.platform.games[series.game].engine
+        engine = self.games[series.game].engine
         after = engine.apply(table.state, lesson.seat, action)
         narrate = pictures(series.game).narrate
         said = " ".join(s for s in (narrate(event, table.bold_names) for event in after.events) if s)
@@ -345,8 +355,8 @@ class Learn(commands.Cog):
         self, interaction: discord.Interaction, series: Series, lesson: Lesson, said: str
     ) -> tuple[str, discord.ui.View]:
         """The lesson is finished (stored): its why, and the next lesson's button or the ending."""
-        await store.finish(self.platform.store, interaction.user.id, series.game, lesson.key)
-        done = await store.finished(self.platform.store, interaction.user.id, series.game)
+        await store.finish(self.store, interaction.user.id, series.game, lesson.key)
+        done = await store.finished(self.store, interaction.user.id, series.game)
         later = series.after(lesson.key)
         upcoming = series.next_for(done) if later is None or later.key in done else later
         text = f"✓ **Right.** {said} {lesson.why}"
@@ -386,7 +396,7 @@ class Learn(commands.Cog):
             raise UserError(GONE)
         if await self._time_up(interaction, series, lesson, chosen):
             return
-        engine = self.platform.games[series.game].engine
+        engine = self.games[series.game].engine
         try:
             after = engine.apply(table.state, lesson.seat, typed.action(values.get(ANSWER, "")))
         except IllegalAction as refused:
@@ -407,10 +417,10 @@ class Learn(commands.Cog):
             raise UserError("Play me in a server's channel: `/<game> challenge` with me as the opponent.")
         me = interaction.client.user
         assert me is not None  # the bot is logged in: it answers an interaction
-        await self.platform.context.challenge(interaction, game, [me], {}, "easy")
+        await self.challenge(interaction, game, [me], {}, "easy")
 
     async def _how(self, interaction: discord.Interaction, _: int, game: str) -> None:
-        title = self.platform.games[game].title if game in self.platform.games else game
+        title = self.games[game].title if game in self.games else game
         await reply_private(
             interaction,
             f"Type `/{game} challenge opponent:@someone`, or open a member's menu > **Apps** > **Challenge**, "
