@@ -19,29 +19,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 WIDTH = 360  # a phone's viewport, in CSS pixels: the picture is shown about 340 px wide
-SEED = 11
-
-
-async def open_game(world: Any, channel: Any, game: str, players: int, options: dict[str, Any]) -> int:
-    from bot.core.sessions import SessionMeta
-    from bot.dev.world import MEMBER_NAMES
-
-    ids = [member.id for member in world.members[:players]]
-    names = list(MEMBER_NAMES[:players])
-    async with world.platform.sessions.open(
-        game=game,
-        guild_id=world.guild.id,
-        channel_id=channel.id,
-        host_id=ids[0],
-        players=ids,
-        status="challenge",
-        meta=SessionMeta(names=names, options=dict(options), seats=ids),
-        busy_text=lambda _: "busy",
-    ) as change:
-        change.start(ids, names, dict(options), SEED)
-        world.platform.games[game].tournament_started(change)
-    await world.platform.outbox.flush(change.record.id)
-    return int(change.record.id)
 
 
 async def shoot(browser: Any, url: str, path: Path) -> None:
@@ -63,6 +40,7 @@ async def main(folder: Path) -> None:
     from bot.dev.world import build_world
     from bot.features.activity.server import start_for_playground
     from scripts.take_screenshots import CHROMIUM, CHROMIUM_ARGS
+    from tests.bot.test_activity_board import open_game
     from tests.games import GAMES
 
     with tempfile.TemporaryDirectory() as work:
@@ -75,8 +53,7 @@ async def main(folder: Path) -> None:
                 browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
                 for game, players, options in GAMES:
                     channel = world.guild.create_text_channel(f"{game}-{players}")
-                    with env._bot_scope():
-                        session_id = await open_game(world, channel, game, players, options)
+                    session_id = await open_game(world, game, players, options, channel)
                     session = await world.platform.sessions.load(session_id)
                     seat = world.platform.games[game].engine.to_act(session.state)[0]
                     for who, member_id in (("player", session.players[seat]), ("spectator", eve.id)):

@@ -32,8 +32,9 @@ def games():
     return all_games()
 
 
-async def open_game(world, game: str, players: int, options: dict) -> int:
-    """A running game of ``players`` members of #games (Ada first), as a tournament opens one."""
+async def open_game(world, game: str, players: int, options: dict, channel=None) -> int:
+    """A running game of ``players`` members (Ada first) in #games or ``channel``, as a tournament
+    opens one (also the Activity's browser test's and screenshots' games)."""
     seated = world.members[:players]
     ids, names = [m.id for m in seated], list(MEMBER_NAMES[:players])
     adapter = world.platform.games[game]
@@ -41,7 +42,7 @@ async def open_game(world, game: str, players: int, options: dict) -> int:
         async with world.platform.sessions.open(
             game=game,
             guild_id=world.guild.id,
-            channel_id=world.channel.id,
+            channel_id=(channel or world.channel).id,
             host_id=ids[0],
             players=ids,
             status="challenge",
@@ -51,7 +52,7 @@ async def open_game(world, game: str, players: int, options: dict) -> int:
             change.start(ids, names, dict(options), SEED)
             adapter.tournament_started(change)  # Octagion's first round is posted, as a lobby's start does
     await world.platform.outbox.flush(change.record.id)
-    return change.record.id
+    return int(change.record.id)
 
 
 def outsider(world):

@@ -9,10 +9,10 @@ import os
 
 import pytest
 
-from bot.core.sessions import SessionMeta
 from bot.features.activity.server import start_for_playground
 from bot.games import all_games
 from scripts.take_screenshots import CHROMIUM, CHROMIUM_ARGS
+from tests.bot.test_activity_board import open_game
 
 pytestmark = pytest.mark.integration
 SHOWN_MS = 10_000
@@ -38,24 +38,6 @@ async def browser():
         await found.close()
 
 
-async def open_octego(world, game: str = "octego") -> int:
-    ids, names = [world.ada.id, world.bo.id], ["Ada", "Bo"]
-    with world.env._bot_scope():
-        async with world.platform.sessions.open(
-            game=game,
-            guild_id=world.guild.id,
-            channel_id=world.channel.id,
-            host_id=ids[0],
-            players=ids,
-            status="challenge",
-            meta=SessionMeta(names=names, options={}, seats=ids),
-            busy_text=lambda _: "busy",
-        ) as change:
-            change.start(ids, names, {}, 5)
-    await world.platform.outbox.flush(change.record.id)
-    return change.record.id
-
-
 async def board_of(browser, server, world, member_id: int, session_id: int):
     page = await (await browser.new_context()).new_page()
     query = f"session={session_id}&user={member_id}&guild={world.guild.id}&channel={world.channel.id}"
@@ -66,7 +48,7 @@ async def board_of(browser, server, world, member_id: int, session_id: int):
 
 async def test_two_members_move_by_clicking_and_a_spectator_sees_it(world, browser):
     server = await start_for_playground(world.bot)
-    session_id = await open_octego(world)
+    session_id = await open_game(world, "octego", 2, {})
     eve = world.guild.add_member(world.env.create_user("eve", global_name="Eve"))
     ada = await board_of(browser, server, world, world.ada.id, session_id)
     bo = await board_of(browser, server, world, world.bo.id, session_id)
@@ -88,7 +70,7 @@ async def test_two_members_move_by_clicking_and_a_spectator_sees_it(world, brows
 
 async def test_a_members_octa_hand_is_on_their_board_only(world, browser):
     server = await start_for_playground(world.bot)
-    session_id = await open_octego(world, "octa")
+    session_id = await open_game(world, "octa", 2, {})
     session = await world.platform.sessions.load(session_id)
     eve = world.guild.add_member(world.env.create_user("eve", global_name="Eve"))
     boards = {
