@@ -82,3 +82,36 @@ async def test_a_members_octa_hand_is_on_their_board_only(world, browser):
         hand = f"{name}'s hand ({len(session.state.hands[seat])} cards)"
         assert hand in said[name]
         assert all(hand not in text for other, text in said.items() if other != name), (name, said)
+
+
+async def click_move(page, start: str, end: str) -> None:
+    await page.locator(f".region[data-key='{start}']").click(timeout=SHOWN_MS)
+    await page.locator(f".region[data-key='{end}']").click(timeout=SHOWN_MS)
+
+
+async def test_an_octego_game_is_played_to_its_end_on_the_board(world, browser):
+    from engines.octego import ENGINE
+
+    server = await start_for_playground(world.bot)
+    session_id = await open_game(world, "octego", 2, {})
+    # Test set-up: a near-end position (Ada to move): her 1s on c5 and g5 attack Bo's Octegos.
+    position = {"position": "Od1 Oe1 1c5 1g5 / Od6 Of6 1a8 2h8", "to_move": 0}
+    await world.set_state(session_id, ENGINE.new_game(2, position, 11))
+    eve = world.guild.add_member(world.env.create_user("eve", global_name="Eve"))
+    ada = await board_of(browser, server, world, world.ada.id, session_id)
+    bo = await board_of(browser, server, world, world.bo.id, session_id)
+    watching = await board_of(browser, server, world, eve.id, session_id)
+    for page, start, end, ply in ((ada, "c5", "d6", 1), (bo, "a8", "b7", 2), (ada, "g5", "f6", 3)):
+        seen = await watching.get_attribute("#picture", "src")
+        await click_move(page, start, end)
+        await watching.wait_for_function(f"document.querySelector('#picture').src !== {seen!r}", timeout=SHOWN_MS)
+        assert (await world.platform.sessions.load(session_id)).state.ply == ply
+    await watching.wait_for_function("document.querySelector('#status').textContent.includes('won')", timeout=SHOWN_MS)
+    session = await world.platform.sessions.load(session_id)
+    assert session.status == "finished"
+    await world.platform.outbox.flush(session_id)
+    message = world.message(session.record.message_id)  # the game message in #games shows the same end
+    assert "g5xf6" in message.content
+    assert "won" in message.content
+    for page in (ada, bo, watching):
+        await page.wait_for_function("document.querySelectorAll('.region').length === 0", timeout=SHOWN_MS)
