@@ -156,4 +156,5 @@ async def test_in_the_playground_the_answer_links_to_the_page(world):
     assert not any(e.json == {"type": 12} for e in world.env.backend.http_requests)  # not Discord's to launch
     (answer,) = private_messages(result)
     (link,) = [c for row in answer.components for c in row["components"]]
-    assert (link["style"], link["url"]) == (5, f"http://127.0.0.1:8765/?session={session.id}")  # a link button
+    member = f"user={world.bo.id}&guild={world.guild.id}&channel={world.channel.id}"  # signed in as by the mock
+    assert (link["style"], link["url"]) == (5, f"http://127.0.0.1:8765/?session={session.id}&{member}")  # a link

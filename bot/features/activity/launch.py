@@ -74,8 +74,10 @@ async def open_board(
         except discord.HTTPException as refused:
             log.info("Discord did not launch the Activity (%s %s): told the way in", refused.status, refused.text)
     if local_page:
+        # The page signs in with the SDK's mock as the member it is opened for, in this server and channel.
+        where = f"user={interaction.user.id}&guild={interaction.guild_id}&channel={interaction.channel_id}"
         link: discord.ui.Button[discord.ui.View] = discord.ui.Button(
-            label=OPEN_BOARD_LABEL, url=f"{local_page}?session={session_id}", emoji="🎲"
+            label=OPEN_BOARD_LABEL, url=f"{local_page}?session={session_id}&{where}", emoji="🎲"
         )
         await reply_private(interaction, IN_THE_PLAYGROUND, view=view_of([link]))
         return
