@@ -1,6 +1,7 @@
 // One view of the board (bot/features/activity/board.py's view): the picture with the step's
 // options drawn over it where the renderer drew them, the options with no place as buttons, and
-// Octagion's clock and answer field. ``send`` carries what the member does to the server.
+// Octagion's round clock and the team's variant so far (given in Discord for now). ``send`` carries
+// what the member does to the server.
 const $ = (id) => document.getElementById(id);
 let clock = null;
 let chosen = new Set(); // the options ticked of a step of several at once
@@ -21,7 +22,7 @@ export function show(view, send) {
   $("buttons").replaceChildren();
   $("prompt").textContent = "";
   chosen = new Set();
-  showRace(view, send);
+  showRace(view);
   if (view.ready && view.picks.length) {
     const key = `${view.version}:${view.picks.join("|")}`;
     if (played !== key) {
@@ -74,7 +75,7 @@ function button(label, kind, click) {
   $("buttons").append(element);
 }
 
-function showRace(view, send) {
+function showRace(view) {
   const form = $("race");
   clearInterval(clock);
   form.hidden = !view.race || view.seat === null;
@@ -86,10 +87,6 @@ function showRace(view, send) {
   };
   tick();
   clock = setInterval(tick, 1000);
-  form.onsubmit = (event) => {
-    event.preventDefault();
-    send({ type: "race", answer: $("race-answer").value });
-  };
 }
 
 export function message(text) {
