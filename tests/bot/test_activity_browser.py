@@ -55,6 +55,9 @@ async def test_two_members_move_by_clicking_and_a_spectator_sees_it(world, brows
     watching = await board_of(browser, server, world, eve.id, session_id)
     assert "You are watching" in await watching.inner_text("#status")
     assert await watching.locator(".region").count() == 0, "a spectator is offered nothing to click"
+    await watching.click("#board")  # a member who is not seated tries to move: told why, nothing changes
+    assert "You are not playing in this game" in await watching.inner_text("#message")
+    assert (await world.platform.sessions.load(session_id)).state.ply == 0
     assert await bo.locator(".region").count() == 0, "only the player on turn is offered a step"
     before = await watching.get_attribute("#picture", "src")
 

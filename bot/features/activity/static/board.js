@@ -6,6 +6,8 @@ const $ = (id) => document.getElementById(id);
 let clock = null;
 let chosen = new Set(); // the options ticked of a step of several at once
 let played = ""; // the picks already sent to be played, so a view is not played twice
+const WATCHING = "You are not playing in this game: you can watch it here, and only its players move.";
+const WAITING = "It is not your turn: the board offers your move when it is.";
 
 export function show(view, send) {
   $("title").textContent = view.title;
@@ -31,6 +33,7 @@ export function show(view, send) {
     }
     return;
   }
+  $("board").onclick = view.step ? null : () => message(view.seat === null ? WATCHING : WAITING);
   if (!view.step) return;
   $("prompt").textContent = view.step.prompt;
   if (view.ready) { // the one possible move: the member plays it
