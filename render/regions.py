@@ -5,10 +5,8 @@ drew it in on the picture it returns (``Picture.regions``, picture pixels: x, y,
 in the same call as the pixels, so the two never drift apart. A game's menu steps
 (bot/ui/menu_steps.py) say which region each of their options sits in.
 
-:func:`board_picture` is the picture a viewer of the Activity gets: the game's public picture
-(with the viewer's own hand where the game draws it there), and for a seated player of a game whose
-private view is a picture of its own (Octa's hand, Octagion's deck) that picture below it, the
-two regions' tables merged. Drawn in a worker process.
+:func:`stacked` puts pictures one under another with their regions moved along
+(:mod:`render.board` uses it for a viewer's board).
 """
 
 from __future__ import annotations
@@ -16,8 +14,6 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from importlib import import_module
-from typing import Any
 
 from PIL import Image
 
@@ -79,18 +75,3 @@ def stacked(pictures: Iterable[theme.Picture], filename: str, game: str) -> them
         top += image.height
     description = " ".join(picture.description for picture in shown)
     return replace(theme.to_picture(canvas, description, filename, game=game), regions=regions)
-
-
-def board_picture(
-    game: str, state: Any, names: list[str], seat: int | None, ending: str | None = None
-) -> theme.Picture:
-    """The Activity's picture for a viewer: the public picture as ``seat`` sees it (a spectator:
-    ``None``) and, for a seated player, the game's private picture below it when it has one."""
-    from render.registry import pictures  # here: the registry imports the games' renderers
-
-    entry = pictures(game)
-    public = entry.public_picture(state, names, seat, ending=ending)
-    if seat is None or entry.seated_below is None or ending is not None or state.over:
-        return public
-    below = getattr(import_module(f"render.{game}"), entry.seated_below)
-    return stacked([public, below(state, names, seat)], public.filename, game)

@@ -61,7 +61,7 @@ class GamePictures:
     supersample: int = 1  # drawn at this scale, then reduced (the phone test divides by it)
     # The Activity's board for a seated player: this other picture (state, names, seat) under the
     # public one, when the public picture does not already show what the player's private view
-    # does (render/regions.py).
+    # does (render/board.py).
     seated_below: str | None = None
 
     def __post_init__(self) -> None:

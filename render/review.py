@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 from engines.registry import engine
 from engines.review import MoveReview, Review, RoundsReview
 from render import theme
-from render.regions import board_picture
+from render.board import board_picture
 
 WIDTH, HEIGHT = 600, 380
 TEXT = theme.min_text_size(WIDTH)

@@ -184,7 +184,7 @@ def several_label(at: Narrowing, value: str) -> str:
 
 
 # ---------------------------------------------------------------- where the options sit on the board
-# The table (render_table) with the player's hand under it (render_hand): see render/regions.py.
+# The table (render_table) with the player's hand under it (render_hand): see render/board.py.
 
 
 def kind_place(at: Narrowing, value: str) -> str | None:

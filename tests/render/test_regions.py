@@ -13,7 +13,8 @@ import pytest
 
 from bot.games import adapter, all_games
 from bot.ui.menu_steps import ActionMenu, Narrowing, menu_actions, narrow
-from render.regions import board_picture, inside, overlap, size_of
+from render.board import board_picture
+from render.regions import inside, overlap, size_of
 from tests.games import GAMES, IDS
 
 NAMES = ["Ada", "Grace", "Alan", "Edsger"]

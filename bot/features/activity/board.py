@@ -1,6 +1,6 @@
 """The Activity's board for one viewer: what they see of a session and the action their clicks make.
 
-``view`` is the picture the viewer may see (render.regions.board_picture: a spectator the public
+``view`` is the picture the viewer may see (render.board.board_picture: a spectator the public
 picture, a seated player also what their private answers show in Discord: Octa's hand, Octagone's
 shields, Octagion's deck), the game message's text, and, for the player who acts now, the step of
 the game's declared menu their choices so far narrow to, each option with the region of the
@@ -27,8 +27,9 @@ from bot.core.sessions import GameSession
 from bot.core.workers import drawing
 from bot.ui.menu_steps import ActionMenu, Narrowing, Step, menu_actions, narrow
 from bot.ui.replies import UserError
+from render.board import board_picture
 from render.octagion import variant_sentence
-from render.regions import board_picture, size_of
+from render.regions import size_of
 from render.theme import Picture
 
 NOT_SEATED = "You are not playing in this game: you can watch it here."
