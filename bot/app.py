@@ -23,6 +23,7 @@ from bot.features.activity.server import start_if_configured as start_activity_i
 from bot.features.challenge_menu import ChallengeMenu
 from bot.features.departures import ServerDepartures
 from bot.features.game_buttons import GameButtons
+from bot.features.game_commands import GameCommands
 from bot.features.help_commands import HelpCommands
 from bot.features.learn.cog import Learn
 from bot.features.member_commands import MemberCommands
@@ -210,6 +211,13 @@ async def build_commands(bot: OctagonBot) -> None:
         ),
         SettingsCommands(store=platform.store, turn_clock=platform.turn_clock, games=platform.games),
         ChallengeMenu(bot=bot, controls=platform.controls, challenges=platform.challenges, games=platform.games),
+        GameCommands(
+            sessions=platform.sessions,
+            threads=platform.threads,
+            table=platform.table,
+            controls=platform.controls,
+            games=platform.games,
+        ),
         GameButtons(
             sessions=platform.sessions,
             controls=platform.controls,

@@ -1,8 +1,7 @@
 """What the platform needs from each game, beyond its engine: pictures, texts, menus and commands.
 
 A game's bot module subclasses :class:`GameAdapter`, a ``commands.GroupCog``: its slash
-commands are decorated methods under `/<game>`, beside the shared `resign` and `board` and the
-`challenge` generated from what it declares. Its turn menus are declared as steps
+commands are decorated methods under `/<game>`, beside the shared `resign` and the `challenge` generated from what it declares. Its turn menus are declared as steps
 (:mod:`bot.ui.menus`). Everything shared (challenges, turns, resign, board, private views, the
 turn clock, results) lives around it and works the same for every game.
 """
@@ -22,7 +21,7 @@ from bot.core.sessions import Change, GameSession
 from bot.core.workers import Drawing, drawing
 from bot.ui.context import GameContext
 from bot.ui.menus import ActionMenu
-from bot.ui.replies import UserError, acknowledge, reply_private
+from bot.ui.replies import acknowledge, reply_private
 from engines.base import Event, Game
 
 RULES_FOLDER = Path(__file__).parent.parent / "games" / "rules"
@@ -34,7 +33,7 @@ COMPUTER_LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level
 HINTS = "hints"
 HINTS_USED = "_hints_used"
 HINT_TURNS = "_hint_turns"
-HINT = "hint"  # the Hint button's control, and `/<game> hint` presses it
+HINT = "hint"  # the Hint button's control, and `/hint` presses it
 
 __all__ = ["COMPUTER_LEVEL_CHOICES", "HINTS", "ChallengeOption", "GameAdapter", "GameSession"]
 
@@ -100,27 +99,6 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
         session_id = await self.ctx.running_id(interaction, self.name)
         await self.ctx.act(session_id, interaction.user.id, {"type": "resign"})
         await reply_private(interaction, "You resigned.")
-
-    @app_commands.command(name="board", description="Post the current picture of your game again.")
-    async def board_command(self, interaction: discord.Interaction) -> None:
-        await acknowledge(interaction)
-        session_id = await self.ctx.running_id(interaction, self.name)
-        async with self.ctx.sessions.change(session_id) as change:
-            self.ctx.table.post_again(change)
-        where = change.record.play_channel_id
-        if where == interaction.channel_id:
-            await reply_private(interaction, "Here is the current board.")
-        else:  # typed in the channel of the game's thread: the link to it
-            await reply_private(interaction, f"The current board is posted again in <#{where}>.")
-
-    @app_commands.command(name="hint", description="A private hint: the move the computer suggests (friendly games).")
-    async def hint_command(self, interaction: discord.Interaction) -> None:
-        """The same as the game message's Hint button (bot/features/hints): one way to a hint."""
-        await acknowledge(interaction)
-        if not self.hintable:
-            raise UserError(self.no_hints)
-        session_id = await self.ctx.running_id(interaction, self.name)
-        await self.ctx.controls.on_button(interaction, session_id, HINT, "")
 
     # ------------------------------------------------------------ pictures
     # A game names its pictures as drawings (a render function and its arguments): they are drawn

@@ -112,7 +112,7 @@ class Table:
             change.post(GAME_MESSAGE, {"repost": change.repost_table})
 
     def post_again(self, change: Change) -> None:
-        """The game message posted anew at the bottom (`/<game> board`): the older one becomes a
+        """The game message posted anew at the bottom (`/board`): the older one becomes a
         line pointing down, without picture or controls, so that no twin looks live and none
         keeps a turn's deadline after the game ends."""
         if change.record.message_id:

@@ -32,7 +32,7 @@ async def test_the_board_posted_again_leaves_no_live_twin(world):
     assert "Turn ends" in first.content
     assert "Resign" in labels(first)
 
-    answer = await world.ada.slash(world.channel, "octego board")
+    answer = await world.ada.slash(world.channel, "board")
     assert private_texts(answer) == ["Here is the current board."]
     board = world.channel.last_message
     assert board.id == (await world.session()).record.message_id != first.id
@@ -43,7 +43,7 @@ async def test_the_board_posted_again_leaves_no_live_twin(world):
     assert old.components == [], "no controls"
     assert old.attachments == [], "no picture"
 
-    await world.bo.slash(world.channel, "octego board")  # again: the second copy points down too
+    await world.bo.slash(world.channel, "board")  # again: the second copy points down too
     assert world.message(board.id).content.endswith(POSTED_AGAIN)
     await world.ada.slash(world.channel, "octego resign")
     final = world.channel.last_message
@@ -57,7 +57,7 @@ async def test_a_deleted_game_message_is_posted_again_without_a_stray_line(world
     first = await start_octego(world)
     world.env.backend.delete_message(world.channel.id, first.id)
     posted = len(world.channel.history())
-    await world.ada.slash(world.channel, "octego board")
+    await world.ada.slash(world.channel, "board")
     assert len(world.channel.history()) == posted + 1, "the board alone"
     assert "Resign" in labels(world.channel.last_message)
     assert world.platform.errors == []
@@ -72,8 +72,8 @@ async def test_the_board_typed_in_the_parent_channel_answers_with_a_link_to_the_
     await world.ada.slash(world.channel, "octego challenge", opponent=world.bo)
     await world.bo.click(world.channel.last_message, label="Accept")
     [record] = await world.platform.store.threaded_sessions(world.channel.id)
-    answer = await world.ada.slash(world.channel, "octego board")
+    answer = await world.ada.slash(world.channel, "board")
     assert private_texts(answer) == [f"The current board is posted again in <#{record.thread_id}>."]
     thread = next(t for t in world.channel.threads if t.id == record.thread_id)
-    in_thread = await world.bo.slash(thread, "octego board")
+    in_thread = await world.bo.slash(thread, "board")
     assert private_texts(in_thread) == ["Here is the current board."]

@@ -1,5 +1,5 @@
 """Hints in friendly games (issue 39), through the real bot with games in threads: the Hint button and
-`/<game> hint` in games against the computer and in challenges that allow hints, never in a rated
+`/hint` in games against the computer and in challenges that allow hints, never in a rated
 or a tournament game; a hint is private, legal, one a turn (also after a restart), and the game's
 message, card and final message say who used how many."""
 
@@ -103,7 +103,7 @@ async def test_a_hint_against_the_computer_is_private_legal_and_one_a_turn_even_
     session = await load(world, session.id)
     assert session.state.ply == 2, "the hinted move was played, and the computer answered"
 
-    second = answer(await world.ada.slash(thread_of(world, session), "octego hint"))
+    second = answer(await world.ada.slash(thread_of(world, session), "hint"))
     assert second.content.startswith("💡 **Hint**"), "a new turn, a new hint: the command presses the button"
     assert "You have used 2 hints in this game" in second.content
     await world.env.advance_time(5)  # the card is edited a few seconds after a move
@@ -165,7 +165,7 @@ async def test_a_rated_game_has_no_hint(world):
     session = await load(world, session.id)
     message = await game_message(world, session)
     assert "Hint" not in labels(message)
-    refused = answer(await world.ada.slash(thread_of(world, session), "octego hint"))
+    refused = answer(await world.ada.slash(thread_of(world, session), "hint"))
     assert refused.content.startswith("Hints are off in this game: it is rated.")
     assert "_hints_used" not in (await load(world, session.id)).meta.options, "nothing counted"
 
@@ -180,13 +180,25 @@ async def test_a_tournament_game_has_no_hint(world):
     assert "Hint" not in labels(message)
     seat = world.platform.games["octego"].engine.to_act(played.state)[0]
     on_turn = next(m for m in world.members if m.id == played.players[seat])
-    refused = answer(await on_turn.slash(thread_of(world, played), "octego hint"))
+    refused = answer(await on_turn.slash(thread_of(world, played), "hint"))
     assert refused.content.startswith("Hints are off in tournament games")
 
 
 async def test_octagion_is_a_race_and_has_no_hint(world):
-    refused = answer(await world.ada.slash(world.channel, "octagion hint"))
+    await world.ada.slash(world.channel, "octagion start")
+    lobby = world.channel.last_message
+    await world.bo.click(lobby, label="Join")
+    await world.ada.click(lobby, label="Start")
+    refused = answer(await world.ada.slash(world.channel, "hint"))
     assert refused.content == "Octagion is a race: everyone plays at once, so it has no hints."
+
+
+async def test_a_hint_with_no_game_running_says_where_to_ask(world):
+    refused = answer(await world.ada.slash(world.channel, "hint"))
+    assert (
+        refused.content
+        == "There is no game running here. In a channel with game threads, use the command in your game's thread."
+    )
 
 
 @pytest.mark.parametrize("game", TURN_BASED)

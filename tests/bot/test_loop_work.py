@@ -141,7 +141,7 @@ async def test_a_turned_away_click_or_command_is_answered_before_anything_is_rea
     reads = count_reads(monkeypatch, world.platform)
     try:
         clicked = await world.ada.click(game, label="Move")
-        typed = await world.ada.slash(world.channel, "octego board")
+        typed = await world.ada.slash(world.channel, "board")
     finally:
         released.touch()
         await another_channels_picture
@@ -155,7 +155,7 @@ async def test_a_late_event_loop_turns_players_away_before_anything_is_read(worl
     reads = count_reads(monkeypatch, world.platform)
     monkeypatch.setattr(loop_lag, "busy", lambda: True)
     clicked = await world.ada.click(game, label="Move")
-    typed = await world.ada.slash(world.channel, "octego board")
+    typed = await world.ada.slash(world.channel, "board")
     assert private_texts(clicked) == [BUSY_TEXT]
     assert private_texts(typed) == [BUSY_TEXT]
     assert reads == []

@@ -303,8 +303,8 @@ async def test_a_finished_game(world):
     assert f"🏆 <@{world.ada.id}> won (an Octa and 28+ cards on the table)" in game.content
     assert [c.get("label") for c in controls(game)] == ["Rematch", "Replay", "Review"]
     assert "Ada wins with an Octa!" in game.attachments[0].description
-    result = await world.bo.slash(world.channel, "octa board")
-    assert result.response.content == "There is no Octa game running in this channel."
+    result = await world.bo.slash(world.channel, "board")
+    assert result.response.content.startswith("There is no game running here.")
     stats = await world.bo.slash(world.channel, "stats")
     assert "won of 1" in stats.response.content
 

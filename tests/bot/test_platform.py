@@ -182,7 +182,7 @@ async def test_rest_failure_does_not_lose_the_move(world):
     await world.ada.click(game, label="+2")
     assert (await world.session()).state.total == 2, "the move is saved although Discord failed"
     assert "**Ada** added 2." in world.message(game.id).content, "the outbox tried again after the failure"
-    result = await world.ada.slash(world.channel, "tiny board")
+    result = await world.ada.slash(world.channel, "board")
     assert "Here is the current board." in private_texts(result)
     assert "**Ada** added 2." in world.channel.last_message.content
 

@@ -292,7 +292,7 @@ async def test_a_crash_between_the_threads_creation_and_its_commit_does_not_crea
 
 async def test_commands_in_the_channel_act_on_the_callers_single_game_or_name_the_threads(world):
     session, _ = await accepted_game(world, world.ada, world.bo)
-    board = await world.ada.slash(world.channel, "octego board")
+    board = await world.ada.slash(world.channel, "board")
     assert private_texts(board)[-1] == f"The current board is posted again in <#{session.record.thread_id}>."
     await accepted_game(world, world.ada, world.cy)
     ambiguous = await world.ada.slash(world.channel, "octego resign")

@@ -1,4 +1,4 @@
-"""The Hint button of a game message, and `/<game> hint` (bot/ui/adapter.py), which presses it.
+"""The Hint button of a game message, and `/hint` (bot/features/game_commands.py), which presses it.
 
 A hint is the computer's suggested action for the member whose turn it is, answered privately: the
 game's picture with the places the action touches ringed, the action as the record writes it, and a

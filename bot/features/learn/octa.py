@@ -165,9 +165,9 @@ SERIES = Series(
     game="octa",
     lessons=LESSONS,
     ready=(
-        "In a real game the **Turn panel** takes you through each turn, `/octa board` posts the table again and "
+        "In a real game the **Turn panel** takes you through each turn, `/board` posts the table again and "
         "**Resign** (or `/octa resign`) gives up. Challenge someone with `/octa challenge opponent:@someone`, "
         "or play me on easy."
     ),
-    ready_rules=("/octa challenge opponent", "/octa board posts the table again"),
+    ready_rules=("/octa challenge opponent", "/board posts the table again"),
 )

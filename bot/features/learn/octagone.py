@@ -145,7 +145,7 @@ SERIES = Series(
     game="octagone",
     lessons=LESSONS,
     ready=(
-        "In a real game **Place** opens the same menu, `/octagone board` posts the board again and **Resign** "
+        "In a real game **Place** opens the same menu, `/board` posts the board again and **Resign** "
         "(or `/octagone resign`) gives up. Challenge someone with `/octagone challenge opponent:@someone` "
         "(`rules:basic`, `partner:` and `opponent2:` for four), or play me on easy."
     ),

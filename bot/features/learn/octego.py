@@ -195,9 +195,9 @@ SERIES = Series(
     game="octego",
     lessons=LESSONS,
     ready=(
-        "In a real game **Move** opens the same menu, `/octego board` posts the board again, **Resign** "
+        "In a real game **Move** opens the same menu, `/board` posts the board again, **Resign** "
         "(or `/octego resign`) gives up and **Rematch** plays again. Challenge someone with "
         "`/octego challenge opponent:@someone`, or play me on easy."
     ),
-    ready_rules=("/octego challenge opponent", "/octego board posts the board again"),
+    ready_rules=("/octego challenge opponent", "/board posts the board again"),
 )

@@ -152,9 +152,9 @@ SERIES = Series(
     game="octiles",
     lessons=LESSONS,
     ready=(
-        "In a real game **Move** opens the same menu, `/octiles board` posts the board again and **Resign** "
+        "In a real game **Move** opens the same menu, `/board` posts the board again and **Resign** "
         "(or `/octiles resign`) gives up. Challenge someone with `/octiles challenge opponent:@someone` "
         "(`scramble:True` for the scramble rule), or play me on easy."
     ),
-    ready_rules=("/octiles challenge opponent", "/octiles board, /octiles resign"),
+    ready_rules=("/octiles challenge opponent", "/board (the board again), /octiles resign"),
 )
