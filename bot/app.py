@@ -243,7 +243,15 @@ async def build_commands(bot: OctagonBot) -> None:
             challenge=platform.challenges.challenge,
             games=platform.games,
         ),
-        Puzzles(platform),
+        Puzzles(
+            store=platform.store,
+            sessions=platform.sessions,
+            controls=platform.controls,
+            menus=platform.menus,
+            pictures=platform.pictures,
+            thinking=platform.thinking,
+            games=platform.games,
+        ),
     ]
     for cog in shared:
         await bot.add_cog(cog)

@@ -67,6 +67,27 @@ def test_the_rooms_are_what_the_test_checks():
     assert rooms == {*FORBIDDEN_ROOMS, "dev"}
 
 
+# The modules at the top of bot/: the composition root, the bot and the entry points. They build
+# everything, so nothing in a room may import them (the developer tools start the bot, so they may).
+TOP_MODULES = ("platform", "app", "db", "__main__")
+
+
+def test_every_module_of_bot_is_in_a_room_or_at_the_top():
+    top = {f"{name}.py" for name in TOP_MODULES} | {"__init__.py"}
+    loose = [path.name for path in (ROOT / "bot").glob("*.py") if path.name not in top]
+    assert loose == [], "a module of bot/ belongs in a room (see docs/ARCHITECTURE.md) or is one of the top"
+
+
+@pytest.mark.parametrize("room", sorted(FORBIDDEN_ROOMS))
+def test_no_room_imports_the_modules_at_the_top(room):
+    wrong = [
+        f"{path}: {module}"
+        for path, module, _ in imports(f"bot/{room}")
+        if module.split(".")[:2] in [["bot", name] for name in TOP_MODULES]
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
 def test_no_two_classes_of_bot_share_a_name():
     """One class, one name: a reader (or a type checker) meeting a class's name never has to ask which."""
     found: dict[str, list[str]] = {}

@@ -46,7 +46,12 @@ from render.registry import pictures
 from render.wording import plural
 
 if TYPE_CHECKING:
-    from bot.platform import Platform
+    from bot.core.sessions import Sessions
+    from bot.core.store import Store
+    from bot.core.workers import WorkerPool
+    from bot.ui.adapter import GameAdapter
+    from bot.ui.controls import Controls
+    from bot.ui.menus import Menus
 
 OPEN = "puzzle_open"  # the puzzle's copy of the game's menu button: opens the menu privately
 CHOOSE = "puzzle_menu"  # the menu's selects
@@ -68,17 +73,28 @@ def mode_day(mode: str) -> date | None:
 
 
 class Puzzles(commands.Cog):
-    def __init__(self, platform: Platform):
-        self.platform = platform
-        self.games = [game for game in puzzles.GAMES if game in platform.games and puzzles.load(game)]
-        titles = [app_commands.Choice(name=platform.games[game].title, value=game) for game in self.games]
+    def __init__(
+        self,
+        *,
+        store: Store,
+        sessions: Sessions,
+        controls: Controls,
+        menus: Menus,
+        pictures: WorkerPool,
+        thinking: WorkerPool,
+        games: dict[str, GameAdapter],
+    ):
+        self.store, self.sessions, self.menus = store, sessions, menus
+        self.pictures, self.thinking, self.adapters = pictures, thinking, games
+        self.games = [game for game in puzzles.GAMES if game in games and puzzles.load(game)]  # with a puzzle set
+        titles = [app_commands.Choice(name=games[game].title, value=game) for game in self.games]
         offer_choices(self.puzzle_command, game=titles)
-        platform.controls.button(OPEN, self._open, ack="private")
-        platform.controls.select(CHOOSE, self._choose)
-        platform.controls.button(NEXT, self._next, ack="private")
+        controls.button(OPEN, self._open, ack="private")
+        controls.select(CHOOSE, self._choose)
+        controls.button(NEXT, self._next, ack="private")
 
     def now(self) -> datetime:
-        return self.platform.sessions.clock()
+        return self.sessions.clock()
 
     @app_commands.command(name="puzzle", description="A puzzle cut from a real game: find the move that wins.")
     @app_commands.describe(
@@ -99,8 +115,8 @@ class Puzzles(commands.Cog):
     # ------------------------------------------------------------ picking and showing
     async def _rated_pick(self, user_id: int, game: str) -> tuple[Puzzle, str]:
         """The puzzle nearest the member's rating among those they have not played."""
-        rating, _played, _solved = await store.rating(self.platform.store, user_id, game)
-        done = await store.played(self.platform.store, user_id, game)
+        rating, _played, _solved = await store.rating(self.store, user_id, game)
+        done = await store.played(self.store, user_id, game)
         left = [item for item in puzzles.load(game) if item.id not in done]
         if not left:
             raise UserError(f"You have played every {self.title(game)} puzzle I have: more come with new sets.")
@@ -111,10 +127,10 @@ class Puzzles(commands.Cog):
         return min(left, key=nearness), RATED
 
     def title(self, game: str) -> str:
-        return self.platform.games[game].title
+        return self.adapters[game].title
 
     def _menu(self, game: str) -> ActionMenu:
-        return self.platform.games[game].menus[0]
+        return self.adapters[game].menus[0]
 
     async def _page(
         self, interaction: discord.Interaction, item: Puzzle, mode: str
@@ -122,7 +138,7 @@ class Puzzles(commands.Cog):
         """The puzzle: its position, whose move, what to find, and the game's menu button."""
         title, day = self.title(item.game), mode_day(mode)
         if day is None:
-            rating, played, solved = await store.rating(self.platform.store, interaction.user.id, item.game)
+            rating, played, solved = await store.rating(self.store, interaction.user.id, item.game)
             heading = f"## {title} puzzle `{item.id}` · rated {item.rating}"
             footer = f"Your puzzle rating: **{rating.shown()}** ({solved} solved of {plural(played, 'puzzle')})."
         else:
@@ -134,7 +150,7 @@ class Puzzles(commands.Cog):
             f"loses the advantage. Find it with **{self._menu(item.game).button}**: your first move decides."
         )
         text = f"{heading}\n{task}\n{footer}"
-        picture = await self.platform.pictures.draw(Drawing(lesson_picture, (item.game, item.state(), table.names, ())))
+        picture = await self.pictures.draw(Drawing(lesson_picture, (item.game, item.state(), table.names, ())))
         arg = SEPARATOR.join((item.game, item.id, mode))
         button = SessionButton(
             NO_SESSION, OPEN, arg, label=self._menu(item.game).button, style=discord.ButtonStyle.primary
@@ -144,7 +160,7 @@ class Puzzles(commands.Cog):
     def _table(self, interaction: discord.Interaction, item: Puzzle) -> GameSession:
         """The puzzle's position as a private practice table, never stored: the member in the
         solver's seat, me in the other."""
-        engine = self.platform.games[item.game].engine
+        engine = self.adapters[item.game].engine
         state = item.state()
         me = interaction.client.user
         assert me is not None  # the bot is logged in: it answers an interaction
@@ -202,8 +218,8 @@ class Puzzles(commands.Cog):
         first: bool = False,
     ) -> None:
         """The menu's next step for the choices so far, or, once they leave one action, the verdict."""
-        menus, menu = self.platform.menus, self._menu(item.game)
-        engine = self.platform.games[item.game].engine
+        menus, menu = self.menus, self._menu(item.game)
+        engine = self.adapters[item.game].engine
         table = self._table(interaction, item)
         actions = menus.actions(menu, engine, table, item.seat)
         at, index = menus.narrow(menu, engine, table, item.seat, chosen, actions)
@@ -213,7 +229,7 @@ class Puzzles(commands.Cog):
         step = menu.steps[index]
         content = step.prompt(at) if callable(step.prompt) else step.prompt
         drawing = step.picture(at) if step.picture else None
-        picture = await self.platform.pictures.draw(drawing) if drawing else None
+        picture = await self.pictures.draw(drawing) if drawing else None
         view = view_of([self._select(item, mode, menu, at, index, chosen, page)])
         if first:
             await reply_private(interaction, content, picture, view)
@@ -241,7 +257,7 @@ class Puzzles(commands.Cog):
     # ------------------------------------------------------------ the verdict
     def _said(self, table: GameSession, state: Any, seat: int, action: dict[str, Any]) -> tuple[str, Any]:
         """What the game says of ``action`` played on ``state``, and the state after it."""
-        after = self.platform.games[table.record.game].engine.apply(state, seat, action)
+        after = self.adapters[table.record.game].engine.apply(state, seat, action)
         narrate = pictures(table.record.game).narrate
         return " ".join(s for s in (narrate(event, table.bold_names) for event in after.events) if s), after
 
@@ -255,14 +271,12 @@ class Puzzles(commands.Cog):
         if solved:
             lines.append(self._why(item))
         else:
-            reply = await self.platform.thinking.run(puzzles.reply, item, action)
+            reply = await self.thinking.run(puzzles.reply, item, action)
             if reply is not None:
                 allowed, shown = self._said(table, after, after.to_move, reply)
                 whose = "this reply" if after.to_move != item.seat else "this, best played on (your opponent skipped)"
                 lines.append(f"It allows {whose}: {allowed}")
-                picture = await self.platform.pictures.draw(
-                    Drawing(lesson_picture, (item.game, shown, table.names, ()))
-                )
+                picture = await self.pictures.draw(Drawing(lesson_picture, (item.game, shown, table.names, ())))
             answer_said, _ = self._said(table, item.state(), item.seat, puzzles.answer_action(item))
             lines.append(f"The winning move was **{item.answer}**: {answer_said} {self._why(item)}")
         day = mode_day(mode)
@@ -283,9 +297,9 @@ class Puzzles(commands.Cog):
         return f"Every other move loses the advantage (checked by searches {depths} moves deep)."
 
     async def _rate(self, user_id: int, item: Puzzle, solved: bool) -> str:
-        before, _played, _solved = await store.rating(self.platform.store, user_id, item.game)
+        before, _played, _solved = await store.rating(self.store, user_id, item.game)
         after = update(before, item.rating, solved)
-        if not await store.attempt(self.platform.store, user_id, item.game, item.id, solved, after):
+        if not await store.attempt(self.store, user_id, item.game, item.id, solved, after):
             return f"You had played this puzzle already: your puzzle rating stays **{round(before.rating)}**."
         return (
             f"Puzzle rating: {round(before.rating)} → **{round(after.rating)}** (this puzzle is rated {item.rating})."
@@ -303,7 +317,7 @@ class Puzzles(commands.Cog):
         number = puzzle_number(today - timedelta(days=1))
         if yesterday is not None and number >= 1:  # yesterday is over for everyone: its answer is no spoiler now
             before = f"\n-# Yesterday's puzzle #{number}: the answer was **{yesterday.answer}**."
-        played = await store.daily_play(self.platform.store, interaction.guild_id, interaction.user.id, game, today)
+        played = await store.daily_play(self.store, interaction.guild_id, interaction.user.id, game, today)
         if played is not None:
             streak = await self._streak_text(interaction.guild_id, interaction.user.id, game)
             verdict = "solved" if played else "missed"
@@ -320,16 +334,14 @@ class Puzzles(commands.Cog):
         guild_id = interaction.guild_id
         if guild_id is None or day != puzzle_day(self.now()):
             return "That daily puzzle is over: type `/puzzle daily:True` for today's."
-        fresh = await store.play_daily(
-            self.platform.store, guild_id, interaction.user.id, item.game, day, item.id, solved
-        )
+        fresh = await store.play_daily(self.store, guild_id, interaction.user.id, item.game, day, item.id, solved)
         streak = await self._streak_text(guild_id, interaction.user.id, item.game)
         if not fresh:
             return f"You had played today's puzzle already: this try does not count. {streak}"
         return f"{streak}\nShare (no spoiler): `{self._share(item.game, day, solved, streak)}`"
 
     async def _streak_text(self, guild_id: int, user_id: int, game: str) -> str:
-        plays = await store.daily_plays(self.platform.store, guild_id, user_id, game)
+        plays = await store.daily_plays(self.store, guild_id, user_id, game)
         current = puzzles.daily_streaks(plays, puzzle_day(self.now())).current
         return f"🔥 Streak: {plural(current.played, 'day')} played and {current.won} solved in a row."
 
