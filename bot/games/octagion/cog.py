@@ -39,9 +39,11 @@ class OctagionAdapter(GameAdapter):
     def __init__(self, ctx: GameContext):
         super().__init__(ctx)
         self.lobby = Lobby(ctx, self.title, self.computer_levels)
-        self.rounds = Rounds(ctx, self.title)
+        # The computer teams answer once a round is shown, and their last Got it! ends the round:
+        # each needs the other, so the rounds reach the teams through this cog.
+        self.rounds = Rounds(ctx, self.title, round_shown=lambda change, number: self.computers.think(change, number))
+        self.computers = ComputerTeams(ctx, self.rounds.after_round)
         self.variants = Variants(ctx)
-        self.rounds.round_shown = ComputerTeams(ctx, self.rounds.after_round).think
         self.daily = OctagionDaily(ctx)
         self.extras = (self.daily,)  # what /stats, /leaderboard and /settings show of it
         ctx.controls.button(BUTTON, self._button)

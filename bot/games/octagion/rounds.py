@@ -29,11 +29,10 @@ def in_phase(session: GameSession, phase: str, round_no: Any) -> bool:
 class Rounds:
     """A round's message, its end (timer or Got it!), its result and the next round."""
 
-    def __init__(self, ctx: GameContext, title: str):
+    def __init__(self, ctx: GameContext, title: str, *, round_shown: Callable[[Change, int], None]):
         self.ctx = ctx
         self.title = title
-        # What else starts when a round's message is out (the computer teams' answers).
-        self.round_shown: Callable[[Change, int], None] = lambda change, round_no: None
+        self.round_shown = round_shown  # what else starts when a round's message is out (the computers' answers)
         ctx.timers.register(ROUND_END, self._round_end_timer)
         ctx.timers.register(NEXT_ROUND, self._next_round_timer)
         ctx.outbox.register(ROUND_POST, self._build_round, self._round_visible)
