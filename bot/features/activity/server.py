@@ -230,6 +230,8 @@ class ActivityServer:
                     await self._as_bot(self._pick(board, said))
                 elif said.get("type") == "act":
                     await self._as_bot(self._act(board, said))
+                elif said.get("type") == "race":
+                    await self._as_bot(self._race(board, said))
                 else:
                     await self.live.send(board, {"type": "error", "reason": "The board sent something I do not know."})
         finally:
@@ -282,6 +284,20 @@ class ActivityServer:
             return
         try:
             await self._play(board, _picks(said), said.get("version"))
+        except Exception as error:  # the one funnel's texts: refused, busy, database, sorry
+            reason = error_text(error, self.platform.errors, f"the board of session {board.session_id}")
+            await self.live.send(board, {"type": "refused", "reason": reason})
+
+    async def _race(self, board: OpenBoard, said: dict[str, Any]) -> None:
+        """Octagion's typed variant, applied as the Discord variant form applies it; refused with the reason."""
+        try:
+            answer = said.get("answer")
+            if not isinstance(answer, str):
+                raise UserError("The board's answer must be a text.")
+            sessions, user_id = self.platform.sessions, board.user_id
+            async with sessions.change(board.session_id) as change:
+                seat = sessions.check_can_act(change.session, user_id, any_time=True)
+                change.apply(seat, {"type": "set_variant", "text": answer[:200]}, by=user_id, quiet=True)
         except Exception as error:  # the one funnel's texts: refused, busy, database, sorry
             reason = error_text(error, self.platform.errors, f"the board of session {board.session_id}")
             await self.live.send(board, {"type": "refused", "reason": reason})
