@@ -13,7 +13,6 @@ Every answer is private.
 from __future__ import annotations
 
 import copy
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,14 +20,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.attachments import as_file
-from bot.core.change import GameSession, SessionMeta
-from bot.core.store import SessionRecord
+from bot.core.change import GameSession
 from bot.core.text import sentence
 from bot.core.workers import Drawing
 from bot.features.game_choices import offer_choices
 from bot.features.learn import store
 from bot.features.learn.lessons import Lesson, Series
 from bot.features.learn.series import SERIES
+from bot.features.practice import NO_SESSION, practice_table
 from bot.ui.controls import SessionButton, SessionSelect, session_modal, view_of
 from bot.ui.menu_steps import ActionMenu, Narrowing
 from bot.ui.menus import CONTROL as MENU_CONTROL
@@ -57,7 +56,6 @@ FORM = "learn_form"  # a typed lesson's form (the game's own form, e.g. Octagion
 START = "learn_start"  # a timed lesson's Start: shows the position and starts its clock
 ANSWER = "answer"  # the form's text field
 SEPARATOR = "|"
-NO_SESSION = 0  # the session part of the lesson controls' custom ids: a lesson is no stored session
 GONE = "This lesson is no longer available: type `/learn` to pick up where you stopped."
 
 
@@ -196,30 +194,9 @@ class Learn(commands.Cog):
         return self._menu(self.series[table.record.game]).button
 
     def _table(self, interaction: discord.Interaction, series: Series, lesson: Lesson) -> GameSession:
-        """The lesson's position as a private practice table: built by the engine from the lesson's
-        data, the member in the lesson's seat and me in every other one; never stored."""
+        """The lesson's position as a private practice table, built by the engine from the lesson's data."""
         engine = self.games[series.game].engine
-        state = lesson.setup.build(engine)
-        me = interaction.client.user
-        assert me is not None  # the bot is logged in: it answers an interaction
-        players = [me.id] * state.players
-        names = [me.display_name] * state.players
-        players[lesson.seat], names[lesson.seat] = interaction.user.id, interaction.user.display_name
-        now = datetime.now(UTC)
-        record = SessionRecord(
-            id=NO_SESSION,
-            game=series.game,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id or 0,
-            host_id=interaction.user.id,
-            players=players,
-            status="active",
-            state={},
-            schema_version=engine.schema,
-            created_at=now,
-            updated_at=now,
-        )
-        return GameSession(record=record, state=state, meta=SessionMeta(names=names))
+        return practice_table(interaction, series.game, engine.schema, lesson.setup.build(engine), lesson.seat)
 
     # ------------------------------------------------------------ the controls
     async def _go(self, interaction: discord.Interaction, _: int, arg: str) -> None:

@@ -30,11 +30,12 @@ from discord.ext import commands
 
 import engines.puzzles as puzzles
 from bot.core.attachments import as_file
-from bot.core.change import GameSession, SessionMeta
-from bot.core.store import SessionRecord, Store
+from bot.core.change import GameSession
+from bot.core.store import Store
 from bot.core.workers import Drawing
 from bot.features.game_choices import offer_choices
 from bot.features.learn.cog import Learn
+from bot.features.practice import NO_SESSION, practice_table
 from bot.features.puzzles import store
 from bot.ui.controls import SessionButton, SessionSelect, view_of
 from bot.ui.menu_steps import ActionMenu, Narrowing
@@ -59,7 +60,6 @@ NEXT = "puzzle_next"  # after a rated puzzle: the next one
 SEPARATOR = "|"
 PAGE = SEPARATOR + "page"
 RATED = "r"
-NO_SESSION = 0
 OPTIONS_LIMIT = 25
 GONE = "This puzzle is no longer available: type `/puzzle` for another."
 
@@ -158,29 +158,9 @@ class Puzzles(commands.Cog):
         return text, picture, view_of([button])
 
     def _table(self, interaction: discord.Interaction, item: Puzzle) -> GameSession:
-        """The puzzle's position as a private practice table, never stored: the member in the
-        solver's seat, me in the other."""
+        """The puzzle's position as a private practice table: the member in the solver's seat."""
         engine = self.adapters[item.game].engine
-        state = item.state()
-        me = interaction.client.user
-        assert me is not None  # the bot is logged in: it answers an interaction
-        players, names = [me.id] * state.players, [me.display_name] * state.players
-        players[item.seat], names[item.seat] = interaction.user.id, interaction.user.display_name
-        now = datetime.now(UTC)
-        record = SessionRecord(
-            id=NO_SESSION,
-            game=item.game,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id or 0,
-            host_id=interaction.user.id,
-            players=players,
-            status="active",
-            state={},
-            schema_version=engine.schema,
-            created_at=now,
-            updated_at=now,
-        )
-        return GameSession(record=record, state=state, meta=SessionMeta(names=names))
+        return practice_table(interaction, item.game, engine.schema, item.state(), item.seat)
 
     # ------------------------------------------------------------ the controls
     def _puzzle(self, arg: str) -> tuple[Puzzle, str, list[str]]:
