@@ -1,6 +1,6 @@
 // One view of the board (bot/features/activity/board.py's view): the picture with the step's
 // options drawn over it where the renderer drew them, the options with no place as buttons, and
-// Octagion's round clock and the team's variant so far (given in Discord for now). ``send`` carries
+// Octagion's round clock, the team's variant so far and the field to type it. ``send`` carries
 // what the member does to the server.
 const $ = (id) => document.getElementById(id);
 let clock = null;
@@ -24,7 +24,7 @@ export function show(view, send) {
   $("buttons").replaceChildren();
   $("prompt").textContent = "";
   chosen = new Set();
-  showRace(view);
+  showRace(view, send);
   if (view.ready && view.picks.length) {
     const key = `${view.version}:${view.picks.join("|")}`;
     if (played !== key) {
@@ -78,11 +78,15 @@ function button(label, kind, click) {
   $("buttons").append(element);
 }
 
-function showRace(view) {
+function showRace(view, send) {
   const form = $("race");
   clearInterval(clock);
   form.hidden = !view.race || view.seat === null;
   if (!view.race) return;
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    send({ type: "race", answer: $("variant").value });
+  };
   $("answer").textContent = view.race.answer || "";
   const tick = () => {
     const left = view.race.deadline ? Math.max(0, Math.round(view.race.deadline - Date.now() / 1000)) : null;
