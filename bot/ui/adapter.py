@@ -1,9 +1,10 @@
 """What the platform needs from each game, beyond its engine: pictures, texts, menus and commands.
 
 A game's bot module subclasses :class:`GameAdapter`, a ``commands.GroupCog``: its slash
-commands are decorated methods under `/<game>`, beside the shared `resign` and the `challenge` generated from what it declares. Its turn menus are declared as steps
-(:mod:`bot.ui.menus`). Everything shared (challenges, turns, resign, board, private views, the
-turn clock, results) lives around it and works the same for every game.
+commands are decorated methods under `/<game>`, beside the shared `resign` and the `challenge`
+generated from what it declares. Its turn menus are declared as steps (:mod:`bot.ui.menus`).
+Everything shared (challenges, turns, resign, `/board`, `/hint`, private views, the turn clock,
+results) lives around it and works the same for every game.
 """
 
 from __future__ import annotations
