@@ -22,7 +22,7 @@ from bot.core.sessions import Change, GameSession
 from bot.core.workers import Drawing, drawing
 from bot.ui.context import GameContext
 from bot.ui.menus import ActionMenu
-from bot.ui.replies import acknowledge, reply_private
+from bot.ui.replies import UserError, acknowledge, reply_private
 from engines.base import Event, Game
 
 RULES_FOLDER = Path(__file__).parent.parent / "games" / "rules"
@@ -183,6 +183,11 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
     @property
     def has_computer(self) -> bool:
         return self.computer_player is not None
+
+    def typed_answer(self, change: Change, user_id: int, text: str) -> None:
+        """A move typed as text on the Activity's board (Octagion's variant), applied in ``change``
+        with the checks of the game's own form; a game played by choices has none."""
+        raise UserError(f"{self.title} is played by choosing on the board, not by typing.")
 
     # --------------------------------------------------------------- hints
     @property

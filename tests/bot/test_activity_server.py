@@ -152,6 +152,18 @@ async def test_a_member_not_seated_or_not_on_turn_is_refused_and_nothing_changes
     assert (await world.platform.sessions.load(session.id)).action_number == version
 
 
+async def test_a_typed_answer_on_a_game_played_by_choices_is_refused(world, http):
+    session = await start(world)
+    ada = BoardClient(http, world.bot.activity_server, world.ada, world)
+    await ada.open(session.id)
+    await ada.socket.send_json({"type": "race", "answer": "c5xd6"})
+    assert await ada.next() == {
+        "type": "refused",
+        "reason": "Octego is played by choosing on the board, not by typing.",
+    }
+    assert (await world.platform.sessions.load(session.id)).action_number == session.action_number
+
+
 async def test_a_board_for_another_server_or_channel_is_refused(world, http):
     session = await start(world)
     cy = BoardClient(http, world.bot.activity_server, world.cy, world)

@@ -26,7 +26,7 @@ import contextvars
 import inspect
 import json
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -278,29 +278,30 @@ class ActivityServer:
 
     async def _act(self, board: OpenBoard, said: dict[str, Any]) -> None:
         """A complete choice, played as the same click in Discord would be; refused with the reason."""
-        turned_away = turned_away_text(self.bot, f"the board of session {board.session_id}")
+        await self._as_a_click(board, lambda: self._play(board, _picks(said), said.get("version")))
+
+    async def _race(self, board: OpenBoard, said: dict[str, Any]) -> None:
+        """A typed answer (Octagion's variant), applied by the game as its own form applies it."""
+        await self._as_a_click(board, lambda: self._type(board, said.get("answer")))
+
+    async def _as_a_click(self, board: OpenBoard, work: Callable[[], Awaitable[None]]) -> None:
+        """``work`` with what a click in Discord gets: turned away while the bot is busy or stopping,
+        and any refusal or failure answered with the one funnel's sentence."""
+        where = f"the board of session {board.session_id}"
+        turned_away = turned_away_text(self.bot, where)
         if turned_away is not None:
             await self.live.send(board, {"type": "refused", "reason": turned_away})
             return
         try:
-            await self._play(board, _picks(said), said.get("version"))
+            await work()
         except Exception as error:  # the one funnel's texts: refused, busy, database, sorry
-            reason = error_text(error, self.platform.errors, f"the board of session {board.session_id}")
-            await self.live.send(board, {"type": "refused", "reason": reason})
+            await self.live.send(board, {"type": "refused", "reason": error_text(error, self.platform.errors, where)})
 
-    async def _race(self, board: OpenBoard, said: dict[str, Any]) -> None:
-        """Octagion's typed variant, applied as the Discord variant form applies it; refused with the reason."""
-        try:
-            answer = said.get("answer")
-            if not isinstance(answer, str):
-                raise UserError("The board's answer must be a text.")
-            sessions, user_id = self.platform.sessions, board.user_id
-            async with sessions.change(board.session_id) as change:
-                seat = sessions.check_can_act(change.session, user_id, any_time=True)
-                change.apply(seat, {"type": "set_variant", "text": answer[:200]}, by=user_id, quiet=True)
-        except Exception as error:  # the one funnel's texts: refused, busy, database, sorry
-            reason = error_text(error, self.platform.errors, f"the board of session {board.session_id}")
-            await self.live.send(board, {"type": "refused", "reason": reason})
+    async def _type(self, board: OpenBoard, answer: Any) -> None:
+        if not isinstance(answer, str):
+            raise UserError("The board's answer must be a text.")
+        async with self.platform.sessions.change(board.session_id) as change:
+            self.platform.games[change.session.record.game].typed_answer(change, board.user_id, answer)
 
     async def _play(self, board: OpenBoard, picks: list[str], version: Any) -> None:
         sessions, user_id = self.platform.sessions, board.user_id

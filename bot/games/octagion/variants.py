@@ -9,6 +9,7 @@ import asyncio
 
 import discord
 
+from bot.core.sessions import Change
 from bot.games.octagion.names import BUILD, VARIANT
 from bot.ui.context import GameContext
 from bot.ui.controls import session_modal
@@ -62,18 +63,23 @@ class Variants:
             session_modal(session_id, VARIANT, arg, f"Octagion · round {state.round}", [cards])
         )
 
+    def apply(self, change: Change, user_id: int, text: str, round_no: str = "") -> int:
+        """A member's variant for the round, however it was typed (the form, `/octagion play`, the
+        Activity's board): the one place its rules are checked. Returns the member's seat."""
+        seat = self.ctx.sessions.check_can_act(change.session, user_id, any_time=True)
+        if round_no and str(change.state.round) != round_no:
+            raise UserError(f"Round {round_no} is already over.")
+        # A variant is private until the round ends: nothing public to redraw.
+        change.apply(seat, {"type": "set_variant", "text": text[:200]}, by=user_id, quiet=True)
+        return seat
+
     async def set_variant(
         self, interaction: discord.Interaction, session_id: int, round_no: str, values: dict[str, str]
     ) -> None:
         """The variant form's answer for its round (or `/octagion play`'s, with no round): the engine
         parses the text in the change."""
         async with self.ctx.sessions.change(session_id) as change:
-            seat = self.ctx.sessions.check_can_act(change.session, interaction.user.id, any_time=True)
-            if round_no and str(change.state.round) != round_no:
-                raise UserError(f"Round {round_no} is already over.")
-            # A variant is private until the round ends: nothing public to redraw.
-            text = values.get("variant", "")[:200]
-            change.apply(seat, {"type": "set_variant", "text": text}, by=interaction.user.id, quiet=True)
+            seat = self.apply(change, interaction.user.id, values.get("variant", ""), round_no)
         picture = await self.ctx.render(show.render_variant, change.state, change.session.names, seat)
         told = "".join(f"⚠️ {note[0].upper()}{note[1:]}.\n" for note in left_empty(change.state))
         text = told + show.variant_sentence(change.state, seat) + " Only you can see this."
