@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import inspect
 import json
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
@@ -34,8 +33,10 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.core.errors import UserError
 from bot.core.sessions import GameSession
-from bot.features.activity import board as board_module
 from bot.features.activity.auth import AuthError, DiscordOAuth, Identity, Tokens, check_member, token_key
+from bot.features.activity.board import action as picked_action
+from bot.features.activity.board import turn_menu
+from bot.features.activity.board import view as board_view
 from bot.features.activity.live import Live, OpenBoard
 from bot.features.activity.start import live_here, start_game
 from bot.ui.menu_steps import play
@@ -54,12 +55,11 @@ class ActivityServer:
     """The Activity's page, API and live boards for one bot (``playground``: started by the
     playground, which alone takes its mock sign-in)."""
 
-    def __init__(self, bot: Any, platform: Any, settings: Any, *, playground: bool = False, board: Any = None):
+    def __init__(self, bot: Any, platform: Any, settings: Any, *, playground: bool = False):
         self.bot = bot
         self.platform = platform
         self.settings = settings
         self.playground = playground
-        self._board = board  # bot.features.activity.board (a test may give its own)
         self.oauth: DiscordOAuth | None = None
         self.tokens: Tokens | None = None
         self.live = Live(self._draw, platform.errors)
@@ -110,11 +110,6 @@ class ActivityServer:
     @property
     def local_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/"
-
-    @property
-    def board(self) -> Any:
-        """bot/features/activity/board.py: ``view``, ``action`` and ``turn_menu`` for one viewer."""
-        return self._board or board_module
 
     # ------------------------------------------------------------------ pages and API
     async def page(self, _: web.Request) -> web.StreamResponse:
@@ -308,16 +303,16 @@ class ActivityServer:
         async with sessions.change(board.session_id) as change:
             seat = sessions.check_can_act(change.session, user_id)  # the one turn check
             sessions.check_fresh(change.session, version)  # after it: "it is X's turn" says more
-            action = self.board.action(self.platform.games, change.session, user_id, picks)
+            action = picked_action(self.platform.games, change.session, user_id, picks)
             if isinstance(action, str):
                 raise UserError(action)
             adapter = self.platform.games[change.session.record.game]
-            play(change, self.board.turn_menu(adapter), adapter.engine, seat, user_id, action)
+            menu = turn_menu(adapter)
+            assert menu is not None, "picked_action refuses a game that has no menu to pick from"
+            play(change, menu, adapter.engine, seat, user_id, action)
 
     async def _draw(self, session: GameSession, user_id: int, picks: list[str]) -> dict[str, Any]:
-        drawn = self.board.view(self.platform.games, session, user_id, picks)
-        view: dict[str, Any] = await drawn if inspect.isawaitable(drawn) else drawn
-        return view
+        return await board_view(self.platform.games, session, user_id, picks)
 
 
 def _picks(said: dict[str, Any]) -> list[str]:
