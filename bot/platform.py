@@ -35,7 +35,7 @@ from bot.features.computer import ComputerPlayers
 from bot.features.fair_use import FairUse, FairUseLimits
 from bot.features.hints.hints import Hints
 from bot.features.learn.newcomers import game_message_line
-from bot.features.replays import Replays
+from bot.features.replays import MessageLinks, Replays
 from bot.features.results import Results
 from bot.features.review.reviews import Reviews
 from bot.features.threads import GameThreads
@@ -126,7 +126,10 @@ class Platform:
             self.threads.plan_last,
             for_event_games(self.tournaments.plan_game_end),
         )
-        self.replays = Replays(self.sessions, REPLAYS, self.games, self.controls, self.table, fair_use=self.fair_use)
+        self.links = MessageLinks()  # Discord's addresses; the playground's pages once its server starts
+        self.replays = Replays(
+            self.sessions, REPLAYS, self.games, self.controls, self.table, fair_use=self.fair_use, links=self.links
+        )
         self.reviews = Reviews(self.replays, THINKING, PICTURES, self.games, self.controls)
         self.hints = Hints(self.sessions, self.replays, self.games, THINKING, PICTURES, self.controls)
         context = GameContext(

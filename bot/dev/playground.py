@@ -79,7 +79,7 @@ async def run_playground(
             await play_games_in_their_own_channels(world)
             await show_games_again(world)
             async with Playground(world, port or int(saved_port or 0), token) as playground:
-                world.platform.replays.message_link = playground.message_link  # /history leads to the page
+                world.platform.links.page = playground.message_link  # /history leads to the page
                 await save_address(bot.store, playground)
                 print(f"Playground running: open {playground.url} in your browser (Ctrl+C stops it).", flush=True)
                 if ready is not None:

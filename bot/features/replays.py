@@ -13,7 +13,8 @@ queue is full, a member asking for a replay is told privately to try again in a 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -51,6 +52,19 @@ def discord_message_link(guild_id: int | None, channel_id: int, message_id: int)
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 
+@dataclass
+class MessageLinks:
+    """Where a link to a message leads (/history's): its address in Discord, or, in the playground,
+    the page of the channel holding it (``page``, which the playground sets once its server has
+    started, as it sets the board's page)."""
+
+    page: Callable[[int | None, int, int], str] | None = None
+
+    def __call__(self, guild_id: int | None, channel_id: int, message_id: int) -> str:
+        link = self.page or discord_message_link
+        return link(guild_id, channel_id, message_id)
+
+
 class Replays:
     def __init__(
         self,
@@ -61,6 +75,7 @@ class Replays:
         table: Table,
         *,
         fair_use: FairUse,
+        links: MessageLinks,
     ):
         self.sessions = sessions
         self.table = table  # who plays whom, partners together
@@ -68,7 +83,7 @@ class Replays:
         self.pictures = pictures  # the replays' own pool (bot.core.workers.REPLAYS)
         self.games = games
         self.fair_use = fair_use  # the platform's, with the limits from the settings
-        self.message_link = discord_message_link  # where /history's links lead (the playground's page)
+        self.message_link = links  # where /history's links lead
         # The button posts the replay in the channel; the history's select answers privately.
         controls.button(REPLAY, lambda i, sid, _: self.post_replay(i, sid, public=True))
         controls.select(HISTORY_REPLAY, self._history_replay, ack="private")
