@@ -19,7 +19,7 @@ from bench import Row, value
 from bench.review_curve import brier, curve_games, self_play, self_play_game
 from engines.octagion import ENGINE as OCTAGION
 from engines.octagion import solution
-from engines.review import curve, review_game, review_rounds
+from engines.review import Played, curve, review_game, review_rounds
 from render.wording import plural
 
 TARGET_SECONDS = 30.0
@@ -53,7 +53,7 @@ def run() -> list[Row]:
     for game in curve_games():
         seed, actions = longest_game(game, range(bench.sized(6, 1)), bench.sized(400, 4))
         start = time.process_time()
-        review_game(game, 2, {}, seed, actions, seat=0, viewer=0)
+        review_game(Played(game, 2, {}, seed, tuple(actions)), seat=0, viewer=0)
         cpu = time.process_time() - start
         note = f"{len(actions)} plies, budget {curve(game)['nodes']} a position; target under {TARGET_SECONDS:.0f} s"
         rows.append(value(f"review {game}: longest self-play game, CPU", cpu, "s", note=note))
@@ -64,7 +64,7 @@ def run() -> list[Row]:
             rows.append(value(f"review {game}: curve's Brier score", score, "", note=note))
     actions = race(bench.sized(16, 1))
     start = time.process_time()
-    review_rounds("octagion", 2, {"rounds": bench.sized(16, 1)}, 7, actions, seat=0)
+    review_rounds(Played("octagion", 2, {"rounds": bench.sized(16, 1)}, 7, tuple(actions)), seat=0)
     note = f"{plural(bench.sized(16, 1), 'round')} against the solver; target under {TARGET_SECONDS:.0f} s"
     rows.append(value("review octagion: a race's rounds, CPU", time.process_time() - start, "s", note=note))
     return rows

@@ -25,7 +25,6 @@ from __future__ import annotations
 import importlib
 import json
 import math
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
@@ -39,6 +38,7 @@ __all__ = [
     "MARKS",
     "REVIEWABLE",
     "MoveReview",
+    "Played",
     "Review",
     "RoundsReview",
     "check",
@@ -65,6 +65,23 @@ _REVIEWERS: dict[str, str] = {
     "octiles": "engines.octiles.review",
 }
 REVIEWABLE = tuple(_REVIEWERS)  # kept for the callers that test membership
+
+
+@dataclass(frozen=True)
+class Played:
+    """A game as its record replays it, what every review starts from: the game, its number of
+    players, its options and seed, and its actions, (seat, action) in order. Plain data, so it goes
+    to the computer workers as it is."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    actions: tuple[tuple[int, dict[str, Any]], ...]
+
+    def with_action(self, seat: int, action: dict[str, Any]) -> Played:
+        """The same game with one more action (the move a hint weighs)."""
+        return Played(self.game, self.players, self.options, self.seed, (*self.actions, (seat, action)))
 
 
 @cache
@@ -208,36 +225,28 @@ def position_points(game: str, state: Any) -> float:
     return value
 
 
-def judge_ply(
-    game: str,
-    players: int,
-    options: dict[str, Any],
-    seed: int,
-    actions: Sequence[tuple[int, dict[str, Any]]],
-    ply: int,
-    nodes: int | None = None,
-    viewer: int | None = None,
-) -> MoveReview | None:
+def judge_ply(played: Played, ply: int, nodes: int | None = None, viewer: int | None = None) -> MoveReview | None:
     """The review of action number ``ply`` (1-based) of the record, replayed from the start; None
     for an action that is not a move (a resignation). Runs in a worker: plain data in and out.
 
     ``nodes`` is the budget of one position (the game's own unit: nodes searched, or samples of
     the hidden cards); ``viewer``, the seat whose review this is: in a game with hidden
     information another seat's move is then only valued from the viewer's view, not judged."""
+    game, actions = played.game, played.actions
     engine = registered_engine(game)
     hook = _hook(game)
-    state, seen = _replayed(engine, players, options, seed, actions[: ply - 1])
+    state, seen = _replayed(engine, played, ply - 1)
     seat, action = actions[ply - 1]
     budget = nodes or curve(game)["nodes"]
     if action.get("type") in ("resign", "forfeit"):
         return None
-    played = engine.notation(state, seat, action)
+    notation = engine.notation(state, seat, action)
     if viewer is not None and viewer != seat and hook.hidden(state):
         after_state = engine.apply(state, seat, action)
         mine = _result_for(after_state, viewer)
         if mine is None:
             mine = hook.value(after_state, viewer, budget, [*seen, *after_state.events])
-        return MoveReview(ply, seat, played, played, 1.0 - mine, 1.0 - mine, None, {})
+        return MoveReview(ply, seat, notation, notation, 1.0 - mine, 1.0 - mine, None, {})
     judged = hook.judge(state, seat, action, budget, seen)
     if judged is None:
         return None
@@ -246,18 +255,17 @@ def judge_ply(
     else:
         before, after = expected(game, judged["best_score"]), expected(game, judged["played_score"])
     if judged["forced"]:
-        return MoveReview(ply, seat, played, played, after, after, None, judged["facts"])
-    chosen = mark(max(0.0, before - after), judged["best"] == played)
-    return MoveReview(ply, seat, played, judged["best"], before, after, chosen, judged["facts"])
+        return MoveReview(ply, seat, notation, notation, after, after, None, judged["facts"])
+    chosen = mark(max(0.0, before - after), judged["best"] == notation)
+    return MoveReview(ply, seat, notation, judged["best"], before, after, chosen, judged["facts"])
 
 
-def _replayed(
-    engine: Any, players: int, options: dict[str, Any], seed: int, actions: Sequence[tuple[int, dict[str, Any]]]
-) -> tuple[Any, list[Event]]:
-    """The state after ``actions`` and every event on the way (public: what every player saw)."""
-    state = engine.new_game(players, options, seed)
+def _replayed(engine: Any, played: Played, plies: int) -> tuple[Any, list[Event]]:
+    """The state after the record's first ``plies`` actions and every event on the way (public:
+    what every player saw)."""
+    state = engine.new_game(played.players, played.options, played.seed)
     seen = list(state.events)
-    for seat, action in actions:
+    for seat, action in played.actions[:plies]:
         state = engine.apply(state, seat, action)
         seen.extend(state.events)
     return state, seen
@@ -274,22 +282,11 @@ def _result_for(state: Any, seat: int) -> float | None:
     return 1.0 if set(side) & set(outcome.winners) else 0.0
 
 
-def review_game(
-    game: str,
-    players: int,
-    options: dict[str, Any],
-    seed: int,
-    actions: Sequence[tuple[int, dict[str, Any]]],
-    seat: int,
-    nodes: int | None = None,
-    viewer: int | None = None,
-) -> Review:
+def review_game(played: Played, seat: int, nodes: int | None = None, viewer: int | None = None) -> Review:
     """The whole review at once (tests and the benchmark; the bot judges ply by ply in workers).
     ``viewer`` as in :func:`judge_ply` (the bot passes the reviewed seat)."""
-    judged = (
-        judge_ply(game, players, options, seed, actions, ply, nodes, viewer) for ply in range(1, len(actions) + 1)
-    )
-    return Review(game, seat, tuple(move for move in judged if move is not None))
+    judged = (judge_ply(played, ply, nodes, viewer) for ply in range(1, len(played.actions) + 1))
+    return Review(played.game, seat, tuple(move for move in judged if move is not None))
 
 
 @dataclass(frozen=True)
@@ -320,16 +317,10 @@ class RoundsReview:
         return cls(loaded["game"], loaded["seat"], tuple(loaded["rounds"]))
 
 
-def review_rounds(
-    game: str,
-    players: int,
-    options: dict[str, Any],
-    seed: int,
-    actions: Sequence[tuple[int, dict[str, Any]]],
-    seat: int,
-) -> RoundsReview:
+def review_rounds(played: Played, seat: int) -> RoundsReview:
     """The review of a game reviewed by rounds (:func:`kind` "rounds"), for ``seat``'s team."""
-    return RoundsReview(game, seat, tuple(_hook(game).rounds(players, options, seed, list(actions), seat)))
+    rounds = _hook(played.game).rounds(played.players, played.options, played.seed, list(played.actions), seat)
+    return RoundsReview(played.game, seat, tuple(rounds))
 
 
 def from_json(text: str) -> Review | RoundsReview:

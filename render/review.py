@@ -16,7 +16,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engines.registry import engine
-from engines.review import MoveReview, Review, RoundsReview
+from engines.review import MoveReview, Played, Review, RoundsReview
 from render import theme
 from render.board import board_picture
 
@@ -174,20 +174,12 @@ def _image(picture: theme.Picture) -> Image.Image:
     return Image.open(io.BytesIO(picture.png)).convert("RGB")
 
 
-def mistake_board(
-    game: str,
-    players: int,
-    options: dict[str, Any],
-    seed: int,
-    actions: Sequence[tuple[int, dict[str, Any]]],
-    move_json: dict[str, Any],
-    names: Sequence[str],
-    why: str,
-) -> theme.Picture:
+def mistake_board(played: Played, move_json: dict[str, Any], names: Sequence[str], why: str) -> theme.Picture:
     """The board before the move as its mover saw it, the move played (red) and the better one
     (green) drawn where the game has a place for them, with ``why`` above."""
     move = MoveReview(**move_json)
-    state = engine(game).replay(players, options, seed, list(actions[: move.ply - 1]))
+    game = played.game
+    state = engine(game).replay(played.players, played.options, played.seed, list(played.actions[: move.ply - 1]))
     board = seat_view(game, state, names, move.seat)
     size = theme.min_text_size(board.width)  # read at 280 px whatever the board's width
     lines = theme.wrap(why, size, board.width - 24)[:4]
@@ -200,8 +192,8 @@ def mistake_board(
         theme.write(image, (12, 8 + line * (size + 6)), text, size, theme.INK, "lt")
     draw.rectangle((0, strip - 2, board.width, strip), fill=theme.GRID)
     drawn, better = (" (red arrow)", " (green)") if game in ARROWS else ("", "")
-    played, best = move_words(move.played), move_words(move.best)
-    description = f"Before move {move.ply} as seen by its mover: {played} played{drawn}, {best} better{better}."
+    played_words, best = move_words(move.played), move_words(move.best)
+    description = f"Before move {move.ply} as seen by its mover: {played_words} played{drawn}, {best} better{better}."
     return theme.to_picture(image, description[:1000], f"review-move-{move.ply}.png")
 
 

@@ -16,7 +16,7 @@ from bench.bench_review import race
 from bench.review_curve import curve_games
 from bot.features.review.reviews import summary, why
 from engines.registry import engine, package
-from engines.review import review_game, review_rounds
+from engines.review import Played, review_game, review_rounds
 from render.review import advantage_graph, mistake_board, rounds_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,14 +40,14 @@ def game(name: str, seed: int) -> list[tuple[int, dict[str, Any]]]:
 def main() -> None:
     for name in curve_games():
         seed = SEEDS.get(name, 3)
-        actions = game(name, seed)
-        review = review_game(name, 2, {}, seed, actions, seat=0, viewer=0)
+        played = Played(name, 2, {}, seed, tuple(game(name, seed)))
+        review = review_game(played, seat=0, viewer=0)
         (ROOT / "docs" / f"review-{name}-graph.png").write_bytes(advantage_graph(review.to_json(), NAMES[0]).png)
         worst = review.worst()[0]
-        board = mistake_board(name, 2, {}, seed, actions, asdict(worst), NAMES, why(name, worst, NAMES))
+        board = mistake_board(played, asdict(worst), NAMES, why(name, worst, NAMES))
         (ROOT / "docs" / f"review-{name}-mistake.png").write_bytes(board.png)
         print(f"{name}: Ada's {summary(review)}")
-    rounds = review_rounds("octagion", 2, {"rounds": 4}, 7, race(4), seat=0)
+    rounds = review_rounds(Played("octagion", 2, {"rounds": 4}, 7, tuple(race(4))), seat=0)
     (ROOT / "docs" / "review-octagion.png").write_bytes(rounds_table(rounds.to_json(), NAMES[0]).png)
     print(f"octagion: Ada's {rounds.points()} points, the solver's {rounds.best_points()}")
 

@@ -11,11 +11,11 @@ import pytest
 
 from bot.core.settings import Settings
 from bot.dev.world import bot_member, private_messages, private_texts
-from bot.features.hints.advice import Record, advise
+from bot.features.hints.advice import advise
 from bot.features.hints.hints import ONE_A_TURN
 from engines.octego import choose_action as octego_ai
 from engines.registry import engine as registered_engine
-from engines.review import judge_ply
+from engines.review import Played, judge_ply
 from tests.bot.test_tournaments import create, games_of_round, host_of, join_all, start
 
 SEED = 4321
@@ -230,10 +230,10 @@ def test_a_choice_the_review_judges_a_mistake_is_replaced_by_the_judges_best():
         actions.append((seat, action))
         state = engine.apply(state, seat, action)
     seat = engine.to_act(state)[0]
-    record = Record("octego", {}, SEED, tuple(actions))
+    record = Played("octego", 2, {}, SEED, tuple(actions))
     moves = [a for a in engine.legal_actions(state, seat) if a["type"] != "resign"]
     ply = len(actions) + 1
-    marks = {m["path"]: judge_ply("octego", 2, {}, SEED, [*actions, (seat, m)], ply).mark for m in moves}
+    marks = {m["path"]: judge_ply(record.with_action(seat, m), ply).mark for m in moves}
     bad = next(m for m in moves if marks[m["path"]] in ("mistake", "blunder"))
     fine = next(m for m in moves if marks[m["path"]] == "best")
 

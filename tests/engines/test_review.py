@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engines.registry import engine
-from engines.review import MARKS, Review, expected, review_game
+from engines.review import MARKS, Played, Review, expected, review_game
 
 THROWN_AWAY = {"position": "Od7 1a1 / Oe2 1h8"}  # Ada's Octego wins on row 8; Bo's wins on row 1
 
@@ -20,7 +20,7 @@ def replayed(options, moves):
 def test_a_move_that_throws_away_a_win_is_a_blunder_and_the_winning_move_is_shown():
     actions, state = replayed(THROWN_AWAY, [(0, "a1-b2"), (1, "e2-d1")])
     assert state.outcome.winners == (1,)
-    review = review_game("octego", 2, THROWN_AWAY, 1, actions, seat=0, nodes=500)
+    review = review_game(Played("octego", 2, THROWN_AWAY, 1, tuple(actions)), seat=0, nodes=500)
     first = review.own()[0]
     assert first.mark == "blunder"
     assert first.best in ("d7-e8", "d7-c8"), "the winning move: the Octego to row 8"
@@ -35,7 +35,7 @@ def test_a_move_that_throws_away_a_win_is_a_blunder_and_the_winning_move_is_show
 
 def test_the_winning_move_itself_is_best():
     actions, _ = replayed(THROWN_AWAY, [(0, "d7-e8")])
-    review = review_game("octego", 2, THROWN_AWAY, 1, actions, seat=0, nodes=500)
+    review = review_game(Played("octego", 2, THROWN_AWAY, 1, tuple(actions)), seat=0, nodes=500)
     assert [move.mark for move in review.own()] == ["best"]
     assert review.accuracy() == pytest.approx(100.0, abs=0.01)
 
@@ -43,7 +43,7 @@ def test_the_winning_move_itself_is_best():
 def test_a_forced_move_is_never_marked():
     options = {"position": "Oa1 / Oh8 1g7"}  # Ada's lone Octego has one square to go to
     actions, _ = replayed(options, [(0, "a1-b2"), (1, "g7-f6")])
-    review = review_game("octego", 2, options, 1, actions, seat=0, nodes=500)
+    review = review_game(Played("octego", 2, options, 1, tuple(actions)), seat=0, nodes=500)
     forced = review.own()[0]
     assert forced.mark is None
     assert review.counts() == dict.fromkeys(MARKS, 0)
@@ -53,7 +53,7 @@ def test_a_forced_move_is_never_marked():
 
 def test_a_review_reads_back_identical():
     actions, _ = replayed(THROWN_AWAY, [(0, "a1-b2"), (1, "e2-d1")])
-    review = review_game("octego", 2, THROWN_AWAY, 1, actions, seat=1, nodes=500)
+    review = review_game(Played("octego", 2, THROWN_AWAY, 1, tuple(actions)), seat=1, nodes=500)
     assert Review.from_json(review.to_json()) == review
     assert review.own()[0].mark == "best"
 
@@ -67,6 +67,6 @@ def test_the_curve_rises_and_is_exact_on_forced_results():
 
 def test_the_game_turns_at_the_biggest_mistake():
     actions, _ = replayed(THROWN_AWAY, [(0, "a1-b2"), (1, "e2-d1")])
-    review = review_game("octego", 2, THROWN_AWAY, 1, actions, seat=1, nodes=500)
+    review = review_game(Played("octego", 2, THROWN_AWAY, 1, tuple(actions)), seat=1, nodes=500)
     assert review.turning_point() == 1, "Ada's blunder turned Bo's game"
     assert review.advantage() == [0.5, 1.0, 1.0]

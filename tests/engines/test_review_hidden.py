@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engines.registry import engine, package
-from engines.review import judge_ply, review_game
+from engines.review import Played, judge_ply, review_game
 
 # Bo (seat 1) has 27 table cards and an Octa: the 5♣ on his club run wins. Ada (seat 0) sees her
 # hand, the pool, the runs, the discard and the action piles, never Bo's hand or the stock.
@@ -52,7 +52,8 @@ def ada_turn(options: dict) -> list[tuple[int, dict]]:
     assert state.step == "action", "the King matches the Queen: Ada may use it"
     while state.current == 0 and not state.over:
         legal = [a for a in octa.legal_actions(state, 0) if a["type"] != "resign"]
-        judged = judge_ply("octa", 2, options, 5, [*actions, (0, legal[0])], len(actions) + 1, SAMPLES, viewer=0)
+        so_far = Played("octa", 2, options, 5, (*actions, (0, legal[0])))
+        judged = judge_ply(so_far, len(actions) + 1, SAMPLES, viewer=0)
         best = next(a for a in legal if octa.notation(state, 0, a) == judged.best)
         actions.append((0, best))
         state = octa.apply(state, 0, best)
@@ -71,8 +72,8 @@ def test_an_octa_move_right_on_what_the_player_saw_is_not_marked_though_the_hidd
     lost = octa.replay(2, UNLUCKY, 5, [*unlucky, *bo])
     assert lost.outcome.winners == (1,), "Bo's hidden 5♣ won him the game"
 
-    in_lucky = review_game("octa", 2, LUCKY, 5, lucky, seat=0, nodes=SAMPLES, viewer=0)
-    in_unlucky = review_game("octa", 2, UNLUCKY, 5, [*unlucky, *bo], seat=0, nodes=SAMPLES, viewer=0)
+    in_lucky = review_game(Played("octa", 2, LUCKY, 5, tuple(lucky)), seat=0, nodes=SAMPLES, viewer=0)
+    in_unlucky = review_game(Played("octa", 2, UNLUCKY, 5, tuple([*unlucky, *bo])), seat=0, nodes=SAMPLES, viewer=0)
     assert in_unlucky.own()[1] == in_lucky.own()[1], "the King judged on what Ada saw: the draw changes nothing"
     assert in_unlucky.own()[1].mark == "best"
     assert [move.mark for move in in_unlucky.own()[1:]] == ["best"] * (len(unlucky) - 1)
@@ -85,7 +86,7 @@ def test_an_octa_move_right_on_what_the_player_saw_is_not_marked_though_the_hidd
 def test_a_review_never_names_a_card_of_the_other_hand():
     unlucky = ada_turn(UNLUCKY)
     bo = [(1, {"type": "flip", "pile": 0}), (1, {"type": "add_to_run", "run": 3, "cards": ["5C"]})]
-    review = review_game("octa", 2, UNLUCKY, 5, [*unlucky, *bo], seat=0, nodes=SAMPLES, viewer=0)
+    review = review_game(Played("octa", 2, UNLUCKY, 5, tuple([*unlucky, *bo])), seat=0, nodes=SAMPLES, viewer=0)
     ada_knows = {"5C"}  # Bo's only card Ada ever sees: he plays it
     bo_hidden = set(UNLUCKY["deal"]["hands"][1]) - set(ADA_HAND) - ada_knows
     text = " ".join(f"{move.played} {move.best}" for move in review.moves)
@@ -113,7 +114,8 @@ def test_a_forced_move_is_never_marked(game):
         state = played.replay(2, {}, seed, actions[: ply - 1])
         if len([a for a in played.legal_actions(state, seat) if a["type"] != "resign"]) == 1:
             forced.append(ply)
-    review = review_game(game, 2, {}, seed, actions, seat=0, nodes=4 if game == "octa" else None, viewer=0)
+    nodes = 4 if game == "octa" else None
+    review = review_game(Played(game, 2, {}, seed, tuple(actions)), seat=0, nodes=nodes, viewer=0)
     judged = {move.ply: move for move in review.moves}
     assert all(judged[ply].mark is None for ply in forced if ply in judged)
     assert all(move.mark is not None for move in review.own() if move.ply not in forced)

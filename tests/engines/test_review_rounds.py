@@ -4,7 +4,7 @@ member's team's and the points each scored or would have scored."""
 from __future__ import annotations
 
 from engines.octagion import ENGINE, solution
-from engines.review import RoundsReview, from_json, kind, review_rounds
+from engines.review import Played, RoundsReview, from_json, kind, review_rounds
 
 
 def race(rounds: int = 3, seed: int = 7):
@@ -35,7 +35,7 @@ def race(rounds: int = 3, seed: int = 7):
 def test_each_round_shows_the_solver_s_best_against_the_answer():
     options, seed, actions, state = race()
     assert kind("octagion") == "rounds"
-    review = review_rounds("octagion", 2, options, seed, actions, seat=0)
+    review = review_rounds(Played("octagion", 2, options, seed, tuple(actions)), seat=0)
     assert [entry["round"] for entry in review.rounds] == [1, 2, 3]
     first, second, _ = review.rounds
     assert first["points"] == first["best_points"] == 10, "right and called: 8 + 2, as the solver would"
@@ -52,14 +52,14 @@ def test_each_round_shows_the_solver_s_best_against_the_answer():
 
 def test_the_other_team_is_reviewed_on_its_own_answers():
     options, seed, actions, _ = race()
-    review = review_rounds("octagion", 2, options, seed, actions, seat=1)
+    review = review_rounds(Played("octagion", 2, options, seed, tuple(actions)), seat=1)
     assert [entry["points"] for entry in review.rounds] == [0, 0, 0], "eight empty places: 8 - 8"
     assert review.best_points() == 30
 
 
 def test_a_rounds_review_reads_back_identical():
     options, seed, actions, _ = race(rounds=2)
-    review = review_rounds("octagion", 2, options, seed, actions, seat=0)
+    review = review_rounds(Played("octagion", 2, options, seed, tuple(actions)), seat=0)
     again = from_json(review.to_json())
     assert isinstance(again, RoundsReview)
     assert again == review

@@ -16,20 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines.base import Event, Game, IllegalAction
-from engines.review import judge_ply, kind, reviewable
+from engines.review import Played, judge_ply, kind, reviewable
 
 LEVEL = "hard"  # the strongest level: a hint is the computer's best, within that level's budget
 UNSOUND = ("mistake", "blunder")  # a judged choice replaced by the judge's best
-
-
-@dataclass(frozen=True)
-class Record:
-    """The game so far as a review replays it: its options, seed and seated actions."""
-
-    game: str
-    options: dict[str, Any]
-    seed: int
-    actions: tuple[tuple[int, dict[str, Any]], ...]
 
 
 @dataclass(frozen=True)
@@ -47,7 +37,7 @@ def advise(
     seat: int,
     level: str,
     seed: int,
-    record: Record | None = None,
+    record: Played | None = None,
 ) -> Advice:
     action = choose(state, seat, level, seed)
     if record is not None and reviewable(record.game) and kind(record.game) == "moves":
@@ -58,10 +48,10 @@ def advise(
     return Advice(action, engine.notation(state, seat, action), tuple(after.events), wins)
 
 
-def judged(engine: Game[Any], state: Any, seat: int, action: dict[str, Any], record: Record) -> dict[str, Any]:
+def judged(engine: Game[Any], state: Any, seat: int, action: dict[str, Any], record: Played) -> dict[str, Any]:
     """``action``, unless the review's judge, on what ``seat`` could know, finds it a mistake or worse."""
     ply = len(record.actions) + 1
-    review = judge_ply(record.game, state.players, record.options, record.seed, [*record.actions, (seat, action)], ply)
+    review = judge_ply(record.with_action(seat, action), ply)
     if review is None or review.mark not in UNSOUND:
         return action
     try:

@@ -27,11 +27,12 @@ import discord
 from bot.core.errors import UserError
 from bot.core.sessions import GameSession, Sessions
 from bot.core.workers import WorkerPool
-from bot.features.hints.advice import LEVEL, Advice, Record, advise
+from bot.features.hints.advice import LEVEL, Advice, advise
 from bot.features.replays import Replays
 from bot.ui.adapter import HINT, HINT_TURNS, HINTS_USED, GameAdapter
 from bot.ui.controls import Controls
 from bot.ui.replies import reply_private
+from engines.review import Played
 from render.hints import hint_picture, marks, reason
 from render.wording import plural
 
@@ -105,7 +106,7 @@ class Hints:
         seed = session.meta.seed + session.action_number
         engine = adapter.engine
         options = dict(engine.replay_options(session.state, session.options))
-        record = Record(session.record.game, options, session.meta.seed, tuple(moves))
+        record = Played(session.record.game, session.state.players, options, session.meta.seed, tuple(moves))
         advice: Advice = await self.thinking.run(advise, choose, engine, session.state, seat, level, seed, record)
         return advice
 

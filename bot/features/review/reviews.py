@@ -34,7 +34,17 @@ from bot.ui.controls import Controls
 from bot.ui.game_message import REVIEW
 from bot.ui.replies import escape
 from engines.octego import KIND_NAMES
-from engines.review import MoveReview, Review, RoundsReview, from_json, judge_ply, kind, review_rounds, reviewable
+from engines.review import (
+    MoveReview,
+    Played,
+    Review,
+    RoundsReview,
+    from_json,
+    judge_ply,
+    kind,
+    review_rounds,
+    reviewable,
+)
 from render.review import SIGNS, advantage_graph, mistake_board, move_words, rounds_table
 from render.wording import plural
 
@@ -104,26 +114,28 @@ class Reviews:
         return session
 
     # ------------------------------------------------------------ computing
-    def _game(self, session: GameSession) -> tuple[str, int, dict[str, Any], int]:
+    async def _played(self, session: GameSession) -> Played:
+        """The finished game as its record replays it."""
         engine = self.games[session.record.game].engine
         options = dict(engine.replay_options(session.state, session.options))
-        return session.record.game, session.state.players, options, session.meta.seed
+        moves = await self.replays.moves(session)
+        return Played(session.record.game, session.state.players, options, session.meta.seed, tuple(moves))
 
     async def _compute(
         self, interaction: discord.Interaction, session: GameSession, seat: int
     ) -> Review | RoundsReview:
         in_background()  # nobody waits for this at the table: players' pictures go first
-        game, players, options, seed = self._game(session)
-        moves = await self.replays.moves(session)
+        played = await self._played(session)
+        game, moves = played.game, played.actions
         if kind(game) == "rounds":  # a race: each round against the solver, in one worker call
             await _edit(interaction, content="🔍 Reviewing… every round against the solver")
-            rounds: RoundsReview = await self.thinking.run(review_rounds, game, players, options, seed, moves, seat)
+            rounds: RoundsReview = await self.thinking.run(review_rounds, played, seat)
             return rounds
         judged: list[MoveReview] = []
         for ply in range(1, len(moves) + 1):
             if ply == 1 or ply % PROGRESS_EVERY == 0:
                 await _edit(interaction, content=f"🔍 Reviewing… move {ply} of {len(moves)}")
-            move = await self.thinking.run(judge_ply, game, players, options, seed, moves, ply, None, seat)
+            move = await self.thinking.run(judge_ply, played, ply, None, seat)
             if move is not None:
                 judged.append(move)
         return Review(game, seat, tuple(judged))
@@ -144,16 +156,13 @@ class Reviews:
             table = await self.pictures.run(rounds_table, review.to_json(), names[review.seat])
             await _edit(interaction, content=self.rounds_text(session, review), attachments=[as_file(table)])
             return
-        game, players, options, seed = self._game(session)
-        moves = await self.replays.moves(session)
+        played = await self._played(session)
         graph = await self.pictures.run(advantage_graph, review.to_json(), names[review.seat])
         worst = review.worst()
         boards = []
         for move in worst:
-            line = why(game, move, names)
-            boards.append(
-                await self.pictures.run(mistake_board, game, players, options, seed, moves, asdict(move), names, line)
-            )
+            line = why(played.game, move, names)
+            boards.append(await self.pictures.run(mistake_board, played, asdict(move), names, line))
         text = self.text(session, review)
         await _edit(interaction, content=text, attachments=[as_file(graph), *map(as_file, boards)])
 
