@@ -5,10 +5,14 @@ browser contexts of their own and play by clicking on the picture, a spectator w
 
 from __future__ import annotations
 
+import base64
+import io
 import os
 
 import pytest
+from PIL import Image
 
+from bot.core.settings import Settings
 from bot.features.activity.server import start_for_playground
 from bot.games import all_games
 from scripts.take_screenshots import CHROMIUM, CHROMIUM_ARGS
@@ -16,6 +20,19 @@ from tests.bot.test_activity_board import open_game
 
 pytestmark = pytest.mark.integration
 SHOWN_MS = 10_000
+RESUMED_MS = 30_000  # a page retries after 1, 2, 4, 8 then 16 s while the bot is away
+WATCH_THE_MESSAGE = """() => {
+  const shown = document.querySelector('#message');
+  window.saidDropped = false;
+  new MutationObserver(() => { window.saidDropped ||= shown.textContent.includes('reconnecting'); })
+    .observe(shown, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    # Game threads on (the default): a game's card is in the channel, its game message in its thread.
+    return Settings(token=None, database_path=str(tmp_path / "test.db"))
 
 
 @pytest.fixture
@@ -92,29 +109,72 @@ async def click_move(page, start: str, end: str) -> None:
     await page.locator(f".region[data-key='{end}']").click(timeout=SHOWN_MS)
 
 
-async def test_an_octego_game_is_played_to_its_end_on_the_board(world, browser):
+async def move_seen_by_all(pages, page, start: str, end: str) -> None:
+    """``page`` moves ``start`` to ``end``, then every page's picture is a new one (the move shown there)."""
+    seen = [await each.get_attribute("#picture", "src") for each in pages]
+    await click_move(page, start, end)
+    for each, before in zip(pages, seen, strict=True):
+        await each.wait_for_function(f"document.querySelector('#picture').src !== {before!r}", timeout=SHOWN_MS)
+
+
+async def restart_the_bot(world, settings, games, boards) -> None:
+    """The bot stopped and started again on the same database and the same port (ACTIVITY_PORT in a
+    deployment), the pages left open: each shows that it reconnects, then goes on with no reload."""
+    port = world.bot.activity_server.port
+    for page in boards:  # window's variables are gone if anything reloads the page
+        await page.evaluate(WATCH_THE_MESSAGE)
+    await world.restart(settings, games)
+    await start_for_playground(world.bot, port)
+    for page in boards:  # it said it reconnects, and a view since then took the words away
+        await page.wait_for_function(
+            "window.saidDropped && document.querySelector('#message').hidden", timeout=RESUMED_MS
+        )
+
+
+async def test_an_octego_game_is_played_to_its_end_on_the_board_across_a_restart(world, browser, settings, games):
     from engines.octego import ENGINE
 
-    server = await start_for_playground(world.bot)
-    session_id = await open_game(world, "octego", 2, {})
+    await start_for_playground(world.bot)
+    await world.ada.slash(world.channel, "octego challenge", opponent=world.bo)
+    card = world.channel.last_message
+    await world.bo.click(card, label="Accept")
+    [record] = await world.platform.store.threaded_sessions(world.channel.id)
+    assert record.thread_id == card.id, "the game plays in a thread of its own, its card in #games"
     # Test set-up: a near-end position (Ada to move): her 1s on c5 and g5 attack Bo's Octegos.
     position = {"position": "Od1 Oe1 1c5 1g5 / Od6 Of6 1a8 2h8", "to_move": 0}
-    await world.set_state(session_id, ENGINE.new_game(2, position, 11))
+    await world.set_state(record.id, ENGINE.new_game(2, position, 11))
     eve = world.guild.add_member(world.env.create_user("eve", global_name="Eve"))
-    ada = await board_of(browser, server, world, world.ada.id, session_id)
-    bo = await board_of(browser, server, world, world.bo.id, session_id)
-    watching = await board_of(browser, server, world, eve.id, session_id)
-    for page, start, end, ply in ((ada, "c5", "d6", 1), (bo, "a8", "b7", 2), (ada, "g5", "f6", 3)):
-        seen = await watching.get_attribute("#picture", "src")
-        await click_move(page, start, end)
-        await watching.wait_for_function(f"document.querySelector('#picture').src !== {seen!r}", timeout=SHOWN_MS)
-        assert (await world.platform.sessions.load(session_id)).state.ply == ply
-    await watching.wait_for_function("document.querySelector('#status').textContent.includes('won')", timeout=SHOWN_MS)
-    session = await world.platform.sessions.load(session_id)
-    assert session.status == "finished"
-    await world.platform.outbox.flush(session_id)
-    message = world.message(session.record.message_id)  # the game message in #games shows the same end
-    assert "g5xf6" in message.content
-    assert "won" in message.content
+    server = world.bot.activity_server
+    ada, bo, watching = [await board_of(browser, server, world, m.id, record.id) for m in (world.ada, world.bo, eve)]
+
+    boards = (ada, bo, watching)
+    await move_seen_by_all(boards, ada, "c5", "d6")
+    assert (await world.platform.sessions.load(record.id)).state.ply == 1
+    await restart_the_bot(world, settings, games, boards)
+    for page, start, end, ply in ((bo, "a8", "b7", 2), (ada, "g5", "f6", 3)):
+        await move_seen_by_all(boards, page, start, end)
+        assert (await world.platform.sessions.load(record.id)).state.ply == ply
     for page in (ada, bo, watching):
+        await page.wait_for_function("document.querySelector('#status').textContent.includes('won')", timeout=SHOWN_MS)
         await page.wait_for_function("document.querySelectorAll('.region').length === 0", timeout=SHOWN_MS)
+    session = await world.platform.sessions.load(record.id)
+    assert session.status == "finished"
+    moves = [(move.player_id, move.action["path"]) for move in await world.platform.store.logged_moves(record.id)]
+    assert moves == [(world.ada.id, "c5xd6"), (world.bo.id, "a8-b7"), (world.ada.id, "g5xf6")], "the game's record"
+    await world.platform.outbox.flush(record.id)
+    await world.env.advance_time(5)  # the card's edits keep their pace
+    thread = next(t for t in world.channel.threads if t.id == record.thread_id)
+    game_message = next(m for m in thread.history() if m.id == session.record.message_id)
+    won = f"🏆 {world.ada.mention} won (both Octegos captured)."
+    assert "**Ada** moved g5xf6, capturing **Bo**'s Octego." in game_message.content
+    assert won in game_message.content
+    final = base64.b64decode((await watching.get_attribute("#picture", "src")).partition(",")[2])
+    assert pixels(final) == pixels(world.env.backend.cdn.get(game_message.attachments[0].url)), (
+        "the thread's final picture is the one the boards end on"
+    )
+    assert won in world.message(card.id).content, "the channel's card shows the finished game"
+
+
+def pixels(png: bytes) -> bytes:
+    with Image.open(io.BytesIO(png)) as image:
+        return image.convert("RGB").tobytes()

@@ -353,11 +353,12 @@ async def start_if_configured(bot: Any) -> ActivityServer | None:
     return server
 
 
-async def start_for_playground(bot: Any) -> ActivityServer:
-    """The playground's Activity, always on: on a free port of this machine, with the stand-in
-    sign-in (the page's DiscordSDKMock and "Viewing as"), its address on "Open the board"."""
+async def start_for_playground(bot: Any, port: int = 0) -> ActivityServer:
+    """The playground's Activity, always on: on this machine (a free port, or ``port``: a restarted
+    bot's boards find it where they left it, as behind ACTIVITY_PORT), with the stand-in sign-in
+    (the page's DiscordSDKMock and "Viewing as"), its address on "Open the board"."""
     server = ActivityServer(bot, bot.platform, bot.settings, playground=True)
-    await server.start("127.0.0.1", 0)
+    await server.start("127.0.0.1", port)
     bot.activity_server = server  # stopped with the bot
     bot.platform.board.page = server.local_url  # "Open the board" links here from now on
     return server

@@ -9,6 +9,8 @@ let signedIn = null;
 let socket = null;
 let version = null;
 let retry = 0;
+let dropped = false; // the socket closed: the page says it reconnects until a view comes again
+const DROPPED = "The connection to the bot dropped: reconnecting…";
 
 async function main() {
   try {
@@ -42,7 +44,7 @@ async function pickGame() {
 function send(said) {
   if (said.type !== "act") message("");
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(said));
-  else message("The connection to the bot dropped: reconnecting…");
+  else message(DROPPED);
 }
 
 function connect(session) {
@@ -57,6 +59,8 @@ function connect(session) {
     const said = JSON.parse(event.data);
     if (said.type === "view") {
       version = said.version;
+      if (dropped) message("");
+      dropped = false;
       show(said, send);
     } else if (said.type === "refused") {
       message(said.reason);
@@ -66,6 +70,8 @@ function connect(session) {
     }
   };
   socket.onclose = async () => {
+    if (signedIn !== null) message(DROPPED); // else the error's reason stays shown
+    dropped = true;
     retry = Math.min(retry + 1, 5);
     await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** retry));
     if (signedIn === null) {
