@@ -184,9 +184,10 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
     def has_computer(self) -> bool:
         return self.computer_player is not None
 
-    def typed_answer(self, change: Change, user_id: int, text: str) -> None:
-        """A move typed as text on the Activity's board (Octagion's variant), applied in ``change``
-        with the checks of the game's own form; a game played by choices has none."""
+    def typed_answer(self, change: Change, user_id: int, text: str, round_no: str = "") -> None:
+        """A move typed as text on the Activity's board (Octagion's variant) for round ``round_no``
+        (when given: refused once that round is over), applied in ``change`` with the checks of the
+        game's own form; a game played by choices has none."""
         raise UserError(f"{self.title} is played by choosing on the board, not by typing.")
 
     # --------------------------------------------------------------- hints

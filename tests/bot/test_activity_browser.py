@@ -15,11 +15,14 @@ from PIL import Image
 from bot.core.settings import Settings
 from bot.features.activity.server import start_for_playground
 from bot.games import all_games
+from bot.games.octagion.rounds import NEXT_ROUND_PAUSE
 from scripts.take_screenshots import CHROMIUM, CHROMIUM_ARGS
 from tests.bot.test_activity_board import open_game
 
 pytestmark = pytest.mark.integration
 SHOWN_MS = 10_000
+PICTURE = "#picture[src^='data:image/png']"  # a board is shown
+RACE_SEED = 1234
 RESUMED_MS = 30_000  # a page retries after 1, 2, 4, 8 then 16 s while the bot is away
 WATCH_THE_MESSAGE = """() => {
   const shown = document.querySelector('#message');
@@ -55,11 +58,13 @@ async def browser():
         await found.close()
 
 
-async def board_of(browser, server, world, member_id: int, session_id: int):
+async def board_of(browser, server, world, member_id: int, session_id: int, shown: str = PICTURE, route=None):
     page = await (await browser.new_context()).new_page()
+    if route is not None:  # the page's WebSocket goes through the test on its way to the bot
+        await page.route_web_socket("**/api/ws", route)
     query = f"session={session_id}&user={member_id}&guild={world.guild.id}&channel={world.channel.id}"
     await page.goto(f"{server.local_url}?{query}")
-    await page.wait_for_selector("#picture[src^='data:image/png']", timeout=SHOWN_MS)
+    await page.wait_for_selector(shown, timeout=SHOWN_MS)
     return page
 
 
@@ -178,3 +183,86 @@ async def test_an_octego_game_is_played_to_its_end_on_the_board_across_a_restart
 def pixels(png: bytes) -> bytes:
     with Image.open(io.BytesIO(png)) as image:
         return image.convert("RGB").tobytes()
+
+
+async def says(page, selector: str, text: str) -> None:
+    """``page``'s ``selector`` comes to hold ``text``."""
+    await page.wait_for_function(
+        f"document.querySelector({selector!r}).textContent.includes({text!r})", timeout=SHOWN_MS
+    )
+
+
+class SlowAnswers:
+    """A page's network, slow for its typed answers while ``slow``: each is held on its way to the bot
+    until let go."""
+
+    def __init__(self):
+        self.slow = False
+        self.held: list[str | bytes] = []
+        self.to_bot = None
+
+    def route(self, socket) -> None:
+        self.to_bot = socket.connect_to_server()  # the bot's answers reach the page as they come
+        socket.on_message(self.from_page)
+
+    def from_page(self, said: str | bytes) -> None:
+        if self.slow and '"race"' in str(said):
+            self.held.append(said)
+        else:
+            self.to_bot.send(said)
+
+    def let_go(self) -> None:
+        self.slow = False
+        for said in self.held:
+            self.to_bot.send(said)
+        self.held.clear()
+
+
+async def test_two_members_race_in_octagion_typing_on_their_boards(world, browser):
+    from engines.octagion import solution
+
+    await start_for_playground(world.bot)
+    world.platform.new_seed = lambda: RACE_SEED
+    await world.ada.slash(world.channel, "octagion start", rounds=2)
+    lobby = world.channel.last_message
+    [record] = await world.platform.store.threaded_sessions(world.channel.id)
+    eve = world.guild.add_member(world.env.create_user("eve", global_name="Eve"))
+    server, opened, slow = world.bot.activity_server, "#status:has-text('Octagion lobby')", SlowAnswers()
+    ada = await board_of(browser, server, world, world.ada.id, record.id, opened)
+    bo = await board_of(browser, server, world, world.bo.id, record.id, opened, slow.route)
+    watching = await board_of(browser, server, world, eve.id, record.id, opened)
+    boards = (ada, bo, watching)
+    await world.bo.click(lobby, label="Join")
+    for page in boards:  # the lobby, as it is now, on every board
+        await says(page, "#status", "Players (2): Ada, Bo")
+    await world.ada.click(lobby, label="Start")
+    for page in boards:
+        await page.wait_for_selector(PICTURE, timeout=SHOWN_MS)
+    assert await watching.is_hidden("#race"), "a spectator has nothing to type"
+    word = (await world.platform.sessions.load(record.id)).state.words[0]
+    for page, answer, placed in ((ada, " ".join(solution(word)), 8), (bo, solution(word)[0], 1)):
+        await page.fill("#variant", answer)
+        await page.click("#race button[type=submit]")
+        await says(page, "#answer", f"({placed} of 8 placed)")
+
+    # Bo sends the whole word just before time is up; it reaches the bot once round 2 has begun.
+    slow.slow = True
+    await bo.fill("#variant", " ".join(solution(word)))
+    await bo.click("#race button[type=submit]")
+    session = await world.platform.sessions.load(record.id)
+    await world.env.advance_time(session.meta.round_deadline - world.env.now().timestamp() + 1)  # time is up
+    for page in boards:  # the round's result, on every board: both answers counted
+        await says(page, "#status", "Round 1 of 2 is over")
+        await says(page, "#result", "Ada: 8 pts (no penalty) · total 8\nBo: 1 pt (7 penalties) · total 1")
+    await world.env.advance_time(NEXT_ROUND_PAUSE + 1)
+    for page in (ada, bo):
+        await says(page, "#clock", "Round 2")
+    assert len(slow.held) == 1
+    slow.let_go()
+    await says(bo, "#message", "Round 1 is already over.")
+    session = await world.platform.sessions.load(record.id)
+    assert session.state.variants[1] == [None] * 8, "Bo's late answer is not given to round 2"
+    await world.env.advance_time(session.meta.round_deadline - world.env.now().timestamp() + 1)
+    for page in boards:  # nothing counted after round 1's answers (Ada's whole word, Bo's one card)
+        await says(page, "#status", "Final totals: Ada 8 · Bo 1")
+        await says(page, "#result", "Round 2 of 2: result")

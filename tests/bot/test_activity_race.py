@@ -9,6 +9,7 @@ import pytest
 
 from bot.core.settings import Settings
 from bot.games.octagion import OctagionAdapter
+from bot.games.octagion.rounds import NEXT_ROUND_PAUSE
 from engines.octagion import solution
 from tests.bot.test_activity_server import BoardClient
 
@@ -56,3 +57,38 @@ async def test_two_members_answer_on_the_board_and_a_bad_answer_is_refused(world
         assert view["race"] is not None
     state = (await world.platform.sessions.load(session.id)).state
     assert any(state.variants[0])
+
+
+async def test_an_answer_typed_for_a_round_that_is_over_is_refused_not_given_to_the_next(world, http):
+    world.platform.new_seed = lambda: SEED
+    await world.ada.slash(world.channel, "octagion start", rounds=2)
+    lobby = world.channel.last_message
+    await world.bo.click(lobby, label="Join")
+    await world.ada.click(lobby, label="Start")
+    first_round = world.channel.last_message
+    session = await world.session()
+    ada = BoardClient(http, world.bot.activity_server, world.ada, world)
+    assert (await ada.open(session.id))["race"]["round"] == 1
+    late = " ".join(solution(session.state.words[0]))  # typed during round 1, sent once it is over
+    await world.bo.click(first_round, label="Got it!")
+    await world.env.advance_time(NEXT_ROUND_PAUSE + 1)
+    session = await world.platform.sessions.load(session.id)
+    assert session.state.round == 2
+    while (await ada.next())["race"] is None:  # the round's result, then round 2 on the board
+        pass
+    assert ada.socket is not None
+    await ada.socket.send_json({"type": "race", "answer": late, "round": 1})
+    assert await not_a_view(ada) == {"type": "refused", "reason": "Round 1 is already over."}
+    now = await world.platform.sessions.load(session.id)
+    assert now.action_number == session.action_number
+    assert now.state.variants == session.state.variants, "nothing given to round 2"
+    await ada.socket.send_json({"type": "race", "answer": late, "round": 2})  # round 2's own: it counts
+    await ada.view_at(session.action_number + 1)
+    assert (await world.platform.sessions.load(session.id)).state.variants != session.state.variants
+
+
+async def not_a_view(board: BoardClient) -> dict:
+    """The board's next message that is not a view (the same round may be shown again meanwhile)."""
+    while (said := await board.next())["type"] == "view":
+        pass
+    return said

@@ -28,7 +28,7 @@ from bot.core.workers import drawing
 from bot.ui.menu_steps import ActionMenu, Narrowing, Step, menu_actions, narrow
 from bot.ui.replies import UserError
 from render.board import board_picture
-from render.octagion import variant_sentence
+from render.octagion import result_text, variant_sentence
 from render.regions import size_of
 from render.theme import Picture
 
@@ -94,6 +94,7 @@ async def view(
         "picks": [],
         "ready": False,
         "race": None,
+        "result": None,
         "notice": None,
     }
     if session.state is None:  # a challenge or a lobby: no board yet
@@ -103,6 +104,7 @@ async def view(
     shown["description"] = picture.description
     shown["width"], shown["height"] = size_of(picture)
     shown["race"] = _race(adapter, session, seat)
+    shown["result"] = _result(adapter, session)
     menu = turn_menu(adapter)
     if menu is None or seat is None or not _acts_now(adapter, session, seat):
         return shown
@@ -150,6 +152,15 @@ def _race(adapter: Any, session: GameSession, seat: int | None) -> dict[str, Any
     state = session.state
     answer = plain(variant_sentence(state, seat), session) if seat is not None else None
     return {"round": state.round, "deadline": session.meta.round_deadline, "answer": answer}
+
+
+def _result(adapter: Any, session: GameSession) -> str | None:
+    """A game played by typing (Octagion): once a round is over, its result as the result message in
+    Discord gives it (the game message's "the result is below" points there; on the board it is below)."""
+    state = session.state
+    if turn_menu(adapter) is not None or adapter.playing_now(session) or not state.history:
+        return None
+    return plain(result_text(state, state.history[-1], session.shown_names), session)
 
 
 def _content(adapter: Any, session: GameSession) -> str:

@@ -276,8 +276,9 @@ class ActivityServer:
         await self._as_a_click(board, lambda: self._play(board, _picks(said), said.get("version")))
 
     async def _race(self, board: OpenBoard, said: dict[str, Any]) -> None:
-        """A typed answer (Octagion's variant), applied by the game as its own form applies it."""
-        await self._as_a_click(board, lambda: self._type(board, said.get("answer")))
+        """A typed answer (Octagion's variant) for the round the board showed, applied by the game as
+        its own form applies it: one that arrives after its round ended is refused, not given to the next."""
+        await self._as_a_click(board, lambda: self._type(board, said.get("answer"), said.get("round")))
 
     async def _as_a_click(self, board: OpenBoard, work: Callable[[], Awaitable[None]]) -> None:
         """``work`` with what a click in Discord gets: turned away while the bot is busy or stopping,
@@ -292,11 +293,14 @@ class ActivityServer:
         except Exception as error:  # the one funnel's texts: refused, busy, database, sorry
             await self.live.send(board, {"type": "refused", "reason": error_text(error, self.platform.errors, where)})
 
-    async def _type(self, board: OpenBoard, answer: Any) -> None:
+    async def _type(self, board: OpenBoard, answer: Any, round_no: Any) -> None:
         if not isinstance(answer, str):
             raise UserError("The board's answer must be a text.")
+        if round_no is not None and (not isinstance(round_no, int) or isinstance(round_no, bool)):
+            raise UserError("The board's answer must name its round by number.")
         async with self.platform.sessions.change(board.session_id) as change:
-            self.platform.games[change.session.record.game].typed_answer(change, board.user_id, answer)
+            adapter = self.platform.games[change.session.record.game]
+            adapter.typed_answer(change, board.user_id, answer, "" if round_no is None else str(round_no))
 
     async def _play(self, board: OpenBoard, picks: list[str], version: Any) -> None:
         sessions, user_id = self.platform.sessions, board.user_id

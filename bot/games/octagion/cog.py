@@ -48,8 +48,8 @@ class OctagionAdapter(GameAdapter):
         self.extras = (self.daily,)  # what /stats, /leaderboard and /settings show of it
         ctx.controls.button(BUTTON, self._button)
 
-    def typed_answer(self, change: Change, user_id: int, text: str) -> None:
-        self.variants.apply(change, user_id, text)  # the current round's, as `/octagion play` gives it
+    def typed_answer(self, change: Change, user_id: int, text: str, round_no: str = "") -> None:
+        self.variants.apply(change, user_id, text, round_no)  # the round's, as the variant form gives it
 
     # ------------------------------------------------------------ pictures and texts
 

@@ -1,11 +1,13 @@
 // One view of the board (bot/features/activity/board.py's view): the picture with the step's
 // options drawn over it where the renderer drew them, the options with no place as buttons, and
-// Octagion's round clock, the team's variant so far and the field to type it. ``send`` carries
+// Octagion's round clock, the team's variant so far, the field to type it and the last round's
+// result. ``send`` carries
 // what the member does to the server.
 const $ = (id) => document.getElementById(id);
 let clock = null;
 let chosen = new Set(); // the options ticked of a step of several at once
 let played = ""; // the picks already sent to be played, so a view is not played twice
+let raceRound = null; // the Octagion round the field is typed for: a new round empties it
 const WATCHING = "You are not playing in this game: you can watch it here, and only its players move.";
 const WAITING = "It is not your turn: the board offers your move when it is.";
 
@@ -14,6 +16,8 @@ export function show(view, send) {
   const status = view.status.startsWith(`${view.title}\n`) ? view.status.slice(view.title.length + 1) : view.status;
   $("status").textContent = status + (view.seat === null ? "\nYou are watching this game." : "");
   if (view.notice) message(view.notice);
+  $("result").textContent = view.result || ""; // Octagion's last round, once it is over
+  $("result").hidden = !view.result;
   const board = $("board");
   board.hidden = !view.picture;
   if (view.picture) {
@@ -83,9 +87,11 @@ function showRace(view, send) {
   clearInterval(clock);
   form.hidden = !view.race || view.seat === null;
   if (!view.race) return;
-  form.onsubmit = (event) => {
+  if (view.race.round !== raceRound) $("variant").value = ""; // a variant of the last round's word
+  raceRound = view.race.round;
+  form.onsubmit = (event) => { // with its round: the bot refuses it if that round is over when it arrives
     event.preventDefault();
-    send({ type: "race", answer: $("variant").value });
+    send({ type: "race", answer: $("variant").value, round: view.race.round });
   };
   $("answer").textContent = view.race.answer || "";
   const tick = () => {
