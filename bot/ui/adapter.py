@@ -190,6 +190,15 @@ class GameAdapter(commands.GroupCog, metaclass=GameCogMeta):
         game's own form; a game played by choices has none."""
         raise UserError(f"{self.title} is played by choosing on the board, not by typing.")
 
+    def board_buttons(self, session: GameSession, seat: int | None) -> list[tuple[str, str]]:
+        """The game's own buttons a seat (None: a member not seated) has on the Activity's board
+        besides the steps of a move, as (key, label): Octagion's lobby and Got it!; none by default."""
+        return []
+
+    async def press_on_board(self, user: discord.abc.User, session_id: int, key: str) -> None:
+        """One of ``board_buttons`` pressed on the board: what the same button in Discord does."""
+        raise UserError(f"{self.title} has no such button.")
+
     # --------------------------------------------------------------- hints
     @property
     def hintable(self) -> bool:

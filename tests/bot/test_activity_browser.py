@@ -58,6 +58,13 @@ async def browser():
         await found.close()
 
 
+async def serve_boards(world, port: int = 0):
+    """The playground's Activity server (on ``port``, or a free one), started as the bot's own work:
+    what a board asks then waits on the simulated clock, as the bot's own timers do."""
+    with world.env._bot_scope():
+        return await start_for_playground(world.bot, port)
+
+
 async def board_of(browser, server, world, member_id: int, session_id: int, shown: str = PICTURE, route=None):
     page = await (await browser.new_context()).new_page()
     if route is not None:  # the page's WebSocket goes through the test on its way to the bot
@@ -69,7 +76,7 @@ async def board_of(browser, server, world, member_id: int, session_id: int, show
 
 
 async def test_two_members_move_by_clicking_and_a_spectator_sees_it(world, browser):
-    server = await start_for_playground(world.bot)
+    server = await serve_boards(world)
     session_id = await open_game(world, "octego", 2, {})
     eve = world.guild.add_member(world.env.create_user("eve", global_name="Eve"))
     ada = await board_of(browser, server, world, world.ada.id, session_id)
@@ -94,7 +101,7 @@ async def test_two_members_move_by_clicking_and_a_spectator_sees_it(world, brows
 
 
 async def test_a_members_octa_hand_is_on_their_board_only(world, browser):
-    server = await start_for_playground(world.bot)
+    server = await serve_boards(world)
     session_id = await open_game(world, "octa", 2, {})
     session = await world.platform.sessions.load(session_id)
     eve = world.guild.add_member(world.env.create_user("eve", global_name="Eve"))
@@ -129,7 +136,7 @@ async def restart_the_bot(world, settings, games, boards) -> None:
     for page in boards:  # window's variables are gone if anything reloads the page
         await page.evaluate(WATCH_THE_MESSAGE)
     await world.restart(settings, games)
-    await start_for_playground(world.bot, port)
+    await serve_boards(world, port)
     for page in boards:  # it said it reconnects, and a view since then took the words away
         await page.wait_for_function(
             "window.saidDropped && document.querySelector('#message').hidden", timeout=RESUMED_MS
@@ -139,7 +146,7 @@ async def restart_the_bot(world, settings, games, boards) -> None:
 async def test_an_octego_game_is_played_to_its_end_on_the_board_across_a_restart(world, browser, settings, games):
     from engines.octego import ENGINE
 
-    await start_for_playground(world.bot)
+    await serve_boards(world)
     await world.ada.slash(world.channel, "octego challenge", opponent=world.bo)
     card = world.channel.last_message
     await world.bo.click(card, label="Accept")
@@ -192,6 +199,10 @@ async def says(page, selector: str, text: str) -> None:
     )
 
 
+async def buttons(page) -> list[str]:
+    return await page.locator("#buttons button").all_inner_texts()
+
+
 class SlowAnswers:
     """A page's network, slow for its typed answers while ``slow``: each is held on its way to the bot
     until let go."""
@@ -221,10 +232,9 @@ class SlowAnswers:
 async def test_two_members_race_in_octagion_typing_on_their_boards(world, browser):
     from engines.octagion import solution
 
-    await start_for_playground(world.bot)
+    await serve_boards(world)
     world.platform.new_seed = lambda: RACE_SEED
     await world.ada.slash(world.channel, "octagion start", rounds=2)
-    lobby = world.channel.last_message
     [record] = await world.platform.store.threaded_sessions(world.channel.id)
     eve = world.guild.add_member(world.env.create_user("eve", global_name="Eve"))
     server, opened, slow = world.bot.activity_server, "#status:has-text('Octagion lobby')", SlowAnswers()
@@ -232,13 +242,16 @@ async def test_two_members_race_in_octagion_typing_on_their_boards(world, browse
     bo = await board_of(browser, server, world, world.bo.id, record.id, opened, slow.route)
     watching = await board_of(browser, server, world, eve.id, record.id, opened)
     boards = (ada, bo, watching)
-    await world.bo.click(lobby, label="Join")
+    assert [await buttons(page) for page in boards] == [["Start"], ["Join"], ["Join"]]
+    await bo.click("#buttons button:text-is('Join')")  # Bo joins on the board, as in Discord
     for page in boards:  # the lobby, as it is now, on every board
         await says(page, "#status", "Players (2): Ada, Bo")
-    await world.ada.click(lobby, label="Start")
+    assert await buttons(bo) == ["Leave"]
+    await ada.click("#buttons button:text-is('Start')")
     for page in boards:
         await page.wait_for_selector(PICTURE, timeout=SHOWN_MS)
     assert await watching.is_hidden("#race"), "a spectator has nothing to type"
+    assert await buttons(watching) == []
     word = (await world.platform.sessions.load(record.id)).state.words[0]
     for page, answer, placed in ((ada, " ".join(solution(word)), 8), (bo, solution(word)[0], 1)):
         await page.fill("#variant", answer)
@@ -262,7 +275,7 @@ async def test_two_members_race_in_octagion_typing_on_their_boards(world, browse
     await says(bo, "#message", "Round 1 is already over.")
     session = await world.platform.sessions.load(record.id)
     assert session.state.variants[1] == [None] * 8, "Bo's late answer is not given to round 2"
-    await world.env.advance_time(session.meta.round_deadline - world.env.now().timestamp() + 1)
-    for page in boards:  # nothing counted after round 1's answers (Ada's whole word, Bo's one card)
-        await says(page, "#status", "Final totals: Ada 8 · Bo 1")
-        await says(page, "#result", "Round 2 of 2: result")
+    await ada.click("#buttons button:text-is('Got it!')")  # ends round 2 for everyone, as in Discord
+    for page in boards:  # the end on every board; Bo's late answer counted in neither round
+        await says(page, "#status", "Final totals: Ada 6 · Bo 1")
+        await says(page, "#result", "Ada called Got it! (not perfect, -2)\nBo: 0 pts (8 penalties) · total 1")

@@ -8,6 +8,7 @@ import aiohttp
 import pytest
 
 from bot.core.settings import Settings
+from bot.features.activity.server import GONE_BUTTON
 from bot.games.octagion import OctagionAdapter
 from bot.games.octagion.rounds import NEXT_ROUND_PAUSE
 from engines.octagion import solution
@@ -92,3 +93,28 @@ async def not_a_view(board: BoardClient) -> dict:
     while (said := await board.next())["type"] == "view":
         pass
     return said
+
+
+async def test_the_lobby_is_joined_and_started_on_the_board_and_a_button_not_offered_is_refused(world, http):
+    world.platform.new_seed = lambda: SEED
+    await world.ada.slash(world.channel, "octagion start")
+    lobby = await world.session()
+    server = world.bot.activity_server
+    ada, bo = (BoardClient(http, server, member, world) for member in (world.ada, world.bo))
+    assert (await ada.open(lobby.id))["buttons"] == [{"key": "start", "label": "Start"}]
+    assert (await bo.open(lobby.id))["buttons"] == [{"key": "join", "label": "Join"}]
+    assert bo.socket is not None
+    await bo.socket.send_json({"type": "button", "key": "start"})  # only the host is offered Start
+    assert await not_a_view(bo) == {"type": "refused", "reason": GONE_BUTTON}
+    assert (await world.session()).players == [world.ada.id]
+    await bo.socket.send_json({"type": "button", "key": "join"})
+    joined = await bo.view_at(lobby.action_number)  # a lobby's members are not actions: same version
+    assert joined["buttons"] == [{"key": "leave", "label": "Leave"}]
+    assert "Players (2): Ada, Bo" in joined["status"]
+    assert (await world.session()).players == [world.ada.id, world.bo.id]
+    assert ada.socket is not None
+    await ada.socket.send_json({"type": "button", "key": "start"})
+    while (started := await ada.next())["race"] is None:  # the lobby's last view, then round 1
+        pass
+    assert started["buttons"] == [{"key": "gotit:1", "label": "Got it!"}]
+    assert (await world.session()).status == "active"

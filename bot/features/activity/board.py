@@ -4,7 +4,8 @@
 picture, a seated player also what their private answers show in Discord: Octa's hand, Octagone's
 shields, Octagion's deck), the game message's text, and, for the player who acts now, the step of
 the game's declared menu their choices so far narrow to, each option with the region of the
-picture it sits in (or none: a button beside the board). ``action`` is the engine action the
+picture it sits in (or none: a button beside the board), and the game's own buttons beside a move
+(the adapter's ``board_buttons``: Octagion's lobby and Got it!). ``action`` is the engine action the
 menus would build from the same choices, or the reason there is none. Neither writes anything:
 the server plays an action through ``sessions.change`` (bot/features/activity/server.py).
 
@@ -96,6 +97,7 @@ async def view(
         "race": None,
         "result": None,
         "notice": None,
+        "buttons": [{"key": key, "label": label} for key, label in adapter.board_buttons(session, seat)],
     }
     if session.state is None:  # a challenge or a lobby: no board yet
         return shown

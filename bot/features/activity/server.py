@@ -11,7 +11,8 @@ Routes (the page's side of them is in its own ``static`` folder beside this modu
 ``GET /api/games``           the live games of the token's channel, and the games one can start there
 ``POST /api/games``          ``{"game", "opponent": user id or "computer"}`` -> ``{"session"}``: a
                              challenge of that channel, by the same code as ``/<game> challenge``
-``GET /api/ws``              one board: ``hello`` (token, session, since), then ``pick`` and ``act``
+``GET /api/ws``              one board: ``hello`` (token, session, since), then ``pick`` and ``act``, Octagion's
+                             typed ``race`` answer and the game's own ``button`` (its lobby, Got it!)
 
 A move on the board is played as a click in Discord is: turned away while the bot is stopping or
 busy, the one turn check and stale check, the action the menus would build from the same picks
@@ -48,6 +49,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 NOT_SIGNED_IN = "Open the board again: its sign-in is missing."
 ELSEWHERE = "This game is not in the channel the board was opened in."
 HELLO_FIRST = "The board must say hello first."
+GONE_BUTTON = "That button is not on your board any more: the game has moved on."
 T = TypeVar("T")
 
 
@@ -227,6 +229,8 @@ class ActivityServer:
                     await self._as_bot(self._act(board, said))
                 elif said.get("type") == "race":
                     await self._as_bot(self._race(board, said))
+                elif said.get("type") == "button":
+                    await self._as_bot(self._button(board, said))
                 else:
                     await self.live.send(board, {"type": "error", "reason": "The board sent something I do not know."})
         finally:
@@ -280,6 +284,10 @@ class ActivityServer:
         its own form applies it: one that arrives after its round ended is refused, not given to the next."""
         await self._as_a_click(board, lambda: self._type(board, said.get("answer"), said.get("round")))
 
+    async def _button(self, board: OpenBoard, said: dict[str, Any]) -> None:
+        """One of the game's own buttons on the board (Octagion's Join, Start, Got it!), pressed as in Discord."""
+        await self._as_a_click(board, lambda: self._press(board, said.get("key")))
+
     async def _as_a_click(self, board: OpenBoard, work: Callable[[], Awaitable[None]]) -> None:
         """``work`` with what a click in Discord gets: turned away while the bot is busy or stopping,
         and any refusal or failure answered with the one funnel's sentence."""
@@ -301,6 +309,18 @@ class ActivityServer:
         async with self.platform.sessions.change(board.session_id) as change:
             adapter = self.platform.games[change.session.record.game]
             adapter.typed_answer(change, board.user_id, answer, "" if round_no is None else str(round_no))
+
+    async def _press(self, board: OpenBoard, key: Any) -> None:
+        session = await self.platform.sessions.load(board.session_id)
+        adapter = self.platform.games[session.record.game]
+        if key not in [offered for offered, _ in adapter.board_buttons(session, session.seat_of(board.user_id))]:
+            raise UserError(GONE_BUTTON)
+        identity = board.identity
+        try:  # Join needs the member as Discord shows them (their name, not a bot)
+            member = await check_member(self.bot, identity.guild_id, identity.channel_id, identity.user_id)
+        except AuthError as refused:
+            raise UserError(refused.message) from None
+        await adapter.press_on_board(member, board.session_id, key)
 
     async def _play(self, board: OpenBoard, picks: list[str], version: Any) -> None:
         sessions, user_id = self.platform.sessions, board.user_id

@@ -182,14 +182,29 @@ class OctagionAdapter(GameAdapter):
         await self.lobby.rematch(interaction, session)
 
     async def _button(self, interaction: discord.Interaction, session_id: int, arg: str) -> None:
-        """The game's one button: Join, Leave, Start (a lobby) or Got it! (the round it names)."""
-        what, _, round_no = arg.partition(":")
+        await self.press_on_board(interaction.user, session_id, arg)
+
+    async def press_on_board(self, user: discord.abc.User, session_id: int, key: str) -> None:
+        """The game's one button, in Discord or on the Activity's board: Join, Leave, Start (a lobby)
+        or Got it! (the round it names)."""
+        what, _, round_no = key.partition(":")
         if what == "gotit":
-            await self.rounds.got_it(interaction.user.id, session_id, int(round_no))
+            await self.rounds.got_it(user.id, session_id, int(round_no))
         elif what == "start":
-            await self.lobby.start(interaction.user.id, session_id)
+            await self.lobby.start(user.id, session_id)
         else:
-            await self.lobby.change_membership(interaction.user, session_id, None, leave=what == "leave")
+            await self.lobby.change_membership(user, session_id, None, leave=what == "leave")
+
+    def board_buttons(self, session: GameSession, seat: int | None) -> list[tuple[str, str]]:
+        """The lobby's Join (a lobby of teams is joined in Discord, where the team is picked), Leave
+        and the host's Start, then Got it! for each player while a round runs."""
+        if session.status == "lobby":
+            if seat is None:
+                return [] if session.meta.team_count else [("join", "Join")]
+            return [("start", "Start")] if session.players[seat] == session.record.host_id else [("leave", "Leave")]
+        if seat is not None and session.status == "active" and self.playing_now(session):
+            return [(f"gotit:{session.state.round}", "Got it!")]
+        return []
 
 
 __all__ = ["OctagionAdapter"]

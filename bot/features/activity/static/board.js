@@ -1,8 +1,8 @@
 // One view of the board (bot/features/activity/board.py's view): the picture with the step's
-// options drawn over it where the renderer drew them, the options with no place as buttons, and
-// Octagion's round clock, the team's variant so far, the field to type it and the last round's
-// result. ``send`` carries
-// what the member does to the server.
+// options drawn over it where the renderer drew them, the options with no place as buttons, the
+// game's own buttons (Octagion's lobby and Got it!), and Octagion's round clock, the team's variant
+// so far, the field to type it and the last round's result. ``send`` carries what the member does
+// to the server.
 const $ = (id) => document.getElementById(id);
 let clock = null;
 let chosen = new Set(); // the options ticked of a step of several at once
@@ -14,7 +14,8 @@ const WAITING = "It is not your turn: the board offers your move when it is.";
 export function show(view, send) {
   $("title").textContent = view.title;
   const status = view.status.startsWith(`${view.title}\n`) ? view.status.slice(view.title.length + 1) : view.status;
-  $("status").textContent = status + (view.seat === null ? "\nYou are watching this game." : "");
+  const watching = view.seat === null && !view.buttons.length; // a lobby's Join is not watching
+  $("status").textContent = status + (watching ? "\nYou are watching this game." : "");
   if (view.notice) message(view.notice);
   $("result").textContent = view.result || ""; // Octagion's last round, once it is over
   $("result").hidden = !view.result;
@@ -28,6 +29,9 @@ export function show(view, send) {
   $("buttons").replaceChildren();
   $("prompt").textContent = "";
   chosen = new Set();
+  for (const own of view.buttons) { // the game's own (Octagion's lobby, Got it!): as in Discord
+    button(own.label, "", () => send({ type: "button", key: own.key }));
+  }
   showRace(view, send);
   if (view.ready && view.picks.length) {
     const key = `${view.version}:${view.picks.join("|")}`;
