@@ -252,6 +252,8 @@ async def test_two_members_race_in_octagion_typing_on_their_boards(world, browse
         await page.wait_for_selector(PICTURE, timeout=SHOWN_MS)
     assert await watching.is_hidden("#race"), "a spectator has nothing to type"
     assert await buttons(watching) == []
+    await bo.click("#board")  # a click on the picture: the answer is typed
+    await says(bo, "#message", "Type your team's variant in the field below the board")
     word = (await world.platform.sessions.load(record.id)).state.words[0]
     for page, answer, placed in ((ada, " ".join(solution(word)), 8), (bo, solution(word)[0], 1)):
         await page.fill("#variant", answer)

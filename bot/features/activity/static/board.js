@@ -10,6 +10,7 @@ let played = ""; // the picks already sent to be played, so a view is not played
 let raceRound = null; // the Octagion round the field is typed for: a new round empties it
 const WATCHING = "You are not playing in this game: you can watch it here, and only its players move.";
 const WAITING = "It is not your turn: the board offers your move when it is.";
+const TYPE_IT = "Type your team's variant in the field below the board and press Send.";
 
 export function show(view, send) {
   $("title").textContent = view.title;
@@ -41,7 +42,8 @@ export function show(view, send) {
     }
     return;
   }
-  $("board").onclick = view.step ? null : () => message(view.seat === null ? WATCHING : WAITING);
+  const why = view.seat === null ? WATCHING : view.race ? TYPE_IT : WAITING;
+  $("board").onclick = view.step ? null : () => message(why);
   if (!view.step) return;
   $("prompt").textContent = view.step.prompt;
   if (view.ready) { // the one possible move: the member plays it
