@@ -60,6 +60,24 @@ def test_one_winning_move_is_a_puzzle_and_two_are_none():
     assert puzzles.verdict("octego", double, puzzles.VERIFY_DEPTHS) is None
 
 
+def test_a_generated_octego_game_is_the_hard_levels_game():
+    # The generator's search remembers its leaf evaluations: the game must be move for move the
+    # one choose_action plays (medium for the opening, then hard at the same node budget).
+    from engines.octego import ENGINE, choose_action
+    from engines.puzzles import octego
+
+    nodes, seed = 800, 3
+    state, played = ENGINE.new_game(2, {}, seed), []
+    while not state.over:
+        level = "medium" if state.ply < octego.OPENING_PLIES else "hard"
+        chosen = choose_action(state, state.to_move, level, seed=seed, nodes=nodes)
+        played.append((state.to_move, chosen))
+        state = ENGINE.apply(state, state.to_move, chosen)
+    positions = list(octego.game(seed, nodes))
+    assert len(positions) == len(played) > octego.OPENING_PLIES
+    assert positions[-1][1] == played[:-1]
+
+
 def test_the_daily_puzzle_does_not_repeat_within_a_cycle_of_the_set():
     for game in SETS:
         count = len(puzzles.load(game))
