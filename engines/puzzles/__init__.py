@@ -15,8 +15,9 @@ verified it. The shipped sets are ``engines/puzzles/<game>.json`` (``scripts/mak
 writes them, deduplicated by position). Pure: no clock, no I/O but reading the shipped data.
 
 The daily puzzle of each game is drawn from its set with the Octagion Daily's days
-(:mod:`engines.octagion.daily`): one per UTC day, the same for everyone, the set in a new seeded
-order each cycle, so no puzzle comes back before every other one has been shown.
+(:mod:`engines.octagion.daily`): one per UTC day, the same for everyone, the whole set in one
+seeded order, again and again, so a puzzle comes back exactly ``len(set)`` days after it was shown
+(a set of 365 or more repeats none within a year).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ __all__ = [
     "puzzle",
     "puzzle_day",
     "puzzle_number",
+    "repeat_days",
     "reply",
     "update",
     "verdict",
@@ -248,20 +250,20 @@ def daily(game: str, day: date) -> Puzzle | None:
     puzzles = load(game)
     if not puzzles:
         return None
-    cycle, index = divmod((day - DAILY_EPOCH).days, len(puzzles))
-    return puzzles[_cycle(game, cycle)[index]]
+    return puzzles[_order(game)[(day - DAILY_EPOCH).days % len(puzzles)]]
+
+
+def repeat_days(game: str) -> int:
+    """How many days pass before a daily puzzle of ``game`` comes back: the size of its set."""
+    return len(load(game))
 
 
 @cache
-def _cycle(game: str, cycle: int) -> tuple[int, ...]:
-    """The set's order in one cycle of ``len(set)`` days: a new shuffle each cycle, never starting
-    with the puzzle that ended the one before."""
-    count = len(load(game))
-    order, previous = list(range(count)), list(range(count))
-    random.Random(f"{DAILY_SEED}:{game}:{cycle}").shuffle(order)
-    random.Random(f"{DAILY_SEED}:{game}:{cycle - 1}").shuffle(previous)
-    if count > 1 and order[0] == previous[-1]:
-        order[0], order[1] = order[1], order[0]
+def _order(game: str) -> tuple[int, ...]:
+    """The set in the days' order: one seeded shuffle, the same every cycle (a new shuffle per
+    cycle could show a puzzle at the end of one cycle and again at the start of the next)."""
+    order = list(range(len(load(game))))
+    random.Random(f"{DAILY_SEED}:{game}").shuffle(order)
     return tuple(order)
 
 

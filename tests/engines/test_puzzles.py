@@ -78,12 +78,17 @@ def test_a_generated_octego_game_is_the_hard_levels_game():
     assert positions[-1][1] == played[:-1]
 
 
-def test_the_daily_puzzle_does_not_repeat_within_a_cycle_of_the_set():
+def test_a_daily_puzzle_comes_back_only_after_every_other_one_even_across_cycles():
     for game in SETS:
-        count = len(puzzles.load(game))
+        count = puzzles.repeat_days(game)
+        assert count == len(puzzles.load(game))
         start = date(2026, 1, 1)
-        days = [puzzles.daily(game, start + timedelta(days=n)).id for n in range(min(count, 400))]
-        assert len(set(days)) == len(days)
+        days = [puzzles.daily(game, start + timedelta(days=n)).id for n in range(count + 400)]
+        last_seen: dict[str, int] = {}
+        for n, puzzle_id in enumerate(days):
+            assert n - last_seen.get(puzzle_id, n - count) == count, f"{game}: {puzzle_id} back on day {n}"
+            last_seen[puzzle_id] = n
+        assert len(set(days)) == count  # every puzzle of the set is shown
         assert puzzles.daily(game, start) == puzzles.daily(game, start)
 
 
