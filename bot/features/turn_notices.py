@@ -1,13 +1,18 @@
 """The "your move" notices of games in threads, and the reminder that keeps a quiet thread open.
 
-When the turn passes to one member, a new message in the game's thread mentions them ("🔔 @Bo, your
-move in Octego: Ada moved …"), so that Discord notifies them, and the previous notice is deleted
-once the new one is out. A member who acted in the game in the last ``AT_THE_GAME_SECONDS`` is at
-the game: the previous notice is edited to name them instead (one request of Discord's 50 a second
-instead of two, and no ping for a member who is watching; the thread looks the same). A new
-Octagion round pings everyone who plays. A member may turn them off (``/notify``). A game whose
-thread has had no new message for ``REMINDER_DAYS`` gets a short one ("still your move"): Discord
-archives a thread after a week without a new message, and moves only edit the game message.
+A notice is posted only when it must ping. When the turn passes to a member who is away (who has
+not acted in the game in the last ``AT_THE_GAME_SECONDS``, as this process saw: so also after a
+restart, and at the first move of a game), a new message in the game's thread mentions them
+("🔔 @Bo, your move in Octego: Ada moved …") so that Discord notifies them, and the previous notice
+is deleted once the new one is out. A member who acted in that time is at the game: the board
+already says it is their move, so no notice is posted or edited for them (no request of Discord's
+50 a second), and a notice of this game still standing is deleted so that no stale "your move"
+remains. So active play costs no notice, an away episode a post and a delete. The newcomer line
+("New to Octego? `/learn` it…") is only for a member who has not acted in the game yet, who is
+never at the game, so it always has its notice. A new Octagion round pings everyone who plays. A
+member may turn them off (``/notify``). A game whose thread has had no new message for
+``REMINDER_DAYS`` gets a short one ("still your move"): Discord archives a thread after a week
+without a new message, and moves only edit the game message.
 """
 
 from __future__ import annotations
@@ -32,9 +37,9 @@ TURN_NOTICE = "turn_notice"  # "@Bo, your move": a new message, so that it notif
 # A timer: a game whose thread has had no new message for REMINDER_DAYS gets one.
 THREAD_REMINDER = "thread_reminder"
 REMINDER_DAYS = 6
-# A member who acted in a game this recently is watching it: their "your move" edits the notice
-# there is (no ping) instead of posting a new one and deleting the old one. In memory: after a
-# restart everyone is pinged.
+# A member who acted in a game this recently is at the game: the board tells them it is their move,
+# so they get no notice (a notice costs a post and a delete of Discord's 50 requests a second, and
+# would ping someone who is playing). In memory: after a restart everyone is pinged.
 AT_THE_GAME_SECONDS = 120
 
 
@@ -84,8 +89,8 @@ class TurnNotices:
         return acted is not None and (change.now - acted).total_seconds() < AT_THE_GAME_SECONDS
 
     async def plan_after_move(self, change: Change) -> None:
-        """ "Your move" when the turn passes to a member: not to the computer, not back to the
-        member who just acted, not to a member who turned notices off."""
+        """ "Your move" when the turn passes to a member who is away: not to the computer, not back
+        to the member who just acted, not to a member at the game, not to one who turned notices off."""
         if not change.logged:
             return
         mover = change.logged[-1][0]
@@ -94,12 +99,11 @@ class TurnNotices:
         member = self._waiting(change)
         if member is None or member == mover:
             return
-        if not await self.wanted(change.record.guild_id, member):
-            if change.meta.notice_id is not None:  # the previous notice is out of date: it goes
+        if self._at_the_game(change, member) or not await self.wanted(change.record.guild_id, member):
+            if change.meta.notice_id is not None:  # an older "your move" still stands, out of date: it goes
                 change.post(TURN_NOTICE, notice(clear=True))
             return
-        watching = self._at_the_game(change, member)
-        change.post(TURN_NOTICE, notice(member=member, seq=change.record.actions, watching=watching))
+        change.post(TURN_NOTICE, notice(member=member, seq=change.record.actions))
 
     async def for_round(self, change: Change, what: str) -> None:
         """A ping to every member of a game played in a thread when a new round starts (those who
@@ -144,10 +148,6 @@ class TurnNotices:
             newcomer = await newcomer_line(self.store, self.games[record.game], session, payload.get("member"))
             text = self._wording(session, payload, members) + newcomer
             mentions = discord.AllowedMentions(users=[discord.Object(m) for m in members], everyone=False, roles=False)
-            if payload.get("watching") and previous is not None:
-                edited = await self._edit(session, previous, text, mentions)
-                if edited is not None:
-                    return edited
             posted = await self.outbox.budget.call(
                 lambda: channel.send(text, allowed_mentions=mentions, nonce=payload[NONCE])
             )
@@ -157,22 +157,6 @@ class TurnNotices:
         if posted is None and previous is not None:
             return _NoticeCleared()  # recorded like a post: the deleted notice is forgotten
         return posted
-
-    async def _edit(
-        self, session: GameSession, notice_id: int, text: str, mentions: discord.AllowedMentions
-    ) -> discord.Message | None:
-        """The notice there is, edited to name the member to move (an edit pings no one: they are
-        watching); None when someone deleted it (then a new one is posted)."""
-        thread_id = session.record.thread_id
-        assert thread_id is not None
-        message = self.bot.get_partial_messageable(thread_id).get_partial_message(notice_id)
-        try:
-            edited: discord.Message = await self.outbox.in_thread(
-                session, thread_id, lambda: message.edit(content=text, allowed_mentions=mentions)
-            )
-        except discord.NotFound:
-            return None
-        return edited
 
     def _wording(self, session: GameSession, payload: dict[str, Any], members: list[int]) -> str:
         title = self.games[session.record.game].title
@@ -232,7 +216,6 @@ def notice(
     clear: bool = False,
     reminder: bool = False,
     waiting: int | None = None,
-    watching: bool = False,
 ) -> dict[str, Any]:
     """A TURN_NOTICE entry's payload, every key written: notices coalesce, and the newest wins whole."""
     return {
@@ -243,7 +226,6 @@ def notice(
         "clear": clear,
         "reminder": reminder,
         "waiting": waiting,
-        "watching": watching,  # the member to move is at the game: the notice there is is edited
     }
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from bot.core.settings import Settings
 from bot.dev.world import private_messages, private_texts
+from bot.features.turn_notices import AT_THE_GAME_SECONDS
 from bot.games.octagion import OctagionAdapter
 from bot.games.octego import OctegoAdapter
 from engines.octego import legal_moves
@@ -119,6 +120,7 @@ async def test_in_a_thread_the_your_move_notice_offers_learn_and_not_in_the_seco
     assert notice.content.endswith("\n" + line())
     assert "New to Octego" not in in_thread(thread, record.message_id).content  # the game moved on
 
+    await world.env.advance_time(AT_THE_GAME_SECONDS + 60)  # Ada is away: her next "your move" pings her
     await octego_move(world, world.bo, record.id, thread)
     [notice] = [m for m in thread.history() if "your move" in m.content]
     assert notice.content.startswith(f"🔔 {world.ada.mention}, your move")

@@ -16,7 +16,7 @@ from bot.core.store import LIVE_STATUSES
 from bot.dev import discord_rules
 from bot.dev.world import bot_member, private_texts
 from bot.features.privacy_store import planned_server_deletions
-from bot.features.turn_notices import REMINDER_DAYS
+from bot.features.turn_notices import AT_THE_GAME_SECONDS, REMINDER_DAYS
 from bot.games.octagion import NEXT_ROUND_PAUSE, ROUND_POST, OctagionAdapter
 from bot.games.octego import OctegoAdapter
 from bot.ui.game_message import WAITING_FOR_DISCORD
@@ -165,6 +165,7 @@ async def test_a_notice_is_posted_before_the_old_one_goes_so_an_archived_thread_
     record = await tiny_game(world, world.ada, world.bo)
     first, second = (member_of(world, p) for p in record.players)
     record = await add(world, first, record)
+    await world.env.advance_time(AT_THE_GAME_SECONDS + 60)  # the first player is away: their move is pinged
     await world.bot.http.edit_channel(record.thread_id, archived=True)  # as after a week without a new message
     record = await add(world, second, record)
     notices = [m for m in thread_of(world, record).history() if "your move" in m.content]

@@ -1,7 +1,7 @@
 """What a move costs of Discord's 50 requests a second (issue 41), counted in the strict layer's log
 of one move: a click on the public game message lends its token to the board's edit, which Discord
 does not count; a move made in a private menu, or after a restart, edits the board the counted way;
-a member who is at the game has the thread's notice edited to name them (one request, not two)."""
+a member who is at the game gets no notice (none is posted or edited), one who is away a new ping."""
 
 from __future__ import annotations
 
@@ -116,29 +116,44 @@ def in_thread(requests, record) -> list[str]:
     return [r.method for r in requests if r.path.startswith(f"/channels/{record.thread_id}/messages")]
 
 
-async def test_a_member_at_the_game_has_the_notice_edited_and_one_away_a_new_ping(world):
-    record = await started(world)
-    await world.ada.click(game_message(world, record), label="+1")  # Bo has not acted: pinged
+async def test_members_at_the_game_get_no_notice_and_one_away_is_pinged(world):
+    """A notice only when it must ping: members moving in turn within two minutes cost no notice
+    request after the first; a member away for three minutes is pinged by a new notice, which goes
+    once they have moved."""
+    record = await started(world)  # Tiny: the first to reach 8 wins, adding 1 or 2 a move
+    await world.ada.click(game_message(world, record), label="+1")  # Bo has not acted yet: pinged
     await world.env.advance_time(10)
     [first] = notices(world, record)
-    assert world.bo.mention in first.content
+    assert first.content.startswith(f"🔔 {world.bo.mention}, your move in Tiny")
     since = one_move(world)
     await world.bo.click(game_message(world, record), label="+1")  # Ada acted 10 s ago: at the game
     await world.env.advance_time(10)
     counted, _ = since()
-    [notice] = notices(world, record)
-    assert notice.id == first.id, "the notice there was names Ada now"
-    assert notice.content.startswith(f"🔔 {world.ada.mention}, your move in Tiny: **Bo** added 1.")
-    assert in_thread(counted, record) == ["PATCH"], "one edit, instead of a post and a delete"
-    await world.env.advance_time(AT_THE_GAME_SECONDS)  # Bo has left the game a while
+    assert notices(world, record) == [], "Bo's notice went, and Ada, at the game, got none"
+    assert in_thread(counted, record) == ["DELETE"], "the stale notice deleted, nothing posted or edited"
+    since = one_move(world)
+    for member in (world.ada, world.bo):  # each a minute after the other's move
+        await member.click(game_message(world, record), label="+1")
+        await world.env.advance_time(60)
+    counted, _ = since()
+    assert in_thread(counted, record) == [], "no notice posted, edited or deleted while both play"
+    assert notices(world, record) == []
+    assert counter_shown(world, record) == "The counter is at 4."
+    await world.env.advance_time(AT_THE_GAME_SECONDS + 60)  # both step away for three minutes
     since = one_move(world)
     await world.ada.click(game_message(world, record), label="+1")
     await world.env.advance_time(10)
     counted, _ = since()
-    [third] = notices(world, record)
-    assert third.id != first.id, "a new notice pings Bo, and the old one goes"
-    assert [u.id for u in third.mentions] == [world.bo.id]
-    assert sorted(in_thread(counted, record)) == ["DELETE", "POST"]
+    [ping] = notices(world, record)
+    assert ping.content.startswith(f"🔔 {world.bo.mention}, your move in Tiny: **Ada** added 1.")
+    assert [u.id for u in ping.mentions] == [world.bo.id], "a new message, so that Discord notifies Bo"
+    assert in_thread(counted, record) == ["POST"]
+    since = one_move(world)
+    await world.bo.click(game_message(world, record), label="+1")  # Ada acted 10 s ago: at the game
+    await world.env.advance_time(10)
+    counted, _ = since()
+    assert notices(world, record) == [], "Bo moved: the notice that pinged him went, no stale one stands"
+    assert in_thread(counted, record) == ["DELETE"]
 
 
 async def test_shard_processes_together_stay_under_discords_fifty_a_second():
