@@ -28,7 +28,7 @@ GAME = "octego"
 OPENING_PLIES = 6  # a generated game's first plies are the medium level's (its noise varies them by seed)
 GAME_NODES = 6_000  # the hard search's budget in a generated game (its level's search, a quarter of its nodes)
 REPLY_NODES = 4_000  # the reply shown to a wrong move: the hard search within this budget
-EVALUATIONS_KEPT = 300_000  # remembered leaf evaluations (a game meets about 100,000): forgotten all at once past it
+EVALUATIONS_KEPT = 150_000  # leaf evaluations remembered (a game meets some 100,000; about 100 MB), then forgotten
 
 
 def key(state: OctegoState) -> str:
