@@ -10,6 +10,9 @@ on Discord. Times and CPU are the bot's own, taken by :mod:`bench.probe`.
 
     python -m bench load [--sessions 1000] [--rate 50 100 150] [--seconds 30]
                          [--database sqlite|postgresql|both|postgresql://...] [--threads on|off]
+                         [--profile [FILE]]
+
+``--profile`` prints where the bot's event loop spends its CPU per move (:mod:`bench.load_profile`).
 
 Each game is played in a thread of its own (``--threads off``: in its channel), so a move's cost
 includes what games in threads add: the turn notice posted, the last one deleted, the card edited.
@@ -42,6 +45,7 @@ from bench.load_measure import (
     measured,
     real_time_clock,
 )
+from bench.load_profile import LoopProfile
 from bench.load_report import shown, side_by_side, targets
 from engines.registry import games
 
@@ -309,9 +313,10 @@ async def run(
     seconds: float,
     warmup: float = WARMUP_SECONDS,
     database: str | None = None,
+    profile: LoopProfile | None = None,
 ) -> list[dict[str, Any]]:
     """``database``: a SQLite path or a PostgreSQL URL (an empty database); None: a SQLite file
-    in a temporary folder."""
+    in a temporary folder. ``profile``: profiles the loop while moves are offered (not the warm-up)."""
     import simcord
 
     from bench.probe import Probe
@@ -360,7 +365,11 @@ async def run(
                     await driver.offer(rate=min(rates), seconds=warmup)
                     for rate in rates:
                         print(f"offering {rate:g} moves/s for {seconds:g} s ...", flush=True)
+                        if profile is not None:
+                            profile.start()
                         reports.append(await measured(driver, probe, saves, server, rate, seconds, sessions, database))
+                        if profile is not None:
+                            profile.stop(reports[-1]["moves"])
                 finally:
                     stop_clock.set()
                     await clock
@@ -403,16 +412,32 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--threads", choices=["on", "off"], default="on", help="games in threads (default) or in their channels"
     )
+    parser.add_argument(
+        "--profile",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="FILE",
+        help="profile the bot's event loop while moves are offered (cProfile) and print where its CPU goes; "
+        "with FILE, also write the raw profile there (python -m pstats FILE)",
+    )
     options = parser.parse_args(argv)
     global THREADS
     THREADS = options.threads == "on"
     choices = ["sqlite", "postgresql"] if options.database == "both" else [options.database]
     results = []
+    profile = None if options.profile is None else LoopProfile()
     for choice in choices:
         with database_for_run(choice) as url:
-            results.append(asyncio.run(run(options.sessions, options.rate, options.seconds, database=url)))
+            results.append(
+                asyncio.run(run(options.sessions, options.rate, options.seconds, database=url, profile=profile))
+            )
     print("\n\n".join(shown(report) for reports in results for report in reports))
     print("\n" + "\n\n".join(targets(reports) for reports in results))
     if len(results) == 2:
         print("\n" + side_by_side(*results))
+    if profile is not None:
+        print("\n" + profile.report())
+        if options.profile:
+            profile.dump(options.profile)
     return 0

@@ -245,6 +245,7 @@ async def measured(
         "RSS MB": rss_bytes() / 2**20,
         "database MB": await database_bytes(store, database) / 2**20,
         "loop lag": lags,
+        "moves": tally.moves,
         "refused": tally.refused,
         "lost": tally.lost,
         "unoffered": tally.unoffered,

@@ -5,11 +5,13 @@ never times."""
 from __future__ import annotations
 
 from bench import load
+from bench.load_profile import GROUPS, LoopProfile
 from bench.load_report import targets
 
 
 async def test_the_load_benchmark_plays_every_game_and_sees_every_picture():
-    (report,) = await load.run(sessions=10, rates=[10.0], seconds=3, warmup=1)
+    profile = LoopProfile()
+    (report,) = await load.run(sessions=10, rates=[10.0], seconds=3, warmup=1, profile=profile)
     assert report["database"] == "sqlite"
     assert report["moves/s"] > 0
     assert report["lost"] == 0, "every interaction was answered and every move's picture went out"
@@ -29,6 +31,22 @@ async def test_the_load_benchmark_plays_every_game_and_sees_every_picture():
     counted = sum(per_move.values())
     line = next(line for line in shown.splitlines() if line.startswith("counted requests per move"))
     assert line.endswith("not met") == (counted > 1.0), line
+    assert_profiled(profile, report)
+
+
+def assert_profiled(profile: LoopProfile, report: dict) -> None:
+    """``--profile``: the loop's time in the bot's callbacks, by group, and its top functions."""
+    assert profile.moves == report["moves"] > 0
+    import pstats
+
+    groups = profile.groups(pstats.Stats(profile.profile))
+    for group in ("the change (sessions.change, store, engines)", "gateway parsing and dispatch (discord.py)"):
+        assert groups.get(group, 0) > 0, f"the moves' {group} was profiled"
+    assert set(groups) <= {name for name, _ in GROUPS}
+    shown = profile.report()
+    assert "own time by group" in shown
+    assert "sessions.py" in shown or "change.py" in shown or "controls.py" in shown, shown
+    assert "/bench/load.py" not in shown, "the driver's tasks are not the bot's: they are not profiled"
 
 
 async def test_the_load_benchmark_runs_the_bot_on_postgresql(postgres_url):
