@@ -9,8 +9,8 @@ already says it is their move, so no notice is posted or edited for them (no req
 50 a second), and a notice of this game still standing is deleted so that no stale "your move"
 remains. So active play costs no notice, an away episode a post and a delete. The newcomer line
 ("New to Octego? `/learn` it…") is only for a member who has not acted in the game yet, who is
-never at the game, so it always has its notice. A new Octagion round pings everyone who plays. A
-member may turn them off (``/notify``). A game whose thread has had no new message for
+never at the game, so it always has its notice. A new Octagion round pings everyone who plays
+and is away. A member may turn them off (``/notify``). A game whose thread has had no new message for
 ``REMINDER_DAYS`` gets a short one ("still your move"): Discord archives a thread after a week
 without a new message, and moves only edit the game message.
 """
@@ -106,15 +106,17 @@ class TurnNotices:
         change.post(TURN_NOTICE, notice(member=member, seq=change.record.actions))
 
     async def for_round(self, change: Change, what: str) -> None:
-        """A ping to every member of a game played in a thread when a new round starts (those who
-        turned notices off are left out)."""
+        """A ping to every member of a game played in a thread when a new round starts (those at the
+        game, and those who turned notices off, are left out; with no one left, the last round's ping goes)."""
         record = change.record
         if not record.in_thread:
             return
         humans = [p for p in dict.fromkeys(record.players) if p != self._me()]
-        members = [p for p in humans if await self.wanted(record.guild_id, p)]
+        members = [p for p in humans if not self._at_the_game(change, p) and await self.wanted(record.guild_id, p)]
         if members:
             change.post(TURN_NOTICE, notice(members=members, seq=record.actions, what=what))
+        elif change.meta.notice_id is not None:
+            change.post(TURN_NOTICE, notice(clear=True))
 
     async def wanted(self, guild_id: int | None, member: int) -> bool:
         key = (guild_id or 0, member)
