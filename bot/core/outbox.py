@@ -59,11 +59,15 @@ from bot.core.outgoing import (
     nonce_of,
     refused_for_good,
 )
-from bot.core.pace import OLD_MESSAGE_SECONDS, ChannelEdits, RequestBudget
+from bot.core.pace import OLD_MESSAGE_SECONDS, ChannelEdits, RequestBudget, Spacing
 from bot.core.sessions import GameSession, Sessions
 from bot.core.store import LIVE_STATUSES, OutboxEntry, Store
 
-__all__ = ["NONCE", "NotYet", "Outbox", "Outgoing", "nonce_of"]  # the vocabulary, from bot.core.outgoing
+__all__ = ["AT_ONCE", "NONCE", "NotYet", "Outbox", "Outgoing", "nonce_of"]  # the vocabulary, from bot.core.outgoing
+
+# A paced entry's payload key: it shows something that must not wait for its game's spacing (a game's
+# start, its thread's link, its end), and does not count in it; it still keeps its channel's pace.
+AT_ONCE = "at_once"
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +96,7 @@ class Outbox:
         if isinstance(bot, commands.Bot):  # a click's token edits the message it was on, uncounted
             bot.add_listener(self.posts.clicks.clicked, "on_interaction")
         self.channel_edits = ChannelEdits()  # the pace of paced edits (cards), per channel
+        self.spacing: dict[str, Spacing] = {}  # kind -> how far apart one session's paced edits are
         self.kinds: dict[str, Kind] = {}
         self._draining: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
@@ -117,8 +122,13 @@ class Outbox:
         deliver: Deliver | None = None,
         opens: bool = False,
         paced: bool = False,
+        every: float = 0.0,
     ) -> None:
+        """``every``: a paced kind's edits of one session at least this many seconds apart, unless an
+        entry asks to go ``AT_ONCE``."""
         self.kinds[kind] = Kind(build, after, coalesce, deliver, opens, paced)
+        if every:
+            self.spacing[kind] = Spacing(every)
 
     def on_thread_gone(self, handler: Gone) -> None:
         """Who is told when a game's thread answers that it is gone (the game threads, which end
@@ -209,6 +219,7 @@ class Outbox:
         """``keep_going``: also while the outbox is stopping (a flush someone waits for)."""
         await self._record_sent()
         entries = [e for e in await self.store.outbox(session_id) if e.id not in self._sent_unrecorded]
+        queued = entries  # what a paced message's send takes with it, also entries not yet due
         now = self.sessions.clock()
         waiting = False  # a message waits for the game's thread: only what opens it goes ahead
         while entries:
@@ -225,9 +236,11 @@ class Outbox:
                 entries = entries[1:]
                 continue
             batch = batch_of(entries, kind, now)
+            if kind is not None and kind.paced:  # one message (a card): every entry of it goes as one
+                batch = [e for e in queued if e.kind == entry.kind]  # also one skipped as not yet due
             sent = await self._send(batch)
             if sent is GONE:  # the game ended with its thread: what was pending is dropped
-                entries = await self.store.outbox(session_id)
+                entries = queued = await self.store.outbox(session_id)
                 continue
             if sent is WAITING:
                 waiting = True
@@ -235,6 +248,7 @@ class Outbox:
                 pass  # tried again at its channel's pace, with the newest state then
             elif sent and kind is not None and kind.opens and waiting:  # the thread is open: what waited goes, in order
                 entries, waiting = await self.store.outbox(session_id), False
+                queued = entries
                 continue
             elif not sent and not skippable:
                 return  # later messages wait, so that they never appear out of order
@@ -259,7 +273,7 @@ class Outbox:
                 message = await kind.deliver(session, {**payload, NONCE: nonce_of(entry)})
             elif kind.build is not None:
                 outgoing = await kind.build(session, payload)
-                if outgoing is not None and kind.paced and self._hold(entry, session, outgoing):
+                if outgoing is not None and kind.paced and self._hold(entry, session, outgoing, payload):
                     return PACED
                 message = await self._deliver(session, outgoing, nonce_of(entry)) if outgoing is not None else None
         except NotYet:
@@ -306,22 +320,26 @@ class Outbox:
             self._unreachable(f"removing sent outbox entries {ids}", error)
         return True
 
-    def _hold(self, entry: OutboxEntry, session: GameSession, outgoing: Outgoing) -> bool:
-        """Whether a paced edit must wait for its channel's pace or its turn among what can wait (then its
-        session is woken when it may go)."""
+    def _hold(self, entry: OutboxEntry, session: GameSession, outgoing: Outgoing, payload: dict[str, Any]) -> bool:
+        """Whether a paced edit must wait for its channel's pace, its session's spacing (unless it asks
+        to go ``AT_ONCE``) or its turn among what can wait (then its session is woken when it may go)."""
         if outgoing.edit is None:
             return False
         channel_id = outgoing.channel_id or session.record.play_channel_id
         age = (self.sessions.clock() - discord.utils.snowflake_time(outgoing.edit)).total_seconds()
         old = age >= OLD_MESSAGE_SECONDS
         now = asyncio.get_running_loop().time()
+        spacing = None if payload.get(AT_ONCE) else self.spacing.get(entry.kind)
         wait = self.channel_edits.wait(channel_id, old=old, count=False)
+        wait = wait or (spacing.wait(entry.session_id, now) if spacing is not None else 0.0)
         wait = wait or self.budget.can_wait.wait((entry.session_id, entry.kind), now)  # its turn in the budget
         if wait:
             self._retry_at(entry.session_id, wait)
-        else:
-            self.channel_edits.count(channel_id, old=old)
-        return bool(wait)
+            return True
+        self.channel_edits.count(channel_id, old=old)
+        if spacing is not None:  # the next edit of this session's message waits for this one
+            spacing.count(entry.session_id, now)
+        return False
 
     def waiting_for_discord(self, session_id: int) -> bool:
         """Whether Discord has refused this session's messages for a while: what a member who acts

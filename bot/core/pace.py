@@ -8,7 +8,9 @@ global 429 pauses every request of the process. So every counted request the bot
 at most ``per_second`` in any second of the event loop's clock, a little under Discord's 50 so
 that the few requests made elsewhere (a member looked up) fit beside them. Shard processes split it
 by their shards (``RequestBudget.share``): two processes of four shards each take 22 a second.
-What can wait (a game's card) takes at most a fifth of it, in turn (``RequestBudget.can_wait``).
+What can wait (a game's card) takes at most a fifth of it, in turn (``RequestBudget.can_wait``), and
+a message that only summarises a game played elsewhere (its card) is edited at most once every so
+many seconds per game (``Spacing``).
 """
 
 from __future__ import annotations
@@ -143,3 +145,27 @@ class ChannelEdits:
         edits.count(now)
         if old:
             old_edits.count(now)
+
+
+class Spacing:
+    """At most one event per key every ``seconds`` of the event loop's clock (a game's card: edited
+    at most that often, the moves meanwhile sharing the next edit). In memory: after a restart the
+    first edit goes at once."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self._last: dict[Hashable, float] = {}  # key -> when its last event took place
+
+    def wait(self, key: Hashable, now: float) -> float:
+        """0 when ``key`` may have its next event now, else how long until it may."""
+        last = self._last.get(key)
+        if last is None or last > now:  # never, or a time of another clock (a simulated one): forgotten
+            return 0.0
+        wait = last + self.seconds - now
+        return wait + 0.001 if wait > 0 else 0.0
+
+    def count(self, key: Hashable, now: float) -> None:
+        self._last[key] = now
+        if len(self._last) > 1000:  # keys whose spacing has passed tell nothing: forgotten
+            for old in [k for k, when in self._last.items() if when <= now - self.seconds]:
+                del self._last[old]

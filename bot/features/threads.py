@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 import discord
 
-from bot.core.outbox import NotYet, Outbox, Outgoing
+from bot.core.outbox import AT_ONCE, NotYet, Outbox, Outgoing
 from bot.core.sessions import Change, GameSession, Sessions
 from bot.core.settings import Settings
 from bot.core.store import LIVE_STATUSES, SessionRecord, Store, TimerRecord
@@ -42,7 +42,15 @@ THREAD_INTRO = "thread_intro"  # the thread's first message, mentioning the play
 ARCHIVE_THREAD = "archive_thread"  # a timer, and the outbox entry it posts
 # A day-long game must not be archived mid-game: the longest auto-archive Discord has.
 LONGEST_ARCHIVE_MINUTES: Literal[10080] = 10080
-CARD_PAUSE_SECONDS = 4  # a card is edited at most about this often (moves meanwhile share the edit)
+CARD_PAUSE_SECONDS = 4  # a card's edit after a move waits this long, so that the moves meanwhile share it
+# And a card is edited at most once every CARD_EVERY_SECONDS during play. The game's thread has its
+# live board; the card only tells the channel which games run, how far they are and whose turn it
+# is, and a minute is fresh enough for that. Each edit is one of the token's 50 requests a second
+# shared by every game: at this pace a game costs at most one a minute however fast it is played
+# (a third of a request a move at a move every 20 s). Its start, its thread's link and its end are
+# shown at once (``AT_ONCE``).
+CARD_EVERY_SECONDS = 60
+SHOW_AT_ONCE = {AT_ONCE: True}
 THREAD_EXISTS = 160004  # "a thread has already been created for this message": ours, from before a crash
 THREAD_LIMIT = 160006  # the server's active-thread limit
 THREAD_NAME_LIMIT = 100
@@ -73,7 +81,9 @@ class GameThreads:
         self.table = table
         self.games = games
         self.bot = bot
-        outbox.register(CARD, self._build_card, self._remember_card, coalesce=True, paced=True)
+        outbox.register(
+            CARD, self._build_card, self._remember_card, coalesce=True, paced=True, every=CARD_EVERY_SECONDS
+        )
         outbox.register(OPEN_THREAD, None, self._thread_opened, deliver=self._open_thread, opens=True)
         outbox.register(THREAD_INTRO, self._build_intro)
         outbox.register(ARCHIVE_THREAD, None, deliver=self._archive)
@@ -164,11 +174,11 @@ class GameThreads:
             change.post(OPEN_THREAD)
             change.post(THREAD_INTRO)
         if record.status == "active" and not started and change.logged:  # the turn may have changed
-            change.post(CARD, after_seconds=CARD_PAUSE_SECONDS)
+            change.post(CARD, after_seconds=CARD_PAUSE_SECONDS)  # at most every CARD_EVERY_SECONDS
         elif started and record.card_id is not None:
-            change.post(CARD)
+            change.post(CARD, SHOW_AT_ONCE)
         if self._game_of_a_thread_ended(change):
-            change.post(CARD)
+            change.post(CARD, SHOW_AT_ONCE)
             self.notices.ended(change)
 
     async def plan_last(self, change: Change) -> None:
@@ -291,7 +301,7 @@ class GameThreads:
             await self._play_in_channel(change, why)
             return
         record.thread_id = int(opened["id"])
-        change.post(CARD)  # the card posted before the thread existed links it now, not at the first move
+        change.post(CARD, SHOW_AT_ONCE)  # the card posted before the thread existed links it now, not at the first move
 
     async def _play_in_channel(self, change: Change, why: str) -> None:
         """No thread could be opened: the game is played in the channel, if the channel is free."""
@@ -377,4 +387,4 @@ class GameThreads:
                 change.end("stopped", GONE_NOTE)
             change.quiet()
             if show_card:
-                change.during_commit(lambda tx: tx.add_outbox(session_id, CARD, {}, change.now))
+                change.during_commit(lambda tx: tx.add_outbox(session_id, CARD, SHOW_AT_ONCE, change.now))

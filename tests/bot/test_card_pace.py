@@ -1,9 +1,12 @@
 """Cards of many games in one channel, at the channel's pace (issue 36, items 9 and 10): Discord
 keeps a channel's edits to about 5 in 5 seconds, so the outbox paces card edits per channel and
 sends the newest state of each card when its turn comes; a card whose channel is gone ends its game
-at once instead of being tried for minutes."""
+at once instead of being tried for minutes. A game's card is edited at most once every
+CARD_EVERY_SECONDS while it is played, its end at once (issue 41)."""
 
 from __future__ import annotations
+
+import itertools
 
 import pytest
 
@@ -11,7 +14,7 @@ from bot.core.pace import BURST, CHANNEL_EDITS, CHANNEL_WINDOW, RequestBudget
 from bot.core.sessions import SessionMeta
 from bot.core.settings import Settings
 from bot.dev import discord_rules
-from bot.features.threads import CARD
+from bot.features.threads import CARD, CARD_EVERY_SECONDS
 from tests.bot.test_fair_use import at_once
 from tests.bot.test_on_discords_terms import game_message, open_tiny_games
 from tests.bot.tinygame import TinyAdapter
@@ -158,3 +161,35 @@ async def test_cards_take_at_most_their_part_of_the_budget_and_the_pings_go_firs
     assert max(edits) - start >= (30 - BURST) * share - 1, "the cards took their turns"
     for record, (_, channel) in zip(records, games, strict=True):
         assert "move 2" in next(m for m in channel.history() if m.id == record.card_id).content
+
+
+async def test_a_games_card_is_edited_at_most_once_every_pause_and_shows_its_end_at_once(world):
+    """Seven moves, one every 5 s: the card (the thread has the live board) is edited at most once
+    every CARD_EVERY_SECONDS, shows the last move once that pause is over, and the move that ends
+    the game is on it at once, without waiting for the pause."""
+    [session_id] = await open_games(world, 1)
+    record = await world.platform.store.get_session(session_id)
+    members = {m.id: m for m in world.members}
+    before = len(card_edits(world))
+    clock = world.env.backend.clock
+    for turn in range(6):  # the counter goes to 6 in half a minute
+        await members[record.players[turn % 2]].click(game_message(world, record), label="+1")
+        await world.env.advance_time(5)
+    await world.env.advance_time(CARD_EVERY_SECONDS)
+    edits = card_edits(world)[before:]
+    assert 1 <= len(edits) <= 2, edits
+    assert all(b - a >= CARD_EVERY_SECONDS for a, b in itertools.pairwise(edits)), "at most one edit a pause"
+    card = world.message(record.card_id)
+    assert "move 7" in card.content, "the newest state once the pause is over"
+    assert f"▶ **{world.ada.name}** to play" in card.content
+    await members[record.players[0]].click(game_message(world, record), label="+2")  # 8: Ada wins
+    ended = clock.elapsed
+    await world.env.advance_time(5)
+    assert (await world.platform.store.get_session(session_id)).status == "finished"
+    last = card_edits(world)[-1]
+    assert last - ended < 5, "the end is on the card at once"
+    assert last - edits[-1] < CARD_EVERY_SECONDS, "without waiting for the pause"
+    card = world.message(record.card_id)
+    assert f"🏆 {world.ada.mention} won" in card.content, card.content
+    await world.env.advance_time(2 * CARD_EVERY_SECONDS)
+    assert card_edits(world)[-1] == last, "and the card is not edited again once it shows the end"
