@@ -59,15 +59,11 @@ from bot.core.outgoing import (
     nonce_of,
     refused_for_good,
 )
-from bot.core.pace import OLD_MESSAGE_SECONDS, ChannelEdits, RequestBudget, Spacing
+from bot.core.pace import AT_ONCE, OLD_MESSAGE_SECONDS, UNSPACED, ChannelEdits, RequestBudget, Spacing
 from bot.core.sessions import GameSession, Sessions
 from bot.core.store import LIVE_STATUSES, OutboxEntry, Store
 
-__all__ = ["AT_ONCE", "NONCE", "NotYet", "Outbox", "Outgoing", "nonce_of"]  # the vocabulary, from bot.core.outgoing
-
-# A paced entry's payload key: it shows something that must not wait for its game's spacing (a game's
-# start, its thread's link, its end), and does not count in it; it still keeps its channel's pace.
-AT_ONCE = "at_once"
+__all__ = ["NONCE", "NotYet", "Outbox", "Outgoing", "nonce_of"]  # the vocabulary, from bot.core.outgoing
 
 log = logging.getLogger(__name__)
 
@@ -124,8 +120,7 @@ class Outbox:
         paced: bool = False,
         every: float = 0.0,
     ) -> None:
-        """``every``: a paced kind's edits of one session at least this many seconds apart, unless an
-        entry asks to go ``AT_ONCE``."""
+        """``every``: a paced kind's edits of one session this many seconds apart (unless ``AT_ONCE``)."""
         self.kinds[kind] = Kind(build, after, coalesce, deliver, opens, paced)
         if every:
             self.spacing[kind] = Spacing(every)
@@ -329,17 +324,15 @@ class Outbox:
         age = (self.sessions.clock() - discord.utils.snowflake_time(outgoing.edit)).total_seconds()
         old = age >= OLD_MESSAGE_SECONDS
         now = asyncio.get_running_loop().time()
-        spacing = None if payload.get(AT_ONCE) else self.spacing.get(entry.kind)
-        wait = self.channel_edits.wait(channel_id, old=old, count=False)
-        wait = wait or (spacing.wait(entry.session_id, now) if spacing is not None else 0.0)
+        spacing = UNSPACED if payload.get(AT_ONCE) else self.spacing.get(entry.kind, UNSPACED)
+        wait = self.channel_edits.wait(channel_id, old=old, count=False) or spacing.wait(entry.session_id, now)
         wait = wait or self.budget.can_wait.wait((entry.session_id, entry.kind), now)  # its turn in the budget
         if wait:
             self._retry_at(entry.session_id, wait)
-            return True
-        self.channel_edits.count(channel_id, old=old)
-        if spacing is not None:  # the next edit of this session's message waits for this one
-            spacing.count(entry.session_id, now)
-        return False
+        else:
+            self.channel_edits.count(channel_id, old=old)
+            spacing.count(entry.session_id, now)  # the session's next edit of this message waits for it
+        return bool(wait)
 
     def waiting_for_discord(self, session_id: int) -> bool:
         """Whether Discord has refused this session's messages for a while: what a member who acts

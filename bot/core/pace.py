@@ -33,6 +33,9 @@ OLD_EDITS, OLD_WINDOW = 4, 60.0
 CAN_WAIT_SHARE = 0.2
 BURST = 4  # cards that go at once after a quiet moment (a game's start, a restart)
 FORGOTTEN_AFTER = 60.0  # a turn not taken this long after it came (its entry went): forgotten
+# A paced entry's payload key: it shows something that must not wait for its game's spacing (a game's
+# start, its thread's link, its end), and does not count in it; it still keeps its channel's pace.
+AT_ONCE = "at_once"
 
 T = TypeVar("T")
 
@@ -165,7 +168,12 @@ class Spacing:
         return wait + 0.001 if wait > 0 else 0.0
 
     def count(self, key: Hashable, now: float) -> None:
+        if not self.seconds:  # no spacing (UNSPACED): nothing to remember
+            return
         self._last[key] = now
         if len(self._last) > 1000:  # keys whose spacing has passed tell nothing: forgotten
             for old in [k for k, when in self._last.items() if when <= now - self.seconds]:
                 del self._last[old]
+
+
+UNSPACED = Spacing(0.0)  # what a message that is not spaced, or goes AT_ONCE, waits for: nothing

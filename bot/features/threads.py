@@ -24,7 +24,8 @@ from typing import Any, Literal
 
 import discord
 
-from bot.core.outbox import AT_ONCE, NotYet, Outbox, Outgoing
+from bot.core.outbox import NotYet, Outbox, Outgoing
+from bot.core.pace import AT_ONCE
 from bot.core.sessions import Change, GameSession, Sessions
 from bot.core.settings import Settings
 from bot.core.store import LIVE_STATUSES, SessionRecord, Store, TimerRecord
