@@ -55,7 +55,8 @@ async def _fresh_panel(world):
     world.platform.new_seed = lambda: 8
     await world.ada.slash(world.channel, "octa challenge", opponent=world.bo)
     await world.bo.click(world.channel.last_message, label="Accept")
-    return (await world.ada.click(world.channel.last_message, label="Turn panel")).response
+    opened = await world.ada.click(world.channel.last_message, label="Turn panel")
+    return opened.followups[0]  # the panel follows the click's deferred update of the game message
 
 
 async def _panel_step(world, panel) -> None:

@@ -49,6 +49,8 @@ from bench.load_profile import LoopProfile
 from bench.load_report import shown, side_by_side, targets
 from engines.registry import games
 
+EPHEMERAL = 1 << 6  # a message's flag: only its member sees it
+
 # Options a game is loaded with instead of its defaults: Octagion long enough to keep playing.
 LOAD_OPTIONS = {"octagion": {"rounds": 16, "teams": [0, 1]}}
 CHANNELS_PER_GUILD = 250  # Discord allows 500 channels in a server
@@ -205,9 +207,13 @@ class Driver:
     def _result_of(self, interaction_id: int) -> Any:
         from simcord.results import ResponseMessage
 
+        # The private answer: the original response, or a follow-up when the original is the public
+        # message clicked (a menu's button answers with a deferred update of the game message).
         interaction = self.env.backend.interactions[interaction_id]
-        message = self.env.backend.get_message(interaction.channel_id, interaction.message_id)
-        return ResponseMessage(self.env, message)
+        ids = [i for i in (interaction.message_id, *interaction.followup_ids) if i is not None]
+        messages = [self.env.backend.get_message(interaction.channel_id, i) for i in ids]
+        private = [m for m in messages if m.flags & EPHEMERAL]
+        return ResponseMessage(self.env, private[-1] if private else messages[0])
 
     def tidy_simcord(self) -> None:
         """What SimCord's settling would do between interactions: forget cancelled callbacks (it

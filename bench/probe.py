@@ -6,7 +6,8 @@ payloads, storing messages) must not count as the bot's. So:
 - **Times** are taken at the bot's edges: an interaction *arrives* when the bot's gateway parser
   receives it; it is *answered* when the bot first calls its response (a defer, a message, an
   update); a picture is *out* when the bot calls Discord to post or edit a message with a file in
-  that channel. The handler is *done* when the bot's command or control handler returns.
+  that channel (an edit through a click's token included). The handler is *done* when the bot's
+  command or control handler returns.
 - **CPU** of the event-loop thread is split per loop callback by whose task runs it: tasks whose
   coroutine comes from SimCord or from the benchmark's driver are theirs, everything else is the
   bot's; SimCord's HTTP routing, which runs inside the bot's tasks (the simulated "network"), is
@@ -31,6 +32,8 @@ import discord
 
 HARNESS_FOLDERS = ("/simcord/", "/bench/")
 PICTURE_ROUTE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?$")
+# A board edited through the token of a click on it (exempt from the rate limit): in the click's channel.
+ORIGINAL_ROUTE = re.compile(r"/webhooks/\d+/([^/]+)/messages/@original$")
 RESPONSES = ("defer", "send_message", "edit_message", "send_modal")
 
 
@@ -144,8 +147,11 @@ class Probe:
                 if self._routing_depth == 0:
                     self._routing_cpu += time.thread_time() - cpu
                 found = PICTURE_ROUTE.search(path)
-                if found and kwargs.get("files") and method in ("POST", "PATCH"):
-                    channel = int(found[1])
+                channel = int(found[1]) if found else None
+                hook = ORIGINAL_ROUTE.search(path)
+                if hook and hook[1] in backend.interaction_tokens:
+                    channel = backend.interaction_by_token(hook[1]).channel_id
+                if channel is not None and kwargs.get("files") and method in ("POST", "PATCH"):
                     self.pictures[channel].append(start)
                     self._signal(("picture", channel))
 

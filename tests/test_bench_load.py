@@ -19,7 +19,9 @@ async def test_the_load_benchmark_plays_every_game_and_sees_every_picture():
     assert report["save"], "the moves' transactions were timed"
     assert report["bot CPU ms/move"] > 0
     per_move = report["requests/move"]
-    assert per_move["board"] > 0, "the game messages' edits count towards Discord's 50 a second"
+    # A move's board is edited through the token of the click that made it (Got it!, or the menu's
+    # button): uncounted; before issue 41's menus it cost 0.85 counted requests a move.
+    assert per_move["board"] < 0.5, "the boards are edited through the clicks' tokens"
     assert per_move["notice"] > 0, "games in threads post (and delete) turn notices"
     assert report["exempt/move"] > 0, "each move's interaction answers are exempt"
     assert report["429s"] == 0, "the bot keeps under Discord's global rate limit"

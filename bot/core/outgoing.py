@@ -109,37 +109,57 @@ UPDATES = (discord.InteractionResponseType.deferred_message_update, discord.Inte
 
 class Clicks:
     """The latest click on each public message that was answered by updating that message (a deferred
-    update: a Got it!, an Accept, a Tiny +1). For 15 minutes its token edits the message as the
-    interaction's original response, and Discord does not count that edit towards the token's 50
-    requests a second. Kept in memory only: after a restart, or once the token is old, an edit goes
-    the counted way, so the outbox's entry stays what decides that the message is edited."""
+    update: a Got it!, an Accept, a Tiny +1, and a menu's button, whose menu follows privately). For
+    15 minutes its token edits the message as the interaction's original response, and Discord does
+    not count that edit towards the token's 50 requests a second. Kept in memory only: after a
+    restart, or once the token is old, an edit goes the counted way, so the outbox's entry stays what
+    decides that the message is edited.
+
+    A click answered otherwise (a refusal, a Hint, My hand: their original response is a private
+    message) does not take the place of an earlier one answered by an update, which is kept beside
+    the latest: the player who opened the menu and looked at their hand before choosing still lends
+    the menu's click to the board's edit."""
 
     def __init__(self, clock: Callable[[], datetime]):
         self.clock = clock
         self._latest: collections.OrderedDict[int, discord.Interaction] = collections.OrderedDict()
+        # The click before the latest, when it was answered by an update (by message id).
+        self._updated: collections.OrderedDict[int, discord.Interaction] = collections.OrderedDict()
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        """Every interaction (an ``on_interaction`` listener): a component's click on a public message."""
+        """Every interaction (an ``on_interaction`` listener): a component's click on a public message.
+        It comes before the click is answered, so the click before it is kept if it was an update."""
         message = interaction.message
         if interaction.type != discord.InteractionType.component or message is None or message.flags.ephemeral:
             return
-        self._latest[message.id] = interaction
-        self._latest.move_to_end(message.id)
-        while len(self._latest) > CLICKS_KEPT:
-            self._latest.popitem(last=False)
+        before = self._latest.get(message.id)
+        if before is not None and before.response.type in UPDATES:
+            _keep(self._updated, message.id, before)
+        _keep(self._latest, message.id, interaction)
 
     def on(self, message_id: int) -> discord.Interaction | None:
-        """A click whose token may edit ``message_id`` now, if there is one."""
-        interaction = self._latest.get(message_id)
-        if interaction is None or interaction.response.type not in UPDATES:
-            return None
-        if (self.clock() - interaction.created_at).total_seconds() >= TOKEN_SECONDS:
-            del self._latest[message_id]
-            return None
-        return interaction
+        """A click whose token may edit ``message_id`` now, if there is one (the latest that can)."""
+        for kept in (self._latest, self._updated):
+            interaction = kept.get(message_id)
+            if interaction is None or interaction.response.type not in UPDATES:
+                continue
+            if (self.clock() - interaction.created_at).total_seconds() >= TOKEN_SECONDS:
+                del kept[message_id]
+                continue
+            return interaction
+        return None
 
     def forget(self, message_id: int) -> None:
         self._latest.pop(message_id, None)
+        self._updated.pop(message_id, None)
+
+
+def _keep(kept: collections.OrderedDict[int, discord.Interaction], message_id: int, click: discord.Interaction) -> None:
+    """``click`` as the one kept for ``message_id``, the least recent message forgotten past CLICKS_KEPT."""
+    kept[message_id] = click
+    kept.move_to_end(message_id)
+    while len(kept) > CLICKS_KEPT:
+        kept.popitem(last=False)
 
 
 class DiscordPosts:

@@ -8,7 +8,9 @@ is a short handler-specific detail.
 
 :class:`Controls` is the one dispatcher: it acknowledges each interaction first (before any
 database read or render, as the handler declared), then runs the handler through the one
-error funnel.
+error funnel. A menu's button is the exception: it reads the session first, so that a refusal is
+answered at once and privately, and a member on turn gets a deferred update of the game message
+(whose token later edits the board without counting against Discord's rate limit).
 """
 
 from __future__ import annotations
@@ -28,8 +30,11 @@ NO_LONGER_AVAILABLE = "This control is no longer available."
 
 # How a handler's interaction is acknowledged before it runs: "update" defers an update of the
 # message the control is on, "private" defers a private answer, "modal" leaves the response to
-# the handler (it answers with a form, which must be the first response).
-Ack = Literal["update", "private", "modal"]
+# the handler (it answers with a form, which must be the first response), "own" leaves it to the
+# handler too (a menu's button: a refusal is its private answer at once, otherwise it defers an
+# update of the game message and sends the menu as a private follow-up).
+Ack = Literal["update", "private", "modal", "own"]
+HANDLER_ANSWERS = ("modal", "own")  # the acknowledgements a handler makes itself
 ButtonHandler = Callable[[discord.Interaction, int, str], Awaitable[None]]
 SelectHandler = Callable[[discord.Interaction, int, str, list[str]], Awaitable[None]]
 ModalHandler = Callable[[discord.Interaction, int, str, dict[str, str]], Awaitable[None]]
@@ -76,7 +81,7 @@ class Controls:
             return
         if starts and await turned_away(interaction):
             return
-        if found.ack != "modal":
+        if found.ack not in HANDLER_ANSWERS:
             await acknowledge(interaction, private=found.ack == "private")
         await answer_errors(interaction, found.handler(interaction, *args), self.errors, f"control {args[:2]}")
 

@@ -9,6 +9,13 @@ session change, editing itself into "Done. <what happened>". A menu of a turn of
 actions (``formality``) also plays the steps with nothing to decide, in the same change, and
 goes on with the next step while the player stays on turn.
 
+The game message's button opens a menu without answering in the game message's place: a member
+who may not use it (not playing, not on turn, the game over) is refused privately at once, and
+for a member on turn the click becomes a deferred update of the game message, which changes
+nothing there, and the menu its private follow-up. So the click's token is the one that edits
+the board once the move is made (Discord does not count an interaction's edit of the message it
+was clicked on against the bot's 50 requests a second; see ``Clicks`` in bot/core/outgoing.py).
+
 Nothing is kept in memory that a click needs: a select's custom id carries the menu, the action
 number it was built for and the choices so far, and every click reads the stored session. So a
 menu survives a restart, and one from an earlier position is refused by the platform's one stale
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 __all__ = ["ActionMenu", "Menus", "Narrowing", "Step"]  # a game declares its menus with these
 
+import asyncio
 import collections
 import copy
 import json
@@ -39,7 +47,7 @@ from bot.core.sessions import GameSession, Sessions
 from bot.core.workers import Drawing
 from bot.ui.controls import Controls, SessionButton, SessionSelect, view_of
 from bot.ui.menu_steps import ActionMenu, Narrowing, Step, Text, menu_actions, narrow, play
-from bot.ui.replies import UserError, reply_private
+from bot.ui.replies import UserError, acknowledge, reply_private
 from render.theme import Picture
 
 CONTROL = "menu"  # the one control name of every menu's button and selects
@@ -48,6 +56,9 @@ SEPARATOR = "|"  # between the parts of a select's custom id; a choice never con
 PAGE = SEPARATOR + "page"  # an option value asking for another page of the same step
 RECENT_POSITIONS = 64  # positions whose step pictures are kept for the next click
 RECENT_ACTION_LISTS = 512  # sessions whose position's legal actions are kept for the next click
+# How long the turn check of a menu's button may take before the click is acknowledged anyway
+# (Discord drops an interaction not answered within 3 seconds); a refusal then comes as a follow-up.
+CHECK_SECONDS = 1.5
 
 
 class Menus:
@@ -70,7 +81,7 @@ class Menus:
         self._legal: Recent[dict[tuple[int, int, str], list[dict[str, Any]]]] = Recent(RECENT_ACTION_LISTS)
         sessions.committed.append(self._forget_actions)
         self.menus: dict[str, tuple[ActionMenu, Any]] = {}  # name -> (menu, engine)
-        controls.button(CONTROL, self._open, ack="private")
+        controls.button(CONTROL, self._open, ack="own")
         controls.select(CONTROL, self._choose)
 
     def add(self, menu: ActionMenu, engine: Any) -> None:
@@ -121,8 +132,29 @@ class Menus:
 
     # ------------------------------------------------------------ the controls
     async def _open(self, interaction: discord.Interaction, session_id: int, name: str) -> None:
+        """The game message's button: a refusal is the click's private answer; for the member on
+        turn the click is a deferred update of the game message (its token edits the board after the
+        move) and the menu's first step, or the answer of its only action, a private follow-up."""
         menu, engine = self._menu(name)
-        await self._click(interaction, menu, engine, session_id, None, [], 0, first=True)
+        session, seat = await self._on_turn(interaction, session_id)
+        await acknowledge(interaction, private=False)
+        at, index = self.narrow(menu, engine, session, seat, [], self.known_actions(menu, engine, session, seat))
+        if index is None:  # nothing to choose: the only action is played, in a change of its own
+            await self._click(interaction, menu, engine, session_id, None, [], 0, first=True)
+            return
+        await self._ask(interaction, menu, session, at, index, [], 0, first=True)
+
+    async def _on_turn(self, interaction: discord.Interaction, session_id: int) -> tuple[GameSession, int]:
+        """The session as stored and the member's seat, after the one turn check. A read slower than
+        CHECK_SECONDS (a database far behind) must not cost the click its 3 seconds: it is given up,
+        the click acknowledged as an update, and the session read again; a refusal then comes as a
+        private follow-up."""
+        try:
+            async with asyncio.timeout(CHECK_SECONDS):
+                return await self.sessions.seat_on_turn(session_id, interaction.user.id)
+        except TimeoutError:
+            await acknowledge(interaction, private=False)
+        return await self.sessions.seat_on_turn(session_id, interaction.user.id)
 
     async def _choose(self, interaction: discord.Interaction, session_id: int, arg: str, values: list[str]) -> None:
         name, built_for, *chosen = arg.split(SEPARATOR)
@@ -167,7 +199,7 @@ class Menus:
         except _NextStep as next_step:
             await self._ask(interaction, menu, session, next_step.at, next_step.index, chosen, page, first=first)
             return
-        await self._done(interaction, menu, engine, change.session, seat, before)
+        await self._done(interaction, menu, engine, change.session, seat, before, first=first)
 
     def _play(self, change: Any, menu: ActionMenu, engine: Any, seat: int, user_id: int, action: dict) -> None:
         """The player's action and, in a turn of several actions, the formalities after it."""
@@ -181,10 +213,12 @@ class Menus:
         acted: GameSession,
         seat: int,
         before: int,
+        first: bool = False,
     ) -> None:
-        """The answer once the action took effect; a player still on turn goes on with the next step."""
+        """The answer once the action took effect; a player still on turn goes on with the next step.
+        ``first``: the click was the game message's button (the answer is a follow-up)."""
         if menu.formality is None:
-            await interaction.edit_original_response(content=self.done(acted), view=None, attachments=[])
+            await self._answer(interaction, first, self.done(acted))
             return
         said = self.done(acted, since=before, upto=before + 1)
         if acted.state.ply > before + 1:
@@ -193,10 +227,10 @@ class Menus:
         if acted.status == "active" and seat in engine.to_act(acted.state):
             at, index = self.narrow(menu, engine, acted, seat, [], self.known_actions(menu, engine, acted, seat))
             if index is not None:
-                await self._ask(interaction, menu, acted, at, index, [], 0, heading=said)
+                await self._ask(interaction, menu, acted, at, index, [], 0, first=first, heading=said)
                 return
             # the next step would play its only action: the player opens it
-        await interaction.edit_original_response(content=said, view=None, attachments=[])
+        await self._answer(interaction, first, said)
 
     async def _ask(
         self,
@@ -210,7 +244,8 @@ class Menus:
         first: bool = False,
         heading: str = "",
     ) -> None:
-        """Ask step ``index`` (after ``heading``, what the last click did)."""
+        """Ask step ``index`` (after ``heading``, what the last click did); ``first``: as the menu's
+        first answer, a private follow-up to the game message's button."""
         step = menu.steps[index]
         select = self._select(menu, session, at, step, chosen, page)
         content = _text(step.prompt, at)
@@ -218,11 +253,24 @@ class Menus:
             content = f"{heading}\n\n{content}"
         drawing = step.picture(at) if step.picture else None
         picture = await self._picture(session, drawing) if drawing else None
+        await self._answer(interaction, first, content, picture, view_of([select]))
+
+    @staticmethod
+    async def _answer(
+        interaction: discord.Interaction,
+        first: bool,
+        content: str,
+        picture: Picture | None = None,
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """A click's answer in the menu: the first, to the game message's button, is a private
+        follow-up (the click's original response is the game message itself, which it must never
+        replace); a later one edits the private menu its select was on."""
         if first:
-            await reply_private(interaction, content, picture, view_of([select]))
+            await reply_private(interaction, content, picture, view)
             return
         await interaction.edit_original_response(
-            content=content, view=view_of([select]), attachments=[as_file(picture)] if picture else []
+            content=content, view=view, attachments=[as_file(picture)] if picture else []
         )
 
     async def _picture(self, session: GameSession, drawing: Drawing) -> Picture:

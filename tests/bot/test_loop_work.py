@@ -20,6 +20,7 @@ from bot.features.replays import REPLAYS_BUSY_TEXT
 from bot.games import all_games
 from bot.ui.menus import PAGE
 from bot.ui.replies import BUSY_TEXT
+from tests.bot.answers import private_answer
 from tests.bot.test_menus import start_wide
 from tests.bot.test_replays import finish_by_resigning, frames_of
 from tests.bot.tinygame import TinyAdapter
@@ -205,7 +206,7 @@ async def test_a_menu_click_loads_the_session_once_and_a_position_s_actions_are_
     monkeypatch.setattr(menus, "actions", working_out)
     loaded = count_loads_by_controls(monkeypatch, world.platform)
 
-    menu = (await world.ada.click(game, label="Add…")).response
+    menu = private_answer(await world.ada.click(game, label="Add…"))
     assert loaded == [session_id]
     await world.ada.select(menu, [f"{PAGE}1"])  # the second page of the 40 choices
     assert loaded == [session_id] * 2

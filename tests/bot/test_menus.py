@@ -12,6 +12,7 @@ from bot.core.sessions import STALE_TEXT
 from bot.dev.world import menu_endings, private_texts
 from bot.games import all_games
 from engines.registry import engine
+from tests.bot.answers import private_answer
 from tests.bot.test_octiles_bot import one_per_look
 from tests.bot.tinygame import TinyAdapter
 
@@ -34,7 +35,7 @@ async def start_wide(world):
 @pytest.mark.parametrize("games", [[TinyAdapter]])
 async def test_a_step_with_more_than_25_choices_pages(world, games):
     game = await start_wide(world)
-    menu = (await world.ada.click(game, label="Add…")).response
+    menu = private_answer(await world.ada.click(game, label="Add…"))
     assert menu.content == "**Your turn**: how much do you add?"
     first = options_of(menu)
     assert len(first) == 24
@@ -57,7 +58,7 @@ async def test_a_step_with_more_than_25_choices_pages(world, games):
 @pytest.mark.parametrize("games", [[TinyAdapter]])
 async def test_a_menu_from_an_earlier_turn_is_refused_with_the_one_sentence(world, games):
     game = await start_wide(world)
-    stale = (await world.ada.click(game, label="Add…")).response
+    stale = private_answer(await world.ada.click(game, label="Add…"))
     await world.ada.slash(world.channel, "tiny add", amount=1)
     await world.bo.slash(world.channel, "tiny add", amount=1)
     late = await world.ada.select(stale, ["5"])
@@ -73,7 +74,7 @@ async def test_a_menu_from_an_earlier_turn_is_refused_with_the_one_sentence(worl
 @pytest.mark.parametrize("games", [[TinyAdapter]])
 async def test_a_menu_opened_before_a_restart_is_completed_after_it(world, games, settings):
     game = await start_wide(world)
-    menu = (await world.ada.click(game, label="Add…")).response
+    menu = private_answer(await world.ada.click(game, label="Add…"))
     await world.restart(settings, games)
     await world.ada.select(menu, ["5"])
     assert menu.content == "Done. **Ada** added 5."

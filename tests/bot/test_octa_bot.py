@@ -17,6 +17,7 @@ from bot.ui.adapter import GameSession
 from bot.ui.game_message import Table
 from engines.octa import ENGINE, choose_action
 from engines.octa.testing import near_win_options
+from tests.bot.answers import opened_menu, private_answer
 
 # Seed 8: Ada (seat 0) starts; the revealed QH matches either pile (KH, JH); her hand holds
 # 2H 3H 4H and the pool holds 3H (position 4) and 9H (position 6).
@@ -78,10 +79,7 @@ async def state_of(world, session_id):
 
 
 async def open_panel(actor, game):
-    result = await actor.click(game, label="Turn panel")
-    assert result.ephemeral
-    panel = result.response
-    assert panel.ephemeral
+    panel = opened_menu(await actor.click(game, label="Turn panel"), game)
     assert [a.filename for a in panel.attachments] == ["octa_hand.png"]
     return panel
 
@@ -96,7 +94,7 @@ async def plain_turn(actor, world, game, session_id) -> int:
         if (await state_of(world, session_id)).turn != turn:
             return clicks
         if panel is None or not panel.components:
-            panel = (await actor.click(game, label="Turn panel")).response
+            panel = private_answer(await actor.click(game, label="Turn panel"))
             clicks += 1
             if not panel.components:  # a single legal action (finish option B): played at once
                 continue

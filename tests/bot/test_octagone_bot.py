@@ -25,6 +25,7 @@ from engines.octagone import (
     shields_left,
 )
 from render.octagone import render_hand
+from tests.bot.answers import private_answer
 
 
 @pytest.fixture
@@ -93,8 +94,7 @@ def option_values(menu):
 async def play_by_menu(actor, world, action):
     """The same action through the Place button: (row, column,) shield, then direction selects."""
     shown = await actor.click(world.channel.last_message, label="Place")
-    assert shown.ephemeral
-    menu = shown.response
+    menu = private_answer(shown)
     if action["type"] == "white_lady":
         await actor.select(menu, [action["box"][0]])
         await actor.select(menu, [action["box"]])
@@ -176,8 +176,7 @@ async def test_place_button_flow_menus(world):
     starter = session.state.to_move
     actor = actor_of(world, session, starter)
     shown = await actor.click(world.channel.last_message, label="Place")
-    assert shown.ephemeral
-    menu = shown.response
+    menu = private_answer(shown)
     assert "White Lady" in menu.content
     rows = menu.components[0]["components"][0]["options"]
     assert [o["value"] for o in rows] == list("ABCDEF")
@@ -210,7 +209,7 @@ async def test_place_button_flow_menus(world):
     seat = session.state.to_move
     other = actor_of(world, session, seat)
     shown = await other.click(world.channel.last_message, label="Place")
-    menu = shown.response
+    menu = private_answer(shown)
     fitting = placeable_shields(session.state, seat)
     assert [o["value"] for o in menu.components[0]["components"][0]["options"]] == fitting
     shield = fitting[0]
@@ -256,7 +255,7 @@ async def test_illegal_inputs_are_answered_privately(world):
     assert private_texts(clicked) == [f"It is <@{mover.id}>'s turn."]
 
     # An opening menu left open while the move is made by command goes stale.
-    stale = (await mover.click(world.channel.last_message, label="Place")).response
+    stale = private_answer(await mover.click(world.channel.last_message, label="Place"))
     await mover.select(stale, ["C"])
     await mover.select(stale, ["C2"])
     await play_by_command(mover, world, {"type": "white_lady", "box": "C2", "direction": "W"})
@@ -284,7 +283,7 @@ async def test_illegal_inputs_are_answered_privately(world):
     if missing is not None:
         await refused(player, "You have no", shield=missing, direction="E")
     # A direction menu for a target that changed is refused too.
-    menu = (await player.click(world.channel.last_message, label="Place")).response
+    menu = private_answer(await player.click(world.channel.last_message, label="Place"))
     await player.select(menu, [shield])
     await play_by_command(player, world, {"type": "place", "shield": shield, "direction": "E"})
     late = await player.select(menu, ["E"])
@@ -448,7 +447,7 @@ async def test_four_player_rematch_keeps_the_pairs(world):
 async def test_place_menu_survives_a_restart(world, settings):
     session = await start_two(world, seed=11)
     actor = actor_of(world, session, session.state.to_move)
-    menu = (await actor.click(world.channel.last_message, label="Place")).response
+    menu = private_answer(await actor.click(world.channel.last_message, label="Place"))
     await actor.select(menu, ["F"])
     await world.restart(settings, [OctagoneAdapter])
     await actor.select(menu, ["F7"])
@@ -502,7 +501,7 @@ async def test_a_stale_place_menu_is_refused(world):
     session = await start_two(world, seed=11)
     mover = session.state.to_move
     actor = actor_of(world, session, mover)
-    stale = (await actor.click(world.channel.last_message, label="Place")).response
+    stale = private_answer(await actor.click(world.channel.last_message, label="Place"))
     await actor.select(stale, ["C"])
     await play_by_command(actor, world, {"type": "white_lady", "box": "C4", "direction": "N"})
     session = await session_by_id(world, session.id)
@@ -524,7 +523,7 @@ async def test_a_shield_menu_opened_before_a_restart_places_after_it(world, sett
     session = await session_by_id(world, session.id)
     seat = session.state.to_move
     actor = actor_of(world, session, seat)
-    menu = (await actor.click(world.channel.last_message, label="Place")).response
+    menu = private_answer(await actor.click(world.channel.last_message, label="Place"))
     shield = placeable_shields(session.state, seat)[0]
     if shield in option_values(menu):
         await actor.select(menu, [shield])

@@ -13,6 +13,7 @@ from bot.ui.adapter import RULES_FOLDER
 from engines.octego import ENGINE, legal_moves
 from engines.octego.rules import describe_position
 from render.octego import render_board
+from tests.bot.answers import opened_menu, private_answer
 
 SEED = 1234
 
@@ -156,9 +157,7 @@ async def test_win_by_capturing_both_octegos_then_stats_and_rematch(world):
 async def test_move_button_flow(world):
     session = await start(world)
     game = world.channel.last_message
-    shown = await world.ada.click(game, label="Move")
-    assert shown.ephemeral
-    menu = shown.response
+    menu = opened_menu(await world.ada.click(game, label="Move"), game)
     assert menu.content.startswith("**Your move** (1/2)")
     pieces = select_options(menu)
     assert [o["value"] for o in pieces] == ["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1"]
@@ -189,14 +188,14 @@ async def test_move_button_flow(world):
     assert "**Ada** moved a1-b2-a3-b4." in world.message(game.id).content
 
     # Bo: a destination with a single path is played at once.
-    menu = (await world.bo.click(game, label="Move")).response
+    menu = private_answer(await world.bo.click(game, label="Move"))
     await world.bo.select(menu, ["e8"])
     await world.bo.select(menu, ["f7"])
     assert menu.content == "Done. **Bo** moved e8-f7."
     assert (await world.session()).state.to_move == 0
 
     # A menu from an earlier position cannot play anything.
-    stale = (await world.ada.click(game, label="Move")).response
+    stale = private_answer(await world.ada.click(game, label="Move"))
     await move(world.ada, world, "c1-d2")
     await move(world.bo, world, "f7-g6")
     before = ENGINE.dump((await world.session()).state)
@@ -263,7 +262,7 @@ async def test_old_move_button_works_after_a_restart(world, settings):
     game = world.channel.last_message
     await move(world.ada, world, "d1-e2")
     await world.restart(settings, [OctegoAdapter])
-    menu = (await world.bo.click(game, label="Move")).response
+    menu = private_answer(await world.bo.click(game, label="Move"))
     assert menu.content.startswith("**Your move** (1/2)")
     await world.bo.select(menu, ["d8"])
     await world.bo.select(menu, ["c7"])

@@ -26,6 +26,7 @@ from engines.octiles import (
     restricted_space,
     routes_from,
 )
+from tests.bot.answers import private_answer
 from tests.engines.test_octiles_rules import (
     stored_at_scramble_offer,  # a game as the earlier version stored it at the scramble offer
     stuck_layout,  # a position with no legal option: a pass
@@ -79,8 +80,7 @@ async def start(world, seed=SEED, **options):
 async def set_up_by_menus(world, session, gold="C3", teal="D4", circle="A2"):
     """Gold's runners, then Teal's first circle, through the private selects of the Set up button."""
     shown = await world.ada.click(world.channel.last_message, label="Set up")
-    assert shown.ephemeral
-    menu = shown.response
+    menu = private_answer(shown)
     assert option_values(menu) == ["C3", "C4", "D3", "D4"]
     await world.ada.select(menu, [gold])
     assert option_values(menu) == [s for s in ["C3", "C4", "D3", "D4"] if s != gold]
@@ -88,7 +88,7 @@ async def set_up_by_menus(world, session, gold="C3", teal="D4", circle="A2"):
     assert menu.content.startswith("Done.")
     assert menu.components == []
     shown = await world.bo.click(world.channel.last_message, label="Set up")
-    menu = shown.response
+    menu = private_answer(shown)
     assert len(option_values(menu)) == 20
     await world.bo.select(menu, [circle])
     assert menu.content.startswith("Done.")
@@ -133,7 +133,7 @@ async def test_set_up_choices_are_private_and_for_the_right_player(world):
     assert private_texts(stranger) == ["You are not playing in this game."]
 
     shown = await world.ada.click(message, label="Set up")
-    menu = shown.response
+    menu = private_answer(shown)
     await world.ada.select(menu, ["C3"])
     assert option_labels(menu) == ["Teal runner on C4", "Teal runner on D3", "Teal runner on D4"]
     await world.ada.select(menu, ["D4"])
@@ -147,7 +147,7 @@ async def test_set_up_choices_are_private_and_for_the_right_player(world):
     late = await world.ada.click(world.channel.last_message, label="Set up")
     assert private_texts(late) == [f"It is <@{world.bo.id}>'s turn."]
     shown = await world.bo.click(world.channel.last_message, label="Set up")
-    menu = shown.response
+    menu = private_answer(shown)
     a2 = next(o for o in select_options(menu)["options"] if o["value"] == "A2")
     assert a2["description"] == "Plum (yours): A2 A6 E6 F3 D1"
     await world.bo.select(menu, ["A2"])
@@ -168,8 +168,7 @@ async def test_turns_by_commands_and_the_move_flow(world):
 
     # 1. Ada (Gold), Move flow: the only plain move.
     shown = await world.ada.click(world.channel.last_message, label="Move")
-    assert shown.ephemeral
-    menu = shown.response
+    menu = private_answer(shown)
     assert "**Your turn** (Gold, runner on C3" in menu.content
     move = next(o for o in select_options(menu)["options"] if o["value"] == "move")
     assert move["description"] == "option 2: C4 via c3.SW (1 tile)"  # the only route: played when chosen
@@ -210,7 +209,7 @@ async def test_turns_by_commands_and_the_move_flow(world):
 
     # 4. Bo must move (option 3 last turn): Move flow, replace and move.
     shown = await world.bo.click(world.channel.last_message, label="Move")
-    menu = shown.response
+    menu = private_answer(shown)
     assert "You changed a tile last turn: this turn you must move." in menu.content
     placeholders = [select_options(menu, i)["placeholder"] for i in range(len(menu.components))]
     assert not any("rotate" in p for p in placeholders)
@@ -264,7 +263,7 @@ async def test_turns_by_commands_and_the_move_flow(world):
 
     # 6. Bo, Move flow rotate: space, then orientation (with the orientations picture).
     shown = await world.bo.click(world.channel.last_message, label="Move")
-    menu = shown.response
+    menu = private_answer(shown)
     assert f"Your opponent just changed {space}" in menu.content
     await world.bo.select(menu, ["rotate"])
     rotate_menu = next(
@@ -360,7 +359,7 @@ async def test_illegal_inputs_are_private_and_change_nothing(world):
     session = await current(world, session.id)
     stale_owner = world.ada
     shown = await stale_owner.click(world.channel.last_message, label="Move")
-    menu = shown.response
+    menu = private_answer(shown)
     action = replace_move_actions(session.state, 0)[0]
     await replace_and_move(world, action)
     session = await current(world, session.id)
@@ -380,7 +379,7 @@ async def test_a_menu_from_before_the_players_last_action_is_refused(world):
     layout = {**win_layout(1), "marker": {"colour": "orange", "stop": "C5"}}
     session = await replace_state(world, session, layout, scramble=True)
     shown = await world.ada.click(world.channel.last_message, label="Move")
-    menu = shown.response
+    menu = private_answer(shown)
     await world.ada.slash(world.channel, "octiles move", to="C5")
     session = await current(world, session.id)
     assert session.state.phase == "marker"  # still Ada's choice, but the Move menu is out of date
@@ -390,7 +389,7 @@ async def test_a_menu_from_before_the_players_last_action_is_refused(world):
     assert ENGINE.dump((await current(world, session.id)).state) == before
     # The current choice is still open: Place marker on the game message.
     shown = await world.ada.click(world.channel.last_message, label="Place marker")
-    await world.ada.select(shown.response, ["B2"])
+    await world.ada.select(private_answer(shown), ["B2"])
     session = await current(world, session.id)
     assert session.state.marker == {"colour": "plum", "stop": "B2"}
     assert (session.state.phase, session.state.turn_seat) == ("turn", 1)
@@ -406,7 +405,7 @@ async def test_a_game_stored_at_the_old_scramble_offer_plays_on(world):
     assert f"🔀 <@{world.ada.id}>'s choice — scramble four tiles (once per game) or skip" in message.content
     not_yours = await world.bo.click(message, label="Skip scramble")
     assert private_texts(not_yours) == [f"It is <@{world.ada.id}>'s turn."]
-    menu = (await world.ada.click(message, label="Scramble")).response
+    menu = private_answer(await world.ada.click(message, label="Scramble"))
     assert option_values(menu) == ["skip_scramble", "scramble"]
     await world.ada.select(menu, ["scramble"])
     await world.ada.select(menu, ["a2", "b3", "c4", "d1"])
@@ -472,7 +471,7 @@ async def test_marker_is_asked_from_the_right_player_and_then_the_next_turn_begi
     assert "B2" in [c["value"] for c in choices]
 
     shown = await world.bo.click(message, label="Place marker")
-    menu = shown.response
+    menu = private_answer(shown)
     assert "A4" not in option_values(menu)
     assert "D4" not in option_values(menu)
     await world.bo.select(menu, ["B2"])
@@ -495,7 +494,7 @@ async def test_a_turn_with_a_scramble_and_one_without_through_the_move_menu(worl
     assert "may end the turn with a scramble (once per game)" in world.channel.last_message.content
 
     # 1. Ada moves C3 -> C4 (the only route) and, as the last step, scrambles four tiles.
-    menu = (await world.ada.click(world.channel.last_message, label="Move")).response
+    menu = private_answer(await world.ada.click(world.channel.last_message, label="Move"))
     assert "Last step, if you wish: your scramble (once per game)." in menu.content
     await world.ada.select(menu, ["move"])
     assert (await current(world, session.id)).state.ply == session.state.ply, "nothing played before the last step"
@@ -521,7 +520,7 @@ async def test_a_turn_with_a_scramble_and_one_without_through_the_move_menu(worl
     # 2. Bo rotates a tile and ends the turn at the scramble step with "No scramble".
     rotation = change_options(session.state, 1)[0][0]
     tile = session.state.tiles[rotation["space"]][0]
-    menu = (await world.bo.click(world.channel.last_message, label="Move")).response
+    menu = private_answer(await world.bo.click(world.channel.last_message, label="Move"))
     await world.bo.select(menu, ["rotate"])
     await world.bo.select(menu, [rotation["space"]])
     await world.bo.select(menu, [str(rotation["orientation"])])
@@ -540,7 +539,7 @@ async def test_a_turn_with_a_scramble_and_one_without_through_the_move_menu(worl
 
     # 3. Ada's scramble is used: her turn has no scramble step, and the status says nothing of it.
     assert "may end the turn with a scramble" not in world.channel.last_message.content
-    menu = (await world.ada.click(world.channel.last_message, label="Move")).response
+    menu = private_answer(await world.ada.click(world.channel.last_message, label="Move"))
     assert "scramble" not in menu.content
     legal = one_per_look(session.state, ENGINE.legal_actions(session.state, 0))
     assert sorted(map(repr, reachable(world, session, 0))) == sorted(map(repr, legal))
@@ -602,7 +601,7 @@ async def test_a_game_without_the_scramble_rule_refuses_one_and_never_asks(world
     assert private_texts(result)[-1] == "This game is played without the scramble rule."
     assert ENGINE.dump((await current(world, session.id)).state) == before
     assert "scramble" not in world.channel.last_message.content
-    menu = (await world.ada.click(world.channel.last_message, label="Move")).response
+    menu = private_answer(await world.ada.click(world.channel.last_message, label="Move"))
     await world.ada.select(menu, ["move"])  # the only route: played at once
     assert menu.content.startswith("Done.")
 
@@ -669,11 +668,11 @@ async def test_against_the_computer(world):
         kind = action["type"]
         if kind == "place_runners":
             shown = await world.ada.click(world.channel.last_message, label="Set up")
-            await world.ada.select(shown.response, [action["gold"]])
-            await world.ada.select(shown.response, [action["teal"]])
+            await world.ada.select(private_answer(shown), [action["gold"]])
+            await world.ada.select(private_answer(shown), [action["teal"]])
         elif kind == "first_circle":
             shown = await world.ada.click(world.channel.last_message, label="Set up")
-            await world.ada.select(shown.response, [action["circle"]])
+            await world.ada.select(private_answer(shown), [action["circle"]])
         elif kind == "place_marker":
             await world.ada.slash(world.channel, "octiles marker", stop=action["stop"])
         elif kind == "move":
@@ -701,7 +700,7 @@ async def test_old_game_message_works_after_a_restart(world, settings):
     message_id = session.record.message_id
     await world.restart(settings, [OctilesAdapter])
     shown = await world.ada.click(world.message(message_id), label="Move")
-    menu = shown.response
+    menu = private_answer(shown)
     move = next(o for o in select_options(menu)["options"] if o["value"] == "move")
     assert move["description"] == "option 2: C4 via c3.SW (1 tile)"  # the only route: played when chosen
     await world.ada.select(menu, ["move"])
@@ -800,7 +799,7 @@ async def test_the_menu_reaches_exactly_the_legal_actions(world):
 
 async def test_a_menu_from_before_the_opponents_move_is_stale(world):
     session = await set_up_by_menus(world, await start(world))
-    stale = (await world.ada.click(world.channel.last_message, label="Move")).response
+    stale = private_answer(await world.ada.click(world.channel.last_message, label="Move"))
     await world.ada.slash(world.channel, "octiles move", to="C4")
     session = await current(world, session.id)
     rotation = change_options(session.state, 1)[0][0]
@@ -815,7 +814,7 @@ async def test_a_menu_from_before_the_opponents_move_is_stale(world):
 
 async def test_a_menu_opened_before_a_restart_is_completed_after_it(world, settings):
     session = await set_up_by_menus(world, await start(world))
-    menu = (await world.ada.click(world.channel.last_message, label="Move")).response
+    menu = private_answer(await world.ada.click(world.channel.last_message, label="Move"))
     await world.ada.select(menu, ["rotate"])
     rotation = change_options(session.state, 0)[0][0]
     tile = session.state.tiles[rotation["space"]][0]
@@ -897,7 +896,7 @@ def played(seed, plies):
 
 async def replace_and_move_on(world, actor, space):
     """Open the Move menu, choose "Replace a tile and move across it" and the tile space."""
-    menu = (await actor.click(world.channel.last_message, label="Move")).response
+    menu = private_answer(await actor.click(world.channel.last_message, label="Move"))
     if "replace_move" in option_values(menu):
         await actor.select(menu, ["replace_move"])
     await actor.select(menu, [space], custom_id=select_options(menu, len(menu.components) - 1)["custom_id"])
@@ -957,7 +956,7 @@ async def test_a_rotation_leaves_out_the_look_the_tile_has_now_and_says_so(world
     state = session.state
     space = next(s for s in SPACES if len({connections(state.tiles[s][0], k) for k in range(8)}) == 4)
     tile, now = state.tiles[space]
-    menu = (await world.ada.click(world.channel.last_message, label="Move")).response
+    menu = private_answer(await world.ada.click(world.channel.last_message, label="Move"))
     await world.ada.select(menu, ["rotate"])
     await world.ada.select(menu, [space], custom_id=select_options(menu, len(menu.components) - 1)["custom_id"])
     looks = [[k for k in range(8) if connections(tile, k) == connections(tile, first)] for first in range(4)]
@@ -975,7 +974,7 @@ async def test_marker_choices_say_how_far_each_runner_is(world):
     await world.ada.slash(world.channel, "octiles move", to="A4")
     session = await current(world, session.id)
     assert session.state.pending_marker == {"colour": "orange", "placer": 1}
-    menu = (await world.bo.click(world.channel.last_message, label="Place marker")).response
+    menu = private_answer(await world.bo.click(world.channel.last_message, label="Place marker"))
     assert "how many moves each runner needs" in menu.content
     shown = dict(zip(option_values(menu), option_labels(menu), strict=True))
     tiles = session.state.tiles

@@ -1,6 +1,7 @@
 """What a move costs of Discord's 50 requests a second (issue 41), counted in the strict layer's log
 of one move: a click on the public game message lends its token to the board's edit, which Discord
-does not count; a move made in a private menu, or after a restart, edits the board the counted way;
+does not count, and so does the click that opened a private menu (tests/bot/test_menu_tokens.py);
+a move after a restart edits the board the counted way;
 a member who is at the game gets no notice (none is posted or edited), one who is away a new ping."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from bot.core.pace import RequestBudget
 from bot.core.settings import Settings
 from bot.dev import discord_rules
 from bot.features.turn_notices import AT_THE_GAME_SECONDS
+from tests.bot.answers import opened_menu
 from tests.bot.test_on_discords_terms import counter_shown, game_message, thread_of, tiny_game
 from tests.bot.tinygame import TinyAdapter
 
@@ -61,18 +63,19 @@ async def test_a_click_on_the_board_edits_it_through_its_own_token_uncounted(wor
     assert [c.label for row in shown.components for c in row.children][:2] == ["+1", "+2"], "its controls stay"
 
 
-async def test_a_move_made_in_a_private_menu_edits_the_board_the_counted_way(world):
+async def test_a_move_made_in_a_private_menu_edits_the_board_through_the_token_of_the_click_that_opened_it(world):
     await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo, wide=True)
     card = world.channel.last_message
     await world.bo.click(card, label="Accept")
     await world.env.advance_time(10)
     (record,) = await world.platform.store.threaded_sessions(world.channel.id)
     since = one_move(world)
-    panel = (await world.ada.click(game_message(world, record), label="Add…")).response
+    board = game_message(world, record)
+    panel = opened_menu(await world.ada.click(board, label="Add…"), board)
     await world.ada.select(panel.message, ["3"])
     await world.env.advance_time(10)
     counted, _ = since()
-    assert len(board_edits(counted, record)) == 1, "the panel's token edits the panel, never the board"
+    assert board_edits(counted, record) == [], "the Add… click's token edits the board; the panel's, the panel"
     assert counter_shown(world, record) == "The counter is at 3."
     assert "Add…" in [c.label for row in game_message(world, record).components for c in row.children]
 

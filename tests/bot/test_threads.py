@@ -17,6 +17,7 @@ from bot.features.turn_notices import AT_THE_GAME_SECONDS, TURN_NOTICE
 from bot.games.octagion import OctagionAdapter
 from bot.games.octego import OctegoAdapter
 from engines.octego import legal_moves
+from tests.bot.answers import private_answer
 from tests.bot.tinygame import TinyAdapter
 
 SEED = 1234
@@ -333,7 +334,7 @@ async def test_a_private_menu_opened_before_the_end_says_the_game_ended(world):
     session, _ = await accepted_game(world, world.ada, world.bo)
     thread = thread_of(world, session)
     game = next(m for m in thread.history() if m.id == session.record.message_id)
-    menu = (await world.ada.click(game, label="Move")).response
+    menu = private_answer(await world.ada.click(game, label="Move"))
     await world.bo.slash(thread, "octego resign")
     late = await world.ada.select(menu, ["a1"])
     assert "This game has ended." in private_texts(late)[-1] + menu.content

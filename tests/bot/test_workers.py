@@ -14,6 +14,7 @@ from bot.core.workers import REPLAY_NICENESS, REPLAYS
 from bot.dev.world import private_texts
 from bot.ui.replies import BUSY_TEXT
 from tests.bot import tinygame
+from tests.bot.answers import private_answer
 from tests.bot.test_platform import start_game
 from tests.bot.tinygame import TinyAdapter
 
@@ -72,7 +73,7 @@ async def test_a_menu_already_open_is_let_through_when_busy(world):
     """Turning away the last step of a move would waste the steps taken: only starts wait."""
     await world.ada.slash(world.channel, "tiny challenge", opponent=world.bo, wide=True)
     await world.bo.click(world.channel.last_message, label="Accept")
-    menu = (await world.ada.click(world.channel.last_message, label="Add…")).response
+    menu = private_answer(await world.ada.click(world.channel.last_message, label="Add…"))
     pictures = world.platform.pictures
     drawing_elsewhere = asyncio.ensure_future(pictures.run(time.sleep, 0.5))
     await asyncio.sleep(0)
