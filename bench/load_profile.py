@@ -126,7 +126,7 @@ class LoopProfile:
             finally:
                 profile.disable()
 
-        asyncio.events.Handle._run = run  # type: ignore[method-assign]
+        asyncio.events.Handle._run = run  # type: ignore[method-assign, assignment]
         self._undo = original
 
     def stop(self, moves: int) -> None:
