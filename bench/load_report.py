@@ -16,9 +16,11 @@ def percentile(samples: Sequence[float], share: float) -> float:
 
 
 def ms(samples: list[float], digits: int = 0) -> str:
-    """p50 / p95 / p99 in milliseconds."""
+    """p50 / p95 / p99 in milliseconds; "n/a" for a run that saw none (a short run with no pictures)."""
+    if not samples:
+        return "n/a"
     parts = (statistics.median(samples), percentile(samples, 0.95), percentile(samples, 0.99))
-    return " / ".join(f"{value * 1000:.{digits}f}" for value in parts) if samples else "n/a"
+    return " / ".join(f"{value * 1000:.{digits}f}" for value in parts)
 
 
 def _server_cpu(report: dict[str, Any]) -> str:
