@@ -120,6 +120,11 @@ def tables_for(env: Any, games: int, spectators: int) -> tuple[list[Any], list[i
     return tables, [member.id for member in members[2:]]
 
 
+# The boards' process reports every click's timings on one line: a full run's is megabytes, past
+# asyncio's 64 KiB default for a line.
+CLIENTS_LINE_LIMIT = 64 * 1024 * 1024
+
+
 async def drive(plan: dict[str, Any], probe: Any, rss_bytes: Any, server: Any) -> dict[str, Any]:
     """The boards' process: memory before and with every board open, CPU over the measured window."""
     clients = await asyncio.create_subprocess_exec(
@@ -128,6 +133,7 @@ async def drive(plan: dict[str, Any], probe: Any, rss_bytes: Any, server: Any) -
         "bench.activity_clients",
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
+        limit=CLIENTS_LINE_LIMIT,
     )
     assert clients.stdin is not None
     assert clients.stdout is not None
