@@ -152,28 +152,25 @@ class ChannelEdits:
 
 class Spacing:
     """At most one event per key every ``seconds`` of the event loop's clock (a game's card: edited
-    at most that often, the moves meanwhile sharing the next edit). In memory: after a restart the
-    first edit goes at once."""
+    at most that often, the moves meanwhile sharing the next edit): a :class:`Window` of one event
+    per key. In memory: after a restart the first edit goes at once."""
 
     def __init__(self, seconds: float):
         self.seconds = seconds
-        self._last: dict[Hashable, float] = {}  # key -> when its last event took place
+        self._windows: dict[Hashable, Window] = {}  # key -> the window of its last event
 
     def wait(self, key: Hashable, now: float) -> float:
         """0 when ``key`` may have its next event now, else how long until it may."""
-        last = self._last.get(key)
-        if last is None or last > now:  # never, or a time of another clock (a simulated one): forgotten
-            return 0.0
-        wait = last + self.seconds - now
-        return wait + 0.001 if wait > 0 else 0.0
+        window = self._windows.get(key)
+        return window.wait(now) if window is not None else 0.0
 
     def count(self, key: Hashable, now: float) -> None:
         if not self.seconds:  # no spacing (UNSPACED): nothing to remember
             return
-        self._last[key] = now
-        if len(self._last) > 1000:  # keys whose spacing has passed tell nothing: forgotten
-            for old in [k for k, when in self._last.items() if when <= now - self.seconds]:
-                del self._last[old]
+        self._windows.setdefault(key, Window(1, self.seconds)).count(now)
+        if len(self._windows) > 1000:  # keys whose spacing has passed tell nothing: forgotten
+            for old in [key for key, window in self._windows.items() if not window.wait(now)]:
+                del self._windows[old]
 
 
 UNSPACED = Spacing(0.0)  # what a message that is not spaced, or goes AT_ONCE, waits for: nothing
